@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { loadConfig, OPTIONS, type OptionName } from '../../config/config.js';
+import { startServer } from '../../server/start.js';
+
+/** `gdflow serve`: run the API server (and, with it, the task engine) on the configured store. */
+export function registerServe(program: Command): void {
+  const command = program
+    .command('serve')
+    .description('start the gdflow server on the embedded store (settings: defaults < --config file < GDFLOW_* environment < flags)')
+    .option('--config <file>', 'YAML or JSON config file (also GDFLOW_CONFIG)');
+  for (const [name, spec] of Object.entries(OPTIONS)) {
+    command.option(`${spec.flag} <value>`, `${spec.description} [${spec.env}]`);
+    void name;
+  }
+  command.action(async (flags: Record<string, string | undefined>) => {
+    const config = loadConfig({ flags: flagsToOptions(flags), configFile: flags.config });
+    const server = await startServer(config);
+    process.stdout.write(`gdflow listening on ${server.url} (data: ${config.dataDir})\n`);
+    const stop = (signal: string) => {
+      process.stdout.write(`gdflow: ${signal}, shutting down\n`);
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`gdflow: shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+/** Commander names options by their camel-cased flag; map them back to config option names. */
+export function flagsToOptions(flags: Record<string, string | undefined>): Partial<Record<OptionName, string>> {
+  const result: Partial<Record<OptionName, string>> = {};
+  for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, { flag: string }]>) {
+    const key = spec.flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+    const value = flags[key];
+    if (value !== undefined) result[name] = value;
+  }
+  return result;
+}

@@ -1,0 +1,26 @@
+/** An error answered by a gdflow (or GeneDock) server: the HTTP status and the error body. */
+export class GdApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: string,
+    readonly errorMessage: string,
+    readonly errorMessageChs: string,
+    readonly requestId: string | undefined,
+  ) {
+    super(`${status} ${errorCode}: ${errorMessage}${requestId ? ` (request ${requestId})` : ''}`);
+    this.name = 'GdApiError';
+  }
+
+  /** The snake_case names of the wire body, for callers that think in GeneDock terms. */
+  get error_code(): string {
+    return this.errorCode;
+  }
+}
+
+/** The server could not be reached (after the retries). */
+export class GdConnectionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GdConnectionError';
+  }
+}

@@ -1,0 +1,171 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * Server settings in layers: defaults, then a config file, then environment variables, then
+ * command-line flags. Every option is declared once in OPTIONS (which also feeds the README's
+ * table and `gdflow serve --help`); every problem is reported together; nothing is read at
+ * import time.
+ */
+
+type Kind = 'string' | 'port' | 'integer' | 'size' | 'seconds' | 'enum';
+
+interface OptionSpec {
+  env: string;
+  flag: string;
+  kind: Kind;
+  default: () => string | number;
+  description: string;
+  values?: readonly string[];
+}
+
+export const OPTIONS = {
+  host: { env: 'GDFLOW_HOST', flag: '--host', kind: 'string', default: () => '127.0.0.1', description: 'address to listen on' },
+  port: { env: 'GDFLOW_PORT', flag: '--port', kind: 'port', default: () => 8080, description: 'TCP port to listen on (0 picks a free one)' },
+  dataDir: { env: 'GDFLOW_DATA_DIR', flag: '--data-dir', kind: 'string', default: () => './gdflow-data', description: 'data root: database, data store, job directories and logs' },
+  database: { env: 'GDFLOW_DATABASE', flag: '--database', kind: 'string', default: () => '', description: 'database: empty for <data-dir>/gdflow.db (SQLite), or a sqlite:<file> path' },
+  publicUrl: { env: 'GDFLOW_PUBLIC_URL', flag: '--public-url', kind: 'string', default: () => '', description: 'base URL clients use to reach the server, for links such as Log_downloadURL (default: from the Host header)' },
+  bodyLimit: { env: 'GDFLOW_BODY_LIMIT', flag: '--body-limit', kind: 'size', default: () => 1024 * 1024, description: 'largest JSON request body, in bytes or with a unit (1m)' },
+  uploadLimit: { env: 'GDFLOW_UPLOAD_LIMIT', flag: '--upload-limit', kind: 'size', default: () => 64 * 1024 ** 3, description: 'largest data upload (64g)' },
+  clockSkew: { env: 'GDFLOW_CLOCK_SKEW', flag: '--clock-skew', kind: 'seconds', default: () => 900, description: 'how far a signed request\'s Date may be from the server clock, in seconds, either way' },
+  logLevel: { env: 'GDFLOW_LOG_LEVEL', flag: '--log-level', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: () => 'info', description: 'log level (one line per request at info)' },
+  executor: { env: 'GDFLOW_EXECUTOR', flag: '--executor', kind: 'enum', values: ['bwrap', 'host'], default: () => 'bwrap', description: 'how jobs run: bwrap (bubblewrap sandbox) or host (plain processes, no isolation)' },
+  cpus: { env: 'GDFLOW_CPUS', flag: '--cpus', kind: 'integer', default: () => availableParallelism(), description: 'CPU slots the local executor hands out to jobs' },
+  memory: { env: 'GDFLOW_MEMORY', flag: '--memory', kind: 'size', default: () => Math.floor(totalmem() * 0.8), description: 'memory the local executor hands out to jobs' },
+  jobTimeout: { env: 'GDFLOW_JOB_TIMEOUT', flag: '--job-timeout', kind: 'seconds', default: () => 86400, description: 'a job running longer is killed and fails (seconds; 0 for none)' },
+  logUrlTtl: { env: 'GDFLOW_LOG_URL_TTL', flag: '--log-url-ttl', kind: 'seconds', default: () => 3600, description: 'how long a Log_downloadURL stays valid (seconds)' },
+} as const satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  database: string;
+  publicUrl: string;
+  bodyLimit: number;
+  uploadLimit: number;
+  clockSkew: number;
+  logLevel: string;
+  executor: 'bwrap' | 'host';
+  cpus: number;
+  memory: number;
+  jobTimeout: number;
+  logUrlTtl: number;
+  /** Where the file layer came from, if any. */
+  configFile?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4 };
+
+export function parseBytes(text: string): number | undefined {
+  const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(text);
+  if (!match) return undefined;
+  const unit = UNITS[match[2]!.toLowerCase()];
+  return unit === undefined ? undefined : Math.floor(Number(match[1]) * unit);
+}
+
+function coerce(name: string, spec: OptionSpec, raw: unknown, source: string, problems: string[]): string | number | undefined {
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw : undefined;
+  if (text === undefined) {
+    problems.push(`${name} (${source}) must be a string or number, not ${JSON.stringify(raw)}`);
+    return undefined;
+  }
+  switch (spec.kind) {
+    case 'string':
+      return text;
+    case 'enum':
+      if (!spec.values!.includes(text)) problems.push(`${name} (${source}) must be one of ${spec.values!.join(', ')}, not '${text}'`);
+      return text;
+    case 'port':
+    case 'integer':
+    case 'seconds': {
+      const n = Number(text);
+      const max = spec.kind === 'port' ? 65535 : Number.MAX_SAFE_INTEGER;
+      const min = spec.kind === 'integer' ? 1 : 0;
+      if (!/^[0-9]+$/.test(text.trim()) || n < min || n > max) {
+        problems.push(`${name} (${source}) must be a whole number from ${min} to ${max}, not '${text}'`);
+        return undefined;
+      }
+      return n;
+    }
+    case 'size': {
+      const n = parseBytes(text);
+      if (n === undefined || n <= 0) {
+        problems.push(`${name} (${source}) must be a size such as 1048576 or 1m, not '${text}'`);
+        return undefined;
+      }
+      return n;
+    }
+  }
+}
+
+export interface ConfigSources {
+  /** Flags already parsed by the CLI, keyed by option name. */
+  flags?: Partial<Record<OptionName, string | number | undefined>>;
+  env?: NodeJS.ProcessEnv;
+  /** A config file (YAML or JSON) given with --config or GDFLOW_CONFIG. */
+  configFile?: string | undefined;
+}
+
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const problems: string[] = [];
+  const values: Record<string, string | number> = {};
+  for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec]>) values[name] = spec.default();
+
+  const configFile = sources.configFile ?? env.GDFLOW_CONFIG;
+  if (configFile) {
+    if (!existsSync(configFile)) problems.push(`config file ${configFile} does not exist`);
+    else {
+      let document: unknown;
+      try {
+        document = parseYaml(readFileSync(configFile, 'utf8'));
+      } catch (error) {
+        problems.push(`config file ${configFile} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (document !== undefined && document !== null) {
+        if (typeof document !== 'object' || Array.isArray(document)) problems.push(`config file ${configFile} must hold a mapping of option: value`);
+        else {
+          for (const [key, raw] of Object.entries(document)) {
+            const spec = (OPTIONS as Record<string, OptionSpec>)[key];
+            if (!spec) {
+              problems.push(`config file ${configFile}: unknown option '${key}' (known: ${Object.keys(OPTIONS).join(', ')})`);
+              continue;
+            }
+            const value = coerce(key, spec, raw, configFile, problems);
+            if (value !== undefined) values[key] = value;
+          }
+        }
+      }
+    }
+  }
+  for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec]>) {
+    const raw = env[spec.env];
+    if (raw !== undefined && raw !== '') {
+      const value = coerce(name, spec, raw, spec.env, problems);
+      if (value !== undefined) values[name] = value;
+    }
+    const flag = sources.flags?.[name];
+    if (flag !== undefined) {
+      const value = coerce(name, spec, flag, spec.flag, problems);
+      if (value !== undefined) values[name] = value;
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const config = values as unknown as Config;
+  config.dataDir = resolve(config.dataDir);
+  config.publicUrl = config.publicUrl.replace(/\/+$/, '');
+  if (configFile) config.configFile = configFile;
+  return config;
+}

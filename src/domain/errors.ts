@@ -1,0 +1,37 @@
+/**
+ * Errors the domain raises. They carry no HTTP status: the server's error catalogue decides how
+ * each kind is rendered for the operation in which it happened (INTERFACE.md §7 gives different
+ * codes and messages per operation).
+ */
+
+export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  /** Text naming the cause; it fills `{reason}` in the operation's message pattern. */
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+    this.name = new.target.name;
+  }
+}
+
+/** The request is malformed or breaks a rule; the reason names the field or value. */
+export class InvalidInput extends DomainError {
+  readonly kind = 'invalid' as const;
+}
+
+/** The named resource does not exist (or the caller may not see it). */
+export class NotFound extends DomainError {
+  readonly kind = 'not_found' as const;
+}
+
+/** The caller is known but may not do this. */
+export class Forbidden extends DomainError {
+  readonly kind = 'forbidden' as const;
+}
+
+export const invalid = (reason: string): InvalidInput => new InvalidInput(reason);
+export const notFound = (reason: string): NotFound => new NotFound(reason);
+export const forbidden = (reason: string): Forbidden => new Forbidden(reason);

@@ -1,0 +1,132 @@
+import { InUse, VersionConflict, type Store, type Tool } from '../../store/store.js';
+import { authorizedMethods, openProject, visibilityFor, type Caller } from '../access.js';
+import { invalid, notFound } from '../errors.js';
+import { describe, isObject, optionalString } from '../json.js';
+import { checkName, optionalVersion, parseVersion } from '../names.js';
+import { validateToolDefinition } from './definition.js';
+import { toolAsRead, toolDetails, toolParameterTemplate, toolSummary, toolsUrl } from './views.js';
+
+/** Where a request points: the caller, `/accounts/<account>/projects/<project>/`, and the base URL for links. */
+export interface Scope {
+  caller: Caller;
+  account: string;
+  project: string;
+  baseUrl: string;
+}
+
+const requireBody = (body: unknown): Record<string, unknown> => {
+  if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
+  return body;
+};
+
+/** The seven tool operations of INTERFACE.md 4.1–4.7. */
+export class ToolService {
+  constructor(private readonly store: Store) {}
+
+  /** 4.1 CreateTool: the first version is 1, each later create of the name adds 1. */
+  async create(scope: Scope, body: unknown): Promise<Tool> {
+    const input = requireBody(body);
+    const name = checkName('tool_name', input.tool_name);
+    const description = optionalString(input.description, 'description') ?? '';
+    const expectedVersion = optionalVersion('tool_version', input.tool_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    try {
+      return await this.store.createTool({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) });
+    } catch (error) {
+      if (error instanceof VersionConflict) {
+        throw invalid(`tool_version ${expectedVersion} does not match the next version ${error.nextVersion} of tool '${name}'`);
+      }
+      throw error;
+    }
+  }
+
+  /** 4.2 PutTool: validate the whole definition; a valid one makes the version `checked`. */
+  async put(scope: Scope, toolName: string, body: unknown): Promise<void> {
+    const name = checkName('tool_name', toolName);
+    const input = requireBody(body);
+    if (input.tool_version === undefined) throw invalid('tool_version is required');
+    const version = parseVersion('tool_version', input.tool_version);
+    const description = optionalString(input.description, 'description');
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const tool = await this.store.getTool(project.id, name, version);
+    if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
+    const { stored, definition } = validateToolDefinition(input.configs, name);
+    // Check and write in one transaction so a workflow cannot pin the version in between.
+    await this.store.transaction(async (store) => {
+      const users = await store.workflowsUsingTool(tool.id);
+      if (users.length > 0) {
+        throw invalid(`tool '${name}' version ${version} is pinned by workflow ${users.join(', ')}; create a new tool version instead`);
+      }
+      await store.putTool(tool.id, {
+        ...(description !== undefined ? { description } : {}),
+        configs: stored,
+        category: definition.category,
+        status: 'checked',
+      });
+    });
+  }
+
+  /** 4.3 DeleteTool: one version; refused while a workflow pins it. */
+  async delete(scope: Scope, toolName: string, query: Record<string, unknown>): Promise<void> {
+    const name = checkName('tool_name', toolName);
+    if (query.tool_version === undefined) throw invalid('the query parameter tool_version is required');
+    const version = parseVersion('tool_version', query.tool_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const tool = await this.store.getTool(project.id, name, version);
+    if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
+    const users = await this.store.workflowsUsingTool(tool.id);
+    if (users.length > 0) throw invalid(`tool '${name}' version ${version} is used by workflow ${users.join(', ')}`);
+    try {
+      await this.store.deleteTool(tool.id);
+    } catch (error) {
+      if (error instanceof InUse) throw invalid(`tool '${name}' version ${version} is used by workflow ${error.by.join(', ')}`);
+      throw error;
+    }
+  }
+
+  /** 4.4 ListTool: one group per name, one summary per version; 404 when there is nothing. */
+  async list(scope: Scope) {
+    const { project, owner } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    const tools = await this.store.listTools(project.id);
+    if (tools.length === 0) throw notFound(`project '${project.name}' has no tools`);
+    const methods = authorizedMethods(owner);
+    const groups = new Map<string, ReturnType<typeof toolSummary>[]>();
+    for (const tool of tools) {
+      const group = groups.get(tool.name) ?? [];
+      group.push(toolSummary(tool, scope.baseUrl, methods));
+      groups.set(tool.name, group);
+    }
+    return { items: [...groups.values()], tool_url: toolsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }) };
+  }
+
+  /** The versions a read asks for: one when `tool_version` is given, else all. */
+  private async versions(scope: Scope, toolName: string, query: Record<string, unknown>): Promise<{ tools: Tool[]; latest: number }> {
+    const name = checkName('tool_name', toolName);
+    const version = optionalVersion('tool_version', query.tool_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    const all = await this.store.getToolVersions(project.id, name);
+    const tools = version === undefined ? all : all.filter((t) => t.version === version);
+    if (tools.length === 0) {
+      throw notFound(version === undefined ? `tool '${name}' does not exist` : `tool '${name}' version ${version} does not exist`);
+    }
+    return { tools, latest: all[all.length - 1]!.version };
+  }
+
+  /** 4.5 GetTool. */
+  async get(scope: Scope, toolName: string, query: Record<string, unknown>) {
+    const { tools, latest } = await this.versions(scope, toolName, query);
+    return { tools: tools.map((t) => toolAsRead(t, latest)) };
+  }
+
+  /** 4.6 GetToolParameterTemplate: for the version asked, or the latest. */
+  async parameterTemplate(scope: Scope, toolName: string, query: Record<string, unknown>) {
+    const { tools } = await this.versions(scope, toolName, query);
+    return { parameter: [toolParameterTemplate(tools[tools.length - 1]!)] };
+  }
+
+  /** 4.7 GetToolDetails. */
+  async details(scope: Scope, toolName: string, query: Record<string, unknown>) {
+    const { tools } = await this.versions(scope, toolName, query);
+    return tools.map(toolDetails);
+  }
+}

@@ -1,0 +1,161 @@
+import { Template } from '@huggingface/jinja';
+import { invalid } from '../errors.js';
+
+/**
+ * Check that a `cmd_template` parses as Jinja2 and refers only to the tool's declared inputs,
+ * outputs, parameters and requirements. Undefined variables render as empty strings at run
+ * time, so this is the only place a typo such as `inputs.reeds` can be caught.
+ */
+
+export interface DeclaredNames {
+  inputs: Set<string>;
+  outputs: Set<string>;
+  parameters: Set<string>;
+}
+
+const REQUIREMENT_KEYS: Record<string, Set<string>> = {
+  container: new Set(['image', 'type']),
+  resources: new Set(['cpu', 'mem', 'disk', 'network', 'port']),
+};
+
+/** Names the template may use without declaring them: Jinja's own globals and loop helpers. */
+const BUILTINS = new Set(['loop', 'range', 'namespace', 'true', 'false', 'none', 'True', 'False', 'None', 'raise_exception', 'strftime_now', 'caller']);
+
+type Node = { type: string; [key: string]: unknown };
+
+const isNode = (value: unknown): value is Node =>
+  typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+
+/** The property name of a member access, when it is static (`a.b` or `a['b']`). */
+function staticProperty(node: Node): string | undefined {
+  const property = node.property as Node;
+  if (!node.computed && property.type === 'Identifier') return property.value as string;
+  if (node.computed && property.type === 'StringLiteral') return property.value as string;
+  return undefined;
+}
+
+/** Flatten `a.b.c` to ['a', 'b', 'c'] (stopping at the first dynamic part). */
+function memberPath(node: Node): string[] | undefined {
+  if (node.type === 'Identifier') return [node.value as string];
+  if (node.type !== 'MemberExpression') return undefined;
+  const base = memberPath(node.object as Node);
+  if (!base) return undefined;
+  const property = staticProperty(node);
+  return property === undefined ? base : [...base, property];
+}
+
+function collectLocals(node: unknown, locals: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const child of node) collectLocals(child, locals);
+    return;
+  }
+  if (!isNode(node)) return;
+  const bind = (target: unknown): void => {
+    if (!isNode(target)) return;
+    if (target.type === 'Identifier') locals.add(target.value as string);
+    if (target.type === 'TupleLiteral' || target.type === 'ArrayLiteral') for (const t of target.value as unknown[]) bind(t);
+    if (target.type === 'KeywordArgumentExpression') bind(target.key);
+  };
+  if (node.type === 'For') bind(node.loopvar);
+  if (node.type === 'SetStatement') bind(node.assignee);
+  if (node.type === 'Macro') {
+    bind(node.name);
+    for (const arg of node.args as unknown[]) bind(arg);
+  }
+  if (node.type === 'CallStatement') for (const arg of (node.callerArgs as unknown[] | null) ?? []) bind(arg);
+  for (const value of Object.values(node)) collectLocals(value, locals);
+}
+
+export function parseTemplate(source: string, field = 'cmd_template'): Template {
+  try {
+    return new Template(source);
+  } catch (error) {
+    throw invalid(`${field} is not a valid Jinja2 template: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function checkTemplateReferences(source: string, declared: DeclaredNames, field = 'cmd_template'): void {
+  const template = parseTemplate(source, field);
+  const locals = new Set<string>();
+  collectLocals(template.parsed, locals);
+
+  const checkPath = (path: string[]): void => {
+    const [root, first, second] = path;
+    if (root === undefined || locals.has(root) || BUILTINS.has(root)) return;
+    if (root === 'inputs' || root === 'outputs' || root === 'parameters') {
+      if (first !== undefined && !declared[root].has(first)) {
+        const kind = root.slice(0, -1);
+        throw invalid(`${field} refers to ${root}.${first}, but the tool declares no ${kind} '${first}'`);
+      }
+      return;
+    }
+    if (root === 'requirements') {
+      if (first === undefined) return;
+      const allowed = REQUIREMENT_KEYS[first];
+      if (!allowed) throw invalid(`${field} refers to requirements.${first}; requirements has only container and resources`);
+      if (second !== undefined && !allowed.has(second)) throw invalid(`${field} refers to requirements.${first}.${second}, which is not a requirement`);
+      return;
+    }
+    throw invalid(`${field} refers to '${root}', which is not an input, output, parameter or requirement (use inputs.<name>, outputs.<name>, parameters.<name> or requirements.*)`);
+  };
+
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (!isNode(node)) return;
+    switch (node.type) {
+      case 'Identifier':
+        checkPath([node.value as string]);
+        return;
+      case 'MemberExpression': {
+        const path = memberPath(node);
+        if (path) checkPath(path);
+        else visit(node.object);
+        if (node.computed) visit(node.property);
+        return;
+      }
+      case 'FilterExpression': {
+        // The filter's name is not a variable; its arguments are.
+        visit(node.operand);
+        const filter = node.filter as Node;
+        if (filter.type === 'CallExpression') visit(filter.args);
+        return;
+      }
+      case 'FilterStatement': {
+        const filter = node.filter as Node;
+        if (filter.type === 'CallExpression') visit(filter.args);
+        visit(node.body);
+        return;
+      }
+      case 'TestExpression':
+        visit(node.operand);
+        return;
+      case 'KeywordArgumentExpression':
+        visit(node.value);
+        return;
+      case 'For':
+        visit(node.iterable);
+        visit(node.body);
+        visit(node.defaultBlock);
+        return;
+      case 'Macro':
+        for (const arg of node.args as Node[]) if (arg.type === 'KeywordArgumentExpression') visit(arg.value);
+        visit(node.body);
+        return;
+      case 'SetStatement':
+        if (isNode(node.assignee) && node.assignee.type === 'MemberExpression') visit((node.assignee as Node).object);
+        visit(node.value);
+        visit(node.body);
+        return;
+      default:
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'type') continue;
+          if (value instanceof Map) for (const [k, v] of value) visit([k, v]);
+          else visit(value);
+        }
+    }
+  };
+  visit(template.parsed);
+}

@@ -1,0 +1,168 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import secureJson from 'secure-json-parse';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Caller } from '../domain/access.js';
+import { invalid } from '../domain/errors.js';
+import type { Services } from '../domain/services.js';
+import { newRequestId } from '../ids.js';
+import { contentMd5, getHeader } from '../signing/index.js';
+import type { AccessKey } from '../store/store.js';
+import { verifyRequest } from './auth.js';
+import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
+import { handleError, sendError } from './error-handler.js';
+import './fastify-types.js';
+import { registerMiscRoutes } from './routes/misc.js';
+import { registerToolRoutes } from './routes/tools.js';
+
+export interface AppOptions {
+  services: Services;
+  lookupKey: (id: string) => Promise<AccessKey | undefined>;
+  /** Largest JSON body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** Allowed distance of a request's Date from the server clock, in seconds (default 900). */
+  clockSkewSeconds?: number;
+  /** Base URL for links in responses; default: the request's protocol and Host. */
+  publicUrl?: string;
+  logLevel?: string;
+  /** Injectable clock (milliseconds), for tests of the Date window. */
+  now?: () => number;
+}
+
+/** Write a GeneDock error straight to a socket, for errors raised before Fastify sees a request. */
+function writeRawError(socket: Socket, spec: ErrorSpec, reason: string): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify(renderSpec(spec, reason));
+  socket.end(
+    `HTTP/1.1 ${spec.status} ${spec.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `x-gd-requestid: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function clientErrorSpec(error: NodeJS.ErrnoException): { spec: ErrorSpec; reason: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { spec: COMMON_ERRORS.HeadersTooLarge, reason: 'the request headers exceed 16 KiB' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { spec: COMMON_ERRORS.RequestTimeout, reason: 'the request was not received in time' };
+    case 'HPE_INVALID_METHOD':
+      return { spec: COMMON_ERRORS.MethodNotAllowed, reason: 'the request method is not a known HTTP method' };
+    default:
+      return { spec: COMMON_ERRORS.MalformedRequest, reason: `the HTTP framing is invalid (${error.code ?? 'parse error'})` };
+  }
+}
+
+/** A node:http server that answers framing problems with GeneDock JSON errors, not Node's bare ones. */
+function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024 }, handler);
+  server.on('checkContinue', (req, res) => {
+    res.writeContinue();
+    handler(req, res);
+  });
+  server.on('checkExpectation', (req, res) => {
+    const body = JSON.stringify(renderSpec(COMMON_ERRORS.ExpectationFailed, `Expect '${String(req.headers.expect).slice(0, 64)}' is not supported; only 100-continue is`));
+    res.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gd-requestid': newRequestId() });
+    res.end(body);
+  });
+  return server;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'silent' },
+    // One line per request, written by our onResponse hook, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => newRequestId(),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: {
+      // Clients configured with a trailing `/` send `//accounts/...`; every route also ends in `/`
+      // and is served without it too, never with a redirect (clients would not re-sign).
+      ignoreDuplicateSlashes: true,
+      ignoreTrailingSlash: true,
+      maxParamLength: 1000,
+    },
+    serverFactory,
+    clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const { spec, reason } = clientErrorSpec(error);
+      writeRawError(socket, spec, reason);
+      socket.destroy();
+    },
+    frameworkErrors(error, request, reply) {
+      reply.header('x-gd-requestid', request.id);
+      handleError(error, request, reply);
+    },
+  });
+
+  app.decorateRequest('caller', null);
+  app.decorateRequest('rawBody', null);
+
+  // JSON bodies are parsed here so that Content-MD5 can be checked against the bytes received.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer' }, parseJsonBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-gd-requestid', request.id);
+    if (request.headers.host === undefined) throw httpError('MalformedRequest', 'the Host header is missing');
+    if (request.routeOptions.config?.auth === false) return;
+    request.caller = await verifyRequest(request, { lookupKey: options.lookupKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now });
+  });
+
+  // A Content-MD5 on a request without a body must be the digest of the empty body.
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    const md5 = getHeader(request.headers, 'content-md5');
+    if (md5 !== undefined && request.rawBody === null && request.body === undefined && md5 !== contentMd5('')) {
+      throw httpError('InvalidDigest', `Content-MD5 '${md5}' is not the digest of the empty body`);
+    }
+  });
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, COMMON_ERRORS.ResourceNotFound, `there is no route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`);
+  });
+
+  const context: RouteContext = {
+    services: options.services,
+    baseUrl: (request) => options.publicUrl || `${request.protocol}://${request.host}`,
+  };
+  registerToolRoutes(app, context);
+  registerMiscRoutes(app, context);
+  return app;
+}
+
+/** What route modules get: the domain services and a way to build absolute links. */
+export interface RouteContext {
+  services: Services;
+  baseUrl: (request: FastifyRequest) => string;
+}
+
+/** The caller of an authenticated route (the auth hook has run). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw httpError('MissingAuthorization', 'the request is not signed');
+  return request.caller;
+}
+
+function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  request.rawBody = body;
+  const md5 = getHeader(request.headers, 'content-md5');
+  if (md5 !== undefined && md5 !== contentMd5(body)) {
+    done(httpError('InvalidDigest', `Content-MD5 '${md5.slice(0, 64)}' is not the base64 MD5 of the ${body.length}-byte body`));
+    return;
+  }
+  if (body.length === 0) {
+    done(null, undefined);
+    return;
+  }
+  try {
+    // __proto__ and constructor.prototype keys are refused: they could poison merged objects.
+    done(null, secureJson.parse(body.toString('utf8'), { protoAction: 'error', constructorAction: 'error' }));
+  } catch (error) {
+    done(invalid(`the request body is not valid JSON (${error instanceof Error ? error.message : String(error)})`));
+  }
+}

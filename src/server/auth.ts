@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../domain/access.js';
+import { canonicalResource, getHeader, parseAuthorization, signRequest, signaturesEqual, stringToSign } from '../signing/index.js';
+import type { AccessKey } from '../store/store.js';
+import { httpError } from './errors.js';
+
+/**
+ * Verify a GeneDock-signed request (WIRE.md §1) over the raw request target. Throws an HttpError
+ * (401) naming what is wrong; returns the caller on success. The body is not signed; its
+ * Content-MD5, when present, is checked by the body parser.
+ */
+export interface VerifyOptions {
+  lookupKey: (id: string) => Promise<AccessKey | undefined>;
+  clockSkewSeconds: number;
+  now: () => number;
+}
+
+export async function verifyRequest(request: FastifyRequest, options: VerifyOptions): Promise<Caller> {
+  const headers = request.headers;
+  const authorization = getHeader(headers, 'authorization');
+  if (authorization === undefined || authorization.trim() === '') throw httpError('MissingAuthorization', 'the Authorization header is missing');
+  const parsed = parseAuthorization(authorization);
+  if (!parsed) throw httpError('InvalidAuthorization', "it must be 'GeneDock <access_key_id>:<signature>'");
+
+  // Browsers cannot set Date and send x-gd-date instead; then freshness is judged on it.
+  const dateHeader = getHeader(headers, 'x-gd-date') ?? getHeader(headers, 'date');
+  if (dateHeader === undefined) throw httpError('InvalidAuthorization', 'the request has neither a Date nor an x-gd-date header');
+  const sent = Date.parse(dateHeader);
+  if (Number.isNaN(sent)) throw httpError('InvalidAuthorization', `the date '${dateHeader.slice(0, 64)}' is not an HTTP date such as 'Wed, 19 Dec 2018 09:39:55 GMT'`);
+  const skew = Math.round((sent - options.now()) / 1000);
+  if (Math.abs(skew) > options.clockSkewSeconds) {
+    throw httpError('RequestTimeTooSkewed', `the request date '${dateHeader}' is ${Math.abs(skew)} seconds ${skew < 0 ? 'behind' : 'ahead of'} the server clock; at most ${options.clockSkewSeconds} are allowed`);
+  }
+
+  const key = await options.lookupKey(parsed.accessKeyId);
+  if (!key) throw httpError('InvalidAccessKeyId', `access key '${parsed.accessKeyId.slice(0, 64)}' does not exist`);
+  if (key.status !== 'active') throw httpError('InvalidAccessKeyId', `access key '${key.id}' has been revoked`);
+
+  const raw = request.raw.url ?? '/';
+  const method = request.raw.method ?? 'GET';
+  if (!signaturesEqual(signRequest(key.secret, { method, target: raw, headers }), parsed.signature)) {
+    // A client configured with a trailing `/` on its endpoint requests `//accounts/...`; accept
+    // a signature over the collapsed path as well.
+    const collapsed = raw.startsWith('//') ? raw.replace(/^\/+/, '/') : undefined;
+    if (!collapsed || !signaturesEqual(signRequest(key.secret, { method, target: collapsed, headers }), parsed.signature)) {
+      const expected = stringToSign({ method, target: raw, headers });
+      throw httpError('SignatureDoesNotMatch', `the signature is not the HMAC-SHA1 of the string to sign ${JSON.stringify(expected)} (canonical resource ${JSON.stringify(canonicalResource(raw))})`);
+    }
+  }
+  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id };
+}

@@ -1,0 +1,47 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.js';
+import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
+
+/** Send the GeneDock error body for `spec`. */
+export function sendError(reply: FastifyReply, spec: ErrorSpec, reason: string): FastifyReply {
+  return reply.code(spec.status).type('application/json').send(renderSpec(spec, reason));
+}
+
+/** Fastify's own errors for malformed or oversized requests, mapped to the catalogue. */
+function frameworkSpec(error: FastifyError, request: FastifyRequest): { spec: ErrorSpec; reason: string } | undefined {
+  const operation = request.routeOptions.config?.operation;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { spec: COMMON_ERRORS.EntityTooLarge, reason: `the body is larger than the limit of ${request.routeOptions.bodyLimit} bytes` };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { spec: COMMON_ERRORS.UnsupportedMediaType, reason: `Content-Type '${request.headers['content-type'] ?? ''}' is not accepted here; send application/json` };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { spec: COMMON_ERRORS.MalformedRequest, reason: 'Content-Length does not match the body' };
+    case 'FST_ERR_BAD_URL':
+      return { spec: COMMON_ERRORS.MalformedRequest, reason: 'the request path holds a malformed percent escape' };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { spec: COMMON_ERRORS.MalformedRequest, reason: 'a path segment is longer than 1000 characters' };
+    default:
+      break;
+  }
+  if (error.validation) {
+    const reason = error.validation.map((v) => `${v.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'request'} ${v.message ?? 'is invalid'}`).join('; ');
+    return { spec: operation ? OPERATION_ERRORS[operation].invalid : COMMON_ERRORS.MalformedRequest, reason };
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return { spec: { ...COMMON_ERRORS.MalformedRequest, status: error.statusCode }, reason: error.message };
+  }
+  return undefined;
+}
+
+/** The one error handler: known errors render from the catalogue, anything else is a plain 500. */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof HttpError) return sendError(reply, error.spec, error.reason);
+  if (error instanceof DomainError) {
+    return sendError(reply, specForDomainError(request.routeOptions.config?.operation, error), error.reason);
+  }
+  const known = frameworkSpec(error as FastifyError, request);
+  if (known) return sendError(reply, known.spec, known.reason);
+  request.log.error({ err: error }, 'unhandled error');
+  return sendError(reply, COMMON_ERRORS.InternalError, String(request.id));
+}

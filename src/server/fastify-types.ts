@@ -1,0 +1,17 @@
+import type { Caller } from '../domain/access.js';
+import type { Operation } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation a route implements; picks its error codes and messages from the catalogue. */
+    operation?: Operation;
+    /** False for the few routes that carry their own proof (signed log URLs, health). */
+    auth?: boolean;
+  }
+  interface FastifyRequest {
+    /** The account whose key signed the request; set by the auth hook. */
+    caller: Caller | null;
+    /** The bytes of a JSON body as received (for Content-MD5). */
+    rawBody: Buffer | null;
+  }
+}

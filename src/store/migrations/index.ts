@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_accounts_tools_workflows.js';
+
+/**
+ * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
+ * servers starting at once do not both apply them, and refuses to run when the database holds
+ * a migration this code does not know (old code on a newer schema).
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_accounts_tools_workflows': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

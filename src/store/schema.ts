@@ -1,0 +1,125 @@
+/**
+ * Table types for Kysely. Column names are snake_case as in SQL; timestamps are seconds since
+ * the epoch as floating point numbers (INTERFACE.md wants fractions); JSON documents are stored
+ * as text so that SQLite and PostgreSQL hold byte-identical documents.
+ */
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ProjectsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface AccessKeysTable {
+  id: string;
+  secret: string;
+  account_id: string;
+  user_name: string;
+  status: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface ToolsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  version: number;
+  description: string;
+  status: string;
+  visibility: string;
+  category: string;
+  configs: string | null;
+  created_at: number;
+  modified_at: number;
+}
+
+export interface WorkflowsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  version: number;
+  description: string;
+  status: string;
+  visibility: string;
+  configs: string | null;
+  run_template: string | null;
+  created_at: number;
+  modified_at: number;
+}
+
+/** Which tool versions a workflow version pins; a foreign key keeps pinned tools from deletion. */
+export interface WorkflowToolsTable {
+  workflow_id: string;
+  tool_id: string;
+}
+
+export interface TasksTable {
+  id: string;
+  project_id: string;
+  name: string;
+  workflow_id: string;
+  workflow_name: string;
+  workflow_version: number;
+  user_name: string;
+  status: string;
+  reason: string;
+  parameters: string;
+  plan: string;
+  schedule_at: number | null;
+  stop_requested: number;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  modified_at: number;
+}
+
+export interface JobsTable {
+  id: string;
+  task_id: string;
+  node_id: string;
+  name: string;
+  status: string;
+  reason: string;
+  command: string;
+  spec: string;
+  attempt: number;
+  exit_code: number | null;
+  cpu: number;
+  mem_mb: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  started_at: number | null;
+  ended_at: number | null;
+  modified_at: number;
+}
+
+export interface TaskEventsTable {
+  id: Generated<number>;
+  task_id: string;
+  job_id: string | null;
+  from_status: string | null;
+  to_status: string;
+  reason: string;
+  at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  projects: ProjectsTable;
+  access_keys: AccessKeysTable;
+  tools: ToolsTable;
+  workflows: WorkflowsTable;
+  workflow_tools: WorkflowToolsTable;
+  tasks: TasksTable;
+  jobs: JobsTable;
+  task_events: TaskEventsTable;
+}

@@ -1,0 +1,29 @@
+/**
+ * Recognise constraint violations from either driver, so the store can turn them into its own
+ * errors without asking which database it runs on.
+ */
+function codeOf(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+/** better-sqlite3: SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY; pg: 23505. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** better-sqlite3: SQLITE_CONSTRAINT_FOREIGNKEY; pg: 23503. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/** Transient conflicts worth retrying the whole transaction for (SQLite busy, PG serialization). */
+export function isTransientConflict(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'SQLITE_BUSY' || code === '40001' || code === '40P01';
+}

@@ -1,0 +1,155 @@
+/**
+ * The store interface: everything the domain and the engine persist goes through it. There is
+ * one implementation over Kysely (kysely-store.ts) that runs on SQLite and on PostgreSQL; the
+ * contract suite in test/store/ runs against every backend.
+ */
+
+export type Visibility = 'public' | 'private' | 'system';
+export type DefinitionStatus = 'checked' | 'unchecked';
+export type Json = Record<string, unknown>;
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface Project {
+  id: string;
+  accountId: string;
+  accountName: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface AccessKey {
+  id: string;
+  secret: string;
+  accountId: string;
+  accountName: string;
+  userName: string;
+  status: 'active' | 'revoked';
+  createdAt: number;
+}
+
+/** One version of a tool. */
+export interface Tool {
+  id: string;
+  projectId: string;
+  accountName: string;
+  projectName: string;
+  name: string;
+  version: number;
+  description: string;
+  status: DefinitionStatus;
+  visibility: Visibility;
+  category: string;
+  /** The definition as put (INTERFACE.md 2.2), or null before the first valid PutTool. */
+  configs: Json | null;
+  createdAt: number;
+  modifiedAt: number;
+}
+
+/** One version of a workflow. */
+export interface Workflow {
+  id: string;
+  projectId: string;
+  accountName: string;
+  projectName: string;
+  name: string;
+  version: number;
+  description: string;
+  status: DefinitionStatus;
+  visibility: Visibility;
+  configs: Json | null;
+  /** Saved run-parameter defaults (WIRE.md §2 "set run template"), or null. */
+  runTemplate: Json | null;
+  createdAt: number;
+  modifiedAt: number;
+}
+
+export interface NewVersion {
+  projectId: string;
+  name: string;
+  description: string;
+  visibility: Visibility;
+  /** When given, the version the client expects to create; a mismatch throws VersionConflict. */
+  expectedVersion?: number;
+}
+
+/** The next free version differs from the one the client asked for. */
+export class VersionConflict extends Error {
+  constructor(readonly nextVersion: number) {
+    super(`the next version is ${nextVersion}`);
+    this.name = 'VersionConflict';
+  }
+}
+
+/** A row is referenced by another and cannot be deleted. */
+export class InUse extends Error {
+  constructor(readonly by: string[]) {
+    super(`in use by ${by.join(', ')}`);
+    this.name = 'InUse';
+  }
+}
+
+/** A unique name is taken. */
+export class AlreadyExists extends Error {
+  constructor(what: string) {
+    super(`${what} already exists`);
+    this.name = 'AlreadyExists';
+  }
+}
+
+export interface StoreCapabilities {
+  /** Human name of the backend, for logs and `gdflow doctor`. */
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Whether rows can be locked with SELECT ... FOR UPDATE (PostgreSQL) or writes are serial anyway (SQLite). */
+  readonly rowLocks: boolean;
+}
+
+export interface AccountStore {
+  createAccount(name: string): Promise<Account>;
+  getAccount(name: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  createProject(accountId: string, name: string): Promise<Project>;
+  getProject(accountName: string, projectName: string): Promise<Project | undefined>;
+  listProjects(accountId: string): Promise<Project[]>;
+  createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey>;
+  getAccessKey(id: string): Promise<AccessKey | undefined>;
+  listAccessKeys(accountId: string): Promise<AccessKey[]>;
+  revokeAccessKey(id: string): Promise<boolean>;
+}
+
+export interface ToolStore {
+  createTool(input: NewVersion): Promise<Tool>;
+  putTool(id: string, update: { description?: string; configs: Json; category: string; status: DefinitionStatus }): Promise<void>;
+  getTool(projectId: string, name: string, version: number): Promise<Tool | undefined>;
+  getToolById(id: string): Promise<Tool | undefined>;
+  getToolVersions(projectId: string, name: string): Promise<Tool[]>;
+  /** Every version of every tool in the project, ordered by name then version. */
+  listTools(projectId: string): Promise<Tool[]>;
+  /** Throws InUse (naming the workflows) when a workflow version pins this tool version. */
+  deleteTool(id: string): Promise<void>;
+}
+
+export interface WorkflowStore {
+  createWorkflow(input: NewVersion): Promise<Workflow>;
+  /** Replace the configuration and the pinned tool versions in one transaction. */
+  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }): Promise<void>;
+  setRunTemplate(id: string, template: Json): Promise<void>;
+  getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined>;
+  getWorkflowById(id: string): Promise<Workflow | undefined>;
+  getWorkflowVersions(projectId: string, name: string): Promise<Workflow[]>;
+  listWorkflows(projectId: string): Promise<Workflow[]>;
+  /** Names of `account/project/workflow:version` that pin the tool version. */
+  workflowsUsingTool(toolId: string): Promise<string[]>;
+  deleteWorkflow(id: string): Promise<void>;
+}
+
+export interface Store extends AccountStore, ToolStore, WorkflowStore {
+  readonly capabilities: StoreCapabilities;
+  /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */
+  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transport } from '../../src/client/transport.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
+
+/** A real gdflow server on 127.0.0.1 with a temporary data root, for one test file. */
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  server: RunningServer;
+  /** A new account with its default project, and a transport signing with its key. */
+  account(name?: string): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+export interface TestAccount {
+  name: string;
+  accessKeyId: string;
+  accessKeySecret: string;
+  api: Transport;
+}
+
+let counter = 0;
+
+export async function startTestServer(overrides: Partial<Record<keyof Config, string | number>> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-test-'));
+  const config = loadConfig({ env: {}, flags: { port: 0, dataDir, logLevel: 'silent', ...overrides } });
+  const server = await startServer(config);
+  return {
+    url: server.url,
+    dataDir,
+    server,
+    async account(name?: string) {
+      const accountName = name ?? `acct${process.pid}x${++counter}`;
+      const { key } = await server.services.accounts.createAccount(accountName);
+      return {
+        name: accountName,
+        accessKeyId: key.id,
+        accessKeySecret: key.secret,
+        api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }),
+      };
+    },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Path of a project's collection: `/accounts/<a>/projects/<p>/<rest>`. */
+export const projectPath = (account: string, rest: string, project = 'default'): string =>
+  `/accounts/${encodeURIComponent(account)}/projects/${encodeURIComponent(project)}/${rest}`;
