@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { canonicalGdHeaders, canonicalResource, percentDecodeOnce, stringToSign } from '../src/signing/canonical.js';
+import { fixturePath } from './helpers/paths.js';
 import { authorizationHeader, parseAuthorization, signRequest, signaturesEqual } from '../src/signing/hmac.js';
 
 interface Vector {
@@ -13,7 +13,7 @@ interface Vector {
   authorization: string;
 }
 
-const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/signing-vectors.json'), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(fixturePath('signing-vectors.json'), 'utf8')) as {
   access_key_id: string;
   access_key_secret: string;
   vectors: Vector[];

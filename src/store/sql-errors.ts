@@ -16,10 +16,14 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** better-sqlite3: SQLITE_CONSTRAINT_FOREIGNKEY; pg: 23503. */
+/**
+ * pg: 23503. better-sqlite3: SQLITE_CONSTRAINT_FOREIGNKEY, except that an ON DELETE RESTRICT
+ * violation is reported as SQLITE_CONSTRAINT_TRIGGER with the message "FOREIGN KEY constraint failed".
+ */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = codeOf(error);
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return true;
+  return code === 'SQLITE_CONSTRAINT_TRIGGER' && error instanceof Error && error.message.includes('FOREIGN KEY');
 }
 
 /** Transient conflicts worth retrying the whole transaction for (SQLite busy, PG serialization). */
