@@ -8,7 +8,9 @@ export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function describe(value: unknown): string {
+  if (value === undefined) return 'missing';
   if (value === null) return 'null';
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return typeof value;
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
 }

@@ -14,6 +14,7 @@ import { handleError, sendError } from './error-handler.js';
 import './fastify-types.js';
 import { registerMiscRoutes } from './routes/misc.js';
 import { registerToolRoutes } from './routes/tools.js';
+import { registerWorkflowRoutes } from './routes/workflows.js';
 
 export interface AppOptions {
   services: Services;
@@ -132,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     baseUrl: (request) => options.publicUrl || `${request.protocol}://${request.host}`,
   };
   registerToolRoutes(app, context);
+  registerWorkflowRoutes(app, context);
   registerMiscRoutes(app, context);
   return app;
 }

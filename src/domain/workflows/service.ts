@@ -1,0 +1,182 @@
+import { VersionConflict, type Store, type Workflow } from '../../store/store.js';
+import { authorizedMethods, openProject, visibilityFor } from '../access.js';
+import { invalid, notFound } from '../errors.js';
+import { describe, isObject, optionalString } from '../json.js';
+import { checkName, optionalVersion, parseVersion } from '../names.js';
+import type { Scope } from '../tools/service.js';
+import { buildGraph, toolAppIds, type WorkflowGraph } from './graph.js';
+import { applySavedTemplate, buildRunTemplate, type RunTemplate } from './run-template.js';
+import { resolveTools } from './tool-resolver.js';
+import { graphView, workflowAsRead, workflowSummary, workflowsUrl } from './views.js';
+
+const requireBody = (body: unknown): Record<string, unknown> => {
+  if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
+  return body;
+};
+
+/** The workflow operations of INTERFACE.md 4.8–4.14, the run-template update and the graph view. */
+export class WorkflowService {
+  constructor(private readonly store: Store) {}
+
+  /** Validate a configuration for the workflow's owner: the graph and the tool versions it pins. */
+  async validate(configs: unknown, owner: { accountName: string; projectName: string }): Promise<WorkflowGraph> {
+    const resolved = await resolveTools(this.store, toolAppIds(configs), owner);
+    return buildGraph(configs, (appId) => resolved.get(appId));
+  }
+
+  /** The graph of a stored, checked workflow version. */
+  async graphOf(workflow: Workflow): Promise<WorkflowGraph> {
+    if (workflow.status !== 'checked' || !workflow.configs) {
+      throw invalid(`workflow '${workflow.name}' version ${workflow.version} has no valid configuration yet (status unchecked)`);
+    }
+    return this.validate(workflow.configs, workflow);
+  }
+
+  /** 4.8 CreateWorkflow. */
+  async create(scope: Scope, body: unknown): Promise<Workflow> {
+    const input = requireBody(body);
+    const name = checkName('workflow_name', input.workflow_name);
+    const description = optionalString(input.description, 'description') ?? '';
+    const expectedVersion = optionalVersion('workflow_version', input.workflow_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    try {
+      return await this.store.createWorkflow({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) });
+    } catch (error) {
+      if (error instanceof VersionConflict) {
+        throw invalid(`workflow_version ${expectedVersion} does not match the next version ${error.nextVersion} of workflow '${name}'`);
+      }
+      throw error;
+    }
+  }
+
+  private async version(scope: Scope, workflowName: string, rawVersion: unknown, mode: 'read' | 'write', required = true) {
+    const name = checkName('workflow_name', workflowName);
+    if (rawVersion === undefined && required) throw invalid('workflow_version is required');
+    const version = parseVersion('workflow_version', rawVersion);
+    const access = await openProject(this.store, scope.caller, scope.account, scope.project, mode);
+    const workflow = await this.store.getWorkflow(access.project.id, name, version);
+    if (!workflow) throw notFound(`workflow '${name}' version ${version} does not exist`);
+    return { workflow, ...access };
+  }
+
+  /** 4.9 PutWorkflow: validate the whole graph; pin the tool versions it uses. */
+  async put(scope: Scope, workflowName: string, body: unknown): Promise<void> {
+    const input = requireBody(body);
+    const description = optionalString(input.description, 'description');
+    const { workflow } = await this.version(scope, workflowName, input.workflow_version, 'write');
+    const graph = await this.validate(input.configs, workflow);
+    const toolIds = graph.nodes.flatMap((n) => (n.tool ? [n.tool.id] : []));
+    await this.store.putWorkflow(workflow.id, {
+      ...(description !== undefined ? { description } : {}),
+      configs: input.configs as Record<string, unknown>,
+      status: 'checked',
+      toolIds,
+    });
+  }
+
+  /** 4.10 GetWorkflow: one version, or all when workflow_version is absent. */
+  async get(scope: Scope, workflowName: string, query: Record<string, unknown>) {
+    const name = checkName('workflow_name', workflowName);
+    const version = optionalVersion('workflow_version', query.workflow_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    const all = await this.store.getWorkflowVersions(project.id, name);
+    const chosen = version === undefined ? all : all.filter((w) => w.version === version);
+    if (chosen.length === 0) throw notFound(version === undefined ? `workflow '${name}' does not exist` : `workflow '${name}' version ${version} does not exist`);
+    return { workflows: chosen.map(workflowAsRead) };
+  }
+
+  /** 4.11 DeleteWorkflow: one version (tasks already started keep running from their own plan). */
+  async delete(scope: Scope, workflowName: string, query: Record<string, unknown>): Promise<void> {
+    if (query.workflow_version === undefined) throw invalid('the query parameter workflow_version is required');
+    const { workflow } = await this.version(scope, workflowName, query.workflow_version, 'write');
+    await this.store.deleteWorkflow(workflow.id);
+  }
+
+  /** 4.12 ListWorkflow. */
+  async list(scope: Scope) {
+    const { project, owner } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    const workflows = await this.store.listWorkflows(project.id);
+    if (workflows.length === 0) throw notFound(`project '${project.name}' has no workflows`);
+    const methods = authorizedMethods(owner);
+    return {
+      workflow_url: workflowsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }),
+      items: group(workflows).map((versions) => versions.map((w) => workflowSummary(w, scope.baseUrl, methods))),
+    };
+  }
+
+  /** 4.14 ListExecutableWorkflow: the checked versions. */
+  async listExecutable(scope: Scope) {
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    const workflows = (await this.store.listWorkflows(project.id)).filter((w) => w.status === 'checked');
+    if (workflows.length === 0) throw notFound(`project '${project.name}' has no executable workflows`);
+    return {
+      workflow_url: workflowsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }, 'executable-workflows'),
+      items: group(workflows).map((versions) =>
+        versions.map((w) => {
+          const { authorized_methods: _omit, ...summary } = workflowSummary(w, scope.baseUrl, undefined, 'executable-workflows') as ReturnType<typeof workflowSummary> & { authorized_methods?: string[] };
+          return summary;
+        }),
+      ),
+    };
+  }
+
+  /** The computed template of a version with its saved defaults laid over it. */
+  async runTemplate(workflow: Workflow): Promise<{ template: RunTemplate; graph: WorkflowGraph }> {
+    const graph = await this.graphOf(workflow);
+    return { template: applySavedTemplate(buildRunTemplate(graph, workflow.description), workflow.runTemplate), graph };
+  }
+
+  /** 4.13 GetExecutableWorkflow. Without workflow_version, the latest checked version. */
+  async getExecutable(scope: Scope, workflowName: string, query: Record<string, unknown>) {
+    const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+    const { template } = await this.runTemplate(workflow);
+    return { parameter: template };
+  }
+
+  /** The version a run addresses: the one given, or the latest checked one. */
+  async executableVersion(scope: Scope, workflowName: string, rawVersion: unknown, mode: 'read' | 'write' = 'read'): Promise<Workflow> {
+    if (rawVersion !== undefined) return (await this.version(scope, workflowName, rawVersion, mode)).workflow;
+    const name = checkName('workflow_name', workflowName);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, mode);
+    const checked = (await this.store.getWorkflowVersions(project.id, name)).filter((w) => w.status === 'checked');
+    const latest = checked[checked.length - 1];
+    if (!latest) throw notFound(`workflow '${name}' has no executable version`);
+    return latest;
+  }
+
+  /** WIRE.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
+  async setRunTemplate(scope: Scope, workflowName: string, body: unknown): Promise<void> {
+    const input = requireBody(body);
+    if (input.workflow_version === undefined) throw invalid('workflow_version is required');
+    const workflow = await this.executableVersion(scope, workflowName, input.workflow_version, 'write');
+    const { template } = await this.runTemplate(workflow);
+    const parameters = input.parameters;
+    if (!isObject(parameters)) throw invalid(`parameters must be an object (the run-parameter template), not ${describe(parameters)}`);
+    for (const section of ['Inputs', 'Outputs', 'Parameters'] as const) {
+      const given = parameters[section];
+      if (given === undefined || given === null) continue;
+      if (!isObject(given)) throw invalid(`parameters.${section} must be an object keyed by node id`);
+      for (const nodeId of Object.keys(given)) {
+        if (!(nodeId in template[section])) {
+          throw invalid(`parameters.${section}.${nodeId} is not a ${section === 'Inputs' ? 'loaddata' : section === 'Outputs' ? 'storedata' : 'tool'} node of workflow '${workflow.name}' version ${workflow.version}`);
+        }
+        const entry = given[nodeId];
+        if (!isObject(entry)) throw invalid(`parameters.${section}.${nodeId} must be an object`);
+        if (section !== 'Parameters' && entry.data !== undefined && !Array.isArray(entry.data)) throw invalid(`parameters.${section}.${nodeId}.data must be a list`);
+      }
+    }
+    await this.store.setRunTemplate(workflow.id, parameters);
+  }
+
+  /** Nodes and edges of a validated version, for the CLI's `workflow graph` and the web console. */
+  async graph(scope: Scope, workflowName: string, query: Record<string, unknown>) {
+    const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+    return graphView(workflow, await this.graphOf(workflow));
+  }
+}
+
+function group(workflows: Workflow[]): Workflow[][] {
+  const groups = new Map<string, Workflow[]>();
+  for (const w of workflows) groups.set(w.name, [...(groups.get(w.name) ?? []), w]);
+  return [...groups.values()];
+}
