@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
 import { registerAdmin } from './commands/admin.js';
+import { registerDemo } from './commands/demo.js';
 import { registerServe } from './commands/serve.js';
 
 /** Exit codes: 0 success, 1 operation failed, 2 usage or configuration error. */
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerAdmin(program);
+  registerDemo(program);
   return program;
 }
 

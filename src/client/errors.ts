@@ -15,6 +15,20 @@ export class GdApiError extends Error {
   get error_code(): string {
     return this.errorCode;
   }
+  get error_message(): string {
+    return this.errorMessage;
+  }
+  get error_message_chs(): string {
+    return this.errorMessageChs;
+  }
+  get request_id(): string | undefined {
+    return this.requestId;
+  }
+
+  /** The wire body plus status and request id, e.g. for `--json` error output. */
+  toJSON() {
+    return { status: this.status, error_code: this.errorCode, error_message: this.errorMessage, error_message_chs: this.errorMessageChs, request_id: this.requestId };
+  }
 }
 
 /** The server could not be reached (after the retries). */

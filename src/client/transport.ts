@@ -31,6 +31,23 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Do not retry (for requests that are not idempotent and must not be repeated blindly). */
   noRetry?: boolean;
+  /**
+   * Which failures are retried: `transient` (default: connection errors and 5xx) or `unsent`
+   * (only connection errors that prove the request never reached the server, such as a refused
+   * connection), for requests that must not run twice.
+   */
+  retryOn?: 'transient' | 'unsent';
+}
+
+/** Connection errors raised before any byte of the request was sent. */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,7 +86,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { ...request.headers, Date: (this.options.now?.() ?? new Date()).toUTCString() };
       if (contentType) headers['Content-Type'] = contentType;
-      if (body instanceof Uint8Array && (this.options.contentMd5 ?? true)) headers['Content-MD5'] = contentMd5(Buffer.from(body));
+      if (body instanceof Uint8Array && (this.options.contentMd5 ?? true) && headers['Content-MD5'] === undefined) headers['Content-MD5'] = contentMd5(Buffer.from(body));
       const signature = signRequest(this.options.credentials.accessKeySecret, { method, target, headers });
       headers.Authorization = authorizationHeader(this.options.credentials.accessKeyId, signature);
       let response: Response;
@@ -82,14 +99,15 @@ export class Transport {
           ...(streaming ? { duplex: 'half' } : {}),
         } as RequestInit);
       } catch (error) {
-        if (attempt < retries) {
+        const unsent = UNSENT_CODES.has(errorCode(error) ?? '');
+        if (attempt < retries && (request.retryOn !== 'unsent' || unsent)) {
           await sleep(Math.random() * (this.options.backoffMs ?? 200) * 2 ** attempt);
           continue;
         }
         throw new GdConnectionError(`cannot reach ${this.endpoint}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`, { cause: error });
       }
       if (response.status < 400) return response;
-      if (response.status >= 500 && attempt < retries) {
+      if (response.status >= 500 && attempt < retries && request.retryOn !== 'unsent') {
         await response.arrayBuffer().catch(() => undefined);
         await sleep(Math.random() * (this.options.backoffMs ?? 200) * 2 ** attempt);
         continue;

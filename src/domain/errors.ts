@@ -10,9 +10,15 @@ export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
   /** Text naming the cause; it fills `{reason}` in the operation's message pattern. */
   readonly reason: string;
-  constructor(reason: string) {
+  /**
+   * What the error is about when that differs from the operation's own resource (a job route
+   * whose task does not exist reports a missing task, not a missing job).
+   */
+  readonly subject: 'Task' | 'Job' | 'Data' | undefined;
+  constructor(reason: string, subject?: 'Task' | 'Job' | 'Data') {
     super(reason);
     this.reason = reason;
+    this.subject = subject;
     this.name = new.target.name;
   }
 }
@@ -33,5 +39,5 @@ export class Forbidden extends DomainError {
 }
 
 export const invalid = (reason: string): InvalidInput => new InvalidInput(reason);
-export const notFound = (reason: string): NotFound => new NotFound(reason);
+export const notFound = (reason: string, subject?: 'Task' | 'Job' | 'Data'): NotFound => new NotFound(reason, subject);
 export const forbidden = (reason: string): Forbidden => new Forbidden(reason);

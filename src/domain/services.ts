@@ -1,21 +1,37 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
+import type { DataService } from './data/service.js';
+import { TaskService, type LogLinks, type TaskEngine } from './tasks/service.js';
+import type { DataCatalog } from './tasks/activation.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
 
-/** The domain services, built once over a store and shared by the HTTP layer and the CLI. */
-export interface Services {
+/** The services that need only the store (what `gdflow admin` uses). */
+export interface CoreServices {
   store: Store;
   accounts: AccountService;
   tools: ToolService;
   workflows: WorkflowService;
 }
 
-export function createServices(store: Store): Services {
-  return {
-    store,
-    accounts: new AccountService(store),
-    tools: new ToolService(store),
-    workflows: new WorkflowService(store),
-  };
+/** Everything the server runs: the core services plus tasks and data, which need the engine. */
+export interface Services extends CoreServices {
+  tasks: TaskService;
+  data: DataService;
+}
+
+export function createCoreServices(store: Store): CoreServices {
+  return { store, accounts: new AccountService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
+}
+
+export interface Runtime {
+  engine: TaskEngine;
+  data: DataService;
+  catalog: DataCatalog;
+  logs: LogLinks;
+}
+
+export function createServices(store: Store, runtime: Runtime): Services {
+  const core = createCoreServices(store);
+  return { ...core, data: runtime.data, tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.engine, runtime.logs) };
 }

@@ -12,12 +12,19 @@ import { verifyRequest } from './auth.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
 import { handleError, sendError } from './error-handler.js';
 import './fastify-types.js';
+import type { Layout } from '../engine/layout.js';
+import type { SignedLogLinks } from './log-links.js';
+import { registerDataRoutes } from './routes/data.js';
+import { registerLogRoutes } from './routes/logs.js';
 import { registerMiscRoutes } from './routes/misc.js';
+import { registerTaskRoutes } from './routes/tasks.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { registerWorkflowRoutes } from './routes/workflows.js';
 
 export interface AppOptions {
   services: Services;
+  logLinks: SignedLogLinks;
+  layout: Layout;
   lookupKey: (id: string) => Promise<AccessKey | undefined>;
   /** Largest JSON body in bytes (default 1 MiB). */
   bodyLimit?: number;
@@ -134,6 +141,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   registerToolRoutes(app, context);
   registerWorkflowRoutes(app, context);
+  registerTaskRoutes(app, context);
+  registerLogRoutes(app, { store: options.services.store, layout: options.layout, links: options.logLinks });
+  await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
   return app;
 }

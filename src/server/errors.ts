@@ -150,8 +150,9 @@ export const httpError = (code: CommonError, reason: string): HttpError => new H
 /** The spec for a domain error raised inside an operation. */
 export function specForDomainError(operation: Operation | undefined, error: DomainError): ErrorSpec {
   if (error.kind === 'forbidden') return COMMON_ERRORS.AccessDenied;
-  if (!operation) return error.kind === 'not_found' ? COMMON_ERRORS.ResourceNotFound : COMMON_ERRORS.MalformedRequest;
-  const errors: OperationErrors = OPERATION_ERRORS[operation];
+  const effective = error.subject ?? operation;
+  if (!effective) return error.kind === 'not_found' ? COMMON_ERRORS.ResourceNotFound : COMMON_ERRORS.MalformedRequest;
+  const errors: OperationErrors = OPERATION_ERRORS[error.kind === 'not_found' ? effective : (operation ?? effective)];
   // Operations whose document lists no not-found code answer with their invalid-parameter error.
   return error.kind === 'not_found' ? (errors.notFound ?? errors.invalid) : errors.invalid;
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../ids.js';
-import type { Database, ToolsTable, WorkflowsTable } from './schema.js';
+import type { Database, JobsTable, TasksTable, ToolsTable, WorkflowsTable } from './schema.js';
 import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
@@ -9,7 +9,17 @@ import {
   type AccessKey,
   type Account,
   type DefinitionStatus,
+  type Job,
+  type JobPatch,
+  type JobStatus,
   type Json,
+  type NewJob,
+  type NewTask,
+  type Task,
+  type TaskEvent,
+  type TaskPatch,
+  type TaskStatus,
+  TERMINAL_TASK_STATES,
   type NewVersion,
   type Project,
   type Store,
@@ -57,6 +67,50 @@ function toWorkflow(row: Selectable<WorkflowsTable> & Owner): Workflow {
     configs: parseJson(row.configs),
     runTemplate: parseJson(row.run_template),
     createdAt: row.created_at,
+    modifiedAt: row.modified_at,
+  };
+}
+
+function toTask(row: Selectable<TasksTable> & Owner): Task {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    accountName: row.account_name,
+    projectName: row.project_name,
+    name: row.name,
+    workflowId: row.workflow_id,
+    workflowName: row.workflow_name,
+    workflowVersion: row.workflow_version,
+    userName: row.user_name,
+    status: row.status as TaskStatus,
+    reason: row.reason,
+    parameters: parseJson(row.parameters) ?? {},
+    plan: parseJson(row.plan) ?? {},
+    scheduleAt: row.schedule_at,
+    stopRequested: row.stop_requested !== 0,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    modifiedAt: row.modified_at,
+  };
+}
+
+function toJob(row: Selectable<JobsTable>): Job {
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    nodeId: row.node_id,
+    name: row.name,
+    status: row.status as JobStatus,
+    reason: row.reason,
+    command: row.command,
+    spec: parseJson(row.spec) ?? {},
+    attempt: row.attempt,
+    exitCode: row.exit_code,
+    cpu: row.cpu,
+    memMb: row.mem_mb,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
     modifiedAt: row.modified_at,
   };
 }
@@ -423,5 +477,208 @@ export class KyselyStore implements Store {
       await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
       await trx.deleteFrom('workflows').where('id', '=', id).execute();
     }, () => false);
+  }
+
+  // ---- tasks and jobs -------------------------------------------------------------------------
+
+  private taskQuery() {
+    return this.db
+      .selectFrom('tasks')
+      .innerJoin('projects', 'projects.id', 'tasks.project_id')
+      .innerJoin('accounts', 'accounts.id', 'projects.account_id')
+      .selectAll('tasks')
+      .select(['accounts.name as account_name', 'projects.name as project_name']);
+  }
+
+  async createTask(task: NewTask, jobs: NewJob[]): Promise<Task> {
+    const at = now();
+    try {
+      await this.retrying(async (trx) => {
+        await trx
+          .insertInto('tasks')
+          .values({
+            id: task.id,
+            project_id: task.projectId,
+            name: task.name,
+            workflow_id: task.workflowId,
+            workflow_name: task.workflowName,
+            workflow_version: task.workflowVersion,
+            user_name: task.userName,
+            status: task.status,
+            reason: task.reason,
+            parameters: JSON.stringify(task.parameters),
+            plan: JSON.stringify(task.plan),
+            schedule_at: task.scheduleAt,
+            stop_requested: task.stopRequested ? 1 : 0,
+            created_at: task.createdAt,
+            started_at: null,
+            ended_at: null,
+            modified_at: at,
+          })
+          .execute();
+        // Insert jobs in chunks: SQLite limits the number of bound parameters per statement.
+        for (let i = 0; i < jobs.length; i += 50) {
+          await trx
+            .insertInto('jobs')
+            .values(
+              jobs.slice(i, i + 50).map((job) => ({
+                id: job.id,
+                task_id: job.taskId,
+                node_id: job.nodeId,
+                name: job.name,
+                status: job.status,
+                reason: job.reason,
+                command: job.command,
+                spec: JSON.stringify(job.spec),
+                attempt: job.attempt,
+                exit_code: null,
+                cpu: job.cpu,
+                mem_mb: job.memMb,
+                lease_owner: null,
+                lease_expires_at: null,
+                started_at: null,
+                ended_at: null,
+                modified_at: at,
+              })),
+            )
+            .execute();
+        }
+        await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
+      }, () => false);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AlreadyExists(`task '${task.name}'`);
+      throw error;
+    }
+    return (await this.getTask(task.id))!;
+  }
+
+  async getTask(id: string): Promise<Task | undefined> {
+    const row = await this.taskQuery().where('tasks.id', '=', id).executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  async listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
+    let query = this.taskQuery().where('tasks.project_id', '=', projectId);
+    let count = this.db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId);
+    // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
+    if (range.from !== undefined) {
+      query = query.where('tasks.created_at', '>=', range.from);
+      count = count.where('created_at', '>=', range.from);
+    }
+    if (range.to !== undefined) {
+      query = query.where('tasks.created_at', '<', range.to + 1);
+      count = count.where('created_at', '<', range.to + 1);
+    }
+    const rows = await query.orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').limit(range.limit).offset(range.offset ?? 0).execute();
+    const { n } = await count.executeTakeFirstOrThrow();
+    return { tasks: rows.map(toTask), total: Number(n) };
+  }
+
+  async activeTasks(): Promise<Task[]> {
+    const rows = await this.taskQuery().where('tasks.status', 'not in', [...TERMINAL_TASK_STATES]).orderBy('tasks.created_at').execute();
+    return rows.map(toTask);
+  }
+
+  async updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
+    return this.retrying(async (trx) => {
+      const current = await trx.selectFrom('tasks').select(['status']).where('id', '=', id).executeTakeFirst();
+      if (!current || (expect && !expect.includes(current.status as TaskStatus))) return false;
+      const at = now();
+      await trx
+        .updateTable('tasks')
+        .set({
+          ...(patch.status !== undefined ? { status: patch.status } : {}),
+          ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
+          ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
+          ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
+          ...(patch.stopRequested !== undefined ? { stop_requested: patch.stopRequested ? 1 : 0 } : {}),
+          modified_at: at,
+        })
+        .where('id', '=', id)
+        .execute();
+      if (patch.status !== undefined && patch.status !== current.status) {
+        await trx.insertInto('task_events').values({ task_id: id, job_id: null, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
+      }
+      return true;
+    }, () => false);
+  }
+
+  async deleteTask(id: string): Promise<void> {
+    await this.retrying(async (trx) => {
+      await trx.deleteFrom('task_events').where('task_id', '=', id).execute();
+      await trx.deleteFrom('jobs').where('task_id', '=', id).execute();
+      await trx.deleteFrom('tasks').where('id', '=', id).execute();
+    }, () => false);
+  }
+
+  async listJobs(taskId: string): Promise<Job[]> {
+    const rows = await this.db.selectFrom('jobs').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+    return rows.map(toJob);
+  }
+
+  async getJob(id: string): Promise<Job | undefined> {
+    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toJob(row);
+  }
+
+  async updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
+    const [changed] = await this.updateJobs([{ id, patch, ...(expect ? { expect } : {}) }]);
+    return changed ?? false;
+  }
+
+  async updateJobs(updates: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>): Promise<boolean[]> {
+    if (updates.length === 0) return [];
+    return this.retrying(async (trx) => {
+      const results: boolean[] = [];
+      for (const { id, patch, expect } of updates) {
+        const current = await trx.selectFrom('jobs').select(['status', 'task_id']).where('id', '=', id).executeTakeFirst();
+        if (!current || (expect && !expect.includes(current.status as JobStatus))) {
+          results.push(false);
+          continue;
+        }
+        const at = now();
+        await trx
+          .updateTable('jobs')
+          .set({
+            ...(patch.status !== undefined ? { status: patch.status } : {}),
+            ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
+            ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
+            ...(patch.exitCode !== undefined ? { exit_code: patch.exitCode } : {}),
+            ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
+            ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
+            ...(patch.command !== undefined ? { command: patch.command } : {}),
+            modified_at: at,
+          })
+          .where('id', '=', id)
+          .execute();
+        if (patch.status !== undefined && patch.status !== current.status) {
+          await trx.insertInto('task_events').values({ task_id: current.task_id, job_id: id, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
+        }
+        results.push(true);
+      }
+      return results;
+    }, () => false);
+  }
+
+  async taskEvents(taskId: string): Promise<TaskEvent[]> {
+    const rows = await this.db.selectFrom('task_events').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+    return rows.map((r) => ({ taskId: r.task_id, jobId: r.job_id, from: r.from_status, to: r.to_status, reason: r.reason, at: r.at }));
+  }
+
+  // ---- settings ---------------------------------------------------------------------------------
+
+  async getSetting(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  }
+
+  async initSetting(key: string, value: string): Promise<string> {
+    try {
+      await this.db.insertInto('settings').values({ key, value }).execute();
+      return value;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return (await this.getSetting(key))!;
+    }
   }
 }

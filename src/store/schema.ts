@@ -112,6 +112,11 @@ export interface TaskEventsTable {
   at: number;
 }
 
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -122,4 +127,5 @@ export interface Database {
   tasks: TasksTable;
   jobs: JobsTable;
   task_events: TaskEventsTable;
+  settings: SettingsTable;
 }

@@ -147,7 +147,100 @@ export interface WorkflowStore {
   deleteWorkflow(id: string): Promise<void>;
 }
 
-export interface Store extends AccountStore, ToolStore, WorkflowStore {
+/** Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. */
+export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
+/** Job states: waiting → queued → running → succeeded | failed; any unfinished job → cancelled. */
+export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export const TERMINAL_TASK_STATES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
+export const TERMINAL_JOB_STATES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
+
+export interface Task {
+  id: string;
+  projectId: string;
+  accountName: string;
+  projectName: string;
+  name: string;
+  workflowId: string;
+  workflowName: string;
+  workflowVersion: number;
+  userName: string;
+  status: TaskStatus;
+  reason: string;
+  /** The run parameters as given (INTERFACE.md 2.8). */
+  parameters: Json;
+  /** What the engine runs: everything resolved at activation (engine/plan.ts). */
+  plan: Json;
+  scheduleAt: number | null;
+  stopRequested: boolean;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  modifiedAt: number;
+}
+
+export interface Job {
+  id: string;
+  taskId: string;
+  nodeId: string;
+  /** The node's tool name, or loaddata / storedata. */
+  name: string;
+  status: JobStatus;
+  reason: string;
+  command: string;
+  spec: Json;
+  attempt: number;
+  exitCode: number | null;
+  cpu: number;
+  memMb: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  modifiedAt: number;
+}
+
+export interface TaskEvent {
+  taskId: string;
+  jobId: string | null;
+  from: string | null;
+  to: string;
+  reason: string;
+  at: number;
+}
+
+export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt'>;
+export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode'>;
+export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested'>>;
+export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command'>>;
+
+export interface TaskStore {
+  /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
+  createTask(task: NewTask, jobs: NewJob[]): Promise<Task>;
+  getTask(id: string): Promise<Task | undefined>;
+  /** Newest first; `from`/`to` bound created_at in whole seconds (inclusive). */
+  listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }>;
+  /** Tasks that are not finished, oldest first (what an engine has to drive). */
+  activeTasks(): Promise<Task[]>;
+  /**
+   * Change a task; when `expect` is given, only if its status is one of those (compare and set).
+   * A status change is recorded as a task event. Returns whether the task was changed.
+   */
+  updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean>;
+  deleteTask(id: string): Promise<void>;
+  listJobs(taskId: string): Promise<Job[]>;
+  getJob(id: string): Promise<Job | undefined>;
+  updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean>;
+  /** Several job updates in one transaction (one commit for many transitions). */
+  updateJobs(updates: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>): Promise<boolean[]>;
+  taskEvents(taskId: string): Promise<TaskEvent[]>;
+}
+
+export interface SettingsStore {
+  getSetting(key: string): Promise<string | undefined>;
+  /** Set the value unless one exists; returns the value that is stored (first writer wins). */
+  initSetting(key: string, value: string): Promise<string>;
+}
+
+export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, SettingsStore {
   readonly capabilities: StoreCapabilities;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;

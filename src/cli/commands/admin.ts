@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/config.js';
-import { createServices, type Services } from '../../domain/services.js';
+import { createCoreServices, type CoreServices } from '../../domain/services.js';
 import { openStore } from '../../store/open.js';
 
 /**
  * `gdflow admin ...`: operator commands that act on the store directly (no server needed; safe
  * beside a running server thanks to SQLite's WAL and busy timeout).
  */
-async function withServices<T>(flags: { dataDir?: string; database?: string; config?: string }, fn: (services: Services) => Promise<T>): Promise<T> {
+async function withServices<T>(flags: { dataDir?: string; database?: string; config?: string }, fn: (services: CoreServices) => Promise<T>): Promise<T> {
   const config = loadConfig({ flags: { dataDir: flags.dataDir, database: flags.database }, configFile: flags.config });
   const store = await openStore({ database: config.database, dataDir: config.dataDir });
   try {
-    const services = createServices(store);
+    const services = createCoreServices(store);
     await services.accounts.bootstrap();
     return await fn(services);
   } finally {

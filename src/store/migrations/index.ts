@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_accounts_tools_workflows.js';
+import * as m0002 from './0002_tasks_jobs.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -8,6 +9,7 @@ import * as m0001 from './0001_accounts_tools_workflows.js';
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts_tools_workflows': m0001,
+  '0002_tasks_jobs': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { authorizationHeader, signRequest } from '../src/signing/index.js';
+import { createAccount, machine, median, startGdflow, stopChild } from './lib/processes.js';
+
+/**
+ * bench:api — signed GetTool and ListTool against gdflow, and the same request targets against a
+ * bare node:http server that answers gdflow's recorded bytes. Runs alternate (bare, gdflow, ...)
+ * and the medians and ratios are printed.
+ */
+const TOOLS = 100;
+const VERSIONS = 3;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const definition = (name: string) => ({
+  name,
+  cmd_template: 'bwa mem -t {{ requirements.resources.cpu }} {{ inputs.reference[0].path }} {% for r in inputs.reads %}{{ r.path }} {% endfor %}> {{ outputs.sam[0].path }}',
+  inputs: {
+    reference: { type: 'file', formats: ['fasta', 'fa'], required: true, minitems: 1, maxitems: 1, hint: 'reference' },
+    reads: { type: 'file', formats: ['fastq', 'fq'], required: true, minitems: 1, maxitems: 2, hint: 'reads' },
+  },
+  outputs: { sam: { type: 'file', formats: 'sam', required: true } },
+  parameters: { threads: { type: 'integer', default: 2, minvalue: 1, maxvalue: 16 } },
+  requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 2, mem: '4096m', disk: '4096m', network: false } },
+});
+
+async function main() {
+  const gdflow = await startGdflow();
+  const account = createAccount(gdflow.dataDir, gdflow.url, 'benchacct');
+  const project = `/accounts/benchacct/projects/default`;
+  process.stdout.write(`registering ${TOOLS} tools x ${VERSIONS} versions...\n`);
+  for (let t = 0; t < TOOLS; t++) {
+    const name = `tool_${String(t).padStart(3, '0')}`;
+    for (let v = 1; v <= VERSIONS; v++) {
+      await account.transport.send('POST', `${project}/tools/`, { json: { tool_name: name, description: `bench tool ${t}` } });
+      await account.transport.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: v, configs: definition(name) } });
+    }
+  }
+
+  // Signed requests with a fixed Date (valid for the whole run: the Date window is 15 minutes).
+  const date = new Date().toUTCString();
+  const signed = (target: string) => ({
+    method: 'GET' as const,
+    path: target,
+    headers: { Date: date, Authorization: authorizationHeader(account.id, signRequest(account.secret, { method: 'GET', target, headers: { Date: date } })) },
+  });
+  const getTargets = Array.from({ length: TOOLS * VERSIONS }, (_, i) => `${project}/tools/tool_${String(i % TOOLS).padStart(3, '0')}/?tool_version=${(i % VERSIONS) + 1}`);
+  const scenarios = { GetTool: getTargets.map(signed), ListTool: [signed(`${project}/tools/`)] };
+
+  // Record gdflow's answers for the bare server to replay byte for byte.
+  const recorded: Record<string, { status: number; body: string; type: string }> = {};
+  for (const request of [...scenarios.GetTool, ...scenarios.ListTool]) {
+    const response = await fetch(gdflow.url + request.path, { headers: request.headers });
+    recorded[request.path] = { status: response.status, type: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+    if (response.status !== 200) throw new Error(`${request.path}: ${response.status} ${recorded[request.path]!.body}`);
+  }
+  const recordFile = join(gdflow.dataDir, 'recorded.json');
+  writeFileSync(recordFile, JSON.stringify(recorded));
+  const bare = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bare-server.js'), recordFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bareUrl = await new Promise<string>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(d.toString())![1]!)));
+
+  const results: Record<string, Record<'bare' | 'gdflow', Array<{ rps: number; p99: number; errors: number }>>> = {};
+  for (const [scenario, requests] of Object.entries(scenarios)) {
+    results[scenario] = { bare: [], gdflow: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [label, url] of [['bare', bareUrl], ['gdflow', gdflow.url]] as const) {
+        const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
+        const errors = result.errors + result.non2xx + result.timeouts;
+        results[scenario]![label].push({ rps: result.requests.average, p99: result.latency.p99, errors });
+        process.stdout.write(`  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, errors ${errors}\n`);
+      }
+    }
+  }
+  await stopChild(bare);
+  await gdflow.stop();
+
+  process.stdout.write(`\nbench:api on ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, medians\n`);
+  process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | gdflow errors |\n|---|---|---|---|---|---|---|\n');
+  for (const [scenario, r] of Object.entries(results)) {
+    const bareRps = median(r.bare.map((x) => x.rps));
+    const gdRps = median(r.gdflow.map((x) => x.rps));
+    const errors = r.gdflow.reduce((sum, x) => sum + x.errors, 0);
+    process.stdout.write(`| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${errors} |\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

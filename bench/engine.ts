@@ -1,0 +1,144 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccount, machine, median, peakRssMb, startGdflow, type ServerProcess } from './lib/processes.js';
+
+/**
+ * bench:engine — a DAG of 1,000 trivial jobs (250 chains of 4 steps) run with 2 parallel slots by
+ * gdflow's engine, by GNU make -j2 and by snakemake --cores 2, in the same run, alternating.
+ *
+ * Two fair pairs (../shared/notes/benchmarks.md): gdflow with the bubblewrap sandbox against make
+ * running every recipe under the same kind of bwrap command; gdflow's host executor (no sandbox)
+ * against plain make. Snakemake runs plain (it has no sandbox of its own).
+ */
+const CHAINS = Number(process.env.BENCH_CHAINS ?? 250);
+const STEPS = 4;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const JOBS = CHAINS * STEPS;
+
+const have = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+
+const BWRAP = 'bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --new-session';
+
+function makefile(sandbox: boolean): string {
+  const wrap = (cmd: string) => (sandbox ? `${BWRAP} --bind $(CURDIR) $(CURDIR) --chdir $(CURDIR) sh -c '${cmd}'` : cmd);
+  const lines = [`N := ${CHAINS}`, 'IDS := $(shell seq 1 $(N))', `all: $(foreach i,$(IDS),s${STEPS}/$(i).txt)`, '.SECONDARY:'];
+  lines.push('s1/%.txt:', `\t@mkdir -p s1; ${wrap('echo x > $@')}`);
+  for (let s = 2; s <= STEPS; s++) lines.push(`s${s}/%.txt: s${s - 1}/%.txt`, `\t@mkdir -p s${s}; ${wrap('cat $< > $@; echo x >> $@')}`);
+  return `${lines.join('\n')}\n.PHONY: all\n`;
+}
+
+function snakefile(): string {
+  const rules = [`rule all:\n    input: expand("s${STEPS}/{i}.txt", i=range(1, ${CHAINS + 1}))`, 'rule s1:\n    output: "s1/{i}.txt"\n    shell: "echo x > {output}"'];
+  for (let s = 2; s <= STEPS; s++) rules.push(`rule s${s}:\n    input: "s${s - 1}/{i}.txt"\n    output: "s${s}/{i}.txt"\n    shell: "cat {input} > {output}; echo x >> {output}"`);
+  return `${rules.join('\n')}\n`;
+}
+
+function runIn(dir: string, files: Record<string, string>, command: string, args: string[]): number {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  const start = performance.now();
+  const result = spawnSync(command, args, { cwd: dir, encoding: 'utf8' });
+  const seconds = (performance.now() - start) / 1000;
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr.slice(-2000)}`);
+  return seconds;
+}
+
+async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: ServerProcess; run: () => Promise<number> }> {
+  const server = await startGdflow(['--executor', executor, '--cpus', '2']);
+  const { transport } = createAccount(server.dataDir, server.url, 'enginebench');
+  const project = '/accounts/enginebench/projects/default';
+  const requirements = { container: { image: 'debian:bookworm' }, resources: { cpu: 1, mem: '64m' } };
+  const tools = {
+    first: { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements },
+    next: {
+      cmd_template: 'cat {{ inputs.src[0].path }} > {{ outputs.out[0].path }}; echo x >> {{ outputs.out[0].path }}',
+      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    },
+  };
+  const ids: Record<string, string> = {};
+  for (const [name, configs] of Object.entries(tools)) {
+    await transport.send('POST', `${project}/tools/`, { json: { tool_name: name } });
+    await transport.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: 1, configs: { name, ...configs } } });
+    ids[name] = (await transport.json<any>('GET', `${project}/tools/${name}/`)).tools[0].configs._id;
+  }
+  const nodelist = [];
+  for (let c = 0; c < CHAINS; c++) {
+    for (let s = 1; s <= STEPS; s++) {
+      nodelist.push({
+        node_id: `c${c}_s${s}`,
+        app_id: s === 1 ? ids.first : ids.next,
+        inputs: s === 1 ? {} : { src: [{ enid: `c${c}_l${s - 1}` }] },
+        outputs: s === STEPS ? {} : { out: [{ enid: `c${c}_l${s}` }] },
+      });
+    }
+  }
+  await transport.send('POST', `${project}/workflows/`, { json: { workflow_name: 'dag' } });
+  await transport.send('PUT', `${project}/workflows/dag/`, { json: { workflow_version: 1, configs: { nodelist } } });
+  const run = async () => {
+    const start = performance.now();
+    const { task_id } = await transport.json<{ task_id: string }>('POST', `${project}/tasks/`, { json: { workflow_name: 'dag', workflow_version: 1, parameters: {} } });
+    for (;;) {
+      const task = await transport.json<{ status: string; reason: string }>('GET', `${project}/tasks/${task_id}/`);
+      if (task.status === 'succeeded') break;
+      if (['failed', 'stopped'].includes(task.status)) throw new Error(`gdflow task ${task.status}: ${task.reason}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const seconds = (performance.now() - start) / 1000;
+    // Delete the task so the next round starts from the same state.
+    await transport.send('DELETE', `${project}/tasks/${task_id}/`);
+    return seconds;
+  };
+  return { server, run };
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'gdflow-engine-bench-'));
+  const results: Record<string, number[]> = {};
+  const record = (name: string, seconds: number) => {
+    (results[name] ??= []).push(seconds);
+    process.stdout.write(`  ${name.padEnd(22)} ${seconds.toFixed(2)} s\n`);
+  };
+  const hasMake = have('make');
+  const hasSnakemake = have('snakemake');
+  const hasBwrap = have('bwrap');
+  if (!hasMake) process.stdout.write('GNU make is not installed: skipping the make peers (apt-get install make)\n');
+  if (!hasSnakemake) process.stdout.write('snakemake is not installed: skipping it (apt-get install --no-install-recommends snakemake)\n');
+  if (!hasBwrap) process.stdout.write('bubblewrap is not installed: skipping the sandboxed runs (apt-get install bubblewrap)\n');
+
+  const sandboxed = hasBwrap ? await gdflowSetup('bwrap') : undefined;
+  const host = await gdflowSetup('host');
+  process.stdout.write(`${JOBS} jobs (${CHAINS} chains x ${STEPS} steps), 2 parallel slots, ${ROUNDS} rounds\n`);
+  for (let round = 0; round < ROUNDS; round++) {
+    if (hasMake) record('make -j2', runIn(join(work, 'make'), { Makefile: makefile(false) }, 'make', ['-j2', '-s']));
+    record('gdflow (host)', await host.run());
+    if (hasMake && hasBwrap) record('make -j2 + bwrap', runIn(join(work, 'makebwrap'), { Makefile: makefile(true) }, 'make', ['-j2', '-s']));
+    if (sandboxed) record('gdflow (bwrap)', await sandboxed.run());
+    if (hasSnakemake) record('snakemake --cores 2', runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet']));
+  }
+  const rss = { host: peakRssMb(host.server.pid), bwrap: sandboxed ? peakRssMb(sandboxed.server.pid) : undefined };
+  await host.server.stop();
+  await sandboxed?.server.stop();
+  rmSync(work, { recursive: true, force: true });
+
+  const m = (name: string) => (results[name] ? median(results[name]!) : undefined);
+  const fmt = (x: number | undefined) => (x === undefined ? 'skipped' : `${x.toFixed(2)} s`);
+  const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? 'n/a' : `${(a / b).toFixed(2)}x`);
+  process.stdout.write(`\nbench:engine on ${machine()}; ${JOBS} jobs, 2 slots, medians of ${ROUNDS}\n`);
+  process.stdout.write('| runner | wall time | compared with | ratio |\n|---|---|---|---|\n');
+  process.stdout.write(`| make -j2 | ${fmt(m('make -j2'))} | | |\n`);
+  process.stdout.write(`| gdflow, host executor | ${fmt(m('gdflow (host)'))} | make -j2 | ${ratio(m('gdflow (host)'), m('make -j2'))} |\n`);
+  process.stdout.write(`| make -j2, each recipe under bwrap | ${fmt(m('make -j2 + bwrap'))} | | |\n`);
+  process.stdout.write(`| gdflow, bwrap sandbox | ${fmt(m('gdflow (bwrap)'))} | make -j2 + bwrap | ${ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap'))} |\n`);
+  process.stdout.write(`| snakemake --cores 2 | ${fmt(m('snakemake --cores 2'))} | gdflow bwrap / host | ${ratio(m('snakemake --cores 2'), m('gdflow (bwrap)'))} / ${ratio(m('snakemake --cores 2'), m('gdflow (host)'))} faster |\n`);
+  process.stdout.write(`server peak RSS: host ${rss.host?.toFixed(0) ?? '?'} MiB, bwrap ${rss.bwrap?.toFixed(0) ?? '?'} MiB\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { packageRoot } from '../package-root.js';
+
+/** The demo's tool and workflow documents, from examples/demo/ (the same files users can read and reuse). */
+
+const EXAMPLES = join(packageRoot(), 'examples', 'demo');
+
+export const DEMO_TOOLS = ['fastp', 'bwa_mem', 'samtools_sort_index', 'samtools_flagstat'] as const;
+
+const TOOL_FILES: Record<(typeof DEMO_TOOLS)[number], string> = {
+  fastp: 'fastp-tool.yml',
+  bwa_mem: 'bwa-mem-tool.yml',
+  samtools_sort_index: 'samtools-sort-index-tool.yml',
+  samtools_flagstat: 'samtools-flagstat-tool.yml',
+};
+
+export function toolDocument(name: (typeof DEMO_TOOLS)[number]): Record<string, unknown> {
+  return (parse(readFileSync(join(EXAMPLES, TOOL_FILES[name]), 'utf8')) as { app: Record<string, unknown> }).app;
+}
+
+/** The workflow with its `{account}` placeholders filled in. */
+export function workflowDocument(account: string): { name: string; description: string; nodelist: unknown[] } {
+  const text = readFileSync(join(EXAMPLES, 'align-workflow.yml'), 'utf8').replaceAll('{account}', account);
+  return (parse(text) as { workflow: { name: string; description: string; nodelist: unknown[] } }).workflow;
+}

@@ -1,0 +1,150 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transport } from '../client/transport.js';
+import type { Config } from '../config/config.js';
+import { startServer } from '../server/start.js';
+import { DEMO_TOOLS, toolDocument, workflowDocument } from './documents.js';
+import { randomReference } from './reference.js';
+
+/**
+ * `gdflow demo`: the whole product on one machine, through its real HTTP API. It starts an
+ * embedded server, makes an account, registers four real tools and a workflow, simulates a
+ * sample, runs fastp → bwa mem → samtools sort/index → samtools flagstat as a task, follows it,
+ * and summarises the results read back from the data store.
+ */
+
+const ACCOUNT = 'demo';
+const REQUIRED = ['bwrap', 'samtools', 'bwa', 'fastp', 'wgsim'];
+
+export interface DemoOptions {
+  reads: number;
+  say: (line: string) => void;
+}
+
+function missingCommands(executor: string): string[] {
+  return REQUIRED.filter((c) => (c !== 'bwrap' || executor === 'bwrap') && spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0);
+}
+
+/** Simulated paired-end reads with wgsim (shipped in Debian's samtools package). */
+function simulate(reference: string, reads: number): { r1: Buffer; r2: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'gdflow-demo-'));
+  try {
+    writeFileSync(join(dir, 'ref.fa'), reference);
+    const result = spawnSync('wgsim', ['-S', '7', '-N', String(reads), '-1', '100', '-2', '100', '-d', '300', '-s', '30', '-e', '0.01', '-r', '0.001', 'ref.fa', 'r1.fq', 'r2.fq'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`wgsim failed: ${result.stderr}`);
+    return { r1: readFileSync(join(dir, 'r1.fq')), r2: readFileSync(join(dir, 'r2.fq')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runDemo(config: Config, options: DemoOptions): Promise<boolean> {
+  const say = options.say;
+  const missing = missingCommands(config.executor);
+  if (missing.length > 0) {
+    throw new Error(`the demo needs ${missing.join(', ')}: install them with\n  apt-get install -y bubblewrap samtools bwa fastp`);
+  }
+  const server = await startServer({ ...config, port: 0, host: '127.0.0.1' });
+  try {
+    say(`gdflow server on ${server.url}, data in ${config.dataDir}`);
+    const accounts = server.services.accounts;
+    const existing = await server.services.store.getAccount(ACCOUNT);
+    const key = existing ? await accounts.createKey(ACCOUNT) : (await accounts.createAccount(ACCOUNT)).key;
+    say(`account '${ACCOUNT}': access key ${key.id} (secret ${key.secret})`);
+    const api = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret } });
+    const project = `/accounts/${ACCOUNT}/projects/default`;
+
+    // Tools: a new version of each on every run, so the documents in examples/demo/ are what runs.
+    const versions: Record<string, number> = {};
+    for (const name of DEMO_TOOLS) {
+      const document = toolDocument(name);
+      await api.send('POST', `${project}/tools/`, { json: { tool_name: name, description: String(document.description ?? '') } });
+      const { tools } = await api.json<{ tools: Array<{ configs: { version: number } }> }>('GET', `${project}/tools/${name}/`);
+      const version = tools[tools.length - 1]!.configs.version;
+      await api.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: version, configs: document } });
+      versions[name] = version;
+      say(`registered tool ${name} version ${version}`);
+    }
+    const workflow = workflowDocument(ACCOUNT);
+    for (const node of workflow.nodelist as Array<{ app_id: string }>) {
+      const match = /^\/demo\/([^/]+)\/1$/.exec(node.app_id);
+      if (match) node.app_id = `/${ACCOUNT}/${match[1]}/${versions[match[1]!]}`;
+    }
+    await api.send('POST', `${project}/workflows/`, { json: { workflow_name: workflow.name, description: workflow.description } });
+    const { workflows } = await api.json<{ workflows: Array<{ version: number }> }>('GET', `${project}/workflows/${workflow.name}/`);
+    const workflowVersion = workflows[workflows.length - 1]!.version;
+    await api.send('PUT', `${project}/workflows/${workflow.name}/`, { json: { workflow_version: workflowVersion, configs: { nodelist: workflow.nodelist } } });
+    say(`registered workflow ${workflow.name} version ${workflowVersion} (${workflow.nodelist.length} nodes)`);
+
+    // A sample: a 20 kb reference and simulated 100 bp pairs.
+    const reference = randomReference({ length: 20_000, seed: 42 });
+    const { r1, r2 } = simulate(reference, options.reads);
+    for (const [name, content] of [['/demo/input/ref.fa', Buffer.from(reference)], ['/demo/input/sample1_R1.fq', r1], ['/demo/input/sample1_R2.fq', r2]] as const) {
+      await api.send('PUT', `/accounts/${ACCOUNT}/data${name}`, { body: content, contentType: 'application/octet-stream' });
+    }
+    say(`uploaded a 20 kb reference and ${options.reads} simulated read pairs (wgsim)`);
+
+    const { parameter } = await api.json<{ parameter: any }>('GET', `${project}/executable-workflows/${workflow.name}/`, { query: { workflow_version: workflowVersion } });
+    parameter.Inputs.load_read1.data[0].name = '/demo/input/sample1_R1.fq';
+    parameter.Inputs.load_read2.data[0].name = '/demo/input/sample1_R2.fq';
+    parameter.Inputs.load_reference.data[0].name = '/demo/input/ref.fa';
+    const outputs = { store_bam: 'sample1.sorted.bam', store_bai: 'sample1.sorted.bam.bai', store_flagstat: 'sample1.flagstat.txt', store_fastp: 'sample1.fastp.json' };
+    for (const [node, file] of Object.entries(outputs)) parameter.Outputs[node].data[0].name = `/demo/results/${file}`;
+    const { task_id, task_name } = await api.json<{ task_id: string; task_name: string }>('POST', `${project}/tasks/`, {
+      json: { workflow_name: workflow.name, workflow_version: workflowVersion, parameters: parameter },
+    });
+    say(`task ${task_name} (${task_id}) started`);
+
+    // Follow it: one line per job state change.
+    const seen = new Map<string, string>();
+    let task: { status: string; reason: string; progress: { done: number; total: number } };
+    const started = Date.now();
+    for (;;) {
+      task = await api.json('GET', `${project}/tasks/${task_id}/`);
+      const { jobs } = await api.json<{ jobs: Array<{ node_id: string; name: string; status: string; reason: string; job_id: string }> }>('GET', `${project}/tasks/${task_id}/jobs/`);
+      for (const job of jobs) {
+        if (seen.get(job.job_id) === job.status) continue;
+        seen.set(job.job_id, job.status);
+        if (job.status === 'waiting' || job.status === 'queued') continue;
+        const done = jobs.filter((j) => j.status === 'succeeded').length;
+        say(`  [${String(done).padStart(2)}/${jobs.length}] ${job.node_id.padEnd(16)} ${job.status}${job.status === 'failed' ? `: ${job.reason}` : ''}`);
+      }
+      if (['succeeded', 'failed', 'stopped'].includes(task.status)) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (task.status !== 'succeeded') {
+      say(`task ${task.status} after ${seconds} s: ${task.reason}`);
+      say(`see the logs: gdflow task logs ${task_id} (or the job's Log_downloadURL)`);
+      return false;
+    }
+    say(`task succeeded in ${seconds} s`);
+
+    // Results, read back through the API.
+    const read = async (file: string) => (await api.send('GET', `/accounts/${ACCOUNT}/data/demo/results/${file}`)).text();
+    const flagstat = await read(outputs.store_flagstat);
+    const fastp = JSON.parse(await read(outputs.store_fastp)) as {
+      summary: { before_filtering: { total_reads: number; read1_mean_length: number; gc_content: number }; after_filtering: { total_reads: number } };
+    };
+    const line = (pattern: RegExp) => flagstat.split('\n').find((l) => pattern.test(l))?.trim() ?? '?';
+    const { items } = await api.json<{ items: Array<{ name: string; size: number }> }>('GET', `/accounts/${ACCOUNT}/data/`, { query: { prefix: '/demo/results/' } });
+    say('');
+    say('results (data name, size, file on disk):');
+    for (const item of items) say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.storeRoot, ACCOUNT, item.name.split(':')[1]!)}`);
+    say('');
+    say('summary:');
+    const before = fastp.summary.before_filtering;
+    say(`  fastp: ${before.total_reads} reads in, ${fastp.summary.after_filtering.total_reads} kept; mean length ${before.read1_mean_length} bp, GC ${(before.gc_content * 100).toFixed(1)}%`);
+    say(`  flagstat: ${line(/in total/)}; ${line(/ mapped \(/)}; ${line(/properly paired/)}`);
+    say('');
+    say(`to look further, run: gdflow serve --data-dir ${config.dataDir}   and use the key above`);
+    return true;
+  } finally {
+    await server.close();
+  }
+}

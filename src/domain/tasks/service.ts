@@ -1,0 +1,217 @@
+import { AlreadyExists, TERMINAL_TASK_STATES, type Job, type Store, type Task } from '../../store/store.js';
+import { buildPlan, PlanError, type JobSpecDocument } from '../../engine/plan.js';
+import { newId } from '../../ids.js';
+import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
+import { forbidden, invalid, notFound } from '../errors.js';
+import { describe, isObject } from '../json.js';
+import { checkName, parseVersion } from '../names.js';
+import type { Scope } from '../tools/service.js';
+import type { WorkflowService } from '../workflows/service.js';
+import { resolveRun, type DataCatalog } from './activation.js';
+import { jobView, taskView } from './views.js';
+
+/** What the task service needs from the engine that runs tasks in this process. */
+export interface TaskEngine {
+  track(taskId: string): Promise<void>;
+  requestStop(taskId: string): Promise<void>;
+  forget(taskId: string): Promise<void>;
+  removeFiles(taskId: string): Promise<void>;
+}
+
+/** Signed, expiring links to job logs (readable with a plain GET). */
+export interface LogLinks {
+  url(baseUrl: string, jobId: string): Promise<string>;
+  /** Whether the job has any log yet. */
+  hasLog(job: Job): Promise<boolean>;
+}
+
+const MAX_LIST = 1000;
+
+function generatedName(workflow: string, version: number, at: Date, attempt: number): string {
+  const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const suffix = `_${version}_${stamp}${attempt > 0 ? `_${attempt + 1}` : ''}`;
+  return workflow.slice(0, 128 - suffix.length) + suffix;
+}
+
+function wholeSeconds(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string' && /^\d{1,12}(\.\d+)?$/.test(value)) return Math.floor(Number(value));
+  throw invalid(`${field} must be unix seconds, not ${describe(value)}`);
+}
+
+/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of WIRE.md §2. */
+export class TaskService {
+  constructor(
+    private readonly store: Store,
+    private readonly workflows: WorkflowService,
+    private readonly catalog: DataCatalog,
+    private readonly engine: TaskEngine,
+    private readonly logs: LogLinks,
+  ) {}
+
+  async activate(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
+    if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
+    const workflowName = checkName('workflow_name', body.workflow_name);
+    const version = body.workflow_version === undefined || body.workflow_version === null ? undefined : parseVersion('workflow_version', body.workflow_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+
+    // The workflow: the caller's own (in this project), or another account's public one.
+    let ownerAccount = scope.caller.accountName;
+    let ownerProject = project.name;
+    if (body.workflow_owner !== undefined && body.workflow_owner !== null && body.workflow_owner !== '') {
+      if (typeof body.workflow_owner !== 'string') throw invalid('workflow_owner must be an account name');
+      const [account, projectName] = body.workflow_owner.split('/', 2) as [string, string | undefined];
+      if (account !== scope.caller.accountName) {
+        if (account !== PUBLIC_ACCOUNT) throw forbidden(`workflows of account '${account}' are not public`);
+        ownerAccount = account;
+        ownerProject = projectName ?? DEFAULT_PROJECT;
+      } else if (projectName) ownerProject = projectName;
+    }
+    const owner = await this.store.getProject(ownerAccount, ownerProject);
+    if (!owner) throw notFound(`project '${ownerProject}' of account '${ownerAccount}' does not exist`);
+    const workflow =
+      version === undefined
+        ? (await this.store.getWorkflowVersions(owner.id, workflowName)).filter((w) => w.status === 'checked').pop()
+        : await this.store.getWorkflow(owner.id, workflowName, version);
+    if (!workflow) {
+      throw notFound(`workflow '${workflowName}'${version === undefined ? ' has no executable version' : ` version ${version} does not exist`} in ${ownerAccount}/${ownerProject}`);
+    }
+    const { template, graph } = await this.workflows.runTemplate(workflow);
+
+    const parameters = body.parameters;
+    if (parameters !== undefined && parameters !== null && !isObject(parameters)) throw invalid(`parameters must be an object, not ${describe(parameters)}`);
+    const requested = body.task_name ?? (isObject(parameters) && typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
+    const explicitName = requested === undefined || requested === null ? undefined : checkName('task_name', requested);
+    const at = new Date();
+
+    for (let attempt = 0; ; attempt++) {
+      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, attempt);
+      const run = await resolveRun({ graph, template, parameters, caller: scope.caller, taskName: name, catalog: this.catalog });
+      const taskId = newId();
+      let jobs;
+      try {
+        jobs = buildPlan(taskId, graph, run);
+      } catch (error) {
+        if (error instanceof PlanError) throw invalid(error.message);
+        throw error;
+      }
+      const scheduled = run.scheduleAt !== null && run.scheduleAt > Date.now() / 1000;
+      try {
+        await this.store.createTask(
+          {
+            id: taskId,
+            projectId: project.id,
+            name,
+            workflowId: workflow.id,
+            workflowName: workflow.name,
+            workflowVersion: workflow.version,
+            userName: scope.caller.userName,
+            status: scheduled ? 'scheduled' : 'queued',
+            reason: scheduled ? `waiting for ${new Date(run.scheduleAt! * 1000).toISOString()}` : 'activated',
+            parameters: { ...(isObject(parameters) ? parameters : {}), description: run.description },
+            plan: { jobs: jobs.map((j) => j.id), workflow_owner: `${ownerAccount}/${ownerProject}`, reference_task: run.referenceTask },
+            scheduleAt: run.scheduleAt,
+            stopRequested: false,
+            createdAt: at.getTime() / 1000,
+          },
+          jobs.map((job) => ({
+            id: job.id,
+            taskId,
+            nodeId: job.nodeId,
+            name: job.name,
+            status: job.spec.deps.length === 0 ? 'queued' : 'waiting',
+            reason: job.spec.deps.length === 0 ? 'ready' : 'waiting for upstream jobs',
+            command: job.command,
+            spec: job.spec as unknown as Record<string, unknown>,
+            attempt: 0,
+            cpu: job.cpu,
+            memMb: job.memMb,
+          })),
+        );
+      } catch (error) {
+        if (error instanceof AlreadyExists) {
+          if (explicitName !== undefined) throw invalid(`task_name '${name}' is already used in project '${project.name}'`);
+          if (attempt < 100) continue;
+        }
+        throw error;
+      }
+      await this.engine.track(taskId);
+      return { task_id: taskId, task_name: name };
+    }
+  }
+
+  private async task(scope: Scope, taskId: string): Promise<Task> {
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
+    if (!task || task.projectId !== project.id) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
+    return task;
+  }
+
+  async get(scope: Scope, taskId: string) {
+    const task = await this.task(scope, taskId);
+    return taskView(task, await this.store.listJobs(task.id));
+  }
+
+  async list(scope: Scope, query: Record<string, unknown>) {
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const from = wholeSeconds(query.from, 'from');
+    const to = wholeSeconds(query.to, 'to');
+    const size = query.size === undefined ? 100 : Number(query.size);
+    if (!Number.isInteger(size) || size < 1 || size > MAX_LIST) throw invalid(`size must be an integer from 1 to ${MAX_LIST}`);
+    const offset = query.offset === undefined ? 0 : Number(query.offset);
+    if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
+    const { tasks, total } = await this.store.listTasks(project.id, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), limit: size, offset });
+    const views = await Promise.all(tasks.map(async (t) => taskView(t, await this.store.listJobs(t.id))));
+    return { task_list: views, count: views.length, total };
+  }
+
+  /** Stop: running jobs are killed, nothing further starts. Stopping an ended task is a no-op. */
+  async stop(scope: Scope, taskId: string) {
+    const task = await this.task(scope, taskId);
+    if (!TERMINAL_TASK_STATES.includes(task.status)) {
+      await this.store.updateTask(task.id, { stopRequested: true });
+      await this.engine.requestStop(task.id);
+    }
+    const current = (await this.store.getTask(task.id)) ?? task;
+    return { task_id: current.id, status: current.status };
+  }
+
+  async delete(scope: Scope, taskId: string): Promise<void> {
+    const task = await this.task(scope, taskId);
+    await this.engine.forget(task.id);
+    await this.store.deleteTask(task.id);
+    await this.engine.removeFiles(task.id);
+  }
+
+  async jobs(scope: Scope, taskId: string) {
+    const task = await this.task(scope, taskId);
+    const jobs = await this.store.listJobs(task.id);
+    const order = new Map(((task.plan.jobs as string[] | undefined) ?? []).map((id, i) => [id, i]));
+    jobs.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return { jobs: jobs.map((j) => jobView(j, (j.spec as unknown as JobSpecDocument).alias ?? '')) };
+  }
+
+  private async job(scope: Scope, taskId: string, jobId: string): Promise<Job> {
+    const task = await this.task(scope, taskId);
+    const job = await this.store.getJob(jobId);
+    if (!job || job.taskId !== task.id) throw notFound(`job '${jobId.slice(0, 200)}' does not exist in task '${task.id}'`, 'Job');
+    return job;
+  }
+
+  async jobInfo(scope: Scope, taskId: string, jobId: string) {
+    const job = await this.job(scope, taskId, jobId);
+    const url = (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : '';
+    return { ...jobView(job, (job.spec as unknown as JobSpecDocument).alias ?? ''), cmd: job.command, Log_downloadURL: url };
+  }
+
+  async jobCommand(scope: Scope, taskId: string, jobId: string) {
+    const job = await this.job(scope, taskId, jobId);
+    return { cmd: job.command };
+  }
+
+  async events(scope: Scope, taskId: string) {
+    const task = await this.task(scope, taskId);
+    const events = await this.store.taskEvents(task.id);
+    return { events: events.map((e) => ({ job_id: e.jobId, from: e.from, to: e.to, reason: e.reason, at: e.at })) };
+  }
+}

@@ -1,0 +1,56 @@
+import type { Job, JobStatus, TaskStatus } from '../../store/store.js';
+
+/**
+ * Task and job states and the transitions between them (docs/tasks.md). Every transition is
+ * persisted, with its reason, as a task event.
+ *
+ * Task:  scheduled ─(start time reached)→ queued ─(first job starts)→ running
+ *        running → succeeded (every job succeeded) | failed (a job failed) | stopping (stop asked)
+ *        scheduled | queued → stopped (stop asked before anything ran); stopping → stopped
+ * Job:   waiting ─(all upstream jobs succeeded)→ queued ─(resources free)→ running
+ *        running → succeeded | failed | queued (the server restarted while it ran: re-run from scratch)
+ *        waiting | queued | running → cancelled (the task was stopped, or another job failed)
+ */
+export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
+  scheduled: ['queued', 'stopped', 'failed'],
+  queued: ['running', 'stopped', 'failed', 'succeeded'],
+  running: ['succeeded', 'failed', 'stopping'],
+  stopping: ['stopped'],
+  succeeded: [],
+  failed: [],
+  stopped: [],
+};
+
+export const JOB_TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
+  waiting: ['queued', 'cancelled'],
+  queued: ['running', 'cancelled'],
+  running: ['succeeded', 'failed', 'queued', 'cancelled'],
+  succeeded: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** States from which `to` may be reached (for compare-and-set updates). */
+export const taskStatesBefore = (to: TaskStatus): TaskStatus[] =>
+  (Object.keys(TASK_TRANSITIONS) as TaskStatus[]).filter((from) => TASK_TRANSITIONS[from].includes(to));
+export const jobStatesBefore = (to: JobStatus): JobStatus[] =>
+  (Object.keys(JOB_TRANSITIONS) as JobStatus[]).filter((from) => JOB_TRANSITIONS[from].includes(to));
+
+export interface Progress {
+  done: number;
+  total: number;
+  running: number;
+  failed: number;
+  percent: number;
+}
+
+export function progressOf(jobs: Pick<Job, 'status'>[]): Progress {
+  const done = jobs.filter((j) => j.status === 'succeeded').length;
+  return {
+    done,
+    total: jobs.length,
+    running: jobs.filter((j) => j.status === 'running').length,
+    failed: jobs.filter((j) => j.status === 'failed').length,
+    percent: jobs.length === 0 ? 100 : Math.round((done / jobs.length) * 1000) / 10,
+  };
+}

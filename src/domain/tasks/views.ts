@@ -1,0 +1,49 @@
+import type { Job, Task } from '../../store/store.js';
+import { roundTime } from '../time.js';
+import { progressOf } from './states.js';
+
+const time = (seconds: number | null): number | null => (seconds === null ? null : roundTime(seconds));
+
+/** The task object of WIRE.md §4 (times are unix seconds; null while unknown). */
+export function taskView(task: Task, jobs: Pick<Job, 'status'>[]) {
+  const progress = progressOf(jobs);
+  return {
+    task_id: task.id,
+    task_name: task.name,
+    status: task.status,
+    reason: task.reason,
+    workflow_name: task.workflowName,
+    workflow_version: task.workflowVersion,
+    workflow_id: task.workflowId,
+    user_name: task.userName,
+    account: task.accountName,
+    project: task.projectName,
+    description: typeof task.parameters.description === 'string' ? task.parameters.description : '',
+    createTime: time(task.createdAt),
+    startTime: time(task.startedAt),
+    endTime: time(task.endedAt),
+    scheduleTime: time(task.scheduleAt),
+    stop_requested: task.stopRequested,
+    process: progress.percent,
+    progress,
+  };
+}
+
+/** The job object of WIRE.md §4. */
+export function jobView(job: Job, alias = '') {
+  return {
+    job_id: job.id,
+    task_id: job.taskId,
+    name: job.name,
+    node_id: job.nodeId,
+    alias,
+    status: job.status,
+    reason: job.reason,
+    exit_code: job.exitCode,
+    attempt: job.attempt,
+    cpu: job.cpu,
+    mem: `${job.memMb}m`,
+    startTime: time(job.startedAt),
+    endTime: time(job.endedAt),
+  };
+}

@@ -1,0 +1,21 @@
+export {
+  ACCOUNT_NAME,
+  checkAccount,
+  checkPath,
+  checkRef,
+  DataPathError,
+  formatDataName,
+  MAX_NAME_LENGTH,
+  MAX_SEGMENT_BYTES,
+  parseDataName,
+  TEMP_PREFIX,
+  type DataRef,
+} from './names.js';
+export {
+  DataChecksumError,
+  DataNotFoundError,
+  DataStore,
+  DataTooLargeError,
+  type DataItemInfo,
+  type WriteOptions,
+} from './store.js';

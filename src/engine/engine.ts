@@ -1,0 +1,345 @@
+import { rm } from 'node:fs/promises';
+import type { Job, JobStatus, Store, Task, TaskStatus } from '../store/store.js';
+import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../store/store.js';
+import type { DataStore } from './datastore/index.js';
+import type { Executor } from './executors/executor.js';
+import { runJob, type RunResult } from './job-runner.js';
+import type { Layout } from './layout.js';
+import type { JobSpecDocument } from './plan.js';
+
+/**
+ * The scheduler: drives every unfinished task of the store to its end. Its state lives in the
+ * store (every transition is written before it takes effect); what it keeps in memory is a copy
+ * it can rebuild at any time, which is how it recovers after a crash.
+ *
+ * Jobs run as soon as their upstream jobs have succeeded and the machine has the CPU and memory
+ * their tools ask for (oldest task first; a job that does not fit lets smaller ones pass).
+ */
+
+export interface EngineOptions {
+  store: Store;
+  dataStore: DataStore;
+  executor: Executor;
+  layout: Layout;
+  /** CPU slots and memory (MiB) handed out to jobs. */
+  cpus: number;
+  memoryMb: number;
+  jobTimeoutSeconds: number;
+  /** How often to look for tasks and stop requests written by other processes (ms). */
+  pollIntervalMs?: number;
+  /** How many times a job may be caught running by a restart before it is failed. */
+  maxRestarts?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+}
+
+interface LiveJob {
+  job: Job;
+  spec: JobSpecDocument;
+}
+
+interface LiveTask {
+  task: Task;
+  jobs: LiveJob[];
+  byId: Map<string, LiveJob>;
+}
+
+interface Running {
+  taskId: string;
+  cpu: number;
+  memMb: number;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+type AbortReason = 'stop' | 'fail-fast' | 'shutdown';
+
+const now = () => Date.now() / 1000;
+const isTerminalJob = (status: JobStatus) => TERMINAL_JOB_STATES.includes(status);
+
+export class Engine {
+  private readonly tasks = new Map<string, LiveTask>();
+  private readonly running = new Map<string, Running>();
+  private freeCpus: number;
+  private freeMemMb: number;
+  private passRunning = false;
+  private passAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: EngineOptions) {
+    this.freeCpus = options.cpus;
+    this.freeMemMb = options.memoryMb;
+  }
+
+  private log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void {
+    this.options.log?.(level, message, fields);
+  }
+
+  /** Recover what a previous run left unfinished, then start driving tasks. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.options.executor.check();
+    await this.reload(true);
+    const interval = this.options.pollIntervalMs ?? 1000;
+    this.timer = setInterval(() => {
+      this.reload(false).catch((error: unknown) => this.log('error', 'engine poll failed', { error: String(error) }));
+    }, interval);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /**
+   * Stop driving tasks. Jobs still running are killed and put back in the queue, so that the
+   * next start runs them again from scratch.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    for (const run of this.running.values()) run.controller.abort('shutdown' satisfies AbortReason);
+    await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+
+  /** Something changed (a task was activated or a stop requested): look again now. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.passRunning) {
+      this.passAgain = true;
+      return;
+    }
+    this.passRunning = true;
+    void this.pass()
+      .catch((error: unknown) => this.log('error', 'scheduling pass failed', { error: error instanceof Error ? error.stack : String(error) }))
+      .finally(() => {
+        this.passRunning = false;
+        if (this.passAgain) {
+          this.passAgain = false;
+          this.wake();
+        } else if (this.running.size === 0 && [...this.tasks.values()].every((t) => TERMINAL_TASK_STATES.includes(t.task.status))) {
+          for (const resolve of this.idleWaiters.splice(0)) resolve();
+        }
+      });
+  }
+
+  /** Load a task created by this process right away, and schedule it. */
+  async track(taskId: string): Promise<void> {
+    if (!this.tasks.has(taskId)) {
+      const task = await this.options.store.getTask(taskId);
+      if (task) await this.load(task, false);
+    }
+    this.wake();
+  }
+
+  /** Kill a task's running jobs now (the stop flag is already in the store). */
+  async requestStop(taskId: string): Promise<void> {
+    const live = this.tasks.get(taskId);
+    if (live) live.task.stopRequested = true;
+    else await this.track(taskId);
+    this.wake();
+  }
+
+  /** Stop a task and forget it (before it is deleted). */
+  async forget(taskId: string): Promise<void> {
+    const runs = [...this.running.values()].filter((r) => r.taskId === taskId);
+    for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
+    await Promise.all(runs.map((r) => r.done));
+    this.tasks.delete(taskId);
+  }
+
+  /** Resolves when nothing is running and every tracked task has ended (for tests and the demo). */
+  idle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.wake();
+    });
+  }
+
+  // ---- loading and recovery -------------------------------------------------------------------
+
+  private async reload(recovering: boolean): Promise<void> {
+    const active = await this.options.store.activeTasks();
+    let changed = false;
+    for (const task of active) {
+      const live = this.tasks.get(task.id);
+      if (!live) {
+        await this.load(task, recovering);
+        changed = true;
+      } else if (task.stopRequested && !live.task.stopRequested) {
+        // Another replica's API asked to stop it.
+        live.task.stopRequested = true;
+        changed = true;
+      }
+    }
+    if (changed || this.tasks.size > 0) this.wake();
+  }
+
+  private async load(task: Task, recovering: boolean): Promise<void> {
+    const jobs = await this.options.store.listJobs(task.id);
+    const live: LiveTask = { task, jobs: [], byId: new Map() };
+    const order: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : jobs.map((j) => j.id);
+    const byId = new Map(jobs.map((j) => [j.id, j]));
+    for (const id of order) {
+      const job = byId.get(id);
+      if (!job) continue;
+      const entry = { job, spec: job.spec as unknown as JobSpecDocument };
+      live.jobs.push(entry);
+      live.byId.set(id, entry);
+    }
+    this.tasks.set(task.id, live);
+    if (!recovering) return;
+    // A job found running belongs to a process that no longer exists: run it again from scratch,
+    // unless that keeps happening.
+    for (const entry of live.jobs) {
+      if (entry.job.status !== 'running' || this.running.has(entry.job.id)) continue;
+      const maxRestarts = this.options.maxRestarts ?? 3;
+      if (entry.job.attempt >= maxRestarts) {
+        await this.setJob(entry, 'failed', `the server stopped ${entry.job.attempt} times while this job was running`, { endedAt: now() });
+      } else {
+        await this.setJob(entry, 'queued', `re-run from scratch: the server stopped while attempt ${entry.job.attempt} was running`);
+      }
+      this.log('warn', 'recovered a job that was running when the server stopped', { job: entry.job.id, status: entry.job.status });
+    }
+  }
+
+  // ---- state changes (written to the store first) -----------------------------------------------
+
+  private async setJob(entry: LiveJob, status: JobStatus, reason: string, extra: Partial<Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt'>> = {}): Promise<void> {
+    await this.options.store.updateJob(entry.job.id, { status, reason, ...extra });
+    Object.assign(entry.job, { status, reason, ...extra });
+  }
+
+  /** Several job transitions in one commit. */
+  private async setJobs(changes: Array<{ entry: LiveJob; status: JobStatus; reason: string; extra?: Partial<Pick<Job, 'endedAt'>> }>): Promise<void> {
+    if (changes.length === 0) return;
+    await this.options.store.updateJobs(changes.map((c) => ({ id: c.entry.job.id, patch: { status: c.status, reason: c.reason, ...c.extra } })));
+    for (const c of changes) Object.assign(c.entry.job, { status: c.status, reason: c.reason, ...c.extra });
+  }
+
+  private async setTask(live: LiveTask, status: TaskStatus, reason: string, extra: Partial<Pick<Task, 'startedAt' | 'endedAt'>> = {}): Promise<void> {
+    await this.options.store.updateTask(live.task.id, { status, reason, ...extra });
+    Object.assign(live.task, { status, reason, ...extra });
+    if (TERMINAL_TASK_STATES.includes(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });
+  }
+
+  // ---- the scheduling pass ----------------------------------------------------------------------
+
+  private async pass(): Promise<void> {
+    const t = now();
+    for (const live of this.tasks.values()) {
+      await this.advance(live, t);
+      if (TERMINAL_TASK_STATES.includes(live.task.status) && ![...this.running.values()].some((r) => r.taskId === live.task.id)) {
+        this.tasks.delete(live.task.id);
+      }
+    }
+    await this.dispatch();
+  }
+
+  /** Move one task forward: start time, stop requests, failures, newly ready jobs, the end. */
+  private async advance(live: LiveTask, t: number): Promise<void> {
+    const task = live.task;
+    if (TERMINAL_TASK_STATES.includes(task.status)) return;
+    const runningHere = (id: string) => this.running.has(id);
+
+    if (task.stopRequested) {
+      if (task.status === 'running') await this.setTask(live, 'stopping', 'stop requested');
+      const cancelled = [];
+      for (const entry of live.jobs) {
+        if (runningHere(entry.job.id)) this.running.get(entry.job.id)!.controller.abort('stop' satisfies AbortReason);
+        else if (!isTerminalJob(entry.job.status)) cancelled.push({ entry, status: 'cancelled' as const, reason: 'the task was stopped', extra: { endedAt: entry.job.status === 'running' ? t : null } });
+      }
+      await this.setJobs(cancelled);
+      if (!live.jobs.some((j) => runningHere(j.job.id))) await this.setTask(live, 'stopped', 'stopped by request', { endedAt: t });
+      return;
+    }
+
+    if (task.status === 'scheduled') {
+      if (task.scheduleAt !== null && task.scheduleAt > t) return;
+      await this.setTask(live, 'queued', 'start time reached');
+    }
+
+    const failed = live.jobs.find((j) => j.job.status === 'failed');
+    if (failed) {
+      // A node that fails fails its task: nothing else starts, running jobs are killed.
+      const cancelled = [];
+      for (const entry of live.jobs) {
+        if (runningHere(entry.job.id)) this.running.get(entry.job.id)!.controller.abort('fail-fast' satisfies AbortReason);
+        else if (!isTerminalJob(entry.job.status)) cancelled.push({ entry, status: 'cancelled' as const, reason: `not run: node ${failed.job.nodeId} failed` });
+      }
+      await this.setJobs(cancelled);
+      if (!live.jobs.some((j) => runningHere(j.job.id))) {
+        await this.setTask(live, 'failed', `node ${failed.job.nodeId} (${failed.job.name}) failed: ${failed.job.reason}`, { endedAt: t });
+      }
+      return;
+    }
+
+    const ready = live.jobs.filter((entry) => entry.job.status === 'waiting' && entry.spec.deps.every((id) => live.byId.get(id)?.job.status === 'succeeded'));
+    await this.setJobs(ready.map((entry) => ({ entry, status: 'queued' as const, reason: 'upstream jobs succeeded' })));
+
+    if (live.jobs.every((j) => j.job.status === 'succeeded')) {
+      await this.setTask(live, 'succeeded', `all ${live.jobs.length} jobs succeeded`, { endedAt: t, ...(task.startedAt === null ? { startedAt: t } : {}) });
+    }
+  }
+
+  /** Start queued jobs while resources allow, oldest task first. */
+  private async dispatch(): Promise<void> {
+    if (this.stopped) return;
+    for (const live of this.tasks.values()) {
+      if (live.task.stopRequested || !['queued', 'running'].includes(live.task.status)) continue;
+      for (const entry of live.jobs) {
+        if (entry.job.status !== 'queued' || this.running.has(entry.job.id)) continue;
+        const cpu = entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.options.cpus) : 0;
+        const memMb = entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
+        if (cpu > this.freeCpus || memMb > this.freeMemMb) continue;
+        await this.launch(live, entry, cpu, memMb);
+      }
+    }
+  }
+
+  private async launch(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): Promise<void> {
+    const startedAt = now();
+    if (live.task.status === 'queued') await this.setTask(live, 'running', 'first job started', { startedAt });
+    const attempt = entry.job.attempt + 1;
+    await this.setJob(entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null });
+    this.freeCpus -= cpu;
+    this.freeMemMb -= memMb;
+    const controller = new AbortController();
+    const run: Running = { taskId: live.task.id, cpu, memMb, controller, done: Promise.resolve() };
+    this.running.set(entry.job.id, run);
+    run.done = runJob(entry.spec, {
+      taskId: live.task.id,
+      jobId: entry.job.id,
+      layout: this.options.layout,
+      dataStore: this.options.dataStore,
+      executor: this.options.executor,
+      cpu,
+      memMb,
+      timeoutSeconds: this.options.jobTimeoutSeconds,
+      signal: controller.signal,
+    })
+      .then((result) => this.finish(entry, result, controller.signal.reason as AbortReason | undefined))
+      .catch((error: unknown) => this.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))
+      .finally(() => {
+        this.running.delete(entry.job.id);
+        this.freeCpus += cpu;
+        this.freeMemMb += memMb;
+        this.wake();
+      });
+  }
+
+  private async finish(entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): Promise<void> {
+    const ended = { exitCode: result.exitCode, endedAt: result.endedAt };
+    if (result.outcome === 'succeeded') return this.setJob(entry, 'succeeded', result.reason, ended);
+    if (result.outcome === 'killed' && abortReason === 'shutdown') {
+      return this.setJob(entry, 'queued', 'the server shut down while the job ran; it will run again from scratch', ended);
+    }
+    if (result.outcome === 'killed') {
+      return this.setJob(entry, 'cancelled', abortReason === 'fail-fast' ? 'killed: another node of the task failed' : 'killed: the task was stopped', ended);
+    }
+    return this.setJob(entry, 'failed', result.reason, ended);
+  }
+
+  /** Remove a task's files (after the task is deleted). */
+  async removeFiles(taskId: string): Promise<void> {
+    await rm(this.options.layout.taskDir(taskId), { recursive: true, force: true });
+  }
+}

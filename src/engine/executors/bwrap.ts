@@ -1,0 +1,240 @@
+/**
+ * The default executor: each job runs in a bubblewrap (bwrap ≥ 0.8) sandbox.
+ *
+ * What the command sees:
+ * - the host's file system read-only (`--ro-bind / /`), with sensitive places hidden: empty tmpfs over /root,
+ *   /home, /run, /tmp (a writable, size-limited tmpfs; TMPDIR=/tmp), over /var (only /var/data and the symlink
+ *   /var/tmp -> /tmp are in it, then it is remounted read-only), over /etc/ssh, /etc/ssl/private, /etc/sudoers.d,
+ *   /etc/munge, /etc/gdflow, and /dev/null in place of /etc/shadow, /etc/gshadow (and their backups) and
+ *   /etc/sudoers; plus every path in the `hidePaths` option (the gdflow data root, work root, database...);
+ * - the job's workDir read-write at /var/data (its working directory), and each mount at its sandboxPath;
+ * - fresh /dev and /proc; its own user, PID, IPC, UTS (hostname "gdflow"), cgroup and network namespaces
+ *   (`--unshare-all`; `--share-net` only when `network` is true, in which case /etc/resolv.conf keeps working
+ *   even if it points into the hidden /run);
+ * - no capabilities (`--cap-drop ALL`: as root, bwrap would otherwise keep them), no further user namespaces
+ *   (`--disable-userns`), a new session (`--new-session`: no TIOCSTI into the server's terminal);
+ * - an environment of exactly PATH, HOME=/var/data, TMPDIR=/tmp, LANG=C.UTF-8 and spec.env. bwrap is started with
+ *   that environment (the same effect as `--clearenv` + `--setenv`, without putting values such as tokens on
+ *   bwrap's command line, where any host user could read them).
+ *
+ * The job runs as uid 0 of its user namespace, which is the server's uid on the host: files it creates in
+ * /var/data belong to the server's user, and it can read host files that user owns unless they are hidden —
+ * hence the defaults above and `hidePaths`.
+ *
+ * Termination: bwrap runs with `--die-with-parent` and a PID namespace whose init is bwrap's own reaper; when
+ * that init dies the kernel SIGKILLs every process in the namespace, including ones that called setsid() or
+ * double-forked. See runner.ts for the SIGTERM → grace → SIGKILL sequence.
+ */
+import { spawn } from 'node:child_process';
+import { constants as fsConstants, statSync } from 'node:fs';
+import { access, lstat, mkdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { delimiter, join, posix } from 'node:path';
+import { discoverCgroupV1 } from './cgroup.js';
+import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec } from './executor.js';
+import { sandboxRelative, validateSpec } from './paths.js';
+import { runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
+
+export interface BwrapExecutorOptions extends ProcessExecutorOptions {
+  /** The bwrap binary; default: `bwrap` from the server's PATH, else /usr/bin/bwrap. */
+  bwrapPath?: string;
+  /** More host paths to hide from jobs (directories get an empty tmpfs, files /dev/null); missing ones are skipped. */
+  hidePaths?: string[];
+  /** PATH inside the sandbox. */
+  path?: string;
+  /** Size limit of the sandbox's /tmp when the job has no memory limit (MiB). Default 1024. */
+  tmpSizeMb?: number;
+}
+
+export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const HIDDEN_DIRS = ['/root', '/home', '/run', '/etc/ssh', '/etc/ssl/private', '/etc/sudoers.d', '/etc/munge', '/etc/gdflow'];
+const HIDDEN_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers'];
+
+function findInPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      if (statSync(candidate).isFile()) return candidate; // once per executor: synchronous is fine
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export class BwrapExecutor implements Executor {
+  readonly name = 'bwrap';
+  readonly capabilities: ExecutorCapabilities = { sandbox: true, network_isolation: true };
+  private readonly bwrap: string;
+
+  constructor(private readonly options: BwrapExecutorOptions = {}) {
+    this.bwrap = options.bwrapPath ?? findInPath('bwrap') ?? '/usr/bin/bwrap';
+  }
+
+  async check(): Promise<void> {
+    try {
+      await access(this.bwrap, fsConstants.X_OK);
+    } catch {
+      throw new Error(`bubblewrap is not installed or not executable at ${this.bwrap} (Debian: apt-get install bubblewrap)`);
+    }
+    try {
+      await access('/bin/sh', fsConstants.X_OK);
+    } catch {
+      throw new Error('/bin/sh is missing');
+    }
+    const args = [
+      '--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--die-with-parent', '--new-session',
+      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/var', '--dir', SANDBOX_DATA_DIR,
+      '--', '/bin/sh', '-c', 'exit 0',
+    ];
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(this.bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: SANDBOX_PATH } });
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        resolve({ code: null, stderr: err.message });
+      });
+      child.once('close', (c) => {
+        clearTimeout(timer);
+        resolve({ code: c, stderr });
+      });
+    });
+    if (code !== 0) {
+      throw new Error(
+        `bubblewrap cannot create a sandbox here (${this.bwrap} exited ${code}): ${stderr.trim() || 'no message'}; ` +
+          'it needs user namespaces (kernel.unprivileged_userns_clone / user.max_user_namespaces) or root',
+      );
+    }
+    if (this.options.memoryLimit === 'cgroup-v1' && !(await discoverCgroupV1()).memory) {
+      throw new Error('memoryLimit "cgroup-v1" needs a writable cgroup v1 memory hierarchy (run as root)');
+    }
+  }
+
+  async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+    await validateSpec(spec);
+    await mkdir(spec.workDir, { recursive: true });
+    const workDir = await realpath(spec.workDir);
+
+    const args: string[] = [
+      '--unshare-all', '--unshare-user', '--disable-userns',
+      ...(spec.network ? ['--share-net'] : []),
+      '--cap-drop', 'ALL',
+      '--die-with-parent', '--new-session',
+      '--hostname', 'gdflow',
+      '--ro-bind', '/', '/',
+      '--dev', '/dev',
+      '--proc', '/proc',
+    ];
+    const tmpMb = spec.memMb > 0 ? spec.memMb : (this.options.tmpSizeMb ?? 1024);
+    args.push('--perms', '1777', '--size', String(Math.max(1, Math.round(tmpMb)) * 1024 * 1024), '--tmpfs', '/tmp');
+
+    const readOnlyTmpfs: string[] = [];
+    const hide = async (path: string): Promise<void> => {
+      let real: string;
+      try {
+        real = await realpath(path);
+      } catch {
+        return; // missing: nothing to hide
+      }
+      if (real === '/' || real === '/tmp' || real === '/var' || real === '/proc' || real === '/dev') return;
+      let st;
+      try {
+        st = await stat(real);
+      } catch {
+        return;
+      }
+      if (st.isDirectory()) {
+        args.push('--tmpfs', real);
+        readOnlyTmpfs.push(real);
+      } else {
+        args.push('--ro-bind', '/dev/null', real);
+      }
+    };
+    for (const dir of HIDDEN_DIRS) await hide(dir);
+    for (const file of HIDDEN_FILES) await hide(file);
+    for (const extra of this.options.hidePaths ?? []) await hide(extra);
+
+    // /var: nothing of the host's (databases, logs, spools); /var/data is the job's directory.
+    args.push('--tmpfs', '/var', '--symlink', '../tmp', '/var/tmp');
+
+    if (spec.network) {
+      // keep DNS working when /etc/resolv.conf is a symlink into a hidden directory (systemd-resolved: /run/...)
+      try {
+        const resolv = await realpath('/etc/resolv.conf');
+        if (resolv !== '/etc/resolv.conf') args.push('--ro-bind', resolv, resolv);
+      } catch {
+        // no resolver configuration
+      }
+    }
+
+    args.push('--bind', workDir, SANDBOX_DATA_DIR);
+    const placeholders: string[] = [];
+    for (const mount of spec.mounts) {
+      const rel = sandboxRelative(mount.sandboxPath, 'mount');
+      placeholders.push(...(await missingComponents(workDir, rel)));
+      args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.hostPath, mount.sandboxPath);
+    }
+    for (const dir of readOnlyTmpfs) args.push('--remount-ro', dir);
+    args.push('--remount-ro', '/var');
+    args.push('--chdir', SANDBOX_DATA_DIR);
+    args.push('--', ...shellArgv(spec.command, spec.stdin, spec.stdout));
+
+    const env: Record<string, string> = {
+      PATH: this.options.path ?? SANDBOX_PATH,
+      HOME: SANDBOX_DATA_DIR,
+      TMPDIR: '/tmp',
+      LANG: 'C.UTF-8',
+      ...(spec.env ?? {}),
+    };
+
+    return runProcess(spec, signal, this.options, {
+      argv: [this.bwrap, ...args],
+      env,
+      cwd: workDir,
+      termSkipsRoot: true,
+      signalGroup: true,
+      cleanup: () => removePlaceholders(placeholders),
+    });
+  }
+}
+
+/**
+ * Components of workDir/rel that do not exist yet (shallowest first): bwrap creates them on the host as mount
+ * points (empty files / directories) and removePlaceholders deletes them afterwards if they are still empty.
+ */
+async function missingComponents(workDir: string, rel: string): Promise<string[]> {
+  const parts = rel.split('/');
+  const out: string[] = [];
+  let current = workDir;
+  let missing = false;
+  for (const part of parts) {
+    current = posix.join(current, part);
+    if (!missing) {
+      try {
+        await lstat(current);
+        continue;
+      } catch {
+        missing = true;
+      }
+    }
+    out.push(current);
+  }
+  return out;
+}
+
+async function removePlaceholders(paths: string[]): Promise<void> {
+  // deepest first; only empty directories and empty regular files
+  for (const p of [...paths].sort((a, b) => b.length - a.length)) {
+    try {
+      const st = await lstat(p);
+      if (st.isDirectory()) await rmdir(p);
+      else if (st.isFile() && st.size === 0) await unlink(p);
+    } catch {
+      // not empty, or already gone: leave it
+    }
+  }
+}

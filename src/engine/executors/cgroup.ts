@@ -1,0 +1,218 @@
+/**
+ * Per-job cgroup v1 groups (memory and cpu controllers).
+ *
+ * This machine has a hybrid cgroup layout (v1 controllers, an almost empty cgroup2 at /sys/fs/cgroup/unified)
+ * and PID 1 is not systemd, so there is no cgroup v2 delegation to rely on. When the server runs as root and a
+ * v1 `memory` (or `cpu`) hierarchy is mounted writable, a job gets its own group *nested under the server's own
+ * cgroup* (so whatever supervises the server keeps seeing, accounting and limiting the jobs):
+ *
+ *   <mount>/<server's cgroup>/gdflow-<jobId>-<random>/
+ *
+ * - memory.limit_in_bytes (and memory.memsw.limit_in_bytes when swap accounting exists) = memMb: the kernel
+ *   reclaims page cache first and OOM-kills inside the group only when anonymous memory really exceeds the
+ *   limit, which is what bwa, samtools, fastp and Java need (an RLIMIT_AS limit would break them on virtual
+ *   reservations). `memory.oom_control`'s `oom_kill` counter tells the executor the job was OOM-killed.
+ * - cpu.cfs_quota_us = cpu × cpu.cfs_period_us.
+ * - cgroup.procs lists every process of the job, including ones that left the process group or session, which
+ *   makes killing the whole tree exact.
+ *
+ * The job's first process enters the group before it execs anything (see `joinCommand`), so no child can be
+ * forked outside it.
+ */
+import { randomBytes } from 'node:crypto';
+import { access, constants, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+interface ControllerDir {
+  /** Directory of the server's own cgroup in this controller's hierarchy. */
+  base: string;
+}
+
+interface Discovery {
+  memory?: ControllerDir;
+  cpu?: ControllerDir;
+}
+
+let discovery: Promise<Discovery> | undefined;
+
+/** Finds writable v1 memory / cpu hierarchies for the current process (cached). */
+export function discoverCgroupV1(): Promise<Discovery> {
+  discovery ??= discover();
+  return discovery;
+}
+
+async function discover(): Promise<Discovery> {
+  let mountinfo: string;
+  let own: string;
+  try {
+    mountinfo = await readFile('/proc/self/mountinfo', 'utf8');
+    own = await readFile('/proc/self/cgroup', 'utf8');
+  } catch {
+    return {};
+  }
+  const result: Discovery = {};
+  for (const controller of ['memory', 'cpu'] as const) {
+    const dir = await controllerDir(controller, mountinfo, own);
+    if (dir) result[controller] = dir;
+  }
+  return result;
+}
+
+async function controllerDir(controller: string, mountinfo: string, own: string): Promise<ControllerDir | undefined> {
+  // /proc/self/cgroup: "4:memory:/process_api/abc" (v1) – the controllers field may be a list ("2:cpu,cpuacct:/").
+  let ownPath: string | undefined;
+  for (const line of own.split('\n')) {
+    const m = /^\d+:([^:]*):(.*)$/.exec(line);
+    if (m && m[1] !== undefined && m[1].split(',').includes(controller)) ownPath = m[2];
+  }
+  if (ownPath === undefined) return undefined;
+  for (const line of mountinfo.split('\n')) {
+    // "id parent maj:min root mountpoint options [optional...] - fstype source superoptions"
+    const sep = line.indexOf(' - ');
+    if (sep < 0) continue;
+    const left = line.slice(0, sep).split(' ');
+    const right = line.slice(sep + 3).split(' ');
+    if (right[0] !== 'cgroup') continue;
+    const superOptions = (right[2] ?? '').split(',');
+    if (!superOptions.includes(controller)) continue;
+    const root = unescapeMount(left[3] ?? '/');
+    const mountPoint = unescapeMount(left[4] ?? '');
+    const mountOptions = (left[5] ?? '').split(',');
+    if (!mountPoint || mountOptions.includes('ro')) continue;
+    let rel: string;
+    if (root === '/') rel = ownPath;
+    else if (ownPath === root || ownPath.startsWith(`${root}/`)) rel = ownPath.slice(root.length);
+    else continue;
+    const base = join(mountPoint, rel);
+    try {
+      await access(join(base, 'cgroup.procs'), constants.W_OK);
+      await access(base, constants.W_OK);
+    } catch {
+      continue;
+    }
+    return { base };
+  }
+  return undefined;
+}
+
+function unescapeMount(s: string): string {
+  return s.replace(/\\([0-7]{3})/g, (_, oct: string) => String.fromCharCode(parseInt(oct, 8)));
+}
+
+export interface CgroupLimits {
+  memBytes?: number;
+  /** CPU cores; fractional allowed. */
+  cpu?: number;
+}
+
+export class CgroupV1Job {
+  private constructor(
+    /** Group directories, memory first when present. */
+    private readonly dirs: string[],
+    readonly hasMemoryLimit: boolean,
+  ) {}
+
+  /**
+   * Creates the job's groups. Returns undefined when no usable hierarchy exists; throws when one exists
+   * but setting it up failed (the partial groups are removed).
+   */
+  static async create(jobId: string, limits: CgroupLimits, needMemory: boolean): Promise<CgroupV1Job | undefined> {
+    const found = await discoverCgroupV1();
+    if (needMemory && !found.memory) return undefined;
+    if (!found.memory && !found.cpu) return undefined;
+    const name = `gdflow-${jobId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${randomBytes(4).toString('hex')}`;
+    const dirs: string[] = [];
+    let hasMemoryLimit = false;
+    try {
+      if (found.memory) {
+        const dir = join(found.memory.base, name);
+        await mkdir(dir);
+        dirs.push(dir);
+        if (limits.memBytes !== undefined && limits.memBytes > 0) {
+          await writeFile(join(dir, 'memory.limit_in_bytes'), String(limits.memBytes));
+          try {
+            await writeFile(join(dir, 'memory.memsw.limit_in_bytes'), String(limits.memBytes));
+          } catch {
+            // no swap accounting: nothing to limit
+          }
+          hasMemoryLimit = true;
+        }
+      }
+      if (found.cpu) {
+        const dir = join(found.cpu.base, name);
+        await mkdir(dir);
+        dirs.push(dir);
+        if (limits.cpu !== undefined && limits.cpu > 0) {
+          const period = Number((await readFile(join(dir, 'cpu.cfs_period_us'), 'utf8')).trim()) || 100000;
+          const quota = Math.max(1000, Math.round(limits.cpu * period));
+          await writeFile(join(dir, 'cpu.cfs_quota_us'), String(quota));
+        }
+      }
+    } catch (err) {
+      for (const dir of dirs.reverse()) await rmdir(dir).catch(() => undefined);
+      throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
+    }
+    return new CgroupV1Job(dirs, hasMemoryLimit);
+  }
+
+  /** The `cgroup.procs` files a process must write its pid into to join the job's groups. */
+  get procsFiles(): string[] {
+    return this.dirs.map((d) => join(d, 'cgroup.procs'));
+  }
+
+  /** Pids of every process now in the job's group. */
+  async pids(): Promise<number[]> {
+    const first = this.dirs[0];
+    if (!first) return [];
+    try {
+      const text = await readFile(join(first, 'cgroup.procs'), 'utf8');
+      return text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map(Number);
+    } catch {
+      return [];
+    }
+  }
+
+  /** How many processes the kernel OOM-killed in the group (memory.oom_control `oom_kill`). */
+  async oomKills(): Promise<number> {
+    if (!this.hasMemoryLimit) return 0;
+    const dir = this.dirs[0];
+    if (!dir) return 0;
+    try {
+      const text = await readFile(join(dir, 'memory.oom_control'), 'utf8');
+      const m = /^oom_kill (\d+)$/m.exec(text);
+      return m?.[1] ? Number(m[1]) : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Removes the groups; they must be empty (retries briefly while dying processes leave). */
+  async destroy(): Promise<void> {
+    for (const dir of [...this.dirs].reverse()) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await rmdir(dir);
+          break;
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') break;
+          if (attempt >= 50) break; // give up after ~5 s; a leftover empty group is harmless
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Shell prefix that moves the shell itself into the groups and then execs the real command:
+ * `/bin/sh -c <script> gdflow-cgroup <procs files...> -- <argv...>`.
+ */
+export function joinCommand(procsFiles: string[], argv: string[]): string[] {
+  const script =
+    'while [ "$1" != "--" ]; do echo $$ > "$1" || { echo "gdflow: cannot join cgroup $1" >&2; exit 125; }; shift; done; shift; exec "$@"';
+  return ['/bin/sh', '-c', script, 'gdflow-cgroup', ...procsFiles, '--', ...argv];
+}

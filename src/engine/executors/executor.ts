@@ -1,0 +1,81 @@
+/**
+ * The executor contract: how the engine runs one job's shell command on this machine.
+ *
+ * A job sees its working directory at `/var/data` (WIRE.md §5: tool templates write paths such as
+ * `/var/data/fastqc`). Executors differ in how much they isolate the command from the host:
+ * `bwrap` (bwrap.ts) runs it in a bubblewrap sandbox; `host` (host.ts) runs it as a plain process.
+ */
+
+export interface Mount {
+  hostPath: string;
+  /** Absolute, normalised, strictly under `/var/data` (e.g. `/var/data/inputs/reads.fq`). */
+  sandboxPath: string;
+  readOnly: boolean;
+}
+
+export interface JobSpec {
+  jobId: string;
+  /** Host directory bound read-write at /var/data; the command's working directory. Created if missing. */
+  workDir: string;
+  /** Shell command, run as /bin/sh -c <command>. */
+  command: string;
+  /** Extra binds, e.g. input files read-only at /var/data/inputs/... (sandboxPath is absolute, under /var/data). */
+  mounts: Mount[];
+  /**
+   * Sandbox paths (under /var/data) connected to stdin / receiving stdout; stdout goes to the stdout log otherwise.
+   * The executor opens them as the command would (inside the sandbox for bwrap), so a symlink a job planted
+   * cannot make the server open a host file.
+   */
+  stdin?: string;
+  stdout?: string;
+  /** Host paths of the two log files (created/truncated by the executor). */
+  stdoutLog: string;
+  stderrLog: string;
+  /** CPU cores (a CFS quota when the cgroup v1 cpu controller is usable; otherwise advisory). */
+  cpu: number;
+  /** Memory limit in MiB; 0 or less = no limit. How it is enforced depends on the executor's `memoryLimit` option. */
+  memMb: number;
+  network: boolean;
+  /** 0 = no limit. */
+  timeoutSeconds: number;
+  env?: Record<string, string>;
+}
+
+export type JobOutcome = 'succeeded' | 'failed' | 'killed' | 'timed_out';
+
+export interface JobResult {
+  outcome: JobOutcome;
+  exitCode: number | null;
+  signal: string | null;
+  /** Human reason, e.g. "exit code 3", "killed by SIGKILL", "timed out after 5 s", "stopped". */
+  reason: string;
+  /** Seconds since epoch, with fraction. */
+  startedAt: number;
+  endedAt: number;
+  /**
+   * Highest total resident memory of the job's processes seen by sampling (bytes), when sampled at least once.
+   * An approximation: shared pages are counted once per process.
+   */
+  peakRssBytes?: number;
+  /** How memMb was enforced for this run. */
+  memoryEnforcement?: MemoryEnforcement;
+}
+
+export type MemoryEnforcement = 'cgroup-v1' | 'watchdog' | 'none';
+
+export interface ExecutorCapabilities {
+  sandbox: boolean;
+  network_isolation: boolean;
+}
+
+export interface Executor {
+  readonly name: string;
+  readonly capabilities: ExecutorCapabilities;
+  /** Run to the end. Aborting `signal` kills the job's whole process tree and resolves with outcome 'killed'. */
+  run(spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
+  /** Checks that the executor can work on this machine (e.g. bwrap present and usable); throws an Error saying what is missing. */
+  check(): Promise<void>;
+}
+
+/** Where the job's working directory appears to the command. */
+export const SANDBOX_DATA_DIR = '/var/data';

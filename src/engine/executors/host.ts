@@ -1,0 +1,131 @@
+/**
+ * The host executor: `/bin/sh -c <command>` as a plain process of the server's user, cwd = workDir.
+ *
+ * NO ISOLATION. Use it only on trusted single-user setups and for benchmarks: the command can read and write
+ * whatever the server's user can, use the network whatever `network` says, and "read-only" mounts are not
+ * read-only. Because commands are written against /var/data (WIRE.md §5):
+ * - every `/var/data` path prefix in the command text (and in spec.env values and stdin/stdout) is replaced by
+ *   the workDir path (so workDir must not contain shell-special characters);
+ * - each mount becomes a symlink at workDir/<path under /var/data> pointing to its hostPath.
+ * The environment is PATH (the server's, or the `path` option), HOME=workDir, LANG=C.UTF-8, spec.env and
+ * GDFLOW_JOB_TOKEN (a random per-run token used to find the job's processes, see below).
+ *
+ * The job is its own process group (detached spawn); stopping or timing out kills the group and every
+ * descendant found through /proc. Processes that escaped the tree (setsid() + double fork, reparented to
+ * PID 1) are still found through the job's cgroup v1 group when available (root), otherwise through
+ * GDFLOW_JOB_TOKEN in their environment (a process that scrubs its environment escapes: one more reason this
+ * executor is for trusted commands only). When the command ends, processes it left in the background are killed.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { access, lstat, mkdir, readlink, realpath, rmdir, symlink, unlink } from 'node:fs/promises';
+import { dirname, posix } from 'node:path';
+import { discoverCgroupV1 } from './cgroup.js';
+import type { Executor, ExecutorCapabilities, JobResult, JobSpec } from './executor.js';
+import { sandboxRelative, validateSpec } from './paths.js';
+import { runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
+
+export interface HostExecutorOptions extends ProcessExecutorOptions {
+  /** PATH of the jobs; default: the server's PATH. */
+  path?: string;
+}
+
+const DATA_PREFIX = /(?<![A-Za-z0-9_.\/-])\/var\/data(?![A-Za-z0-9_.-])/g;
+const SHELL_SAFE = /^[A-Za-z0-9_.\/+,:@%=-]+$/;
+
+/** Replaces every `/var/data` path prefix in `text` by `workDir`. */
+export function rewriteDataPaths(text: string, workDir: string): string {
+  return text.replace(DATA_PREFIX, () => workDir);
+}
+
+export class HostExecutor implements Executor {
+  readonly name = 'host';
+  readonly capabilities: ExecutorCapabilities = { sandbox: false, network_isolation: false };
+
+  constructor(private readonly options: HostExecutorOptions = {}) {}
+
+  async check(): Promise<void> {
+    try {
+      await access('/bin/sh', fsConstants.X_OK);
+    } catch {
+      throw new Error('/bin/sh is missing or not executable');
+    }
+    if (this.options.memoryLimit === 'cgroup-v1' && !(await discoverCgroupV1()).memory) {
+      throw new Error('memoryLimit "cgroup-v1" needs a writable cgroup v1 memory hierarchy (run as root)');
+    }
+  }
+
+  async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+    await validateSpec(spec);
+    await mkdir(spec.workDir, { recursive: true });
+    const workDir = await realpath(spec.workDir);
+    if (!SHELL_SAFE.test(workDir)) {
+      throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
+    }
+    const created: string[] = [];
+    for (const mount of spec.mounts) {
+      const link = posix.join(workDir, sandboxRelative(mount.sandboxPath, 'mount'));
+      const firstDir = await mkdir(dirname(link), { recursive: true });
+      if (firstDir) created.push(firstDir);
+      try {
+        await symlink(mount.hostPath, link);
+        created.push(link);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const st = await lstat(link);
+        if (!st.isSymbolicLink() || (await readlink(link)) !== mount.hostPath) {
+          throw new Error(`host executor: ${mount.sandboxPath} already exists in the work directory`);
+        }
+      }
+    }
+    const env: Record<string, string> = {
+      PATH: this.options.path ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      HOME: workDir,
+      LANG: 'C.UTF-8',
+    };
+    for (const [name, value] of Object.entries(spec.env ?? {})) env[name] = rewriteDataPaths(value, workDir);
+    const marker = `${randomBytes(12).toString('hex')}`;
+    env.GDFLOW_JOB_TOKEN = marker;
+    const stdin = spec.stdin ? rewriteDataPaths(spec.stdin, workDir) : undefined;
+    const stdout = spec.stdout ? rewriteDataPaths(spec.stdout, workDir) : undefined;
+    return runProcess(spec, signal, this.options, {
+      argv: shellArgv(rewriteDataPaths(spec.command, workDir), stdin, stdout),
+      env,
+      cwd: workDir,
+      termSkipsRoot: false,
+      signalGroup: true,
+      envMarker: `GDFLOW_JOB_TOKEN=${marker}`,
+      cleanup: () => removeCreated(workDir, created),
+    });
+  }
+}
+
+
+/** Removes the mount symlinks (if still symlinks) and then the directories made for them (if empty), deepest first. */
+async function removeCreated(workDir: string, created: string[]): Promise<void> {
+  const links = new Set<string>();
+  const dirs = new Set<string>();
+  for (const path of created) {
+    try {
+      const st = await lstat(path);
+      if (st.isSymbolicLink()) links.add(path);
+      else if (st.isDirectory()) {
+        // mkdir -p returned the first directory it made; all below it up to the link's parent were made too
+        dirs.add(path);
+      }
+    } catch {
+      // gone
+    }
+  }
+  for (const link of links) {
+    await unlink(link).catch(() => undefined);
+    for (let dir = dirname(link); dir.length > workDir.length && dir.startsWith(`${workDir}/`); dir = dirname(dir)) {
+      if (![...dirs].some((d) => dir === d || dir.startsWith(`${d}/`))) break;
+      try {
+        await rmdir(dir);
+      } catch {
+        break; // not empty: the job put files there
+      }
+    }
+  }
+}

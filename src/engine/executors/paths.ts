@@ -1,0 +1,39 @@
+import { lstat } from 'node:fs/promises';
+import { posix } from 'node:path';
+import { SANDBOX_DATA_DIR, type JobSpec } from './executor.js';
+
+/** Checks that `p` is an absolute, normalised path strictly under /var/data; returns its part after "/var/data/". */
+export function sandboxRelative(p: string, what: string): string {
+  if (typeof p !== 'string' || p.includes('\0')) throw new Error(`${what}: invalid path`);
+  if (posix.normalize(p) !== p || !p.startsWith(`${SANDBOX_DATA_DIR}/`) || p.endsWith('/')) {
+    throw new Error(`${what}: "${p}" must be a normalised absolute path under ${SANDBOX_DATA_DIR}/`);
+  }
+  const rel = p.slice(SANDBOX_DATA_DIR.length + 1);
+  if (rel.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
+    throw new Error(`${what}: "${p}" must be a normalised absolute path under ${SANDBOX_DATA_DIR}/`);
+  }
+  return rel;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Validates what both executors need from a spec (throws Error naming the problem). */
+export async function validateSpec(spec: JobSpec): Promise<void> {
+  if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
+  if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
+  for (const mount of spec.mounts) {
+    sandboxRelative(mount.sandboxPath, 'mount');
+    if (!posix.isAbsolute(mount.hostPath)) throw new Error(`mount: hostPath must be absolute: "${mount.hostPath}"`);
+    try {
+      await lstat(mount.hostPath);
+    } catch {
+      throw new Error(`mount: host path does not exist: "${mount.hostPath}"`);
+    }
+  }
+  if (spec.stdin) sandboxRelative(spec.stdin, 'stdin');
+  if (spec.stdout) sandboxRelative(spec.stdout, 'stdout');
+  for (const [name, value] of Object.entries(spec.env ?? {})) {
+    if (!ENV_NAME.test(name)) throw new Error(`env: invalid variable name "${name}"`);
+    if (typeof value !== 'string' || value.includes('\0')) throw new Error(`env: invalid value for ${name}`);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Small /proc readers used to find, sample and kill a job's process tree (Linux only).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  state: string;
+  /** Clock ticks after boot; with the pid it identifies a process even if the pid is reused later. */
+  startTime: string;
+  rssBytes: number;
+}
+
+let pageSize = 4096;
+try {
+  const value = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim());
+  if (Number.isInteger(value) && value > 0) pageSize = value;
+} catch {
+  // keep 4096
+}
+
+/** Parses /proc/<pid>/stat; undefined when the process is gone. */
+export async function readProc(pid: number): Promise<ProcInfo | undefined> {
+  let text: string;
+  try {
+    text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseStat(pid, text);
+}
+
+function parseStat(pid: number, text: string): ProcInfo | undefined {
+  // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime
+  //  cstime priority nice num_threads itrealvalue starttime vsize rss ..."; comm may hold spaces and ')'.
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const fields = text.slice(close + 2).split(' ');
+  const state = fields[0];
+  const ppid = Number(fields[1]);
+  const pgid = Number(fields[2]);
+  const startTime = fields[19];
+  const rssPages = Number(fields[21]);
+  if (state === undefined || startTime === undefined || !Number.isFinite(ppid)) return undefined;
+  return { pid, ppid, pgid, state, startTime, rssBytes: Number.isFinite(rssPages) ? rssPages * pageSize : 0 };
+}
+
+/** Every process on the machine (that we can read). */
+export async function allProcs(): Promise<ProcInfo[]> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const pids = names.filter((n) => /^[0-9]+$/.test(n)).map(Number);
+  const infos = await Promise.all(pids.map((pid) => readProc(pid)));
+  return infos.filter((p): p is ProcInfo => p !== undefined);
+}
+
+/** The process `root` and all its live descendants (root first); empty when root is gone. */
+export async function processTree(root: number): Promise<ProcInfo[]> {
+  const procs = await allProcs();
+  const children = new Map<number, ProcInfo[]>();
+  let rootInfo: ProcInfo | undefined;
+  for (const p of procs) {
+    if (p.pid === root) rootInfo = p;
+    const list = children.get(p.ppid);
+    if (list) list.push(p);
+    else children.set(p.ppid, [p]);
+  }
+  if (!rootInfo) return [];
+  const out: ProcInfo[] = [rootInfo];
+  for (let i = 0; i < out.length; i++) {
+    const parent = out[i];
+    if (!parent) continue;
+    for (const child of children.get(parent.pid) ?? []) out.push(child);
+  }
+  return out;
+}
+
+/**
+ * Processes whose environment contains `entry` ("NAME=value"): finds a job's processes that escaped its tree
+ * (setsid + double fork) as long as they kept the inherited environment. Reads /proc/<pid>/environ, which needs
+ * the same uid or root.
+ */
+export async function procsWithEnv(entry: string): Promise<ProcInfo[]> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`${entry}\0`);
+  const hits = await Promise.all(
+    names
+      .filter((n) => /^[0-9]+$/.test(n))
+      .map(async (n) => {
+        try {
+          const env = await readFile(`/proc/${n}/environ`);
+          const at = env.indexOf(needle);
+          return at === 0 || (at > 0 && env[at - 1] === 0) ? readProc(Number(n)) : undefined;
+        } catch {
+          return undefined;
+        }
+      }),
+  );
+  return hits.filter((p): p is ProcInfo => p !== undefined);
+}
+
+/** Processes whose pids are listed (e.g. from a cgroup.procs file). */
+export async function procsByPid(pids: Iterable<number>): Promise<ProcInfo[]> {
+  const infos = await Promise.all([...pids].map((pid) => readProc(pid)));
+  return infos.filter((p): p is ProcInfo => p !== undefined);
+}
+
+/** True while the process (pid with this start time) exists and is not a zombie. */
+export async function isAlive(pid: number, startTime: string): Promise<boolean> {
+  const p = await readProc(pid);
+  return p !== undefined && p.startTime === startTime && p.state !== 'Z' && p.state !== 'X';
+}
+
+/** Sends a signal, ignoring processes that are already gone. */
+export function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: already gone; EPERM: not ours (cannot happen for our own tree)
+  }
+}

@@ -1,0 +1,115 @@
+import { access, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { DataStore } from './datastore/index.js';
+import type { Executor, JobResult } from './executors/executor.js';
+import type { Layout } from './layout.js';
+import type { FileSource, JobSpecDocument, ToolJobSpec } from './plan.js';
+
+/**
+ * Run one job to its end: a tool command through the executor, or a data step in-process.
+ * Never throws for a job's own failure: the outcome and its reason come back in the result.
+ */
+
+export interface RunContext {
+  taskId: string;
+  jobId: string;
+  layout: Layout;
+  dataStore: DataStore;
+  executor: Executor;
+  /** CPU and memory the scheduler granted (the tool's request, capped by the machine). */
+  cpu: number;
+  memMb: number;
+  timeoutSeconds: number;
+  signal: AbortSignal;
+}
+
+export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'startedAt' | 'endedAt'>;
+
+const now = () => Date.now() / 1000;
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+async function hostPathOf(source: FileSource, context: RunContext): Promise<string> {
+  if (source.kind === 'data') return context.dataStore.resolve({ account: source.account, path: source.path });
+  return join(context.layout.workDir(context.taskId, source.nodeId), source.path);
+}
+
+function describeSource(source: FileSource): string {
+  return source.kind === 'data' ? `${source.account}:${source.path}` : `${source.nodeId}'s ${source.path}`;
+}
+
+async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResult> {
+  const startedAt = now();
+  const workDir = context.layout.workDir(context.taskId, spec.nodeId);
+  // A re-run starts from scratch: nothing of an earlier attempt is left in the working directory.
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  for (const file of spec.outputFiles) await mkdir(join(workDir, dirname(file)), { recursive: true });
+  const mounts = [];
+  for (const mount of spec.mounts) {
+    const hostPath = await hostPathOf(mount.source, context);
+    if (!(await exists(hostPath))) {
+      return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is missing`, startedAt, endedAt: now() };
+    }
+    mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
+  }
+  const result = await context.executor.run(
+    {
+      jobId: context.jobId,
+      workDir,
+      command: spec.command,
+      mounts,
+      ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
+      ...(spec.stdout !== undefined ? { stdout: spec.stdout } : {}),
+      stdoutLog: context.layout.stdoutLog(context.taskId, spec.nodeId),
+      stderrLog: context.layout.stderrLog(context.taskId, spec.nodeId),
+      cpu: context.cpu,
+      memMb: context.memMb,
+      network: spec.network,
+      timeoutSeconds: context.timeoutSeconds,
+    },
+    context.signal,
+  );
+  if (result.outcome !== 'succeeded') return result;
+  const missing = [];
+  for (const file of spec.outputFiles) if (!(await exists(join(workDir, file)))) missing.push(`/var/data/${file}`);
+  if (missing.length > 0) {
+    return { ...result, outcome: 'failed', reason: `the command exited 0 but did not write ${missing.join(', ')}` };
+  }
+  return result;
+}
+
+export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {
+  const startedAt = now();
+  try {
+    switch (spec.kind) {
+      case 'tool':
+        return await runTool(spec, context);
+      case 'load': {
+        for (const item of spec.items) {
+          if (!(await context.dataStore.stat(item))) {
+            return { outcome: 'failed', exitCode: null, reason: `input data ${item.account}:${item.path} no longer exists`, startedAt, endedAt: now() };
+          }
+        }
+        return { outcome: 'succeeded', exitCode: 0, reason: `${spec.items.length} item(s) present`, startedAt, endedAt: now() };
+      }
+      case 'store': {
+        for (const entry of spec.imports) {
+          if (context.signal.aborted) return { outcome: 'killed', exitCode: null, reason: 'stopped', startedAt, endedAt: now() };
+          const source = await hostPathOf(entry.source, context);
+          if (!(await exists(source))) {
+            return { outcome: 'failed', exitCode: null, reason: `${describeSource(entry.source)} is missing, nothing to store`, startedAt, endedAt: now() };
+          }
+          await context.dataStore.importFile(entry.target, source);
+        }
+        return { outcome: 'succeeded', exitCode: 0, reason: `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`, startedAt, endedAt: now() };
+      }
+    }
+  } catch (error) {
+    return { outcome: 'failed', exitCode: null, reason: `engine error: ${error instanceof Error ? error.message : String(error)}`, startedAt, endedAt: now() };
+  }
+}

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+
+/**
+ * Where a task's files live under the data root:
+ *   <dataDir>/store/<account>/<path>                 the data store
+ *   <dataDir>/tasks/<task_id>/<node_id>/work/        a job's working directory (/var/data in the sandbox)
+ *   <dataDir>/tasks/<task_id>/<node_id>/stdout.log   its standard output
+ *   <dataDir>/tasks/<task_id>/<node_id>/stderr.log   its standard error
+ */
+export class Layout {
+  constructor(readonly dataDir: string) {}
+  get storeRoot(): string {
+    return join(this.dataDir, 'store');
+  }
+  get tasksRoot(): string {
+    return join(this.dataDir, 'tasks');
+  }
+  taskDir(taskId: string): string {
+    return join(this.tasksRoot, taskId);
+  }
+  jobDir(taskId: string, nodeId: string): string {
+    return join(this.taskDir(taskId), nodeId);
+  }
+  workDir(taskId: string, nodeId: string): string {
+    return join(this.jobDir(taskId, nodeId), 'work');
+  }
+  stdoutLog(taskId: string, nodeId: string): string {
+    return join(this.jobDir(taskId, nodeId), 'stdout.log');
+  }
+  stderrLog(taskId: string, nodeId: string): string {
+    return join(this.jobDir(taskId, nodeId), 'stderr.log');
+  }
+}

@@ -1,0 +1,198 @@
+import type { ResolvedRun } from '../domain/tasks/activation.js';
+import type { GraphNode, WorkflowGraph } from '../domain/workflows/graph.js';
+import { newId } from '../ids.js';
+import type { DataRef } from './datastore/index.js';
+import { renderCommand, RenderError } from './render/index.js';
+
+/**
+ * Turn a validated workflow graph and a task's resolved run parameters into jobs: one per node,
+ * with every path fixed and every command rendered before anything runs, so that a run that
+ * cannot render fails at activation with a reason, not half-way through.
+ *
+ * Layout inside a job's sandbox (/var/data is the job's working directory):
+ *   /var/data/inputs/<input>/<file>    read-only binds of stored data or upstream outputs
+ *   /var/data/outputs/<output>/<file>  what the command writes
+ */
+
+/** Where a file comes from: the data store, or a path inside an upstream job's working directory. */
+export type FileSource = { kind: 'data'; account: string; path: string } | { kind: 'job'; jobId: string; nodeId: string; path: string };
+
+export interface ToolJobSpec {
+  kind: 'tool';
+  nodeId: string;
+  alias: string;
+  deps: string[];
+  command: string;
+  stdin?: string;
+  stdout?: string;
+  mounts: Array<{ source: FileSource; sandboxPath: string }>;
+  /** Output files relative to the working directory; their directories are made before the run. */
+  outputFiles: string[];
+  cpu: number;
+  memMb: number;
+  network: boolean;
+  image: string;
+}
+
+export interface LoadJobSpec {
+  kind: 'load';
+  nodeId: string;
+  alias: string;
+  deps: string[];
+  items: DataRef[];
+}
+
+export interface StoreJobSpec {
+  kind: 'store';
+  nodeId: string;
+  alias: string;
+  deps: string[];
+  imports: Array<{ source: FileSource; target: DataRef; description: string }>;
+}
+
+export type JobSpecDocument = ToolJobSpec | LoadJobSpec | StoreJobSpec;
+
+export interface PlannedJob {
+  id: string;
+  nodeId: string;
+  name: string;
+  spec: JobSpecDocument;
+  command: string;
+  cpu: number;
+  memMb: number;
+}
+
+export class PlanError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlanError';
+  }
+}
+
+/** A job id as clients expect it (WIRE.md §4): `<task_id>_<24-hex>_<node_id>`. */
+export const jobIdFor = (taskId: string, nodeId: string): string => `${taskId}_${newId()}_${nodeId}`;
+
+/** Keep file names shell- and filesystem-friendly; the original name stays in the data store. */
+export function safeFileName(name: string, fallback: string): string {
+  const base = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]+/, '');
+  return base === '' ? fallback : base.slice(0, 200);
+}
+
+const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** Give each file of a port a distinct name: `a.bam`, or `1_a.bam`, `2_a.bam` when names repeat. */
+function distinctNames(names: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return names.map((n, i) => (counts.get(n)! > 1 ? `${i + 1}_${n}` : n));
+}
+
+interface LinkFile {
+  source: FileSource;
+  name: string;
+}
+
+export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun): PlannedJob[] {
+  const jobIds = new Map<string, string>(graph.nodes.map((n) => [n.id, jobIdFor(taskId, n.id)]));
+  const linkFiles = new Map<string, LinkFile[]>();
+  const jobs: PlannedJob[] = [];
+
+  const outputNames = (node: GraphNode, port: string, enids: string[]): string[] => {
+    const format = node.tool!.definition.outputs[port]!.formats[0] ?? 'out';
+    // As many files as the stores of this output want (each stored item is one file), else the declared minimum.
+    let stored: DataRef[] = [];
+    for (const enid of enids) {
+      for (const to of graph.links.get(enid)!.to) {
+        const consumer = graph.byId.get(to.node)!;
+        if (consumer.kind === 'store') {
+          const refs = run.outputs[consumer.id]!.map((o) => o.ref);
+          if (refs.length > stored.length) stored = refs;
+        }
+      }
+    }
+    const count = Math.max(stored.length, node.tool!.definition.outputs[port]!.minitems, 1);
+    const names = Array.from({ length: count }, (_, i) => {
+      const target = stored[i];
+      return target ? safeFileName(basename(target.path), `${port}.${format}`) : `${port}${i > 0 ? `_${i + 1}` : ''}.${format}`;
+    });
+    return distinctNames(names);
+  };
+
+  for (const node of graph.nodes) {
+    const id = jobIds.get(node.id)!;
+    const deps = new Set<string>();
+    const inputFiles = (port: string): LinkFile[] =>
+      (node.inputs[port] ?? []).flatMap((enid) => {
+        deps.add(jobIds.get(graph.links.get(enid)!.from.node)!);
+        return linkFiles.get(enid) ?? [];
+      });
+
+    if (node.kind === 'load') {
+      const items = run.inputs[node.id] ?? [];
+      linkFiles.set(
+        node.outputs.data![0]!,
+        items.map((ref) => ({ source: { kind: 'data', account: ref.account, path: ref.path }, name: safeFileName(basename(ref.path), 'input') })),
+      );
+      const command = items.length === 0 ? '# no input data' : `# check ${items.map((r) => `${r.account}:${r.path}`).join(' ')}`;
+      jobs.push({ id, nodeId: node.id, name: 'loaddata', command, cpu: 0, memMb: 0, spec: { kind: 'load', nodeId: node.id, alias: node.alias, deps: [], items } });
+      continue;
+    }
+
+    if (node.kind === 'store') {
+      const files = inputFiles('data');
+      const targets = run.outputs[node.id] ?? [];
+      const imports = targets.slice(0, files.length).map((t, i) => ({ source: files[i]!.source, target: t.ref, description: t.description }));
+      const command = imports.map((i) => `# store ${i.target.account}:${i.target.path}`).join('\n');
+      jobs.push({ id, nodeId: node.id, name: 'storedata', command, cpu: 0, memMb: 0, spec: { kind: 'store', nodeId: node.id, alias: node.alias, deps: [...deps], imports } });
+      continue;
+    }
+
+    const tool = node.tool!;
+    const def = tool.definition;
+    const mounts: ToolJobSpec['mounts'] = [];
+    const inputs: Record<string, string[]> = {};
+    for (const port of Object.keys(def.inputs)) {
+      const files = inputFiles(port);
+      const names = distinctNames(files.map((f) => f.name));
+      inputs[port] = files.map((file, i) => {
+        const sandboxPath = `/var/data/inputs/${port}/${names[i]}`;
+        mounts.push({ source: file.source, sandboxPath });
+        return sandboxPath;
+      });
+    }
+    const outputs: Record<string, string[]> = {};
+    const outputFiles: string[] = [];
+    for (const port of Object.keys(def.outputs)) {
+      const enids = node.outputs[port] ?? [];
+      const names = outputNames(node, port, enids);
+      outputs[port] = names.map((name) => `/var/data/outputs/${port}/${name}`);
+      const relative = names.map((name) => `outputs/${port}/${name}`);
+      outputFiles.push(...relative);
+      for (const enid of enids) linkFiles.set(enid, relative.map((path, i) => ({ source: { kind: 'job', jobId: id, nodeId: node.id, path }, name: names[i]! })));
+    }
+    let rendered;
+    try {
+      rendered = renderCommand({ tool: def, inputs, outputs, parameters: run.parameters[node.id] ?? {} });
+    } catch (error) {
+      if (error instanceof RenderError) throw new PlanError(`node '${node.id}': the command of tool ${tool.name}:${tool.version} cannot be rendered: ${error.message}`);
+      throw error;
+    }
+    const spec: ToolJobSpec = {
+      kind: 'tool',
+      nodeId: node.id,
+      alias: node.alias,
+      deps: [...deps],
+      command: rendered.command,
+      ...(rendered.stdin !== undefined ? { stdin: rendered.stdin } : {}),
+      ...(rendered.stdout !== undefined ? { stdout: rendered.stdout } : {}),
+      mounts,
+      outputFiles,
+      cpu: def.resources.cpu,
+      memMb: def.resources.memMb,
+      network: def.resources.network,
+      image: def.image,
+    };
+    jobs.push({ id, nodeId: node.id, name: tool.name, command: rendered.command, cpu: def.resources.cpu, memMb: def.resources.memMb, spec });
+  }
+  return jobs;
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { DataChecksumError, DataTooLargeError } from '../../engine/datastore/index.js';
+import { getHeader } from '../../signing/index.js';
+import { callerOf, type RouteContext } from '../app.js';
+import { httpError } from '../errors.js';
+
+/**
+ * The data store routes (docs/data.md), signed like every other route:
+ *   PUT    /accounts/<a>/data/<path>           upload the body (any content type), atomically
+ *   GET    /accounts/<a>/data/<path>           download
+ *   HEAD   /accounts/<a>/data/<path>           size and time
+ *   DELETE /accounts/<a>/data/<path>           delete
+ *   GET    /accounts/<a>/data/?prefix=/dir/    list items below a prefix
+ */
+type DataParams = { account: string; '*': string };
+
+export async function registerDataRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
+  const data = context.services.data;
+  await app.register(async (scoped) => {
+    // Uploads stream to disk: the body reaches the handler unread, whatever its type and size.
+    scoped.removeAllContentTypeParsers();
+    scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+    scoped.get<{ Params: { account: string }; Querystring: Record<string, unknown> }>('/accounts/:account/data/', { config: { operation: 'Data' } }, async (request) => {
+      const prefix = typeof request.query.prefix === 'string' ? request.query.prefix : '/';
+      const limit = request.query.limit === undefined ? 10_000 : Number(request.query.limit);
+      return data.list(callerOf(request), request.params.account, prefix.startsWith('/') ? prefix : `/${prefix}`, Number.isInteger(limit) && limit > 0 ? limit : 10_000);
+    });
+
+    scoped.put<{ Params: DataParams }>('/accounts/:account/data/*', { config: { operation: 'Data' } }, async (request) => {
+      const body = (request.body ?? Buffer.alloc(0)) as NodeJS.ReadableStream | Buffer;
+      try {
+        return await data.upload(callerOf(request), request.params.account, `/${request.params['*']}`, body, getHeader(request.headers, 'content-md5'));
+      } catch (error) {
+        if (error instanceof DataChecksumError) throw httpError('InvalidDigest', error.message);
+        if (error instanceof DataTooLargeError) throw httpError('EntityTooLarge', error.message);
+        throw error;
+      }
+    });
+
+    scoped.get<{ Params: DataParams }>('/accounts/:account/data/*', { config: { operation: 'Data' } }, async (request, reply) => {
+      const item = await data.download(callerOf(request), request.params.account, `/${request.params['*']}`);
+      return reply.type('application/octet-stream').header('content-length', item.size).send(item.stream);
+    });
+
+    scoped.delete<{ Params: DataParams }>('/accounts/:account/data/*', { config: { operation: 'Data' } }, async (request, reply) => {
+      await data.delete(callerOf(request), request.params.account, `/${request.params['*']}`);
+      return reply.code(200).send();
+    });
+  });
+}

@@ -1,0 +1,221 @@
+import type {
+  AccessKey,
+  Account,
+  DefinitionStatus,
+  Job,
+  JobPatch,
+  JobStatus,
+  Json,
+  NewJob,
+  NewTask,
+  NewVersion,
+  Project,
+  Store,
+  StoreCapabilities,
+  Task,
+  TaskEvent,
+  TaskPatch,
+  TaskStatus,
+  Tool,
+  Workflow,
+} from './store.js';
+
+/**
+ * A read cache in front of a store for what every request reads (access keys, projects, tool
+ * and workflow versions). Any write through this store clears it; writes by other processes are
+ * noticed through `externalVersion`, a cheap counter the backend bumps on every commit made
+ * elsewhere (SQLite's `PRAGMA data_version`; a clock tick for backends without one, which bounds
+ * how stale another replica's view can be). It is consulted at most every `checkIntervalMs`.
+ */
+export class CachedStore implements Store {
+  private generation = 0;
+  private seenExternal: number | string | undefined;
+  private checkedAt = 0;
+  private readonly entries = new Map<string, unknown>();
+
+  constructor(
+    private readonly inner: Store,
+    private readonly externalVersion: () => number | string,
+    /** How often, at most, to ask the backend for external changes (ms). */
+    private readonly checkIntervalMs = 25,
+    private readonly maxEntries = 20_000,
+  ) {}
+
+  get capabilities(): StoreCapabilities {
+    return this.inner.capabilities;
+  }
+
+  private invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  /** Read through the cache; a value read while a write happened is not kept. */
+  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    // Asking the database costs about as much as a small query, so it is asked at most every
+    // checkIntervalMs: a change made by another process is seen within that time.
+    const now = Date.now();
+    if (now - this.checkedAt >= this.checkIntervalMs) {
+      this.checkedAt = now;
+      const external = this.externalVersion();
+      if (external !== this.seenExternal) {
+        this.seenExternal = external;
+        this.invalidate();
+      }
+    }
+    if (this.entries.has(key)) return this.entries.get(key) as T;
+    const generation = this.generation;
+    const value = await load();
+    if (generation === this.generation) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  private async write<T>(action: Promise<T>): Promise<T> {
+    try {
+      return await action;
+    } finally {
+      this.invalidate();
+    }
+  }
+
+  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+    // Inside a transaction every read goes to the database: the cache may not see uncommitted rows.
+    return this.write(this.inner.transaction(fn));
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  // ---- cached reads -------------------------------------------------------------------------
+
+  getAccount(name: string): Promise<Account | undefined> {
+    return this.cached(`account:${name}`, () => this.inner.getAccount(name));
+  }
+  getProject(accountName: string, projectName: string): Promise<Project | undefined> {
+    return this.cached(`project:${accountName}/${projectName}`, () => this.inner.getProject(accountName, projectName));
+  }
+  getAccessKey(id: string): Promise<AccessKey | undefined> {
+    return this.cached(`key:${id}`, () => this.inner.getAccessKey(id));
+  }
+  getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
+    return this.cached(`tool:${projectId}/${name}/${version}`, () => this.inner.getTool(projectId, name, version));
+  }
+  getToolById(id: string): Promise<Tool | undefined> {
+    return this.cached(`toolid:${id}`, () => this.inner.getToolById(id));
+  }
+  getToolVersions(projectId: string, name: string): Promise<Tool[]> {
+    return this.cached(`tools:${projectId}/${name}`, () => this.inner.getToolVersions(projectId, name));
+  }
+  listTools(projectId: string): Promise<Tool[]> {
+    return this.cached(`toollist:${projectId}`, () => this.inner.listTools(projectId));
+  }
+  workflowsUsingTool(toolId: string): Promise<string[]> {
+    return this.cached(`pins:${toolId}`, () => this.inner.workflowsUsingTool(toolId));
+  }
+  getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined> {
+    return this.cached(`wf:${projectId}/${name}/${version}`, () => this.inner.getWorkflow(projectId, name, version));
+  }
+  getWorkflowById(id: string): Promise<Workflow | undefined> {
+    return this.cached(`wfid:${id}`, () => this.inner.getWorkflowById(id));
+  }
+  getWorkflowVersions(projectId: string, name: string): Promise<Workflow[]> {
+    return this.cached(`wfs:${projectId}/${name}`, () => this.inner.getWorkflowVersions(projectId, name));
+  }
+  listWorkflows(projectId: string): Promise<Workflow[]> {
+    return this.cached(`wflist:${projectId}`, () => this.inner.listWorkflows(projectId));
+  }
+
+  // ---- uncached reads (operator commands) ----------------------------------------------------
+
+  listAccounts(): Promise<Account[]> {
+    return this.inner.listAccounts();
+  }
+  listProjects(accountId: string): Promise<Project[]> {
+    return this.inner.listProjects(accountId);
+  }
+  listAccessKeys(accountId: string): Promise<AccessKey[]> {
+    return this.inner.listAccessKeys(accountId);
+  }
+
+  // ---- writes ---------------------------------------------------------------------------------
+
+  createAccount(name: string): Promise<Account> {
+    return this.write(this.inner.createAccount(name));
+  }
+  createProject(accountId: string, name: string): Promise<Project> {
+    return this.write(this.inner.createProject(accountId, name));
+  }
+  createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey> {
+    return this.write(this.inner.createAccessKey(key));
+  }
+  revokeAccessKey(id: string): Promise<boolean> {
+    return this.write(this.inner.revokeAccessKey(id));
+  }
+  createTool(input: NewVersion): Promise<Tool> {
+    return this.write(this.inner.createTool(input));
+  }
+  putTool(id: string, update: { description?: string; configs: Json; category: string; status: DefinitionStatus }): Promise<void> {
+    return this.write(this.inner.putTool(id, update));
+  }
+  deleteTool(id: string): Promise<void> {
+    return this.write(this.inner.deleteTool(id));
+  }
+  createWorkflow(input: NewVersion): Promise<Workflow> {
+    return this.write(this.inner.createWorkflow(input));
+  }
+  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }): Promise<void> {
+    return this.write(this.inner.putWorkflow(id, update));
+  }
+  setRunTemplate(id: string, template: Json): Promise<void> {
+    return this.write(this.inner.setRunTemplate(id, template));
+  }
+  deleteWorkflow(id: string): Promise<void> {
+    return this.write(this.inner.deleteWorkflow(id));
+  }
+
+  // ---- tasks, jobs and settings: not cached (the engine writes them all the time) ---------------
+
+  createTask(task: NewTask, jobs: NewJob[]): Promise<Task> {
+    return this.inner.createTask(task, jobs);
+  }
+  getTask(id: string): Promise<Task | undefined> {
+    return this.inner.getTask(id);
+  }
+  listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
+    return this.inner.listTasks(projectId, range);
+  }
+  activeTasks(): Promise<Task[]> {
+    return this.inner.activeTasks();
+  }
+  updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
+    return this.inner.updateTask(id, patch, expect);
+  }
+  deleteTask(id: string): Promise<void> {
+    return this.inner.deleteTask(id);
+  }
+  listJobs(taskId: string): Promise<Job[]> {
+    return this.inner.listJobs(taskId);
+  }
+  getJob(id: string): Promise<Job | undefined> {
+    return this.inner.getJob(id);
+  }
+  updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
+    return this.inner.updateJob(id, patch, expect);
+  }
+  updateJobs(updates: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>): Promise<boolean[]> {
+    return this.inner.updateJobs(updates);
+  }
+  taskEvents(taskId: string): Promise<TaskEvent[]> {
+    return this.inner.taskEvents(taskId);
+  }
+  getSetting(key: string): Promise<string | undefined> {
+    return this.inner.getSetting(key);
+  }
+  initSetting(key: string, value: string): Promise<string> {
+    return this.inner.initSetting(key, value);
+  }
+}

@@ -1,0 +1,305 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { rejectsWith } from '../helpers/assert-api.js';
+import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { activate, download, upload, waitForJob, waitForTask } from '../helpers/tasks.js';
+import { TOOLS, createWorkflow, pipelineConfigs, registerPipeline, registerTool, toolId } from '../helpers/workflows.js';
+
+let server: TestServer;
+let alice: TestAccount;
+let ids: { trim: string; align: string; stats: string };
+
+const requirements = TOOLS.stats!.requirements;
+const READS = '@r1\nACGTACGT\n+\nIIIIIIII\n@r2\nTTTTGGGG\n+\nIIIIIIII\n';
+const REF = '>chr1\nACGTACGTTTTTGGGG\n';
+
+before(async () => {
+  server = await startTestServer({ cpus: 2 });
+  alice = await server.account();
+  ids = await registerPipeline(alice);
+  await createWorkflow(alice, 'pipeline', pipelineConfigs(ids));
+  await upload(alice, '/reads/s1.fastq', READS);
+  await upload(alice, '/ref/genome.fa', REF);
+});
+after(async () => server.close());
+
+async function template(account: TestAccount, workflow: string) {
+  const { parameter } = await account.api.json<any>('GET', projectPath(account.name, `executable-workflows/${workflow}/`), { query: { workflow_version: 1 } });
+  return parameter;
+}
+
+async function pipelineParameters() {
+  const parameters = await template(alice, 'pipeline');
+  parameters.Inputs.load_reads.data[0].name = '/reads/s1.fastq';
+  parameters.Inputs.load_ref.data[0].name = '/ref/genome.fa';
+  return parameters;
+}
+
+/** A one-tool workflow: load → tool → store, the tool given by its definition. */
+async function singleToolWorkflow(account: TestAccount, name: string, definition: Record<string, unknown>, parameters: Record<string, unknown> = {}) {
+  await registerTool(account, `${name}_tool`, definition);
+  const app = await toolId(account, `${name}_tool`, 1);
+  const inputs = Object.keys((definition.inputs as object) ?? {});
+  const configs = {
+    nodelist: [
+      ...(inputs.length ? [{ node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'in' } } }] : []),
+      { node_id: 'work', app_id: app, inputs: inputs.length ? { [inputs[0]!]: [{ enid: 'in' }] } : {}, outputs: { out: [{ enid: 'result' }] }, parameters },
+      { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'result' } } },
+    ],
+  };
+  const put = await createWorkflow(account, name, configs);
+  assert.equal(put.status, 200);
+}
+
+describe('ActivateWorkflow runs real jobs', () => {
+  it('runs a multi-node workflow with a fan-out to the end and stores its outputs', async () => {
+    const parameters = await pipelineParameters();
+    parameters.Outputs.store_bam.data[0].name = '/results/s1.bam';
+    const started = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: 'first_run', parameters });
+    assert.match(started.task_id, /^[0-9a-f]{24}$/);
+    assert.equal(started.task_name, 'first_run');
+    const task = await waitForTask(alice, started.task_id);
+    assert.equal(task.status, 'succeeded', task.reason);
+    assert.equal(task.task_name, 'first_run');
+    assert.equal(task.workflow_name, 'pipeline');
+    assert.equal(task.workflow_version, 1);
+    assert.equal(task.user_name, alice.name);
+    assert.ok(task.endTime >= task.startTime && task.startTime >= task.createTime - 1);
+    assert.equal(task.process, 100);
+
+    // align = cat(reference, trimmed reads); stats = wc -c of that.
+    assert.equal(await download(alice, '/results/s1.bam'), REF + READS);
+    assert.equal((await download(alice, '/results/report.txt')).split(' ')[0], String(Buffer.byteLength(REF + READS)));
+
+    const { jobs } = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${started.task_id}/jobs/`));
+    assert.equal(jobs.length, 7);
+    for (const job of jobs) {
+      assert.equal(job.status, 'succeeded', `${job.node_id}: ${job.reason}`);
+      assert.ok(job.name, 'every job has a name');
+      assert.equal(job.job_id.split('_')[0], started.task_id, 'the task id is the part before the first underscore');
+      assert.match(job.job_id, new RegExp(`^${started.task_id}_[0-9a-f]{24}_${job.node_id}$`));
+    }
+    const align = jobs.find((j: any) => j.node_id === 'align_node');
+    const stats = jobs.find((j: any) => j.node_id === 'stats_node');
+    assert.ok(stats.startTime >= align.endTime, 'a job starts after its upstream job ended');
+
+    const { cmd } = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${started.task_id}/cmd/${align.job_id}/`));
+    assert.equal(cmd, 'cat /var/data/inputs/reference/genome.fa /var/data/inputs/reads/trimmed.fastq > /var/data/outputs/bam/s1.bam # t=2 sample');
+    const info = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${started.task_id}/jobs/${align.job_id}/`));
+    assert.equal(info.cmd, cmd);
+    assert.match(info.Log_downloadURL, /^http:\/\/127\.0\.0\.1:\d+\/logs\//);
+    const log = await fetch(info.Log_downloadURL);
+    assert.equal(log.status, 200, 'a plain unsigned GET reads the log');
+    const tampered = await fetch(info.Log_downloadURL.replace(/signature=./, 'signature=X'));
+    assert.equal(tampered.status, 403);
+    assert.equal(((await tampered.json()) as { error_code: string }).error_code, 'AccessDenied');
+
+    const { events } = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${started.task_id}/events/`));
+    const alignEvents = events.filter((e: any) => e.job_id === align.job_id).map((e: any) => e.to);
+    assert.deepEqual(alignEvents, ['queued', 'running', 'succeeded'], 'every job transition is persisted');
+  });
+
+  it('generates a task name when none is given and lists tasks newest first', async () => {
+    const first = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters: await pipelineParameters() });
+    const second = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters: await pipelineParameters() });
+    assert.match(first.task_name, /^pipeline_1_\d{14}(_\d+)?$/);
+    assert.notEqual(first.task_name, second.task_name);
+    await waitForTask(alice, first.task_id);
+    await waitForTask(alice, second.task_id);
+    const now = Math.floor(Date.now() / 1000);
+    const list = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { from: now - 3600, to: now, size: 500 } });
+    assert.equal(list.count, list.task_list.length);
+    assert.ok(list.total >= 3);
+    const position = (id: string) => list.task_list.findIndex((t: any) => t.task_id === id);
+    assert.ok(position(second.task_id) < position(first.task_id), 'newest first');
+    const page = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 1 } });
+    assert.equal(page.count, 1);
+    assert.equal(page.total, list.total);
+    const none = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { from: 1000, to: 2000 } });
+    assert.deepEqual([none.count, none.total], [0, 0]);
+    // gwc reads the same routes under wdl/tasks/.
+    const viaWdl = await alice.api.json<any>('GET', projectPath(alice.name, `wdl/tasks/${first.task_id}/`));
+    assert.equal(viaWdl.task_id, first.task_id);
+  });
+
+  it('runs independent branches in parallel and joins them (fan-out / fan-in)', async () => {
+    const account = await server.account();
+    await registerTool(account, 'slowcopy', {
+      cmd_template: 'sleep 1 && cp {{ inputs.src[0].path }} {{ outputs.dst[0].path }}',
+      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+      outputs: { dst: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    await registerTool(account, 'join', {
+      cmd_template: 'cat {% for f in inputs.parts %}{{ f.path }} {% endfor %}> {{ outputs.all[0].path }}',
+      inputs: { parts: { type: 'file', formats: ['txt'], required: true, minitems: 2, maxitems: 2 } },
+      outputs: { all: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    const slow = await toolId(account, 'slowcopy', 1);
+    const join = await toolId(account, 'join', 1);
+    await createWorkflow(account, 'diamond', {
+      nodelist: [
+        { node_id: 'load', app_id: 'loaddata', outputs: { data: { enid: 'src' } } },
+        { node_id: 'left', app_id: slow, inputs: { src: [{ enid: 'src' }] }, outputs: { dst: [{ enid: 'l' }] } },
+        { node_id: 'right', app_id: slow, inputs: { src: [{ enid: 'src' }] }, outputs: { dst: [{ enid: 'r' }] } },
+        { node_id: 'both', app_id: join, inputs: { parts: [{ enid: 'l' }, { enid: 'r' }] }, outputs: { all: [{ enid: 'j' }] } },
+        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'j' } }, parameters: { name: { value: '/out/joined.txt' } } },
+      ],
+    });
+    await upload(account, '/in/x.txt', 'hello\n');
+    const parameters = await template(account, 'diamond');
+    parameters.Inputs.load.data[0].name = '/in/x.txt';
+    const { task_id } = await activate(account, { workflow_name: 'diamond', workflow_version: 1, parameters });
+    const task = await waitForTask(account, task_id);
+    assert.equal(task.status, 'succeeded', task.reason);
+    assert.equal(await download(account, '/out/joined.txt'), 'hello\nhello\n');
+    const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
+    const byNode = Object.fromEntries(jobs.map((j: any) => [j.node_id, j]));
+    // With two CPU slots the two one-second branches overlap.
+    assert.ok(byNode.left.startTime < byNode.right.endTime && byNode.right.startTime < byNode.left.endTime, 'left and right ran at the same time');
+    assert.ok(byNode.both.startTime >= Math.max(byNode.left.endTime, byNode.right.endTime), 'the join waited for both');
+  });
+
+  it('fails the task when a node fails, with the reason on the job, and runs nothing after it', async () => {
+    const account = await server.account();
+    await singleToolWorkflow(account, 'failing', {
+      cmd_template: 'echo about to fail >&2; exit 3',
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
+    const { task_id } = await activate(account, { workflow_name: 'failing', workflow_version: 1, parameters: await template(account, 'failing') });
+    const task = await waitForTask(account, task_id);
+    assert.equal(task.status, 'failed');
+    assert.match(task.reason, /node work \(failing_tool\) failed: exit code 3/);
+    const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
+    const work = jobs.find((j: any) => j.node_id === 'work');
+    assert.equal(work.status, 'failed');
+    assert.equal(work.exit_code, 3);
+    assert.equal(jobs.find((j: any) => j.node_id === 'save').status, 'cancelled');
+    const info = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/${work.job_id}/`));
+    assert.equal(await (await fetch(info.Log_downloadURL)).text(), 'about to fail\n');
+  });
+
+  it('fails a job whose command exits 0 without writing a declared output', async () => {
+    const account = await server.account();
+    await singleToolWorkflow(account, 'lazy', { cmd_template: 'true', outputs: { out: { type: 'file', formats: 'txt', required: true } }, requirements });
+    const { task_id } = await activate(account, { workflow_name: 'lazy', workflow_version: 1, parameters: await template(account, 'lazy') });
+    const task = await waitForTask(account, task_id);
+    assert.equal(task.status, 'failed');
+    assert.match(task.reason, /did not write \/var\/data\/outputs\/out\/save\.txt|did not write \/var\/data\/outputs\/out\//);
+  });
+
+  it('stops a running task: the job and its whole process tree are killed, nothing further starts', async () => {
+    const account = await server.account();
+    const marker = `gdflowstop${process.pid}${Date.now()}`;
+    await singleToolWorkflow(account, 'sleepy', {
+      cmd_template: `(sleep 300; echo ${marker}) & setsid sleep 301 & sleep 302 && echo done > {{ outputs.out[0].path }}`,
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
+    const { task_id } = await activate(account, { workflow_name: 'sleepy', workflow_version: 1, parameters: await template(account, 'sleepy') });
+    await waitForJob(account, task_id, 'work', 'running');
+    const stop = await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`));
+    assert.equal(stop.status, 200);
+    const task = await waitForTask(account, task_id, { timeoutMs: 20_000 });
+    assert.equal(task.status, 'stopped');
+    const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
+    assert.equal(jobs.find((j: any) => j.node_id === 'work').status, 'cancelled');
+    assert.equal(jobs.find((j: any) => j.node_id === 'save').status, 'cancelled');
+    const survivors = readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('sleep\u000030');
+        } catch {
+          return false;
+        }
+      });
+    assert.deepEqual(survivors, [], 'no sleep of the job survives');
+    // Stopping an ended task is a harmless 200.
+    assert.equal((await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
+  });
+
+  it('waits for a scheduled start time', async () => {
+    const parameters = await pipelineParameters();
+    const at = Math.ceil(Date.now() / 1000) + 2;
+    parameters.Conditions = { schedule: String(at) };
+    const { task_id } = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters });
+    const first = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${task_id}/`));
+    assert.equal(first.status, 'scheduled');
+    const task = await waitForTask(alice, task_id);
+    assert.equal(task.status, 'succeeded');
+    assert.ok(task.startTime >= at, 'it did not start before its time');
+  });
+
+  it('deletes a task: its routes answer 404 and its files are gone', async () => {
+    const { task_id } = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters: await pipelineParameters() });
+    await waitForTask(alice, task_id);
+    const dir = join(server.dataDir, 'tasks', task_id);
+    assert.ok(existsSync(dir));
+    assert.equal((await alice.api.send('DELETE', projectPath(alice.name, `tasks/${task_id}/`))).status, 200);
+    await rejectsWith(alice.api.send('GET', projectPath(alice.name, `tasks/${task_id}/`)), 404, 'TaskNotFound');
+    await rejectsWith(alice.api.send('GET', projectPath(alice.name, `tasks/${task_id}/jobs/`)), 404, 'TaskNotFound');
+    assert.equal(existsSync(dir), false);
+  });
+});
+
+describe('ActivateWorkflow validates parameters before anything runs', () => {
+  const cases: Array<[string, (p: any) => void, string]> = [
+    ['a missing required input', (p) => (p.Inputs.load_reads.data = []), 'parameters.Inputs.load_reads.data is empty, but the input is required'],
+    ['data that does not exist', (p) => (p.Inputs.load_reads.data[0].name = '/reads/nothere.fastq'), `does not exist in the data store`],
+    ['a file of the wrong format', (p) => (p.Inputs.load_ref.data[0].name = '/reads/s1.fastq'), 'has none of the accepted formats fasta, fa'],
+    ['too many items', (p) => p.Inputs.load_reads.data.push({ name: '/reads/s1.fastq' }), 'parameters.Inputs.load_reads.data has 2 items; at most 1 are allowed'],
+    ["another account's data", (p) => (p.Inputs.load_reads.data[0].name = 'someoneelse:/reads/s1.fastq'), "belongs to account 'someoneelse'"],
+    ['a path escape', (p) => (p.Inputs.load_reads.data[0].name = '/reads/../../etc/passwd.fastq'), "'..' segments are not allowed"],
+    ['a parameter of the wrong type', (p) => (p.Parameters.trim_node.parameters.quality.value = 'high'), 'parameters.Parameters.trim_node.parameters.quality.value must be a number'],
+    ['a parameter out of range', (p) => (p.Parameters.trim_node.parameters.quality.value = 99), 'is 99, above the maximum 60'],
+    ['an unknown parameter', (p) => (p.Parameters.trim_node.parameters.speed = { value: 1 }), 'parameters.Parameters.trim_node.parameters.speed is not a parameter'],
+    ['an unknown node', (p) => (p.Inputs.ghost = { data: [] }), 'parameters.Inputs.ghost is not a loaddata node'],
+    ['an output in another account', (p) => (p.Outputs.store_bam.data[0].name = 'public:/stolen.bam'), "is in account 'public'; a task writes only to its own account's data"],
+    ['two outputs to one name', (p) => (p.Outputs.store_bam.data[0].name = '/results/report.txt'), "is also the output of"],
+    ['a bad schedule', (p) => (p.Conditions.schedule = 'tomorrow-ish'), "parameters.Conditions.schedule 'tomorrow-ish' is not a time"],
+  ];
+  for (const [label, mutate, reason] of cases) {
+    it(`refuses ${label}`, async () => {
+      const parameters = await pipelineParameters();
+      mutate(parameters);
+      const before = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 1000 } });
+      await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters }), 400, 'InvalidParameter', reason);
+      const afterList = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 1000 } });
+      assert.equal(afterList.total, before.total, 'no task was created');
+    });
+  }
+
+  it('answers 404 TaskNotFound for a workflow version that does not exist', async () => {
+    await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 9, parameters: {} }), 404, 'TaskNotFound', "workflow 'pipeline' version 9 does not exist");
+    await rejectsWith(activate(alice, { workflow_name: 'nosuchflow', workflow_version: 1 }), 404, 'TaskNotFound');
+  });
+
+  it('refuses a task name that is taken or invalid', async () => {
+    await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: 'first_run', parameters: await pipelineParameters() }), 400, 'InvalidParameter', "task_name 'first_run' is already used");
+    await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: '9lives', parameters: await pipelineParameters() }), 400, 'InvalidParameter', 'must start with a letter');
+  });
+
+  it("runs the public account's workflow for another account with workflow_owner", async () => {
+    const key = await server.server.services.accounts.createKey('public');
+    const { Transport } = await import('../../src/client/transport.js');
+    const publisher: TestAccount = { name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }) };
+    const publicIds = await registerPipeline(publisher);
+    await createWorkflow(publisher, 'shared_pipeline', pipelineConfigs(publicIds));
+    await upload(publisher, '/demo/ref.fa', REF);
+    const bob = await server.account();
+    await upload(bob, '/mine/r.fastq', READS);
+    const parameters = (await bob.api.json<any>('GET', projectPath('public', 'executable-workflows/shared_pipeline/'), { query: { workflow_version: 1 } })).parameter;
+    parameters.Inputs.load_reads.data[0].name = '/mine/r.fastq';
+    parameters.Inputs.load_ref.data[0].name = 'public:/demo/ref.fa';
+    const { task_id } = await activate(bob, { workflow_name: 'shared_pipeline', workflow_version: 1, workflow_owner: 'public', parameters });
+    const task = await waitForTask(bob, task_id);
+    assert.equal(task.status, 'succeeded', task.reason);
+    assert.equal(await download(bob, '/results/report.txt'), `${Buffer.byteLength(REF + READS)} /var/data/inputs/bam/store_bam.bam\n`);
+    await rejectsWith(activate(bob, { workflow_name: 'pipeline', workflow_version: 1, workflow_owner: alice.name, parameters }), 403, 'AccessDenied');
+  });
+});
