@@ -283,10 +283,15 @@ export class KyselyStore implements Store {
       .select(['accounts.name as account_name', 'projects.name as project_name']);
   }
 
-  async createTool(input: NewVersion): Promise<Tool> {
-    const id = await this.retrying(async (trx) => {
+  /**
+   * Insert the next version of a tool or workflow name: max(version) + 1, in a transaction that is
+   * retried when a concurrent writer took the same number (the unique key refuses the second), so
+   * versions stay unique and gap-free.
+   */
+  private async createVersion(table: 'tools' | 'workflows', input: NewVersion, columns: Record<string, string | null>): Promise<string> {
+    return this.retrying(async (trx) => {
       const { max } = await trx
-        .selectFrom('tools')
+        .selectFrom(table as 'tools')
         .select((eb) => eb.fn.max<number | null>('version').as('max'))
         .where('project_id', '=', input.projectId)
         .where('name', '=', input.name)
@@ -296,7 +301,7 @@ export class KyselyStore implements Store {
       const id = newId();
       const at = now();
       await trx
-        .insertInto('tools')
+        .insertInto(table as 'tools')
         .values({
           id,
           project_id: input.projectId,
@@ -305,14 +310,17 @@ export class KyselyStore implements Store {
           description: input.description,
           status: 'unchecked',
           visibility: input.visibility,
-          category: '',
-          configs: null,
           created_at: at,
           modified_at: at,
+          ...(columns as { category: string; configs: null }),
         })
         .execute();
       return id;
     }, isUniqueViolation);
+  }
+
+  async createTool(input: NewVersion): Promise<Tool> {
+    const id = await this.createVersion('tools', input, { category: '', configs: null });
     return (await this.getToolById(id))!;
   }
 
@@ -373,35 +381,7 @@ export class KyselyStore implements Store {
   }
 
   async createWorkflow(input: NewVersion): Promise<Workflow> {
-    const id = await this.retrying(async (trx) => {
-      const { max } = await trx
-        .selectFrom('workflows')
-        .select((eb) => eb.fn.max<number | null>('version').as('max'))
-        .where('project_id', '=', input.projectId)
-        .where('name', '=', input.name)
-        .executeTakeFirstOrThrow();
-      const version = (max ?? 0) + 1;
-      if (input.expectedVersion !== undefined && input.expectedVersion !== version) throw new VersionConflict(version);
-      const id = newId();
-      const at = now();
-      await trx
-        .insertInto('workflows')
-        .values({
-          id,
-          project_id: input.projectId,
-          name: input.name,
-          version,
-          description: input.description,
-          status: 'unchecked',
-          visibility: input.visibility,
-          configs: null,
-          run_template: null,
-          created_at: at,
-          modified_at: at,
-        })
-        .execute();
-      return id;
-    }, isUniqueViolation);
+    const id = await this.createVersion('workflows', input, { configs: null, run_template: null });
     return (await this.getWorkflowById(id))!;
   }
 

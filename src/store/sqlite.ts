@@ -13,23 +13,55 @@ import type { Database } from './schema.js';
  */
 export async function openSqliteStore(file: string): Promise<CachedStore> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  // Another process (an admin command beside the server) may hold the write lock briefly.
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return withMigrationLock(file, async () => {
+    const sqlite = new BetterSqlite3(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    // Another process (an admin command beside the server) may hold the write lock briefly.
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    try {
+      await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+    const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: false });
+    // data_version changes whenever another connection (an admin command) commits.
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    return new CachedStore(store, () => dataVersion.get() as number);
+  });
+}
+
+/**
+ * Kysely's SQLite adapter takes no migration lock (it assumes one connection), so two processes
+ * opening a new database at once would both apply migrations. Serialise them with an exclusive
+ * transaction on a small lock database beside it; the lock goes with the process if it dies.
+ */
+async function withMigrationLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  if (file === ':memory:') return fn();
+  const lock = new BetterSqlite3(`${file}.migrate-lock`, { timeout: 0 });
   try {
-    await migrateToLatest(db);
-  } catch (error) {
-    await db.destroy();
-    throw error;
+    // Poll rather than let SQLite wait: its busy handler would block this whole process.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      try {
+        lock.exec('BEGIN EXCLUSIVE');
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      lock.exec('COMMIT');
+    }
+  } finally {
+    lock.close();
   }
-  const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: false });
-  // data_version changes whenever another connection (an admin command) commits.
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  return new CachedStore(store, () => dataVersion.get() as number);
 }
 
 /**

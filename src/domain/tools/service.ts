@@ -112,10 +112,29 @@ export class ToolService {
     return { tools, latest: all[all.length - 1]!.version };
   }
 
+  // GetTool answers for the same (cached, immutable) version list are the same object, so the
+  // HTTP layer can keep its serialisation too. Entries go when the store's cache lets go of the list.
+  private readonly getAnswers = new WeakMap<Tool[], Map<string, { tools: ReturnType<typeof toolAsRead>[] }>>();
+
   /** 4.5 GetTool. */
   async get(scope: Scope, toolName: string, query: Record<string, unknown>) {
-    const { tools, latest } = await this.versions(scope, toolName, query);
-    return { tools: tools.map((t) => toolAsRead(t, latest)) };
+    const name = checkName('tool_name', toolName);
+    const version = optionalVersion('tool_version', query.tool_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    const all = await this.store.getToolVersions(project.id, name);
+    let answers = this.getAnswers.get(all);
+    if (!answers) this.getAnswers.set(all, (answers = new Map()));
+    const key = String(version);
+    const known = answers.get(key);
+    if (known) return known;
+    const tools = version === undefined ? all : all.filter((t) => t.version === version);
+    if (tools.length === 0) {
+      throw notFound(version === undefined ? `tool '${name}' does not exist` : `tool '${name}' version ${version} does not exist`);
+    }
+    const latest = all[all.length - 1]!.version;
+    const answer = { tools: tools.map((t) => toolAsRead(t, latest)) };
+    answers.set(key, answer);
+    return answer;
   }
 
   /** 4.6 GetToolParameterTemplate: for the version asked, or the latest. */

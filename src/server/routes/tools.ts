@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Scope } from '../../domain/tools/service.js';
 import { callerOf, type RouteContext } from '../app.js';
+import { sendJson } from '../json-cache.js';
 
 /** INTERFACE.md 4.1–4.7: the seven tool operations. */
 
@@ -33,8 +34,8 @@ export function registerToolRoutes(app: FastifyInstance, context: RouteContext):
 
   app.get<{ Params: ProjectParams }>(`${base}/tools/`, { config: { operation: 'ListTool' } }, async (request) => tools.list(scopeOf(request, context)));
 
-  app.get<{ Params: ToolParams; Querystring: Query }>(`${base}/tools/:tool/`, { config: { operation: 'GetTool' } }, async (request) =>
-    tools.get(scopeOf(request, context), request.params.tool, request.query),
+  app.get<{ Params: ToolParams; Querystring: Query }>(`${base}/tools/:tool/`, { config: { operation: 'GetTool' } }, async (request, reply) =>
+    sendJson(reply, await tools.get(scopeOf(request, context), request.params.tool, request.query)),
   );
 
   app.get<{ Params: ToolParams; Querystring: Query }>(

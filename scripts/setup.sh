@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set up a fresh Debian/Ubuntu machine for gdflow: the system packages jobs and the demo need,
+# the npm packages, and the build. Safe to run again. Uses sudo for apt-get when not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+# bubblewrap: the job sandbox; samtools (with wgsim), bwa, fastp: the demo pipeline's tools.
+PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates"
+missing=""
+for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+  echo "installing:$missing"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  # shellcheck disable=SC2086
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
+
+# better-sqlite3 compiles from source where no prebuilt binary can be downloaded (about 2 minutes).
+npm ci --no-audit --no-fund
+npm run build
+echo "gdflow is set up: try 'npm run demo', or 'node dist/src/cli/main.js --help'"
