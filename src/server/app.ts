@@ -37,6 +37,8 @@ export interface AppOptions {
   now?: () => number;
 }
 
+const EMPTY_MD5 = contentMd5('');
+
 /** Write a GeneDock error straight to a socket, for errors raised before Fastify sees a request. */
 function writeRawError(socket: Socket, spec: ErrorSpec, reason: string): void {
   if (!socket.writable) return;
@@ -120,15 +122,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // A Content-MD5 on a request without a body must be the digest of the empty body.
   app.addHook('preHandler', async (request: FastifyRequest) => {
-    const md5 = getHeader(request.headers, 'content-md5');
-    if (md5 !== undefined && request.rawBody === null && request.body === undefined && md5 !== contentMd5('')) {
+    const md5 = request.headers['content-md5'];
+    if (typeof md5 === 'string' && request.rawBody === null && request.body === undefined && md5 !== EMPTY_MD5) {
       throw httpError('InvalidDigest', `Content-MD5 '${md5}' is not the digest of the empty body`);
     }
   });
 
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
-  });
+  // The access log costs a little on every request: only hook it in when it is written.
+  const logLevel = options.logLevel ?? 'silent';
+  if (['info', 'debug', 'trace'].includes(logLevel)) {
+    app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
+    });
+  }
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -37,26 +37,48 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 /** Look a header up by name, whatever its case in the bag. */
 export function getHeader(headers: HeaderBag, name: string): string | undefined {
-  const direct = headers[name] ?? headers[name.toLowerCase()];
-  if (direct !== undefined) return headerValue(direct);
   const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === lower) return headerValue(value);
+  const direct = headers[lower] ?? headers[name];
+  if (direct !== undefined) return headerValue(direct);
+  for (const key in headers) {
+    if (key.length === lower.length && key.toLowerCase() === lower) return headerValue(headers[key]);
   }
   return undefined;
 }
 
-/** Every `x-gd-*` header as `name:value\n`, names lower-cased and trimmed, sorted by name. */
-export function canonicalGdHeaders(headers: HeaderBag): string {
-  const lines: Array<[string, string]> = [];
-  for (const [key, value] of Object.entries(headers)) {
-    const name = key.trim().toLowerCase();
-    const text = headerValue(value);
-    if (name.startsWith('x-gd-') && text !== undefined) lines.push([name, text.trim()]);
-  }
-  lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return lines.map(([name, value]) => `${name}:${value}\n`).join('');
+interface SignedHeaders {
+  md5: string;
+  type: string;
+  date: string;
+  /** Every `x-gd-*` header as `name:value\n`, names lower-cased and trimmed, sorted by name. */
+  gd: string;
 }
+
+/**
+ * The signed headers in one pass, whatever the case of their names (servers see lower case,
+ * clients write Content-Type). An absent header is the empty string.
+ */
+function signedHeaders(headers: HeaderBag): SignedHeaders {
+  const result: SignedHeaders = { md5: '', type: '', date: '', gd: '' };
+  let gd: Array<[string, string]> | undefined;
+  for (const key in headers) {
+    const value = headerValue(headers[key]);
+    if (value === undefined) continue;
+    const name = key.trim().toLowerCase();
+    if (name === 'content-md5') result.md5 = value;
+    else if (name === 'content-type') result.type = value;
+    else if (name === 'date') result.date = value;
+    else if (name.startsWith('x-gd-')) (gd ??= []).push([name, value.trim()]);
+  }
+  if (gd) {
+    gd.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    result.gd = gd.map(([name, value]) => `${name}:${value}\n`).join('');
+  }
+  return result;
+}
+
+/** Every `x-gd-*` header as `name:value\n`, names lower-cased and trimmed, sorted by name. */
+export const canonicalGdHeaders = (headers: HeaderBag): string => signedHeaders(headers).gd;
 
 export interface SignableRequest {
   method: string;
@@ -66,12 +88,6 @@ export interface SignableRequest {
 }
 
 export function stringToSign(request: SignableRequest): string {
-  const h = request.headers;
-  return [
-    request.method.toUpperCase(),
-    getHeader(h, 'Content-MD5') ?? '',
-    getHeader(h, 'Content-Type') ?? '',
-    getHeader(h, 'Date') ?? '',
-    canonicalGdHeaders(h) + canonicalResource(request.target),
-  ].join('\n');
+  const h = signedHeaders(request.headers);
+  return `${request.method.toUpperCase()}\n${h.md5}\n${h.type}\n${h.date}\n${h.gd}${canonicalResource(request.target)}`;
 }

@@ -84,11 +84,19 @@ export class ToolService {
     }
   }
 
+  private readonly listAnswers = new WeakMap<Tool[], Map<string, { items: ReturnType<typeof toolSummary>[][]; tool_url: string }>>();
+
   /** 4.4 ListTool: one group per name, one summary per version; 404 when there is nothing. */
   async list(scope: Scope) {
     const { project, owner } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     const tools = await this.store.listTools(project.id);
     if (tools.length === 0) throw notFound(`project '${project.name}' has no tools`);
+    // The same cached list gives the same answer object, whose JSON the HTTP layer keeps.
+    let answers = this.listAnswers.get(tools);
+    if (!answers) this.listAnswers.set(tools, (answers = new Map()));
+    const key = `${scope.baseUrl} ${owner}`;
+    const known = answers.get(key);
+    if (known) return known;
     const methods = authorizedMethods(owner);
     const groups = new Map<string, ReturnType<typeof toolSummary>[]>();
     for (const tool of tools) {
@@ -96,7 +104,9 @@ export class ToolService {
       group.push(toolSummary(tool, scope.baseUrl, methods));
       groups.set(tool.name, group);
     }
-    return { items: [...groups.values()], tool_url: toolsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }) };
+    const answer = { items: [...groups.values()], tool_url: toolsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }) };
+    answers.set(key, answer);
+    return answer;
   }
 
   /** The versions a read asks for: one when `tool_version` is given, else all. */

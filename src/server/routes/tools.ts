@@ -32,7 +32,9 @@ export function registerToolRoutes(app: FastifyInstance, context: RouteContext):
     return reply.code(200).send();
   });
 
-  app.get<{ Params: ProjectParams }>(`${base}/tools/`, { config: { operation: 'ListTool' } }, async (request) => tools.list(scopeOf(request, context)));
+  app.get<{ Params: ProjectParams }>(`${base}/tools/`, { config: { operation: 'ListTool' } }, async (request, reply) =>
+    sendJson(reply, await tools.list(scopeOf(request, context))),
+  );
 
   app.get<{ Params: ToolParams; Querystring: Query }>(`${base}/tools/:tool/`, { config: { operation: 'GetTool' } }, async (request, reply) =>
     sendJson(reply, await tools.get(scopeOf(request, context), request.params.tool, request.query)),

@@ -1,0 +1,190 @@
+import type { Command } from 'commander';
+import type { RunParameters } from '../../client/types.js';
+import { followAll, type Followed } from '../batch/follow.js';
+import { defaultLogPath, LogWriter, readLog, type LogEntry } from '../batch/log.js';
+import { readSampleSheet } from '../batch/sheet.js';
+import { submitAll } from '../batch/submit.js';
+import { checkInputsExist, describeProblem, planBatch, type BatchTemplate, type Problem } from '../batch/validate.js';
+import { clientCommand, clientFor, type ClientFlags } from '../context.js';
+import { positiveInteger, readDocument, runDocument, secondsOption, versionOption } from '../documents.js';
+import { CliError, EXIT, usageError } from '../exit.js';
+import { formatDuration, formatTable, note, printJson, runTime, say } from '../output.js';
+import { progressBar } from '../progress.js';
+
+interface Flags extends ClientFlags {
+  workflow?: string;
+  version?: string;
+  owner?: string;
+  taskName?: string;
+  key?: string;
+  log?: string;
+  concurrency: string;
+  checkInputs: boolean;
+  dryRun?: boolean;
+  wait?: boolean;
+  interval: string;
+}
+
+const SHOWN_PROBLEMS = 50;
+
+function refuse(problems: Problem[], what: string): never {
+  const lines = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${describeProblem(p)}`);
+  if (problems.length > SHOWN_PROBLEMS) lines.push(`  ... and ${problems.length - SHOWN_PROBLEMS} more`);
+  const rows = new Set(problems.flatMap((p) => (p.row ? [p.row.row] : [])));
+  throw usageError(`${what}: ${rows.size > 0 ? `${rows.size} bad row${rows.size > 1 ? 's' : ''}` : 'the template does not fit the sample sheet'}; nothing was submitted\n${lines.join('\n')}`);
+}
+
+function summaryTable(followed: Followed[]): string {
+  return formatTable(followed, [
+    { header: 'row', value: (f) => f.entry.row, right: true },
+    { header: 'task', value: (f) => f.entry.task_name },
+    { header: 'task id', value: (f) => f.entry.task_id },
+    { header: 'status', value: (f) => f.status },
+    { header: 'duration', value: (f) => (f.task ? formatDuration(runTime(f.task)) : '-'), right: true },
+    { header: 'reason', value: (f) => (f.status === 'succeeded' ? '' : (f.task?.reason ?? '')) },
+  ]);
+}
+
+/** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
+export function registerBatch(program: Command): void {
+  clientCommand(program.command('batch <template> <samplesheet>').description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'))
+    .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name)")
+    .option('--version <n>', 'workflow version (default: the latest runnable one)')
+    .option('--owner <account>', "run a workflow of another account (e.g. 'public')")
+    .option('--task-name <pattern>', "task name pattern, e.g. '{$sample}_qc' (default: the template's name; none: generated)")
+    .option('--key <column>', 'column that identifies a row in the submission log (default: the whole row)')
+    .option('--log <file>', 'submission log (default: <samplesheet>.<workflow>.submitted.jsonl beside the sheet)')
+    .option('-c, --concurrency <n>', 'submissions in flight at once', '8')
+    .option('--no-check-inputs', 'do not check that every input exists before submitting')
+    .option('--dry-run', 'validate and show what would be submitted, submit nothing')
+    .option('--wait', 'then follow every task of the sheet to its end and print a summary (exit 1 if any failed)')
+    .option('--interval <seconds>', 'poll interval with --wait', '2')
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText(
+      'after',
+      `
+The template is the run-parameter template of the workflow ('gdflow workflow getparam NAME') with
+placeholders: {$column} in any string (input and output names, task name, parameter values) is
+replaced by that row's value of the column. The sample sheet is TSV or CSV with a header row:
+
+  params.yml:                              samples.tsv:
+    name: '{$sample}_qc'                     sample<TAB>read
+    Inputs:                                  s01<TAB>/reads/s01.fastq
+      load_reads:                            s02<TAB>/reads/s02.fastq
+        data: [{name: '{$read}'}]
+    Outputs:
+      save_report:
+        data: [{name: '/results/{$sample}/report.txt'}]
+
+  gdflow batch params.yml samples.tsv --workflow qc --wait
+
+Every row is checked before anything is submitted (placeholders filled, task names valid and
+unique, data names well formed, formats, parameter types and ranges, inputs present); a bad row
+stops the whole batch (exit 2) with its row number and problem. Each submitted row is written
+to the submission log at once; running the same command again skips the rows in the log, so an
+interrupted batch is resumed by re-running it.`,
+    )
+    .action(async (templatePath: string, sheetPath: string, flags: Flags) => {
+      const doc = runDocument(readDocument(templatePath), templatePath);
+      const workflow = flags.workflow ?? doc.workflow_name;
+      if (!workflow) throw usageError(`which workflow? give --workflow NAME (or workflow_name in ${templatePath})`);
+      const version = versionOption(flags.version) ?? doc.workflow_version;
+      const owner = flags.owner ?? doc.workflow_owner;
+      const concurrency = positiveInteger(flags.concurrency, '--concurrency');
+      const intervalMs = secondsOption(flags.interval, '--interval') * 1000;
+      const template: BatchTemplate = {
+        workflow_name: workflow,
+        parameters: doc.parameters,
+        ...(version !== undefined ? { workflow_version: version } : {}),
+        ...(owner !== undefined ? { workflow_owner: owner } : {}),
+        ...((flags.taskName ?? doc.task_name) !== undefined ? { task_name: (flags.taskName ?? doc.task_name)! } : {}),
+      };
+      const sheet = readSampleSheet(sheetPath);
+      if (sheet.rows.length === 0) throw usageError(`sample sheet ${sheetPath} has a header but no rows`);
+
+      const client = clientFor(flags);
+      const account = await client.accountName();
+      // The workflow's own template: node ids, formats, item counts, parameter types. Another
+      // account's workflow has none in this project; the server still checks at submission.
+      const foreign = owner !== undefined && owner.split('/')[0] !== account;
+      const reference: RunParameters | undefined = foreign ? undefined : (await client.getExecutableWorkflow(workflow, version)).parameter;
+      const { planned, problems, inputs } = planBatch(template, sheet, { account, ...(reference ? { reference } : {}), ...(flags.key !== undefined ? { keyColumn: flags.key } : {}) });
+      // Every row's inputs are checked, bad rows' too, so that one run names every problem.
+      if (flags.checkInputs) problems.push(...(await checkInputsExist(client, inputs)));
+      if (problems.length > 0) {
+        problems.sort((a, b) => (a.row?.row ?? 0) - (b.row?.row ?? 0));
+        refuse(problems, `${sheetPath} does not fit ${templatePath}`);
+      }
+
+      const logPath = flags.log ?? defaultLogPath(sheetPath, workflow);
+      const { entries: logged, skipped } = readLog(logPath);
+      if (skipped > 0) note(`${logPath}: ${skipped} unreadable line${skipped > 1 ? 's' : ''} ignored (an interrupted write)`);
+      const todo = planned.filter((p) => !logged.has(p.key));
+      const already = planned.length - todo.length;
+      if (!flags.json) note(`${sheet.rows.length} rows valid; ${already} already submitted (${logPath}), ${todo.length} to submit`);
+
+      if (flags.dryRun) {
+        if (flags.json) return printJson({ rows: sheet.rows.length, already_submitted: already, to_submit: todo.map((p) => ({ row: p.row.row, key: p.key, request: p.request })) });
+        say(formatTable(todo, [
+          { header: 'row', value: (p) => p.row.row, right: true },
+          { header: 'task name', value: (p) => p.request.task_name ?? '(generated)' },
+          { header: 'inputs', value: (p) => p.inputs.map((i) => `${i.account}:${i.path}`).join(' ') },
+        ]));
+        return;
+      }
+
+      const writer = new LogWriter(logPath);
+      const bar = progressBar(todo.length, 'submitting [{bar}] {value}/{total} tasks | {eta_formatted} left');
+      let result;
+      try {
+        result = await submitAll(client, todo, writer, { concurrency, onDone: (n) => bar.update(n) });
+      } finally {
+        bar.stop();
+        writer.close();
+      }
+      const rate = result.elapsedSeconds > 0 ? result.submitted.length / result.elapsedSeconds : 0;
+      if (!flags.json && todo.length === 0) say(`nothing to submit: all ${already} rows are in ${logPath}`);
+      else if (!flags.json) {
+        say(`submitted ${result.submitted.length} task${result.submitted.length === 1 ? '' : 's'} in ${result.elapsedSeconds.toFixed(2)} s (${rate.toFixed(1)} tasks/s)${already ? `, skipped ${already} already submitted` : ''}; log: ${logPath}`);
+        for (const { plan, error } of result.failed.slice(0, SHOWN_PROBLEMS)) note(`  row ${plan.row.row} (line ${plan.row.line}) not submitted: ${error.message}`);
+        if (result.failed.length > SHOWN_PROBLEMS) note(`  ... and ${result.failed.length - SHOWN_PROBLEMS} more`);
+      }
+      if (result.unreachable) {
+        const left = todo.length - result.submitted.length;
+        throw new CliError(`${result.unreachable.message}; ${left} row${left === 1 ? '' : 's'} not submitted: run the same command again to submit them`, EXIT.unreachable);
+      }
+
+      let followed: Followed[] | undefined;
+      if (flags.wait) {
+        // Every task of the sheet: those submitted now and those of earlier runs.
+        const { entries } = readLog(logPath);
+        const mine = planned.flatMap((p) => {
+          const entry = entries.get(p.key);
+          return entry ? [entry] : [];
+        }) satisfies LogEntry[];
+        followed = await followAll(client, mine, { intervalMs, concurrency, quiet: Boolean(flags.json) });
+        followed.sort((a, b) => a.entry.row - b.entry.row);
+        if (!flags.json) {
+          say(summaryTable(followed));
+          const counts = new Map<string, number>();
+          for (const f of followed) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+          say(`${followed.length} tasks: ${[...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ')}`);
+        }
+      }
+      if (flags.json) {
+        printJson({
+          rows: sheet.rows.length,
+          already_submitted: already,
+          submitted: result.submitted,
+          failed: result.failed.map(({ plan, error }) => ({ row: plan.row.row, key: plan.key, error: error.message })),
+          elapsed_seconds: result.elapsedSeconds,
+          tasks_per_second: rate,
+          log: logPath,
+          ...(followed ? { tasks: followed.map((f) => ({ row: f.entry.row, task_id: f.entry.task_id, task_name: f.entry.task_name, status: f.status, duration: f.task ? runTime(f.task) : null, reason: f.task?.reason ?? null })) } : {}),
+        });
+      }
+      if (result.failed.length > 0) throw new CliError(`${result.failed.length} row${result.failed.length === 1 ? ' was' : 's were'} not submitted`, EXIT.failed);
+      const bad = followed?.filter((f) => f.status !== 'succeeded') ?? [];
+      if (bad.length > 0) throw new CliError(`${bad.length} of ${followed!.length} tasks did not succeed`, EXIT.failed);
+    });
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
+import { formatDuration, printJson, printTable, runTime } from '../../output.js';
+
+/** `gdflow task jobs`: the jobs of a task in plan order. */
+export function registerTaskJobs(task: Command): void {
+  clientCommand(task.command('jobs <task_id>').description('list the jobs of a task (one per workflow node)'), { json: true }).action(async (taskId: string, flags: ClientFlags) => {
+    const { jobs } = await clientFor(flags).listJobs(taskId);
+    if (flags.json) return printJson(jobs);
+    printTable(
+      jobs,
+      [
+        { header: 'node', value: (j) => j.node_id },
+        { header: 'tool', value: (j) => j.name },
+        { header: 'status', value: (j) => j.status },
+        { header: 'exit', value: (j) => j.exit_code, right: true },
+        { header: 'attempt', value: (j) => j.attempt, right: true },
+        { header: 'duration', value: (j) => formatDuration(runTime(j)), right: true },
+        { header: 'reason', value: (j) => j.reason },
+        { header: 'job id', value: (j) => j.job_id },
+      ],
+      'no jobs',
+    );
+  });
+}

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
+import { versionOption } from '../../documents.js';
+import { printJson, printYaml } from '../../output.js';
+
+/** `gdflow workflow get`: a version as an editable `workflow:` document. */
+export function registerWorkflowGet(workflow: Command): void {
+  clientCommand(workflow.command('get <name>').description('print a workflow as a workflow: YAML document (the latest version unless --version)'), { json: true })
+    .option('--version <n>', 'workflow version')
+    .action(async (name: string, flags: ClientFlags & { version?: string }) => {
+      const version = versionOption(flags.version);
+      const { workflows } = await clientFor(flags).getWorkflow(name, version);
+      const latest = workflows.reduce((a, b) => (b.version > a.version ? b : a));
+      if (flags.json) return printJson(latest);
+      printYaml({ workflow: { name, description: latest.description, version: latest.version, status: latest.status, ...latest.configs } });
+    });
+}

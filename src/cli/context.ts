@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { Client } from '../client/client.js';
+import { clientOptions, resolveSettings, type ResolvedSettings } from './client-config.js';
+
+/** Options every command that talks to a server accepts. */
+export interface ClientFlags {
+  profile?: string;
+  project?: string;
+  json?: boolean;
+}
+
+/** Add `--profile` and `--project` (and, for read commands, `--json`) to a command. */
+export function clientCommand(command: Command, options: { json?: boolean } = {}): Command {
+  command
+    .option('--profile <name>', 'config profile to use [GDFLOW_PROFILE]')
+    .option('--project <name>', 'project of tools, workflows and tasks [GDFLOW_PROJECT]');
+  if (options.json) command.option('--json', 'print JSON instead of a table');
+  return command;
+}
+
+export function settingsFor(flags: ClientFlags): ResolvedSettings {
+  return resolveSettings({ profile: flags.profile, flags: flags.project ? { project: flags.project } : {} });
+}
+
+/** A signed client for the chosen profile (exit 2 when nothing is configured). */
+export function clientFor(flags: ClientFlags): Client {
+  return new Client(clientOptions(settingsFor(flags)));
+}

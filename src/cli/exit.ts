@@ -1,0 +1,28 @@
+/**
+ * Exit codes of every gdflow command, and the error that carries one. Scripts (and `batch`
+ * drivers) branch on these, so they are fixed: 0 success; 1 the operation failed (the server
+ * refused it, or a task failed); 2 usage or configuration error; 3 the server could not be
+ * reached.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.failed,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** A mistake in the command line or the files it names: exit code 2. */
+export const usageError = (message: string): CliError => new CliError(message, EXIT.usage);
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  success
+  1  the operation failed (the server refused it, or a task failed or was stopped)
+  2  usage or configuration error (bad option, bad document, no credentials configured)
+  3  the server could not be reached (after retrying)`;

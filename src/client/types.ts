@@ -1,0 +1,324 @@
+/**
+ * The shapes the gdflow / GeneDock API sends and receives (INTERFACE.md §2, WIRE.md §2 and §4).
+ * Field names are the wire's own. Objects keep an index signature where the server may add
+ * members, so that reading a field the types do not list still type-checks as `unknown`.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** 2.1: one version of a tool as listed. */
+export interface ToolSummary {
+  tool_url: string;
+  tool_name: string;
+  tool_version: number;
+  tool_id: string;
+  description: string;
+  status: 'checked' | 'unchecked';
+  type: string;
+  category: string;
+  authorized_methods: string[];
+  modified_time: number;
+  created_time: number;
+  [key: string]: unknown;
+}
+
+/** 4.4 ListTool: one group per tool name, one summary per version. */
+export interface ToolList {
+  items: ToolSummary[][];
+  tool_url: string;
+}
+
+/** 2.2: a tool definition, as sent in PutTool (read-only members may be present when read). */
+export interface ToolDefinition {
+  name?: string;
+  alias?: string;
+  category?: string;
+  description?: string;
+  homepage?: string;
+  tutorial?: string | null;
+  cmd_template?: string;
+  inputs?: Record<string, Record<string, unknown>> | null;
+  outputs?: Record<string, Record<string, unknown>> | null;
+  parameters?: Record<string, Record<string, unknown>> | null;
+  requirements?: { container?: { image?: string; type?: string }; resources?: Record<string, unknown> };
+  [key: string]: unknown;
+}
+
+/** 2.2 as read: the definition plus `_id`, `version`, `account`, `status`, ... */
+export interface ToolConfigsAsRead extends ToolDefinition {
+  _id: string;
+  version: number;
+  account: string;
+  status: string;
+  type: string;
+}
+
+/** One element of GetTool's `tools`. */
+export interface ToolAsRead {
+  description: string;
+  configs: ToolConfigsAsRead;
+  status: 'checked' | 'unchecked';
+  modified_time: number;
+  created_time: number;
+}
+
+/** 2.4: GetToolParameterTemplate element. */
+export interface ToolParameterTemplate {
+  account: string;
+  alias: string;
+  app_id: string;
+  category: string;
+  description: string;
+  name: string;
+  version: number;
+  inputs: Record<string, Array<{ enid: string }>>;
+  outputs: Record<string, Array<{ enid: string }>>;
+  parameters: Record<string, { variable: boolean; type: string; value: unknown }>;
+  [key: string]: unknown;
+}
+
+/** 2.3: GetToolDetails element. */
+export interface ToolDetails {
+  tool_name: string;
+  modified_time: number;
+  details: Record<string, unknown>;
+}
+
+export interface CreateToolRequest {
+  tool_name: string;
+  description?: string;
+  /** The version this create must produce (the server refuses another); omitted: the next one. */
+  tool_version?: number;
+}
+
+export interface PutToolRequest {
+  tool_version: number;
+  description?: string;
+  configs: ToolDefinition;
+}
+
+/** 2.5: one version of a workflow as listed. */
+export interface WorkflowSummary {
+  workflow_url: string;
+  workflow_name: string;
+  workflow_version: number;
+  workflow_id: string;
+  description: string;
+  status: 'checked' | 'unchecked';
+  authorized_methods?: string[];
+  modified_time?: number;
+  created_time?: number;
+  [key: string]: unknown;
+}
+
+export interface WorkflowList {
+  workflow_url: string;
+  items: WorkflowSummary[][];
+}
+
+/** 2.7: one node of a workflow configuration. */
+export interface WorkflowNode {
+  node_id: string;
+  app_id: string;
+  name?: string;
+  alias?: string;
+  inputs?: Record<string, Array<{ enid: string }> | { enid: string }> | null;
+  outputs?: Record<string, Array<{ enid: string }> | { enid: string }> | null;
+  parameters?: Record<string, { variable?: boolean; value?: unknown }> | null;
+  [key: string]: unknown;
+}
+
+export interface WorkflowConfigs {
+  nodelist: WorkflowNode[];
+  [key: string]: unknown;
+}
+
+/** 2.6: one version of a workflow as read. */
+export interface WorkflowAsRead {
+  version: number;
+  description: string;
+  status: 'checked' | 'unchecked';
+  configs: WorkflowConfigs;
+  workflow_id?: string;
+  modified_time?: number;
+  created_time?: number;
+}
+
+export interface CreateWorkflowRequest {
+  workflow_name: string;
+  description?: string;
+  workflow_version?: number;
+}
+
+export interface PutWorkflowRequest {
+  workflow_version: number;
+  description?: string;
+  configs: WorkflowConfigs;
+}
+
+/** The graph view of a validated workflow version (`workflows/<name>/graph/`). */
+export interface WorkflowGraph {
+  workflow_name: string;
+  workflow_version: number;
+  workflow_id: string;
+  nodes: Array<{
+    node_id: string;
+    kind: 'load' | 'store' | 'tool';
+    name: string;
+    alias: string;
+    app_id: string;
+    tool?: { account: string; project: string; name: string; version: number; tool_id: string };
+    inputs: string[];
+    outputs: string[];
+    depth: number;
+  }>;
+  edges: Array<{ enid: string; from: string; from_port: string; to: string; to_port: string; formats: string[] | null }>;
+}
+
+export interface RunInputData {
+  name: string;
+  enid?: string | null;
+  property?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface RunOutputData {
+  name: string;
+  description?: string;
+  property?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** 2.8: run parameters (the executable workflow template, and ActivateWorkflow's `parameters`). */
+export interface RunParameters {
+  name?: string | null;
+  description?: string | null;
+  Inputs?: Record<string, { data?: RunInputData[]; formats?: string[]; required?: boolean; minitems?: number; maxitems?: number; [key: string]: unknown }>;
+  Outputs?: Record<string, { data?: RunOutputData[]; formats?: string[]; [key: string]: unknown }>;
+  Parameters?: Record<string, { alias?: string; parameters?: Record<string, { value?: unknown; variable?: boolean; [key: string]: unknown }> }>;
+  Property?: Record<string, unknown>;
+  Conditions?: { schedule?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** 4.15 ActivateWorkflow body. */
+export interface ActivateWorkflowRequest {
+  workflow_name: string;
+  /** Omitted: the latest checked version. */
+  workflow_version?: number;
+  workflow_owner?: string;
+  task_name?: string;
+  parameters?: RunParameters;
+}
+
+export interface ActivatedTask {
+  task_id: string;
+  task_name: string;
+}
+
+export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
+export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** Task states from which nothing changes any more. */
+export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
+export const isTerminalTask = (status: string): boolean => (TERMINAL_TASK_STATUSES as readonly string[]).includes(status);
+
+export interface TaskProgress {
+  done: number;
+  total: number;
+  running: number;
+  failed: number;
+  percent: number;
+}
+
+/** The task object (WIRE.md §4); times are unix seconds, null while unknown. */
+export interface Task {
+  task_id: string;
+  task_name: string;
+  status: TaskStatus;
+  reason: string;
+  workflow_name: string;
+  workflow_version: number;
+  workflow_id?: string;
+  user_name: string;
+  account?: string;
+  project?: string;
+  description?: string;
+  createTime: number | null;
+  startTime: number | null;
+  endTime: number | null;
+  scheduleTime?: number | null;
+  process?: number;
+  progress: TaskProgress;
+  [key: string]: unknown;
+}
+
+export interface TaskList {
+  task_list: Task[];
+  count: number;
+  total: number;
+}
+
+export interface ListTasksQuery {
+  /** Unix seconds: tasks created at or after. */
+  from?: number;
+  /** Unix seconds: tasks created at or before. */
+  to?: number;
+  /** Page size, 1..1000 (server default 100). */
+  size?: number;
+  offset?: number;
+}
+
+export interface Job {
+  job_id: string;
+  task_id?: string;
+  name: string;
+  node_id: string;
+  alias: string;
+  status: JobStatus;
+  reason: string;
+  exit_code: number | null;
+  attempt: number;
+  startTime: number | null;
+  endTime: number | null;
+  [key: string]: unknown;
+}
+
+export interface JobInfo extends Job {
+  cmd: string;
+  /** Absolute URL readable with a plain unsigned GET; empty while the job has no log. */
+  Log_downloadURL: string;
+}
+
+export interface TaskEvent {
+  job_id: string | null;
+  from: string | null;
+  to: string;
+  reason: string;
+  at: number;
+}
+
+export interface DataItem {
+  /** `<account>:/<path>` */
+  name: string;
+  size: number;
+  modified_time: number;
+}
+
+export interface DataList {
+  items: DataItem[];
+  count: number;
+}
+
+export interface DataPutResult {
+  name: string;
+  size: number;
+  /** Hex MD5 of the stored bytes. */
+  md5: string;
+}
+
+/** GET /miscellaneous/credentials/: who the signing key belongs to. */
+export interface CallerIdentity {
+  account_name: string;
+  user_name: string;
+}

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse, stringify } from 'yaml';
+import { cliFixture, copyToolYaml, copyWorkflowYaml, writeFile, type CliFixture } from './support.js';
+
+let f: CliFixture;
+const READS = '@r1\nACGTACGT\n+\nIIIIIIII\n';
+
+before(async () => {
+  f = await cliFixture();
+});
+after(async () => f.close());
+
+/** A one-tool workflow (load? → tool → store) whose tool runs `command`. */
+async function commandWorkflow(name: string, command: string): Promise<void> {
+  const tool = `app:
+  name: ${name}_tool
+  cmd_template: '${command}'
+  outputs: {out: {type: file, formats: txt}}
+  requirements: {container: {image: 'debian:bookworm', type: docker}, resources: {cpu: 1, mem: 256m, disk: 256m}}
+`;
+  assert.equal((await f.run(['tool', 'create', '-f', writeFile(f.dir, `${name}-tool.yml`, tool)])).status, 0);
+  const workflow = `workflow:
+  name: ${name}
+  nodelist:
+    - {node_id: work, app_id: /${f.account.name}/${name}_tool/1, outputs: {out: [{enid: result}]}}
+    - {node_id: save, app_id: storedata, inputs: {data: {enid: result}}}
+`;
+  const created = await f.run(['workflow', 'create', '-f', writeFile(f.dir, `${name}-wf.yml`, workflow)]);
+  assert.equal(created.status, 0, created.stderr);
+}
+
+describe('gdflow data', () => {
+  it('puts, lists, gets and removes data items', async () => {
+    const local = writeFile(f.dir, 'a.fastq', READS);
+    const put = await f.run(['data', 'put', local, '/reads/a.fastq', '--json']);
+    assert.equal(put.status, 0, put.stderr);
+    assert.deepEqual(put.json(), [{ name: `${f.account.name}:/reads/a.fastq`, size: READS.length, md5: createHash('md5').update(READS).digest('hex') }]);
+    writeFile(f.dir, 'b.fastq', READS);
+    writeFile(f.dir, 'c.fastq', READS);
+    const many = await f.run(['data', 'put', join(f.dir, 'b.fastq'), join(f.dir, 'c.fastq'), '/reads/more/']);
+    assert.equal(many.status, 0, many.stderr);
+    assert.match(many.stdout, /b\.fastq -> \S+:\/reads\/more\/b\.fastq \(24 B, md5 [0-9a-f]{32}\)/);
+    assert.equal((await f.run(['data', 'put', local, join(f.dir, 'b.fastq'), '/reads/notadir'])).status, 2, 'several files need a directory name');
+
+    const list = await f.run(['data', 'ls', '/reads/', '--json']);
+    assert.deepEqual(list.json().items.map((i: any) => i.name), ['a.fastq', 'more/b.fastq', 'more/c.fastq'].map((p) => `${f.account.name}:/reads/${p}`));
+    const table = await f.run(['data', 'ls', '/reads/more/']);
+    assert.match(table.stdout, /^NAME\s+SIZE\s+MODIFIED$/m);
+    assert.match(table.stdout, /:\/reads\/more\/c\.fastq\s+24 B\s+\d{4}-/);
+
+    const stdout = await f.run(['data', 'get', '/reads/a.fastq', '-']);
+    assert.equal(stdout.stdout, READS);
+    const toFile = await f.run(['data', 'get', `${f.account.name}:/reads/more/b.fastq`]);
+    assert.equal(toFile.status, 0, toFile.stderr);
+    assert.equal(readFileSync(join(f.dir, 'b.fastq'), 'utf8'), READS);
+
+    const rm = await f.run(['data', 'rm', '/reads/more/b.fastq', '/reads/more/c.fastq']);
+    assert.equal(rm.status, 0, rm.stderr);
+    assert.deepEqual((await f.run(['data', 'ls', '/reads/more/', '--json'])).json().items, []);
+    const missing = await f.run(['data', 'get', '/reads/more/b.fastq', join(f.dir, 'nothing.fastq')]);
+    assert.equal(missing.status, 1);
+    assert.ok(!existsSync(join(f.dir, 'nothing.fastq')) && !existsSync(join(f.dir, 'nothing.fastq.gdflow-part')), 'no partial file is left');
+    const badName = await f.run(['data', 'rm', 'no-slash']);
+    assert.equal(badName.status, 2, 'a malformed data name is a usage error');
+  });
+
+  it('streams a large file up and down intact', async () => {
+    const big = randomBytes(20 * 1024 * 1024 + 123);
+    writeFileSync(join(f.dir, 'big.bin'), big);
+    const put = await f.run(['data', 'put', join(f.dir, 'big.bin'), '/big/big.bin', '--json']);
+    assert.equal(put.status, 0, put.stderr);
+    assert.equal(put.json()[0].size, big.length);
+    assert.equal(put.json()[0].md5, createHash('md5').update(big).digest('hex'));
+    const get = await f.run(['data', 'get', '/big/big.bin', join(f.dir, 'copy.bin')]);
+    assert.equal(get.status, 0, get.stderr);
+    assert.ok(readFileSync(join(f.dir, 'copy.bin')).equals(big));
+  });
+});
+
+describe('gdflow workflow run and gdflow task', () => {
+  before(async () => {
+    assert.equal((await f.run(['tool', 'create', '-f', writeFile(f.dir, 'copy-tool.yml', copyToolYaml('copyreads'))])).status, 0);
+    assert.equal((await f.run(['workflow', 'create', '-f', writeFile(f.dir, 'copy-wf.yml', copyWorkflowYaml(f.account.name))])).status, 0);
+    assert.equal((await f.run(['data', 'put', writeFile(f.dir, 'in.fastq', READS), '/reads/in.fastq'])).status, 0);
+  });
+
+  it('runs a workflow from a parameters file, then shows the task, its jobs, command and logs; task wait exits 0', async () => {
+    const template = parse((await f.run(['workflow', 'getparam', 'copywf'])).stdout);
+    template.name = 'first_run';
+    template.Inputs.load_reads.data[0].name = '/reads/in.fastq';
+    template.Outputs.save.data[0].name = '/results/first.fastq';
+    template.Parameters.copy.parameters.label.value = 'from-cli';
+    const params = writeFile(f.dir, 'params.yml', stringify(template));
+    const run = await f.run(['workflow', 'run', 'copywf', '-p', params, '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const { task_id, task_name } = run.json();
+    assert.match(task_id, /^[0-9a-f]{24}$/);
+    assert.equal(task_name, 'first_run');
+
+    const wait = await f.run(['task', 'wait', task_id, '--interval', '0.2']);
+    assert.equal(wait.status, 0, wait.stderr);
+    assert.match(wait.stdout, new RegExp(`task first_run \\(${task_id}\\) succeeded after \\d+s: 3/3 nodes done`));
+    // Progress lines: nodes done / total and the jobs running.
+    assert.match(wait.stderr, /first_run: succeeded 3\/3 nodes done; running: -/);
+
+    const get = await f.run(['task', 'get', task_id]);
+    assert.match(get.stdout, /^status:\s+succeeded$/m);
+    assert.match(get.stdout, /^progress:\s+3\/3 nodes done/m);
+    assert.equal((await f.run(['task', 'get', task_id, '--json'])).json().status, 'succeeded');
+
+    const ls = await f.run(['task', 'ls']);
+    assert.match(ls.stdout, new RegExp(`^${task_id}\\s+first_run\\s+copywf v1\\s+succeeded\\s+3/3`, 'm'));
+    assert.ok((await f.run(['task', 'ls', '--json', '--status', 'succeeded'])).json().task_list.some((t: any) => t.task_id === task_id));
+
+    const jobs = await f.run(['task', 'jobs', task_id, '--json']);
+    assert.deepEqual(jobs.json().map((j: any) => [j.node_id, j.status]), [['load_reads', 'succeeded'], ['copy', 'succeeded'], ['save', 'succeeded']]);
+    assert.match((await f.run(['task', 'jobs', task_id])).stdout, /^copy\s+copyreads\s+succeeded\s+0\s+1/m);
+
+    const cmd = await f.run(['task', 'cmd', task_id, 'copy']);
+    assert.equal(cmd.stdout.trim(), 'cp /var/data/inputs/reads/in.fastq /var/data/outputs/out/first.fastq # from-cli t=2');
+    const byJobId = await f.run(['task', 'cmd', task_id, jobs.json()[1].job_id, '--json']);
+    assert.equal(byJobId.json().cmd, cmd.stdout.trim());
+    assert.equal((await f.run(['task', 'cmd', task_id, 'nosuchnode'])).status, 1);
+
+    const logs = await f.run(['task', 'logs', task_id]);
+    assert.equal(logs.status, 0, logs.stderr);
+    assert.match(logs.stdout, /==> copy \(succeeded\) <==/);
+    assert.equal((await f.run(['data', 'get', '/results/first.fastq', '-'])).stdout, READS);
+  });
+
+  it('runs with --wait; task wait exits 1 for a failed task and names the failed job', async () => {
+    await commandWorkflow('failing', 'echo about to fail >&2; exit 3');
+    const run = await f.run(['workflow', 'run', 'failing', '--wait', '--interval', '0.2', '--name', 'fail_run']);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stdout, /task fail_run \(([0-9a-f]{24})\) failed after/);
+    const taskId = /\(([0-9a-f]{24})\)/.exec(run.stdout)![1]!;
+    assert.match(run.stdout, /job work \(failing_tool\) failed with exit code 3/);
+
+    const wait = await f.run(['task', 'wait', taskId, '--json']);
+    assert.equal(wait.status, 1);
+    assert.equal(wait.json().status, 'failed');
+    assert.match(wait.json().reason, /exit code 3/);
+    const logs = await f.run(['task', 'logs', taskId, 'work', '--stream', 'stderr']);
+    assert.equal(logs.stdout, 'about to fail\n');
+  });
+
+  it('stops and deletes a task; task wait on a stopped task exits 1', async () => {
+    await commandWorkflow('sleepy', 'sleep 300 && echo done > {{ outputs.out[0].path }}');
+    const run = await f.run(['workflow', 'run', 'sleepy', '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const { task_id } = run.json();
+    // Wait until the job runs, then stop it.
+    for (let i = 0; i < 100; i++) {
+      const jobs = await f.client.listJobs(task_id);
+      if (jobs.jobs.some((j) => j.node_id === 'work' && j.status === 'running')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const stop = await f.run(['task', 'stop', task_id]);
+    assert.equal(stop.status, 0, stop.stderr);
+    const wait = await f.run(['task', 'wait', task_id, '--interval', '0.2', '--timeout', '30']);
+    assert.equal(wait.status, 1);
+    assert.match(wait.stdout, /sleepy_1_\d+ \([0-9a-f]{24}\) stopped after/);
+
+    const del = await f.run(['task', 'delete', task_id]);
+    assert.equal(del.status, 0, del.stderr);
+    const gone = await f.run(['task', 'get', task_id]);
+    assert.equal(gone.status, 1);
+    assert.match(gone.stderr, /404 TaskNotFound/);
+  });
+});
