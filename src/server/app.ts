@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import secureJson from 'secure-json-parse';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/access.js';
 import { invalid } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
@@ -10,7 +10,8 @@ import { contentMd5, getHeader } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
 import { verifyRequest } from './auth.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
-import { handleError, sendError } from './error-handler.js';
+import { errorHandler, sendError } from './error-handler.js';
+import { silentLogger, type Logger } from './logger.js';
 import './fastify-types.js';
 import type { Layout } from '../engine/layout.js';
 import type { SignedLogLinks } from './log-links.js';
@@ -32,7 +33,8 @@ export interface AppOptions {
   clockSkewSeconds?: number;
   /** Base URL for links in responses; default: the request's protocol and Host. */
   publicUrl?: string;
-  logLevel?: string;
+  /** Where access lines and errors go (default: nowhere). */
+  logger?: Logger;
   /** Injectable clock (milliseconds), for tests of the Date window. */
   now?: () => number;
 }
@@ -79,10 +81,10 @@ function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => v
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
+  const logger = options.logger ?? silentLogger();
+  const handleError = errorHandler(logger);
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'silent' },
-    // One line per request, written by our onResponse hook, instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
+    logger: false,
     genReqId: () => newRequestId(),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: {
@@ -113,26 +115,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer' }, parseJsonBody);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
 
+  const verifyOptions = { lookupKey: options.lookupKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now };
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-gd-requestid', request.id);
     if (request.headers.host === undefined) throw httpError('MalformedRequest', 'the Host header is missing');
     if (request.routeOptions.config?.auth === false) return;
-    request.caller = await verifyRequest(request, { lookupKey: options.lookupKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now });
-  });
-
-  // A Content-MD5 on a request without a body must be the digest of the empty body.
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+    request.caller = await verifyRequest(request, verifyOptions);
+    // A body is checked against Content-MD5 when it is parsed; a request without one here.
     const md5 = request.headers['content-md5'];
-    if (typeof md5 === 'string' && request.rawBody === null && request.body === undefined && md5 !== EMPTY_MD5) {
+    if (typeof md5 === 'string' && md5 !== EMPTY_MD5 && !hasBody(request)) {
       throw httpError('InvalidDigest', `Content-MD5 '${md5}' is not the digest of the empty body`);
     }
   });
 
+  // A Content-MD5 on a request without a body must be the digest of the empty body.
+
   // The access log costs a little on every request: only hook it in when it is written.
-  const logLevel = options.logLevel ?? 'silent';
-  if (['info', 'debug', 'trace'].includes(logLevel)) {
+  if (logger.isLevelEnabled('info')) {
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
+      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
     });
   }
 
@@ -164,6 +165,12 @@ export interface RouteContext {
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw httpError('MissingAuthorization', 'the request is not signed');
   return request.caller;
+}
+
+/** Whether a body follows the headers (as Node's parser decides: a length above 0, or chunked). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
+import type { Logger } from './logger.js';
 import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
 
 /** Send the GeneDock error body for `spec`. */
@@ -34,14 +35,19 @@ function frameworkSpec(error: FastifyError, request: FastifyRequest): { spec: Er
   return undefined;
 }
 
-/** The one error handler: known errors render from the catalogue, anything else is a plain 500. */
-export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** The one error handler: known errors render from the catalogue, anything else is a plain 500 (and a log line). */
+export const errorHandler =
+  (logger: Logger) =>
+  (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply =>
+    handleError(error, request, reply, logger);
+
+function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply, logger: Logger): FastifyReply {
   if (error instanceof HttpError) return sendError(reply, error.spec, error.reason);
   if (error instanceof DomainError) {
     return sendError(reply, specForDomainError(request.routeOptions.config?.operation, error), error.reason);
   }
   const known = frameworkSpec(error as FastifyError, request);
   if (known) return sendError(reply, known.spec, known.reason);
-  request.log.error({ err: error }, 'unhandled error');
+  logger.error({ err: error, reqId: request.id, method: request.method, url: request.url }, 'unhandled error');
   return sendError(reply, COMMON_ERRORS.InternalError, String(request.id));
 }

@@ -10,6 +10,7 @@ import { Layout } from '../engine/layout.js';
 import { openStore } from '../store/open.js';
 import { buildApp } from './app.js';
 import { SignedLogLinks } from './log-links.js';
+import { createLogger } from './logger.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -29,7 +30,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const dataStore = new DataStore(layout.storeRoot);
   // Jobs see their own directories only: the rest of the data root is hidden from the sandbox.
   const executor = config.executor === 'bwrap' ? createExecutor('bwrap', { hidePaths: [config.dataDir] }) : createExecutor('host');
-  let log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void = () => undefined;
+  const logger = createLogger(config.logLevel);
   const engine = new Engine({
     store,
     dataStore,
@@ -38,7 +39,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     cpus: config.cpus,
     memoryMb: Math.floor(config.memory / (1024 * 1024)),
     jobTimeoutSeconds: config.jobTimeout,
-    log: (level, message, fields) => log(level, message, fields),
+    log: (level, message, fields) => logger[level](fields ?? {}, message),
   });
   const links = new SignedLogLinks(store, layout, config.logUrlTtl);
   const services = createServices(store, {
@@ -56,9 +57,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     bodyLimit: config.bodyLimit,
     clockSkewSeconds: config.clockSkew,
     publicUrl: config.publicUrl,
-    logLevel: config.logLevel,
+    logger,
   });
-  log = (level, message, fields) => app.log[level](fields ?? {}, message);
   try {
     await engine.start();
     await app.listen({ host: config.host, port: config.port });

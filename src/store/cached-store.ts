@@ -31,7 +31,7 @@ export class CachedStore implements Store {
   private generation = 0;
   private seenExternal: number | string | undefined;
   private checkedAt = 0;
-  private readonly entries = new Map<string, unknown>();
+  private readonly entries = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly inner: Store,
@@ -50,8 +50,11 @@ export class CachedStore implements Store {
     this.entries.clear();
   }
 
-  /** Read through the cache; a value read while a write happened is not kept. */
-  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * Read through the cache. The promise itself is kept, so a hit costs no allocation and
+   * concurrent misses share one query; a failed read or one that raced a write is not kept.
+   */
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     // Asking the database costs about as much as a small query, so it is asked at most every
     // checkIntervalMs: a change made by another process is seen within that time.
     const now = Date.now();
@@ -63,14 +66,21 @@ export class CachedStore implements Store {
         this.invalidate();
       }
     }
-    if (this.entries.has(key)) return this.entries.get(key) as T;
+    const hit = this.entries.get(key) as Promise<T> | undefined;
+    if (hit) return hit;
     const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, value);
-    }
-    return value;
+    const pending = load();
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, pending);
+    pending.then(
+      () => {
+        if (generation !== this.generation && this.entries.get(key) === pending) this.entries.delete(key);
+      },
+      () => {
+        if (this.entries.get(key) === pending) this.entries.delete(key);
+      },
+    );
+    return pending;
   }
 
   private async write<T>(action: Promise<T>): Promise<T> {
