@@ -17,7 +17,9 @@ const STEPS = 4;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const JOBS = CHAINS * STEPS;
 
-const have = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+/** BENCH_SKIP=snakemake,make skips peers (for quick runs); a skipped peer is reported as such. */
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const have = (command: string) => !SKIP.has(command) && spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
 const BWRAP = 'bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --new-session';
 
@@ -106,8 +108,8 @@ async function main() {
   const hasMake = have('make');
   const hasSnakemake = have('snakemake');
   const hasBwrap = have('bwrap');
-  if (!hasMake) process.stdout.write('GNU make is not installed: skipping the make peers (apt-get install make)\n');
-  if (!hasSnakemake) process.stdout.write('snakemake is not installed: skipping it (apt-get install --no-install-recommends snakemake)\n');
+  if (!hasMake) process.stdout.write('GNU make is not installed or skipped: no make peers (apt-get install make)\n');
+  if (!hasSnakemake) process.stdout.write('snakemake is not installed or skipped: no snakemake peer (apt-get install --no-install-recommends snakemake)\n');
   if (!hasBwrap) process.stdout.write('bubblewrap is not installed: skipping the sandboxed runs (apt-get install bubblewrap)\n');
 
   const sandboxed = hasBwrap ? await gdflowSetup('bwrap') : undefined;

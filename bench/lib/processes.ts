@@ -35,7 +35,9 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<Re
 }
 
 export async function startGdflow(extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'gdflow-bench-'))): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", profiles the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   const match = await waitFor(child, /listening on (http:\/\/\S+)/, 'gdflow');
   return {
     url: match[1]!,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './threadpool.js';
 import { Command, CommanderError } from 'commander';
 import { DataPathError } from '../client/data-names.js';
 import { GdApiError, GdConnectionError } from '../client/errors.js';

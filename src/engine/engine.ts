@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { Job, JobStatus, Store, Task, TaskStatus } from '../store/store.js';
+import type { Job, JobStatus, StateChanges, Store, Task, TaskStatus } from '../store/store.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../store/store.js';
 import type { DataStore } from './datastore/index.js';
 import type { Executor } from './executors/executor.js';
@@ -58,6 +58,8 @@ const isTerminalJob = (status: JobStatus) => TERMINAL_JOB_STATES.includes(status
 
 export class Engine {
   private readonly tasks = new Map<string, LiveTask>();
+  /** Tasks something happened to since the last pass: only these are looked at again. */
+  private readonly dirty = new Set<string>();
   private readonly running = new Map<string, Running>();
   private freeCpus: number;
   private freeMemMb: number;
@@ -98,10 +100,13 @@ export class Engine {
     if (this.timer) clearInterval(this.timer);
     for (const run of this.running.values()) run.controller.abort('shutdown' satisfies AbortReason);
     await Promise.all([...this.running.values()].map((r) => r.done));
+    await this.flush();
+    await this.options.executor.close?.();
   }
 
-  /** Something changed (a task was activated or a stop requested): look again now. */
-  wake(): void {
+  /** Something changed (a task was activated, a job ended, a stop was asked): look again now. */
+  wake(taskId?: string): void {
+    if (taskId !== undefined) this.dirty.add(taskId);
     if (this.stopped) return;
     if (this.passRunning) {
       this.passAgain = true;
@@ -127,7 +132,7 @@ export class Engine {
       const task = await this.options.store.getTask(taskId);
       if (task) await this.load(task, false);
     }
-    this.wake();
+    this.wake(taskId);
   }
 
   /** Kill a task's running jobs now (the stop flag is already in the store). */
@@ -135,7 +140,7 @@ export class Engine {
     const live = this.tasks.get(taskId);
     if (live) live.task.stopRequested = true;
     else await this.track(taskId);
-    this.wake();
+    this.wake(taskId);
   }
 
   /** Stop a task and forget it (before it is deleted). */
@@ -144,6 +149,7 @@ export class Engine {
     for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
     await Promise.all(runs.map((r) => r.done));
     this.tasks.delete(taskId);
+    this.dirty.delete(taskId);
   }
 
   /** Resolves when nothing is running and every tracked task has ended (for tests and the demo). */
@@ -156,21 +162,28 @@ export class Engine {
 
   // ---- loading and recovery -------------------------------------------------------------------
 
+  /**
+   * Look for tasks this process does not drive yet (created by another replica, or left by an
+   * earlier run) and for stop requests made elsewhere; wake scheduled tasks whose time has come.
+   */
   private async reload(recovering: boolean): Promise<void> {
-    const active = await this.options.store.activeTasks();
-    let changed = false;
-    for (const task of active) {
-      const live = this.tasks.get(task.id);
+    const flags = await this.options.store.activeTaskFlags();
+    for (const { id, stopRequested } of flags) {
+      const live = this.tasks.get(id);
       if (!live) {
-        await this.load(task, recovering);
-        changed = true;
-      } else if (task.stopRequested && !live.task.stopRequested) {
-        // Another replica's API asked to stop it.
+        const task = await this.options.store.getTask(id);
+        if (task) await this.load(task, recovering);
+        this.dirty.add(id);
+      } else if (stopRequested && !live.task.stopRequested) {
         live.task.stopRequested = true;
-        changed = true;
+        this.dirty.add(id);
       }
     }
-    if (changed || this.tasks.size > 0) this.wake();
+    const t = now();
+    for (const live of this.tasks.values()) {
+      if (live.task.status === 'scheduled' && (live.task.scheduleAt ?? 0) <= t) this.dirty.add(live.task.id);
+    }
+    if (this.dirty.size > 0) this.wake();
   }
 
   private async load(task: Task, recovering: boolean): Promise<void> {
@@ -193,95 +206,111 @@ export class Engine {
       if (entry.job.status !== 'running' || this.running.has(entry.job.id)) continue;
       const maxRestarts = this.options.maxRestarts ?? 3;
       if (entry.job.attempt >= maxRestarts) {
-        await this.setJob(entry, 'failed', `the server stopped ${entry.job.attempt} times while this job was running`, { endedAt: now() });
+        this.setJob(entry, 'failed', `the server stopped ${entry.job.attempt} times while this job was running`, { endedAt: now() });
       } else {
-        await this.setJob(entry, 'queued', `re-run from scratch: the server stopped while attempt ${entry.job.attempt} was running`);
+        this.setJob(entry, 'queued', `re-run from scratch: the server stopped while attempt ${entry.job.attempt} was running`);
       }
       this.log('warn', 'recovered a job that was running when the server stopped', { job: entry.job.id, status: entry.job.status });
     }
   }
 
-  // ---- state changes (written to the store first) -----------------------------------------------
+  // ---- state changes -------------------------------------------------------------------------------
+  //
+  // Changes are made in memory at once and written to the store together at the end of each
+  // scheduling pass: one commit (one fsync) for all a pass decided, instead of one per transition.
+  // Nothing is lost by that on a crash: a job whose start was not yet written is still queued in
+  // the store and runs again from scratch; one whose end was not yet written is found running and
+  // runs again; a job recorded as finished is never run again.
 
-  private async setJob(entry: LiveJob, status: JobStatus, reason: string, extra: Partial<Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt'>> = {}): Promise<void> {
-    await this.options.store.updateJob(entry.job.id, { status, reason, ...extra });
+  private pending: Required<StateChanges> = { tasks: [], jobs: [] };
+  private flushing: Promise<void> = Promise.resolve();
+
+  private setJob(entry: LiveJob, status: JobStatus, reason: string, extra: Partial<Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt'>> = {}): void {
     Object.assign(entry.job, { status, reason, ...extra });
+    this.pending.jobs.push({ id: entry.job.id, patch: { status, reason, ...extra } });
   }
 
-  /** Several job transitions in one commit. */
-  private async setJobs(changes: Array<{ entry: LiveJob; status: JobStatus; reason: string; extra?: Partial<Pick<Job, 'endedAt'>> }>): Promise<void> {
-    if (changes.length === 0) return;
-    await this.options.store.updateJobs(changes.map((c) => ({ id: c.entry.job.id, patch: { status: c.status, reason: c.reason, ...c.extra } })));
-    for (const c of changes) Object.assign(c.entry.job, { status: c.status, reason: c.reason, ...c.extra });
-  }
-
-  private async setTask(live: LiveTask, status: TaskStatus, reason: string, extra: Partial<Pick<Task, 'startedAt' | 'endedAt'>> = {}): Promise<void> {
-    await this.options.store.updateTask(live.task.id, { status, reason, ...extra });
+  private setTask(live: LiveTask, status: TaskStatus, reason: string, extra: Partial<Pick<Task, 'startedAt' | 'endedAt'>> = {}): void {
     Object.assign(live.task, { status, reason, ...extra });
+    this.pending.tasks.push({ id: live.task.id, patch: { status, reason, ...extra } });
     if (TERMINAL_TASK_STATES.includes(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });
+  }
+
+  /** Write what is pending, in order, after any earlier write. */
+  private flush(): Promise<void> {
+    const batch = this.pending;
+    if (batch.tasks.length + batch.jobs.length === 0) return this.flushing;
+    this.pending = { tasks: [], jobs: [] };
+    this.flushing = this.flushing.then(
+      () => this.options.store.applyChanges(batch),
+      () => this.options.store.applyChanges(batch),
+    );
+    this.flushing.catch((error: unknown) => this.log('error', 'writing task state failed', { error: String(error) }));
+    return this.flushing;
   }
 
   // ---- the scheduling pass ----------------------------------------------------------------------
 
   private async pass(): Promise<void> {
     const t = now();
-    for (const live of this.tasks.values()) {
-      await this.advance(live, t);
+    const dirty = [...this.dirty];
+    this.dirty.clear();
+    for (const id of dirty) {
+      const live = this.tasks.get(id);
+      if (!live) continue;
+      this.advance(live, t);
       if (TERMINAL_TASK_STATES.includes(live.task.status) && ![...this.running.values()].some((r) => r.taskId === live.task.id)) {
         this.tasks.delete(live.task.id);
       }
     }
-    await this.dispatch();
+    this.dispatch();
+    await this.flush();
   }
 
   /** Move one task forward: start time, stop requests, failures, newly ready jobs, the end. */
-  private async advance(live: LiveTask, t: number): Promise<void> {
+  private advance(live: LiveTask, t: number): void {
     const task = live.task;
     if (TERMINAL_TASK_STATES.includes(task.status)) return;
     const runningHere = (id: string) => this.running.has(id);
 
     if (task.stopRequested) {
-      if (task.status === 'running') await this.setTask(live, 'stopping', 'stop requested');
-      const cancelled = [];
+      if (task.status === 'running') this.setTask(live, 'stopping', 'stop requested');
       for (const entry of live.jobs) {
         if (runningHere(entry.job.id)) this.running.get(entry.job.id)!.controller.abort('stop' satisfies AbortReason);
-        else if (!isTerminalJob(entry.job.status)) cancelled.push({ entry, status: 'cancelled' as const, reason: 'the task was stopped', extra: { endedAt: entry.job.status === 'running' ? t : null } });
+        else if (!isTerminalJob(entry.job.status)) this.setJob(entry, 'cancelled', 'the task was stopped', { endedAt: entry.job.status === 'running' ? t : null });
       }
-      await this.setJobs(cancelled);
-      if (!live.jobs.some((j) => runningHere(j.job.id))) await this.setTask(live, 'stopped', 'stopped by request', { endedAt: t });
+      if (!live.jobs.some((j) => runningHere(j.job.id))) this.setTask(live, 'stopped', 'stopped by request', { endedAt: t });
       return;
     }
 
     if (task.status === 'scheduled') {
       if (task.scheduleAt !== null && task.scheduleAt > t) return;
-      await this.setTask(live, 'queued', 'start time reached');
+      this.setTask(live, 'queued', 'start time reached');
     }
 
     const failed = live.jobs.find((j) => j.job.status === 'failed');
     if (failed) {
       // A node that fails fails its task: nothing else starts, running jobs are killed.
-      const cancelled = [];
       for (const entry of live.jobs) {
         if (runningHere(entry.job.id)) this.running.get(entry.job.id)!.controller.abort('fail-fast' satisfies AbortReason);
-        else if (!isTerminalJob(entry.job.status)) cancelled.push({ entry, status: 'cancelled' as const, reason: `not run: node ${failed.job.nodeId} failed` });
+        else if (!isTerminalJob(entry.job.status)) this.setJob(entry, 'cancelled', `not run: node ${failed.job.nodeId} failed`);
       }
-      await this.setJobs(cancelled);
       if (!live.jobs.some((j) => runningHere(j.job.id))) {
-        await this.setTask(live, 'failed', `node ${failed.job.nodeId} (${failed.job.name}) failed: ${failed.job.reason}`, { endedAt: t });
+        this.setTask(live, 'failed', `node ${failed.job.nodeId} (${failed.job.name}) failed: ${failed.job.reason}`, { endedAt: t });
       }
       return;
     }
 
     const ready = live.jobs.filter((entry) => entry.job.status === 'waiting' && entry.spec.deps.every((id) => live.byId.get(id)?.job.status === 'succeeded'));
-    await this.setJobs(ready.map((entry) => ({ entry, status: 'queued' as const, reason: 'upstream jobs succeeded' })));
+    for (const entry of ready) this.setJob(entry, 'queued', 'upstream jobs succeeded');
 
     if (live.jobs.every((j) => j.job.status === 'succeeded')) {
-      await this.setTask(live, 'succeeded', `all ${live.jobs.length} jobs succeeded`, { endedAt: t, ...(task.startedAt === null ? { startedAt: t } : {}) });
+      this.setTask(live, 'succeeded', `all ${live.jobs.length} jobs succeeded`, { endedAt: t, ...(task.startedAt === null ? { startedAt: t } : {}) });
     }
   }
 
   /** Start queued jobs while resources allow, oldest task first. */
-  private async dispatch(): Promise<void> {
+  private dispatch(): void {
     if (this.stopped) return;
     for (const live of this.tasks.values()) {
       if (live.task.stopRequested || !['queued', 'running'].includes(live.task.status)) continue;
@@ -290,16 +319,16 @@ export class Engine {
         const cpu = entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.options.cpus) : 0;
         const memMb = entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
         if (cpu > this.freeCpus || memMb > this.freeMemMb) continue;
-        await this.launch(live, entry, cpu, memMb);
+        this.launch(live, entry, cpu, memMb);
       }
     }
   }
 
-  private async launch(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): Promise<void> {
+  private launch(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): void {
     const startedAt = now();
-    if (live.task.status === 'queued') await this.setTask(live, 'running', 'first job started', { startedAt });
+    if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
     const attempt = entry.job.attempt + 1;
-    await this.setJob(entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null });
+    this.setJob(entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null });
     this.freeCpus -= cpu;
     this.freeMemMb -= memMb;
     const controller = new AbortController();
@@ -322,11 +351,11 @@ export class Engine {
         this.running.delete(entry.job.id);
         this.freeCpus += cpu;
         this.freeMemMb += memMb;
-        this.wake();
+        this.wake(live.task.id);
       });
   }
 
-  private async finish(entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): Promise<void> {
+  private finish(entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): void {
     const ended = { exitCode: result.exitCode, endedAt: result.endedAt };
     if (result.outcome === 'succeeded') return this.setJob(entry, 'succeeded', result.reason, ended);
     if (result.outcome === 'killed' && abortReason === 'shutdown') {

@@ -1,4 +1,5 @@
-import { access, mkdir, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { access, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from './datastore/index.js';
 import type { Executor, JobResult } from './executors/executor.js';
@@ -46,9 +47,11 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   const startedAt = now();
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
   // A re-run starts from scratch: nothing of an earlier attempt is left in the working directory.
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true });
-  for (const file of spec.outputFiles) await mkdir(join(workDir, dirname(file)), { recursive: true });
+  // (An earlier attempt's tree may be large: that removal goes to the thread pool; making a few
+  // directories is cheaper done here than queued there.)
+  if (existsSync(workDir)) await rm(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  for (const file of spec.outputFiles) mkdirSync(join(workDir, dirname(file)), { recursive: true });
   const mounts = [];
   for (const mount of spec.mounts) {
     const hostPath = await hostPathOf(mount.source, context);

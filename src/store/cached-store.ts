@@ -9,6 +9,7 @@ import type {
   NewJob,
   NewTask,
   NewVersion,
+  StateChanges,
   Project,
   Store,
   StoreCapabilities,
@@ -201,6 +202,9 @@ export class CachedStore implements Store {
   activeTasks(): Promise<Task[]> {
     return this.inner.activeTasks();
   }
+  activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>> {
+    return this.inner.activeTaskFlags();
+  }
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
     return this.inner.updateTask(id, patch, expect);
   }
@@ -210,14 +214,17 @@ export class CachedStore implements Store {
   listJobs(taskId: string): Promise<Job[]> {
     return this.inner.listJobs(taskId);
   }
+  jobStatusCounts(taskIds: string[]): Promise<Map<string, Partial<Record<JobStatus, number>>>> {
+    return this.inner.jobStatusCounts(taskIds);
+  }
   getJob(id: string): Promise<Job | undefined> {
     return this.inner.getJob(id);
   }
   updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
     return this.inner.updateJob(id, patch, expect);
   }
-  updateJobs(updates: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>): Promise<boolean[]> {
-    return this.inner.updateJobs(updates);
+  applyChanges(changes: StateChanges): Promise<void> {
+    return this.inner.applyChanges(changes);
   }
   taskEvents(taskId: string): Promise<TaskEvent[]> {
     return this.inner.taskEvents(taskId);

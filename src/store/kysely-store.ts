@@ -21,6 +21,7 @@ import {
   type TaskStatus,
   TERMINAL_TASK_STATES,
   type NewVersion,
+  type StateChanges,
   type Project,
   type Store,
   type StoreCapabilities,
@@ -559,28 +560,36 @@ export class KyselyStore implements Store {
     return rows.map(toTask);
   }
 
+  async activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>> {
+    const rows = await this.db.selectFrom('tasks').select(['id', 'stop_requested']).where('status', 'not in', [...TERMINAL_TASK_STATES]).orderBy('created_at').execute();
+    return rows.map((r) => ({ id: r.id, stopRequested: r.stop_requested !== 0 }));
+  }
+
   async updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
-    return this.retrying(async (trx) => {
-      const current = await trx.selectFrom('tasks').select(['status']).where('id', '=', id).executeTakeFirst();
-      if (!current || (expect && !expect.includes(current.status as TaskStatus))) return false;
-      const at = now();
-      await trx
-        .updateTable('tasks')
-        .set({
-          ...(patch.status !== undefined ? { status: patch.status } : {}),
-          ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
-          ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
-          ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
-          ...(patch.stopRequested !== undefined ? { stop_requested: patch.stopRequested ? 1 : 0 } : {}),
-          modified_at: at,
-        })
-        .where('id', '=', id)
-        .execute();
-      if (patch.status !== undefined && patch.status !== current.status) {
-        await trx.insertInto('task_events').values({ task_id: id, job_id: null, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
-      }
-      return true;
-    }, () => false);
+    return this.retrying((trx) => this.patchTask(trx, id, patch, expect), () => false);
+  }
+
+  /** Change one task inside a transaction; a status change is also written as a task event. */
+  private async patchTask(trx: Kysely<Database>, id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
+    const current = await trx.selectFrom('tasks').select(['status']).where('id', '=', id).executeTakeFirst();
+    if (!current || (expect && !expect.includes(current.status as TaskStatus))) return false;
+    const at = now();
+    await trx
+      .updateTable('tasks')
+      .set({
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
+        ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
+        ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
+        ...(patch.stopRequested !== undefined ? { stop_requested: patch.stopRequested ? 1 : 0 } : {}),
+        modified_at: at,
+      })
+      .where('id', '=', id)
+      .execute();
+    if (patch.status !== undefined && patch.status !== current.status) {
+      await trx.insertInto('task_events').values({ task_id: id, job_id: null, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
+    }
+    return true;
   }
 
   async deleteTask(id: string): Promise<void> {
@@ -596,48 +605,59 @@ export class KyselyStore implements Store {
     return rows.map(toJob);
   }
 
+  async jobStatusCounts(taskIds: string[]): Promise<Map<string, Partial<Record<JobStatus, number>>>> {
+    const counts = new Map<string, Partial<Record<JobStatus, number>>>(taskIds.map((id) => [id, {}]));
+    if (taskIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['task_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('task_id', 'in', taskIds)
+      .groupBy(['task_id', 'status'])
+      .execute();
+    for (const row of rows) counts.get(row.task_id)![row.status as JobStatus] = Number(row.n);
+    return counts;
+  }
+
   async getJob(id: string): Promise<Job | undefined> {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toJob(row);
   }
 
   async updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
-    const [changed] = await this.updateJobs([{ id, patch, ...(expect ? { expect } : {}) }]);
-    return changed ?? false;
+    return this.retrying((trx) => this.patchJob(trx, id, patch, expect), () => false);
   }
 
-  async updateJobs(updates: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>): Promise<boolean[]> {
-    if (updates.length === 0) return [];
-    return this.retrying(async (trx) => {
-      const results: boolean[] = [];
-      for (const { id, patch, expect } of updates) {
-        const current = await trx.selectFrom('jobs').select(['status', 'task_id']).where('id', '=', id).executeTakeFirst();
-        if (!current || (expect && !expect.includes(current.status as JobStatus))) {
-          results.push(false);
-          continue;
-        }
-        const at = now();
-        await trx
-          .updateTable('jobs')
-          .set({
-            ...(patch.status !== undefined ? { status: patch.status } : {}),
-            ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
-            ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
-            ...(patch.exitCode !== undefined ? { exit_code: patch.exitCode } : {}),
-            ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
-            ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
-            ...(patch.command !== undefined ? { command: patch.command } : {}),
-            modified_at: at,
-          })
-          .where('id', '=', id)
-          .execute();
-        if (patch.status !== undefined && patch.status !== current.status) {
-          await trx.insertInto('task_events').values({ task_id: current.task_id, job_id: id, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
-        }
-        results.push(true);
-      }
-      return results;
+  async applyChanges(changes: StateChanges): Promise<void> {
+    if ((changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) === 0) return;
+    await this.retrying(async (trx) => {
+      for (const { id, patch, expect } of changes.jobs ?? []) await this.patchJob(trx, id, patch, expect);
+      for (const { id, patch, expect } of changes.tasks ?? []) await this.patchTask(trx, id, patch, expect);
     }, () => false);
+  }
+
+  /** Change one job inside a transaction; a status change is also written as a task event. */
+  private async patchJob(trx: Kysely<Database>, id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
+    const current = await trx.selectFrom('jobs').select(['status', 'task_id']).where('id', '=', id).executeTakeFirst();
+    if (!current || (expect && !expect.includes(current.status as JobStatus))) return false;
+    const at = now();
+    await trx
+      .updateTable('jobs')
+      .set({
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
+        ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
+        ...(patch.exitCode !== undefined ? { exit_code: patch.exitCode } : {}),
+        ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
+        ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
+        ...(patch.command !== undefined ? { command: patch.command } : {}),
+        modified_at: at,
+      })
+      .where('id', '=', id)
+      .execute();
+    if (patch.status !== undefined && patch.status !== current.status) {
+      await trx.insertInto('task_events').values({ task_id: current.task_id, job_id: id, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
+    }
+    return true;
   }
 
   async taskEvents(taskId: string): Promise<TaskEvent[]> {

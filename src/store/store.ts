@@ -212,6 +212,11 @@ export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCod
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested'>>;
 export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command'>>;
 
+export interface StateChanges {
+  tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
+  jobs?: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
+}
+
 export interface TaskStore {
   /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
   createTask(task: NewTask, jobs: NewJob[]): Promise<Task>;
@@ -220,6 +225,8 @@ export interface TaskStore {
   listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }>;
   /** Tasks that are not finished, oldest first (what an engine has to drive). */
   activeTasks(): Promise<Task[]>;
+  /** Ids and stop flags of the unfinished tasks: a light query to poll for news. */
+  activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>>;
   /**
    * Change a task; when `expect` is given, only if its status is one of those (compare and set).
    * A status change is recorded as a task event. Returns whether the task was changed.
@@ -227,10 +234,12 @@ export interface TaskStore {
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean>;
   deleteTask(id: string): Promise<void>;
   listJobs(taskId: string): Promise<Job[]>;
+  /** How many jobs of each task are in each state (cheap: no job documents are read). */
+  jobStatusCounts(taskIds: string[]): Promise<Map<string, Partial<Record<JobStatus, number>>>>;
   getJob(id: string): Promise<Job | undefined>;
   updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean>;
-  /** Several job updates in one transaction (one commit for many transitions). */
-  updateJobs(updates: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>): Promise<boolean[]>;
+  /** Many task and job changes in one transaction: one commit for everything a scheduling pass decided. */
+  applyChanges(changes: StateChanges): Promise<void>;
   taskEvents(taskId: string): Promise<TaskEvent[]>;
 }
 

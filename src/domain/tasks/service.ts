@@ -149,7 +149,8 @@ export class TaskService {
 
   async get(scope: Scope, taskId: string) {
     const task = await this.task(scope, taskId);
-    return taskView(task, await this.store.listJobs(task.id));
+    const counts = await this.store.jobStatusCounts([task.id]);
+    return taskView(task, counts.get(task.id) ?? {});
   }
 
   async list(scope: Scope, query: Record<string, unknown>) {
@@ -161,7 +162,8 @@ export class TaskService {
     const offset = query.offset === undefined ? 0 : Number(query.offset);
     if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
     const { tasks, total } = await this.store.listTasks(project.id, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), limit: size, offset });
-    const views = await Promise.all(tasks.map(async (t) => taskView(t, await this.store.listJobs(t.id))));
+    const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
+    const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));
     return { task_list: views, count: views.length, total };
   }
 

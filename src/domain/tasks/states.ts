@@ -1,4 +1,4 @@
-import type { Job, JobStatus, TaskStatus } from '../../store/store.js';
+import type { JobStatus, TaskStatus } from '../../store/store.js';
 
 /**
  * Task and job states and the transitions between them (docs/tasks.md). Every transition is
@@ -44,13 +44,15 @@ export interface Progress {
   percent: number;
 }
 
-export function progressOf(jobs: Pick<Job, 'status'>[]): Progress {
-  const done = jobs.filter((j) => j.status === 'succeeded').length;
+/** Progress from the number of jobs in each state. */
+export function progressOf(counts: Partial<Record<JobStatus, number>>): Progress {
+  const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
+  const done = counts.succeeded ?? 0;
   return {
     done,
-    total: jobs.length,
-    running: jobs.filter((j) => j.status === 'running').length,
-    failed: jobs.filter((j) => j.status === 'failed').length,
-    percent: jobs.length === 0 ? 100 : Math.round((done / jobs.length) * 1000) / 10,
+    total,
+    running: counts.running ?? 0,
+    failed: counts.failed ?? 0,
+    percent: total === 0 ? 100 : Math.round((done / total) * 1000) / 10,
   };
 }

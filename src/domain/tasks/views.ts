@@ -1,12 +1,12 @@
-import type { Job, Task } from '../../store/store.js';
+import type { Job, JobStatus, Task } from '../../store/store.js';
 import { roundTime } from '../time.js';
 import { progressOf } from './states.js';
 
 const time = (seconds: number | null): number | null => (seconds === null ? null : roundTime(seconds));
 
 /** The task object of WIRE.md §4 (times are unix seconds; null while unknown). */
-export function taskView(task: Task, jobs: Pick<Job, 'status'>[]) {
-  const progress = progressOf(jobs);
+export function taskView(task: Task, jobCounts: Partial<Record<JobStatus, number>>) {
+  const progress = progressOf(jobCounts);
   return {
     task_id: task.id,
     task_name: task.name,

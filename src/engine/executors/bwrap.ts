@@ -29,7 +29,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants, statSync } from 'node:fs';
 import { access, lstat, mkdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { delimiter, join, posix } from 'node:path';
-import { discoverCgroupV1 } from './cgroup.js';
+import { discoverCgroupV1, removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec } from './executor.js';
 import { sandboxRelative, validateSpec } from './paths.js';
 import { runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
@@ -70,6 +70,10 @@ export class BwrapExecutor implements Executor {
 
   constructor(private readonly options: BwrapExecutorOptions = {}) {
     this.bwrap = options.bwrapPath ?? findInPath('bwrap') ?? '/usr/bin/bwrap';
+  }
+
+  async close(): Promise<void> {
+    await removeIdleCgroups();
   }
 
   async check(): Promise<void> {

@@ -8,6 +8,9 @@
  *
  *   <mount>/<server's cgroup>/gdflow-<jobId>-<random>/
  *
+ * A group whose job has ended empty is kept and handed to the next job with that job's limits
+ * (creating and removing memory cgroups costs milliseconds); `removeIdleCgroups` removes them.
+ *
  * - memory.limit_in_bytes (and memory.memsw.limit_in_bytes when swap accounting exists) = memMb: the kernel
  *   reclaims page cache first and OOM-kills inside the group only when anonymous memory really exceeds the
  *   limit, which is what bwa, samtools, fastp and Java need (an RLIMIT_AS limit would break them on virtual
@@ -20,7 +23,8 @@
  * forked outside it.
  */
 import { randomBytes } from 'node:crypto';
-import { access, constants, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { access, constants, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 interface ControllerDir {
@@ -105,54 +109,99 @@ export interface CgroupLimits {
   cpu?: number;
 }
 
+/** Empty groups kept for the next job: creating and removing memory cgroups costs milliseconds. */
+const idle: CgroupV1Job[] = [];
+const MAX_IDLE = 16;
+
 export class CgroupV1Job {
+  /** `oom_kill` of the group when this job got it (a reused group keeps counting). */
+  private oomBase = 0;
+
   private constructor(
     /** Group directories, memory first when present. */
     private readonly dirs: string[],
+    private readonly hasMemory: boolean,
     readonly hasMemoryLimit: boolean,
   ) {}
 
   /**
-   * Creates the job's groups. Returns undefined when no usable hierarchy exists; throws when one exists
-   * but setting it up failed (the partial groups are removed).
+   * A group for one job with these limits: an idle one from an earlier job when there is one
+   * (same controllers), else a new one. Writes to cgroupfs are small and synchronous here: a
+   * trip through libuv's thread pool costs more than the write.
    */
   static async create(jobId: string, limits: CgroupLimits, needMemory: boolean): Promise<CgroupV1Job | undefined> {
     const found = await discoverCgroupV1();
     if (needMemory && !found.memory) return undefined;
     if (!found.memory && !found.cpu) return undefined;
-    const name = `gdflow-${jobId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${randomBytes(4).toString('hex')}`;
-    const dirs: string[] = [];
-    let hasMemoryLimit = false;
-    try {
-      if (found.memory) {
-        const dir = join(found.memory.base, name);
-        await mkdir(dir);
-        dirs.push(dir);
-        if (limits.memBytes !== undefined && limits.memBytes > 0) {
-          await writeFile(join(dir, 'memory.limit_in_bytes'), String(limits.memBytes));
-          try {
-            await writeFile(join(dir, 'memory.memsw.limit_in_bytes'), String(limits.memBytes));
-          } catch {
-            // no swap accounting: nothing to limit
-          }
-          hasMemoryLimit = true;
-        }
+    const wantMemory = limits.memBytes !== undefined && limits.memBytes > 0;
+    const reused = idle.pop();
+    if (reused) {
+      try {
+        return reused.limit(limits, wantMemory);
+      } catch {
+        // The kernel refused the new limit (say, below what the last job left charged): start afresh.
+        await reused.remove();
       }
-      if (found.cpu) {
-        const dir = join(found.cpu.base, name);
-        await mkdir(dir);
-        dirs.push(dir);
-        if (limits.cpu !== undefined && limits.cpu > 0) {
-          const period = Number((await readFile(join(dir, 'cpu.cfs_period_us'), 'utf8')).trim()) || 100000;
-          const quota = Math.max(1000, Math.round(limits.cpu * period));
-          await writeFile(join(dir, 'cpu.cfs_quota_us'), String(quota));
-        }
-      }
-    } catch (err) {
-      for (const dir of dirs.reverse()) await rmdir(dir).catch(() => undefined);
-      throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
     }
-    return new CgroupV1Job(dirs, hasMemoryLimit);
+    {
+      const name = `gdflow-${jobId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${randomBytes(4).toString('hex')}`;
+      const dirs: string[] = [];
+      try {
+        if (found.memory) {
+          const dir = join(found.memory.base, name);
+          mkdirSync(dir);
+          dirs.push(dir);
+        }
+        if (found.cpu) {
+          const dir = join(found.cpu.base, name);
+          mkdirSync(dir);
+          dirs.push(dir);
+        }
+      } catch (err) {
+        for (const dir of dirs.reverse()) await rmdir(dir).catch(() => undefined);
+        throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
+      }
+      const job = new CgroupV1Job(dirs, Boolean(found.memory), false);
+      try {
+        return job.limit(limits, wantMemory);
+      } catch (err) {
+        await job.remove();
+        throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Set (or lift) the limits for the next job and note where its OOM-kill count starts. */
+  private limit(limits: CgroupLimits, wantMemory: boolean): CgroupV1Job {
+    let hasMemoryLimit = false;
+    if (this.hasMemory) {
+      const dir = this.dirs[0]!;
+      const bytes = wantMemory ? String(limits.memBytes) : '-1';
+      // memsw must stay >= mem: raise it first when the limit goes up, lower it last when it goes down.
+      try {
+        writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), '-1');
+      } catch {
+        // no swap accounting on this kernel
+      }
+      writeFileSync(join(dir, 'memory.limit_in_bytes'), bytes);
+      if (wantMemory) {
+        try {
+          writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), bytes);
+        } catch {
+          // no swap accounting on this kernel
+        }
+      }
+      hasMemoryLimit = wantMemory;
+    }
+    const cpuDir = this.dirs[this.hasMemory ? 1 : 0];
+    if (cpuDir) {
+      const period = Number(readFileSync(join(cpuDir, 'cpu.cfs_period_us'), 'utf8').trim()) || 100000;
+      const quota = limits.cpu !== undefined && limits.cpu > 0 ? Math.max(1000, Math.round(limits.cpu * period)) : -1;
+      writeFileSync(join(cpuDir, 'cpu.cfs_quota_us'), String(quota));
+    }
+    const job = new CgroupV1Job(this.dirs, this.hasMemory, hasMemoryLimit);
+    job.oomBase = this.readOomKills();
+    return job;
   }
 
   /** The `cgroup.procs` files a process must write its pid into to join the job's groups. */
@@ -175,13 +224,10 @@ export class CgroupV1Job {
     }
   }
 
-  /** How many processes the kernel OOM-killed in the group (memory.oom_control `oom_kill`). */
-  async oomKills(): Promise<number> {
-    if (!this.hasMemoryLimit) return 0;
-    const dir = this.dirs[0];
-    if (!dir) return 0;
+  private readOomKills(): number {
+    if (!this.hasMemory) return 0;
     try {
-      const text = await readFile(join(dir, 'memory.oom_control'), 'utf8');
+      const text = readFileSync(join(this.dirs[0]!, 'memory.oom_control'), 'utf8');
       const m = /^oom_kill (\d+)$/m.exec(text);
       return m?.[1] ? Number(m[1]) : 0;
     } catch {
@@ -189,8 +235,28 @@ export class CgroupV1Job {
     }
   }
 
-  /** Removes the groups; they must be empty (retries briefly while dying processes leave). */
+  /** How many processes the kernel OOM-killed in the group during this job (memory.oom_control `oom_kill`). */
+  async oomKills(): Promise<number> {
+    if (!this.hasMemoryLimit) return 0;
+    return Math.max(0, this.readOomKills() - this.oomBase);
+  }
+
+  /** The job is over: keep the group for the next job when it is empty, else remove it. */
   async destroy(): Promise<void> {
+    if (idle.length < MAX_IDLE && (await this.pids()).length === 0) {
+      idle.push(this);
+      return;
+    }
+    await this.remove();
+  }
+
+  /** Removes the groups now (idle groups at shutdown). */
+  destroyNow(): Promise<void> {
+    return this.remove();
+  }
+
+  /** Removes the groups; they must be empty (retries briefly while dying processes leave). */
+  private async remove(): Promise<void> {
     for (const dir of [...this.dirs].reverse()) {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -205,6 +271,11 @@ export class CgroupV1Job {
       }
     }
   }
+}
+
+/** Remove the idle groups (when the executor is done, and in tests). */
+export async function removeIdleCgroups(): Promise<void> {
+  for (const job of idle.splice(0)) await job.destroyNow();
 }
 
 /**

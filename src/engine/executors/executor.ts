@@ -75,6 +75,8 @@ export interface Executor {
   run(spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
   /** Checks that the executor can work on this machine (e.g. bwrap present and usable); throws an Error saying what is missing. */
   check(): Promise<void>;
+  /** Release what the executor keeps between jobs (idle cgroups); called when the engine stops. */
+  close?(): Promise<void>;
 }
 
 /** Where the job's working directory appears to the command. */

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, mkdir, readlink, realpath, rmdir, symlink, unlink } from 'node:fs/promises';
 import { dirname, posix } from 'node:path';
-import { discoverCgroupV1 } from './cgroup.js';
+import { discoverCgroupV1, removeIdleCgroups } from './cgroup.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec } from './executor.js';
 import { sandboxRelative, validateSpec } from './paths.js';
 import { runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
@@ -43,6 +43,10 @@ export class HostExecutor implements Executor {
   readonly capabilities: ExecutorCapabilities = { sandbox: false, network_isolation: false };
 
   constructor(private readonly options: HostExecutorOptions = {}) {}
+
+  async close(): Promise<void> {
+    await removeIdleCgroups();
+  }
 
   async check(): Promise<void> {
     try {
