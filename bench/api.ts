@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -15,6 +16,12 @@ const VERSIONS = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** CPU time (user + system) a process has used, in milliseconds: less noisy than req/s on a shared machine. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 const definition = (name: string) => ({
   name,
@@ -63,15 +70,18 @@ async function main() {
   const bare = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bare-server.js'), recordFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const bareUrl = await new Promise<string>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(d.toString())![1]!)));
 
-  const results: Record<string, Record<'bare' | 'gdflow', Array<{ rps: number; p99: number; errors: number }>>> = {};
+  const results: Record<string, Record<'bare' | 'gdflow', Array<{ rps: number; p99: number; errors: number; cpuUs: number }>>> = {};
+  const pids = { bare: bare.pid!, gdflow: gdflow.pid };
   for (const [scenario, requests] of Object.entries(scenarios)) {
     results[scenario] = { bare: [], gdflow: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [label, url] of [['bare', bareUrl], ['gdflow', gdflow.url]] as const) {
+        const cpuBefore = cpuMs(pids[label]);
         const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
+        const cpuUs = ((cpuMs(pids[label]) - cpuBefore) * 1000) / result.requests.total;
         const errors = result.errors + result.non2xx + result.timeouts;
-        results[scenario]![label].push({ rps: result.requests.average, p99: result.latency.p99, errors });
-        process.stdout.write(`  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, errors ${errors}\n`);
+        results[scenario]![label].push({ rps: result.requests.average, p99: result.latency.p99, errors, cpuUs });
+        process.stdout.write(`  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, server CPU ${cpuUs.toFixed(1)} us/request, errors ${errors}\n`);
       }
     }
   }
@@ -79,12 +89,13 @@ async function main() {
   await gdflow.stop();
 
   process.stdout.write(`\nbench:api on ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, medians\n`);
-  process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | gdflow errors |\n|---|---|---|---|---|---|---|\n');
+  process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | server CPU per request, bare / gdflow | gdflow errors |\n|---|---|---|---|---|---|---|---|\n');
   for (const [scenario, r] of Object.entries(results)) {
     const bareRps = median(r.bare.map((x) => x.rps));
     const gdRps = median(r.gdflow.map((x) => x.rps));
     const errors = r.gdflow.reduce((sum, x) => sum + x.errors, 0);
-    process.stdout.write(`| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${errors} |\n`);
+    const cpu = `${median(r.bare.map((x) => x.cpuUs)).toFixed(1)} / ${median(r.gdflow.map((x) => x.cpuUs)).toFixed(1)} us`;
+    process.stdout.write(`| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${cpu} | ${errors} |\n`);
   }
 }
 
