@@ -8,7 +8,7 @@ import type { Services } from '../domain/services.js';
 import { newRequestId } from '../ids.js';
 import { contentMd5, getHeader } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
-import { verifyRequest } from './auth.js';
+import { verifyRequest, verifyRequestNow } from './auth.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -27,6 +27,8 @@ export interface AppOptions {
   logLinks: SignedLogLinks;
   layout: Layout;
   lookupKey: (id: string) => Promise<AccessKey | undefined>;
+  /** The key without waiting when it is cached (see VerifyOptions.peekKey). */
+  peekKey?: (id: string) => AccessKey | null | undefined;
   /** Largest JSON body in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** Allowed distance of a request's Date from the server clock, in seconds (default 900). */
@@ -64,17 +66,36 @@ function clientErrorSpec(error: NodeJS.ErrnoException): { spec: ErrorSpec; reaso
   }
 }
 
-/** A node:http server that answers framing problems with GeneDock JSON errors, not Node's bare ones. */
+/** The request id travels on the raw request from the server's handler to Fastify's genReqId. */
+const REQUEST_ID = Symbol('gdflow.requestId');
+type RawWithId = IncomingMessage & { [REQUEST_ID]?: string };
+
+function sendRawError(res: ServerResponse, spec: ErrorSpec, reason: string, requestId: string): void {
+  const body = JSON.stringify(renderSpec(spec, reason));
+  res.writeHead(spec.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gd-requestid': requestId });
+  res.end(body);
+}
+
+/**
+ * A node:http server that gives every request its id (and the `x-gd-requestid` header) before
+ * Fastify sees it, refuses a request without Host, and answers framing problems with GeneDock
+ * JSON errors instead of Node's bare ones.
+ */
 function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => void) {
-  const server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024 }, handler);
+  const withId = (req: IncomingMessage, res: ServerResponse): void => {
+    const id = newRequestId();
+    (req as RawWithId)[REQUEST_ID] = id;
+    res.setHeader('x-gd-requestid', id);
+    if (req.headers.host === undefined) sendRawError(res, COMMON_ERRORS.MalformedRequest, 'the Host header is missing', id);
+    else handler(req, res);
+  };
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024 }, withId);
   server.on('checkContinue', (req, res) => {
     res.writeContinue();
-    handler(req, res);
+    withId(req, res);
   });
   server.on('checkExpectation', (req, res) => {
-    const body = JSON.stringify(renderSpec(COMMON_ERRORS.ExpectationFailed, `Expect '${String(req.headers.expect).slice(0, 64)}' is not supported; only 100-continue is`));
-    res.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-gd-requestid': newRequestId() });
-    res.end(body);
+    sendRawError(res, COMMON_ERRORS.ExpectationFailed, `Expect '${String(req.headers.expect).slice(0, 64)}' is not supported; only 100-continue is`, newRequestId());
   });
   return server;
 }
@@ -85,7 +106,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const handleError = errorHandler(logger);
   const app = Fastify({
     logger: false,
-    genReqId: () => newRequestId(),
+    // The id the server factory gave the request (app.inject() bypasses it: then a new one).
+    genReqId: (req) => (req as RawWithId)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: {
       // Clients configured with a trailing `/` send `//accounts/...`; every route also ends in `/`
@@ -102,7 +124,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       socket.destroy();
     },
     frameworkErrors(error, request, reply) {
-      reply.header('x-gd-requestid', request.id);
       handleError(error, request, reply);
     },
   });
@@ -115,20 +136,43 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer' }, parseJsonBody);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
 
-  const verifyOptions = { lookupKey: options.lookupKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now };
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('x-gd-requestid', request.id);
-    if (request.headers.host === undefined) throw httpError('MalformedRequest', 'the Host header is missing');
-    if (request.routeOptions.config?.auth === false) return;
-    request.caller = await verifyRequest(request, verifyOptions);
+  const verifyOptions = { lookupKey: options.lookupKey, peekKey: options.peekKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now };
+
+
+  // Signed routes (all but those marked auth: false) verify the signature first. Hooked per route
+  // so that no request pays for deciding whether it needs it; written with a callback so that a
+  // request whose key is cached is verified without a trip through the event loop.
+  const authenticated = (request: FastifyRequest, caller: Caller): Error | undefined => {
+    request.caller = caller;
     // A body is checked against Content-MD5 when it is parsed; a request without one here.
     const md5 = request.headers['content-md5'];
     if (typeof md5 === 'string' && md5 !== EMPTY_MD5 && !hasBody(request)) {
-      throw httpError('InvalidDigest', `Content-MD5 '${md5}' is not the digest of the empty body`);
+      return httpError('InvalidDigest', `Content-MD5 '${md5}' is not the digest of the empty body`);
     }
+    return undefined;
+  };
+  const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    let caller: Caller | undefined;
+    try {
+      caller = verifyRequestNow(request, verifyOptions);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (caller) {
+      done(authenticated(request, caller));
+      return;
+    }
+    verifyRequest(request, verifyOptions).then(
+      (c) => done(authenticated(request, c)),
+      (error: Error) => done(error),
+    );
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth === false) return;
+    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [authenticate, ...existing];
   });
-
-  // A Content-MD5 on a request without a body must be the digest of the empty body.
 
   // The access log costs a little on every request: only hook it in when it is written.
   if (logger.isLevelEnabled('info')) {

@@ -5,6 +5,8 @@ import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderSpec, specForDomainEr
 
 /** Send the GeneDock error body for `spec`. */
 export function sendError(reply: FastifyReply, spec: ErrorSpec, reason: string): FastifyReply {
+  // Requests that did not come through the server factory (app.inject) get their id here.
+  if (!reply.hasHeader('x-gd-requestid')) reply.header('x-gd-requestid', reply.request.id);
   return reply.code(spec.status).type('application/json').send(renderSpec(spec, reason));
 }
 

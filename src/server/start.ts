@@ -54,6 +54,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     logLinks: links,
     layout,
     lookupKey: (id) => store.getAccessKey(id),
+    peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,
     bodyLimit: config.bodyLimit,
     clockSkewSeconds: config.clockSkew,
     publicUrl: config.publicUrl,

@@ -33,6 +33,8 @@ export class CachedStore implements Store {
   private seenExternal: number | string | undefined;
   private checkedAt = 0;
   private readonly entries = new Map<string, Promise<unknown>>();
+  /** Values of entries whose read has completed, for callers that cannot wait (see peek). */
+  private readonly settled = new Map<string, unknown>();
 
   constructor(
     private readonly inner: Store,
@@ -49,13 +51,11 @@ export class CachedStore implements Store {
   private invalidate(): void {
     this.generation++;
     this.entries.clear();
+    this.settled.clear();
   }
 
-  /**
-   * Read through the cache. The promise itself is kept, so a hit costs no allocation and
-   * concurrent misses share one query; a failed read or one that raced a write is not kept.
-   */
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** Notice writes made by other processes. */
+  private checkExternal(): void {
     // Asking the database costs about as much as a small query, so it is asked at most every
     // checkIntervalMs: a change made by another process is seen within that time.
     const now = Date.now();
@@ -67,15 +67,28 @@ export class CachedStore implements Store {
         this.invalidate();
       }
     }
+  }
+
+  /**
+   * Read through the cache. The promise itself is kept, so a hit costs no allocation and
+   * concurrent misses share one query; a failed read or one that raced a write is not kept.
+   */
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    this.checkExternal();
     const hit = this.entries.get(key) as Promise<T> | undefined;
     if (hit) return hit;
     const generation = this.generation;
     const pending = load();
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    if (this.entries.size >= this.maxEntries) {
+      this.entries.clear();
+      this.settled.clear();
+    }
     this.entries.set(key, pending);
     pending.then(
-      () => {
-        if (generation !== this.generation && this.entries.get(key) === pending) this.entries.delete(key);
+      (value) => {
+        if (generation !== this.generation) {
+          if (this.entries.get(key) === pending) this.entries.delete(key);
+        } else if (this.entries.get(key) === pending) this.settled.set(key, value);
       },
       () => {
         if (this.entries.get(key) === pending) this.entries.delete(key);
@@ -111,6 +124,14 @@ export class CachedStore implements Store {
   }
   getAccessKey(id: string): Promise<AccessKey | undefined> {
     return this.cached(`key:${id}`, () => this.inner.getAccessKey(id));
+  }
+
+  /** The access key if its read is cached and complete: null when known not to exist, undefined when not known. */
+  peekAccessKey(id: string): AccessKey | null | undefined {
+    this.checkExternal();
+    const key = `key:${id}`;
+    if (!this.settled.has(key)) return undefined;
+    return (this.settled.get(key) as AccessKey | undefined) ?? null;
   }
   getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
     return this.cached(`tool:${projectId}/${name}/${version}`, () => this.inner.getTool(projectId, name, version));

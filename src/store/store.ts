@@ -117,6 +117,8 @@ export interface AccountStore {
   listProjects(accountId: string): Promise<Project[]>;
   createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey>;
   getAccessKey(id: string): Promise<AccessKey | undefined>;
+  /** A cached key without waiting: null when known missing, undefined when not cached (stores without a cache omit it). */
+  peekAccessKey?(id: string): AccessKey | null | undefined;
   listAccessKeys(accountId: string): Promise<AccessKey[]>;
   revokeAccessKey(id: string): Promise<boolean>;
 }
