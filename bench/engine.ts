@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createAccount, machine, median, peakRssMb, startGdflow, type ServerProcess } from './lib/processes.js';
+
+/** CPU seconds (user + system) the server process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 /**
  * bench:engine — a DAG of 1,000 trivial jobs (250 chains of 4 steps) run with 2 parallel slots by
@@ -48,7 +55,8 @@ function runIn(dir: string, files: Record<string, string>, command: string, args
   return seconds;
 }
 
-async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: ServerProcess; run: () => Promise<number> }> {
+async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[] }> {
+  const serverCpu: number[] = [];
   const server = await startGdflow(['--executor', executor, '--cpus', '2']);
   const { transport } = createAccount(server.dataDir, server.url, 'enginebench');
   const project = '/accounts/enginebench/projects/default';
@@ -82,6 +90,7 @@ async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: Server
   await transport.send('POST', `${project}/workflows/`, { json: { workflow_name: 'dag' } });
   await transport.send('PUT', `${project}/workflows/dag/`, { json: { workflow_version: 1, configs: { nodelist } } });
   const run = async () => {
+    const cpuBefore = cpuSeconds(server.pid);
     const start = performance.now();
     const { task_id } = await transport.json<{ task_id: string }>('POST', `${project}/tasks/`, { json: { workflow_name: 'dag', workflow_version: 1, parameters: {} } });
     for (;;) {
@@ -91,11 +100,12 @@ async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: Server
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const seconds = (performance.now() - start) / 1000;
+    serverCpu.push((cpuSeconds(server.pid) - cpuBefore) / JOBS);
     // Delete the task so the next round starts from the same state.
     await transport.send('DELETE', `${project}/tasks/${task_id}/`);
     return seconds;
   };
-  return { server, run };
+  return { server, run, serverCpu };
 }
 
 async function main() {
@@ -137,6 +147,8 @@ async function main() {
   process.stdout.write(`| make -j2, each recipe under bwrap | ${fmt(m('make -j2 + bwrap'))} | | |\n`);
   process.stdout.write(`| gdflow, bwrap sandbox | ${fmt(m('gdflow (bwrap)'))} | make -j2 + bwrap | ${ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap'))} |\n`);
   process.stdout.write(`| snakemake --cores 2 | ${fmt(m('snakemake --cores 2'))} | gdflow bwrap / host | ${ratio(m('snakemake --cores 2'), m('gdflow (bwrap)'))} / ${ratio(m('snakemake --cores 2'), m('gdflow (host)'))} faster |\n`);
+  const cpuMs = (xs: number[] | undefined) => (xs && xs.length ? `${(median(xs) * 1000).toFixed(1)} ms` : '?');
+  process.stdout.write(`server CPU per job (median): host ${cpuMs(host.serverCpu)}, bwrap ${cpuMs(sandboxed?.serverCpu)}\n`);
   process.stdout.write(`server peak RSS: host ${rss.host?.toFixed(0) ?? '?'} MiB, bwrap ${rss.bwrap?.toFixed(0) ?? '?'} MiB\n`);
 }
 

@@ -50,8 +50,9 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   // (An earlier attempt's tree may be large: that removal goes to the thread pool; making a few
   // directories is cheaper done here than queued there.)
   if (existsSync(workDir)) await rm(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  for (const file of spec.outputFiles) mkdirSync(join(workDir, dirname(file)), { recursive: true });
+  const dirs = new Set(spec.outputFiles.map((file) => join(workDir, dirname(file))));
+  if (dirs.size === 0) dirs.add(workDir);
+  for (const dir of dirs) mkdirSync(dir, { recursive: true });
   const mounts = [];
   for (const mount of spec.mounts) {
     const hostPath = await hostPathOf(mount.source, context);

@@ -72,6 +72,45 @@ export class BwrapExecutor implements Executor {
     this.bwrap = options.bwrapPath ?? findInPath('bwrap') ?? '/usr/bin/bwrap';
   }
 
+  private hiddenList: Promise<{ args: string[]; readOnlyTmpfs: string[] }> | undefined;
+
+  /**
+   * The binds that hide host places from jobs. Worked out once: the places are fixed for the
+   * server's life, and resolving them for every job cost a few dozen file-system calls each.
+   */
+  private hidden(): Promise<{ args: string[]; readOnlyTmpfs: string[] }> {
+    this.hiddenList ??= (async () => {
+      const args: string[] = [];
+      const readOnlyTmpfs: string[] = [];
+      const hide = async (path: string): Promise<void> => {
+        let real: string;
+        try {
+          real = await realpath(path);
+        } catch {
+          return; // missing: nothing to hide
+        }
+        if (real === '/' || real === '/tmp' || real === '/var' || real === '/proc' || real === '/dev') return;
+        let st;
+        try {
+          st = await stat(real);
+        } catch {
+          return;
+        }
+        if (st.isDirectory()) {
+          args.push('--tmpfs', real);
+          readOnlyTmpfs.push(real);
+        } else {
+          args.push('--ro-bind', '/dev/null', real);
+        }
+      };
+      for (const dir of HIDDEN_DIRS) await hide(dir);
+      for (const file of HIDDEN_FILES) await hide(file);
+      for (const extra of this.options.hidePaths ?? []) await hide(extra);
+      return { args, readOnlyTmpfs };
+    })();
+    return this.hiddenList;
+  }
+
   async close(): Promise<void> {
     await removeIdleCgroups();
   }
@@ -136,31 +175,8 @@ export class BwrapExecutor implements Executor {
     const tmpMb = spec.memMb > 0 ? spec.memMb : (this.options.tmpSizeMb ?? 1024);
     args.push('--perms', '1777', '--size', String(Math.max(1, Math.round(tmpMb)) * 1024 * 1024), '--tmpfs', '/tmp');
 
-    const readOnlyTmpfs: string[] = [];
-    const hide = async (path: string): Promise<void> => {
-      let real: string;
-      try {
-        real = await realpath(path);
-      } catch {
-        return; // missing: nothing to hide
-      }
-      if (real === '/' || real === '/tmp' || real === '/var' || real === '/proc' || real === '/dev') return;
-      let st;
-      try {
-        st = await stat(real);
-      } catch {
-        return;
-      }
-      if (st.isDirectory()) {
-        args.push('--tmpfs', real);
-        readOnlyTmpfs.push(real);
-      } else {
-        args.push('--ro-bind', '/dev/null', real);
-      }
-    };
-    for (const dir of HIDDEN_DIRS) await hide(dir);
-    for (const file of HIDDEN_FILES) await hide(file);
-    for (const extra of this.options.hidePaths ?? []) await hide(extra);
+    const { args: hideArgs, readOnlyTmpfs } = await this.hidden();
+    args.push(...hideArgs);
 
     // /var: nothing of the host's (databases, logs, spools); /var/data is the job's directory.
     args.push('--tmpfs', '/var', '--symlink', '../tmp', '/var/tmp');
