@@ -27,12 +27,12 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as fsConstants, statSync } from 'node:fs';
-import { access, lstat, mkdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { access, lstat, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { delimiter, join, posix } from 'node:path';
-import { discoverCgroupV1, removeIdleCgroups } from './cgroup.js';
+import { removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec } from './executor.js';
-import { sandboxRelative, validateSpec } from './paths.js';
-import { runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
+import { sandboxRelative } from './paths.js';
+import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
 
 export interface BwrapExecutorOptions extends ProcessExecutorOptions {
   /** The bwrap binary; default: `bwrap` from the server's PATH, else /usr/bin/bwrap. */
@@ -152,15 +152,11 @@ export class BwrapExecutor implements Executor {
           'it needs user namespaces (kernel.unprivileged_userns_clone / user.max_user_namespaces) or root',
       );
     }
-    if (this.options.memoryLimit === 'cgroup-v1' && !(await discoverCgroupV1()).memory) {
-      throw new Error('memoryLimit "cgroup-v1" needs a writable cgroup v1 memory hierarchy (run as root)');
-    }
+    await checkMemoryLimitSupport(this.options);
   }
 
   async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
-    await validateSpec(spec);
-    await mkdir(spec.workDir, { recursive: true });
-    const workDir = await realpath(spec.workDir);
+    const workDir = await prepareWorkDir(spec);
 
     const args: string[] = [
       '--unshare-all', '--unshare-user', '--disable-userns',

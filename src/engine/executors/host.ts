@@ -18,12 +18,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { access, lstat, mkdir, readlink, realpath, rmdir, symlink, unlink } from 'node:fs/promises';
+import { access, lstat, mkdir, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
 import { dirname, posix } from 'node:path';
-import { discoverCgroupV1, removeIdleCgroups } from './cgroup.js';
+import { removeIdleCgroups } from './cgroup.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec } from './executor.js';
-import { sandboxRelative, validateSpec } from './paths.js';
-import { runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
+import { sandboxRelative } from './paths.js';
+import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
 
 export interface HostExecutorOptions extends ProcessExecutorOptions {
   /** PATH of the jobs; default: the server's PATH. */
@@ -54,15 +54,11 @@ export class HostExecutor implements Executor {
     } catch {
       throw new Error('/bin/sh is missing or not executable');
     }
-    if (this.options.memoryLimit === 'cgroup-v1' && !(await discoverCgroupV1()).memory) {
-      throw new Error('memoryLimit "cgroup-v1" needs a writable cgroup v1 memory hierarchy (run as root)');
-    }
+    await checkMemoryLimitSupport(this.options);
   }
 
   async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
-    await validateSpec(spec);
-    await mkdir(spec.workDir, { recursive: true });
-    const workDir = await realpath(spec.workDir);
+    const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
     }

@@ -17,11 +17,12 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, realpath, type FileHandle } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { dirname } from 'node:path';
-import { CgroupV1Job, joinCommand } from './cgroup.js';
+import { CgroupV1Job, discoverCgroupV1, joinCommand } from './cgroup.js';
 import type { JobResult, JobSpec, MemoryEnforcement } from './executor.js';
+import { validateSpec } from './paths.js';
 import { isAlive, processTree, procsByPid, procsWithEnv, signalPid, type ProcInfo } from './proctree.js';
 
 export interface ProcessExecutorOptions {
@@ -43,6 +44,20 @@ export interface ProcessExecutorOptions {
   cgroups?: boolean;
   /** Interval of process sampling (peak RSS, watchdog, tracking of escaped processes). Default 1000 ms. */
   sampleIntervalMs?: number;
+}
+
+/** What both executors check in `check()`: a required cgroup memory limit is possible here. */
+export async function checkMemoryLimitSupport(options: ProcessExecutorOptions): Promise<void> {
+  if (options.memoryLimit === 'cgroup-v1' && !(await discoverCgroupV1()).memory) {
+    throw new Error('memoryLimit "cgroup-v1" needs a writable cgroup v1 memory hierarchy (run as root)');
+  }
+}
+
+/** Check a job spec and make its working directory; returns the directory's real path. */
+export async function prepareWorkDir(spec: JobSpec): Promise<string> {
+  await validateSpec(spec);
+  await mkdir(spec.workDir, { recursive: true });
+  return realpath(spec.workDir);
 }
 
 /** How one run is started; built by the concrete executor. */
