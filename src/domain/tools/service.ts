@@ -51,7 +51,9 @@ export class ToolService {
     const tool = await this.store.getTool(project.id, name, version);
     if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
     const { stored, definition } = validateToolDefinition(input.configs, name);
-    // Check and write in one transaction so a workflow cannot pin the version in between.
+    // Check and write in one transaction so a workflow cannot pin the version in between. (On SQLite
+    // transactions are serial; a PostgreSQL store will need the tool row locked FOR UPDATE here, as
+    // PutWorkflow's foreign-key insert takes only a KEY SHARE lock on it.)
     await this.store.transaction(async (store) => {
       const users = await store.workflowsUsingTool(tool.id);
       if (users.length > 0) {
