@@ -194,14 +194,29 @@ describe('ActivateWorkflow runs real jobs', () => {
 
   it('stops a running task: the job and its whole process tree are killed, nothing further starts', async () => {
     const account = await server.account();
-    const marker = `gdflowstop${process.pid}${Date.now()}`;
+    // Sleep durations unique to this run, so that other tests' sleeps are never taken for ours.
+    const tag = `${process.pid % 1000}${Date.now() % 100000}`;
+    const durations = [`300.${tag}1`, `301.${tag}2`, `302.${tag}3`];
     await singleToolWorkflow(account, 'sleepy', {
-      cmd_template: `(sleep 300; echo ${marker}) & setsid sleep 301 & sleep 302 && echo done > {{ outputs.out[0].path }}`,
+      cmd_template: `(sleep ${durations[0]}; echo late) & setsid sleep ${durations[1]} & sleep ${durations[2]} && echo done > {{ outputs.out[0].path }}`,
       outputs: { out: { type: 'file', formats: 'txt' } },
       requirements,
     });
+    const ours = () =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            const cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+            return durations.some((d) => cmdline === `sleep\u0000${d}\u0000`);
+          } catch {
+            return false;
+          }
+        });
     const { task_id } = await activate(account, { workflow_name: 'sleepy', workflow_version: 1, parameters: await template(account, 'sleepy') });
     await waitForJob(account, task_id, 'work', 'running');
+    for (let i = 0; i < 200 && ours().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(ours().length, 3, 'the three sleeps of the job are running');
     const stop = await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`));
     assert.equal(stop.status, 200);
     const task = await waitForTask(account, task_id, { timeoutMs: 20_000 });
@@ -209,16 +224,7 @@ describe('ActivateWorkflow runs real jobs', () => {
     const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
     assert.equal(jobs.find((j: any) => j.node_id === 'work').status, 'cancelled');
     assert.equal(jobs.find((j: any) => j.node_id === 'save').status, 'cancelled');
-    const survivors = readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('sleep\u000030');
-        } catch {
-          return false;
-        }
-      });
-    assert.deepEqual(survivors, [], 'no sleep of the job survives');
+    assert.deepEqual(ours(), [], 'no sleep of the job survives, not even the setsid one');
     // Stopping an ended task is a harmless 200.
     assert.equal((await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
   });
