@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/access.js';
-import { canonicalResource, getHeader, parseAuthorization, signRequest, signaturesEqual, stringToSign, type ParsedAuthorization } from '../signing/index.js';
+import { canonicalResource, parseAuthorization, signRequest, signaturesEqual, stringToSign, type ParsedAuthorization } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
 import { httpError } from './errors.js';
 
@@ -20,6 +20,17 @@ export interface VerifyOptions {
   now: () => number;
 }
 
+// Clients send the same Date on every request within a second: remember the last one parsed.
+let lastDate = '';
+let lastDateMs = Number.NaN;
+function parseDate(text: string): number {
+  if (text !== lastDate) {
+    lastDate = text;
+    lastDateMs = Date.parse(text);
+  }
+  return lastDateMs;
+}
+
 /** The header checks that need no key: the Authorization shape and the Date window. */
 function checkHeaders(request: FastifyRequest, options: VerifyOptions): ParsedAuthorization {
   const headers = request.headers;
@@ -29,9 +40,11 @@ function checkHeaders(request: FastifyRequest, options: VerifyOptions): ParsedAu
   if (!parsed) throw httpError('InvalidAuthorization', "it must be 'GeneDock <access_key_id>:<signature>'");
 
   // Browsers cannot set Date and send x-gd-date instead; then freshness is judged on it.
-  const dateHeader = getHeader(headers, 'x-gd-date') ?? getHeader(headers, 'date');
+  // (Node gives header names in lower case, so they are looked up directly.)
+  const gdDate = headers['x-gd-date'];
+  const dateHeader = (Array.isArray(gdDate) ? gdDate.join(',') : gdDate) ?? headers.date;
   if (dateHeader === undefined) throw httpError('InvalidAuthorization', 'the request has neither a Date nor an x-gd-date header');
-  const sent = Date.parse(dateHeader);
+  const sent = parseDate(dateHeader);
   if (Number.isNaN(sent)) throw httpError('InvalidAuthorization', `the date '${dateHeader.slice(0, 64)}' is not an HTTP date such as 'Wed, 19 Dec 2018 09:39:55 GMT'`);
   const skew = Math.round((sent - options.now()) / 1000);
   if (Math.abs(skew) > options.clockSkewSeconds) {

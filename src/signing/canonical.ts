@@ -24,8 +24,10 @@ export function canonicalResource(rawTarget: string): string {
   const decoded = percentDecodeOnce(rawTarget);
   const first = decoded.indexOf('?');
   if (first === -1 || decoded.indexOf('?', first + 1) !== -1) return decoded;
+  const query = decoded.slice(first + 1);
+  if (!query.includes('&')) return decoded;
   const path = decoded.slice(0, first);
-  const items = decoded.slice(first + 1).split('&');
+  const items = query.split('&');
   items.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return `${path}?${items.join('&')}`;
 }
@@ -64,7 +66,8 @@ function signedHeaders(headers: HeaderBag): SignedHeaders {
   for (const key in headers) {
     const value = headerValue(headers[key]);
     if (value === undefined) continue;
-    const name = key.trim().toLowerCase();
+    // Servers see names already lower-cased and trimmed; only a client's own bag needs folding.
+    const name = isLowerTrimmed(key) ? key : key.trim().toLowerCase();
     if (name === 'content-md5') result.md5 = value;
     else if (name === 'content-type') result.type = value;
     else if (name === 'date') result.date = value;
@@ -75,6 +78,15 @@ function signedHeaders(headers: HeaderBag): SignedHeaders {
     result.gd = gd.map(([name, value]) => `${name}:${value}\n`).join('');
   }
   return result;
+}
+
+/** No upper-case letters and no surrounding white space (header names are ASCII tokens). */
+function isLowerTrimmed(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c === 32 || c === 9) return false;
+  }
+  return true;
 }
 
 /** Every `x-gd-*` header as `name:value\n`, names lower-cased and trimmed, sorted by name. */

@@ -1,10 +1,23 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { stringToSign, type SignableRequest } from './canonical.js';
 
 export const AUTH_SCHEME = 'GeneDock';
 
+// A key object per secret spares OpenSSL re-importing the key for every request a server checks.
+const keys = new Map<string, KeyObject>();
+
+function hmacKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 1000) keys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signString(secret: string, text: string): string {
-  return createHmac('sha1', Buffer.from(secret, 'utf8')).update(text, 'utf8').digest('base64');
+  return createHmac('sha1', hmacKey(secret)).update(text, 'utf8').digest('base64');
 }
 
 export function signRequest(secret: string, request: SignableRequest): string {
