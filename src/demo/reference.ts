@@ -1,7 +1,7 @@
 /** A reproducible random reference genome for the demo (no download needed). */
 
 /** mulberry32: a small, well-known seeded PRNG; the same seed gives the same genome everywhere. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

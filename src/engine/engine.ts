@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Job, JobStatus, StateChanges, Store, Task, TaskStatus } from '../store/store.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../store/store.js';
+import { JOB_TRANSITIONS, TASK_TRANSITIONS } from '../domain/tasks/states.js';
 import type { DataStore } from './datastore/index.js';
 import type { Executor } from './executors/executor.js';
 import { runJob, type RunResult } from './job-runner.js';
@@ -67,7 +68,6 @@ export class Engine {
   private passAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
-  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly options: EngineOptions) {
     this.freeCpus = options.cpus;
@@ -120,8 +120,6 @@ export class Engine {
         if (this.passAgain) {
           this.passAgain = false;
           this.wake();
-        } else if (this.running.size === 0 && [...this.tasks.values()].every((t) => TERMINAL_TASK_STATES.includes(t.task.status))) {
-          for (const resolve of this.idleWaiters.splice(0)) resolve();
         }
       });
   }
@@ -152,13 +150,6 @@ export class Engine {
     this.dirty.delete(taskId);
   }
 
-  /** Resolves when nothing is running and every tracked task has ended (for tests and the demo). */
-  idle(): Promise<void> {
-    return new Promise((resolve) => {
-      this.idleWaiters.push(resolve);
-      this.wake();
-    });
-  }
 
   // ---- loading and recovery -------------------------------------------------------------------
 
@@ -226,11 +217,17 @@ export class Engine {
   private flushing: Promise<void> = Promise.resolve();
 
   private setJob(entry: LiveJob, status: JobStatus, reason: string, extra: Partial<Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt'>> = {}): void {
+    if (!JOB_TRANSITIONS[entry.job.status].includes(status)) {
+      this.log('error', 'job transition outside the state machine (docs/tasks.md)', { job: entry.job.id, from: entry.job.status, to: status });
+    }
     Object.assign(entry.job, { status, reason, ...extra });
     this.pending.jobs.push({ id: entry.job.id, patch: { status, reason, ...extra } });
   }
 
   private setTask(live: LiveTask, status: TaskStatus, reason: string, extra: Partial<Pick<Task, 'startedAt' | 'endedAt'>> = {}): void {
+    if (!TASK_TRANSITIONS[live.task.status].includes(status)) {
+      this.log('error', 'task transition outside the state machine (docs/tasks.md)', { task: live.task.id, from: live.task.status, to: status });
+    }
     Object.assign(live.task, { status, reason, ...extra });
     this.pending.tasks.push({ id: live.task.id, patch: { status, reason, ...extra } });
     if (TERMINAL_TASK_STATES.includes(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });

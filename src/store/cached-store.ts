@@ -220,9 +220,6 @@ export class CachedStore implements Store {
   listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
     return this.inner.listTasks(projectId, range);
   }
-  activeTasks(): Promise<Task[]> {
-    return this.inner.activeTasks();
-  }
   activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>> {
     return this.inner.activeTaskFlags();
   }

@@ -116,6 +116,16 @@ function toJob(row: Selectable<JobsTable>): Job {
   };
 }
 
+/** Write a task event when a patch changes a task's or job's status. */
+async function recordTransition(
+  trx: Kysely<Database>,
+  change: { taskId: string; jobId: string | null; from: string; patch: { status?: string; reason?: string }; at: number },
+): Promise<void> {
+  const { taskId, jobId, from, patch, at } = change;
+  if (patch.status === undefined || patch.status === from) return;
+  await trx.insertInto('task_events').values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
+}
+
 /** How many times a version allocation is retried when a concurrent writer took the same number. */
 const VERSION_RETRIES = 20;
 
@@ -555,11 +565,6 @@ export class KyselyStore implements Store {
     return { tasks: rows.map(toTask), total: Number(n) };
   }
 
-  async activeTasks(): Promise<Task[]> {
-    const rows = await this.taskQuery().where('tasks.status', 'not in', [...TERMINAL_TASK_STATES]).orderBy('tasks.created_at').execute();
-    return rows.map(toTask);
-  }
-
   async activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>> {
     const rows = await this.db.selectFrom('tasks').select(['id', 'stop_requested']).where('status', 'not in', [...TERMINAL_TASK_STATES]).orderBy('created_at').execute();
     return rows.map((r) => ({ id: r.id, stopRequested: r.stop_requested !== 0 }));
@@ -586,9 +591,7 @@ export class KyselyStore implements Store {
       })
       .where('id', '=', id)
       .execute();
-    if (patch.status !== undefined && patch.status !== current.status) {
-      await trx.insertInto('task_events').values({ task_id: id, job_id: null, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
-    }
+    await recordTransition(trx, { taskId: id, jobId: null, from: current.status, patch, at });
     return true;
   }
 
@@ -654,9 +657,7 @@ export class KyselyStore implements Store {
       })
       .where('id', '=', id)
       .execute();
-    if (patch.status !== undefined && patch.status !== current.status) {
-      await trx.insertInto('task_events').values({ task_id: current.task_id, job_id: id, from_status: current.status, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
-    }
+    await recordTransition(trx, { taskId: current.task_id, jobId: id, from: current.status, patch, at });
     return true;
   }
 

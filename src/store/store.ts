@@ -225,9 +225,7 @@ export interface TaskStore {
   getTask(id: string): Promise<Task | undefined>;
   /** Newest first; `from`/`to` bound created_at in whole seconds (inclusive). */
   listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }>;
-  /** Tasks that are not finished, oldest first (what an engine has to drive). */
-  activeTasks(): Promise<Task[]>;
-  /** Ids and stop flags of the unfinished tasks: a light query to poll for news. */
+  /** Ids and stop flags of the unfinished tasks, oldest first: what an engine has to drive. */
   activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>>;
   /**
    * Change a task; when `expect` is given, only if its status is one of those (compare and set).

@@ -11,6 +11,7 @@ import { RenderError, renderCommand, type RenderInput } from '../../src/engine/r
 import { HOOKS_ACTIVE } from '../../src/engine/render/jinja.js';
 import { finishCommand } from '../../src/engine/render/shell.js';
 import { fixturePath } from '../helpers/paths.js';
+import { mulberry32 } from '../../src/demo/reference.js';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -545,16 +546,7 @@ describe('render: template errors become RenderError', () => {
 
 describe('render: random shell contexts (seeded fuzz)', () => {
   /** Small deterministic PRNG (mulberry32), so a failure can be replayed. */
-  function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const prng = mulberry32;
 
   /**
    * Values that only shell *parsing* could run. (A template may execute a command's output, e.g.

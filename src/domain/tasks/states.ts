@@ -30,12 +30,6 @@ export const JOB_TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
   cancelled: [],
 };
 
-/** States from which `to` may be reached (for compare-and-set updates). */
-export const taskStatesBefore = (to: TaskStatus): TaskStatus[] =>
-  (Object.keys(TASK_TRANSITIONS) as TaskStatus[]).filter((from) => TASK_TRANSITIONS[from].includes(to));
-export const jobStatesBefore = (to: JobStatus): JobStatus[] =>
-  (Object.keys(JOB_TRANSITIONS) as JobStatus[]).filter((from) => JOB_TRANSITIONS[from].includes(to));
-
 export interface Progress {
   done: number;
   total: number;
