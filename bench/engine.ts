@@ -11,6 +11,13 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds (all cores, user + system + irq) the whole machine has been busy so far. */
+function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
 /**
  * bench:engine — a DAG of 1,000 trivial jobs (250 chains of 4 steps) run with 2 parallel slots by
  * gdflow's engine, by GNU make -j2 and by snakemake --cores 2, in the same run, alternating.
@@ -101,8 +108,9 @@ async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: Server
     }
     const seconds = (performance.now() - start) / 1000;
     serverCpu.push((cpuSeconds(server.pid) - cpuBefore) / JOBS);
-    // Delete the task so the next round starts from the same state.
-    await transport.send('DELETE', `${project}/tasks/${task_id}/`);
+    // Delete the task so the next round starts from the same state (BENCH_KEEP=1 keeps it, to study its jobs' times).
+    if (!process.env.BENCH_KEEP) await transport.send('DELETE', `${project}/tasks/${task_id}/`);
+    else process.stdout.write(`  kept task ${task_id} in ${server.dataDir}\n`);
     return seconds;
   };
   return { server, run, serverCpu };
@@ -111,9 +119,15 @@ async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: Server
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'gdflow-engine-bench-'));
   const results: Record<string, number[]> = {};
-  const record = (name: string, seconds: number) => {
+  const busy: Record<string, number[]> = {};
+  /** Runs one measurement; also records the machine's CPU time per job during it (all processes). */
+  const record = async (name: string, measure: () => number | Promise<number>) => {
+    const busyBefore = machineBusySeconds();
+    const seconds = await measure();
+    const cpuPerJob = (machineBusySeconds() - busyBefore) / JOBS;
     (results[name] ??= []).push(seconds);
-    process.stdout.write(`  ${name.padEnd(22)} ${seconds.toFixed(2)} s\n`);
+    (busy[name] ??= []).push(cpuPerJob);
+    process.stdout.write(`  ${name.padEnd(22)} ${seconds.toFixed(2)} s, machine CPU ${(cpuPerJob * 1000).toFixed(1)} ms/job\n`);
   };
   const hasMake = have('make');
   const hasSnakemake = have('snakemake');
@@ -126,27 +140,31 @@ async function main() {
   const host = await gdflowSetup('host');
   process.stdout.write(`${JOBS} jobs (${CHAINS} chains x ${STEPS} steps), 2 parallel slots, ${ROUNDS} rounds\n`);
   for (let round = 0; round < ROUNDS; round++) {
-    if (hasMake) record('make -j2', runIn(join(work, 'make'), { Makefile: makefile(false) }, 'make', ['-j2', '-s']));
-    record('gdflow (host)', await host.run());
-    if (hasMake && hasBwrap) record('make -j2 + bwrap', runIn(join(work, 'makebwrap'), { Makefile: makefile(true) }, 'make', ['-j2', '-s']));
-    if (sandboxed) record('gdflow (bwrap)', await sandboxed.run());
-    if (hasSnakemake) record('snakemake --cores 2', runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet']));
+    if (hasMake) await record('make -j2', () => runIn(join(work, 'make'), { Makefile: makefile(false) }, 'make', ['-j2', '-s']));
+    await record('gdflow (host)', host.run);
+    if (hasMake && hasBwrap) await record('make -j2 + bwrap', () => runIn(join(work, 'makebwrap'), { Makefile: makefile(true) }, 'make', ['-j2', '-s']));
+    if (sandboxed) await record('gdflow (bwrap)', sandboxed.run);
+    if (hasSnakemake) await record('snakemake --cores 2', () => runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet']));
   }
   const rss = { host: peakRssMb(host.server.pid), bwrap: sandboxed ? peakRssMb(sandboxed.server.pid) : undefined };
   await host.server.stop();
   await sandboxed?.server.stop();
   rmSync(work, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) for (const s of [host.server, sandboxed?.server]) if (s) rmSync(s.dataDir, { recursive: true, force: true });
 
   const m = (name: string) => (results[name] ? median(results[name]!) : undefined);
   const fmt = (x: number | undefined) => (x === undefined ? 'skipped' : `${x.toFixed(2)} s`);
   const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? 'n/a' : `${(a / b).toFixed(2)}x`);
   process.stdout.write(`\nbench:engine on ${machine()}; ${JOBS} jobs, 2 slots, medians of ${ROUNDS}\n`);
-  process.stdout.write('| runner | wall time | compared with | ratio |\n|---|---|---|---|\n');
-  process.stdout.write(`| make -j2 | ${fmt(m('make -j2'))} | | |\n`);
-  process.stdout.write(`| gdflow, host executor | ${fmt(m('gdflow (host)'))} | make -j2 | ${ratio(m('gdflow (host)'), m('make -j2'))} |\n`);
-  process.stdout.write(`| make -j2, each recipe under bwrap | ${fmt(m('make -j2 + bwrap'))} | | |\n`);
-  process.stdout.write(`| gdflow, bwrap sandbox | ${fmt(m('gdflow (bwrap)'))} | make -j2 + bwrap | ${ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap'))} |\n`);
-  process.stdout.write(`| snakemake --cores 2 | ${fmt(m('snakemake --cores 2'))} | gdflow bwrap / host | ${ratio(m('snakemake --cores 2'), m('gdflow (bwrap)'))} / ${ratio(m('snakemake --cores 2'), m('gdflow (host)'))} faster |\n`);
+  const cpu = (name: string) => (busy[name] ? `${(median(busy[name]!) * 1000).toFixed(1)} ms` : '');
+  const row = (label: string, name: string, peer: string, ratioText: string) =>
+    process.stdout.write(`| ${label} | ${fmt(m(name))} | ${cpu(name)} | ${peer} | ${ratioText} |\n`);
+  process.stdout.write('| runner | wall time | machine CPU per job | compared with | ratio |\n|---|---|---|---|---|\n');
+  row('make -j2', 'make -j2', '', '');
+  row('gdflow, host executor', 'gdflow (host)', 'make -j2', ratio(m('gdflow (host)'), m('make -j2')));
+  row('make -j2, each recipe under bwrap', 'make -j2 + bwrap', '', '');
+  row('gdflow, bwrap sandbox', 'gdflow (bwrap)', 'make -j2 + bwrap', ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap')));
+  row('snakemake --cores 2', 'snakemake --cores 2', 'gdflow bwrap / host', `${ratio(m('snakemake --cores 2'), m('gdflow (bwrap)'))} / ${ratio(m('snakemake --cores 2'), m('gdflow (host)'))} faster`);
   const cpuMs = (xs: number[] | undefined) => (xs && xs.length ? `${(median(xs) * 1000).toFixed(1)} ms` : '?');
   process.stdout.write(`server CPU per job (median): host ${cpuMs(host.serverCpu)}, bwrap ${cpuMs(sandboxed?.serverCpu)}\n`);
   process.stdout.write(`server peak RSS: host ${rss.host?.toFixed(0) ?? '?'} MiB, bwrap ${rss.bwrap?.toFixed(0) ?? '?'} MiB\n`);

@@ -127,6 +127,46 @@ for (const kind of KINDS) {
       assert.equal(await read(spec.stderrLog), 'to-err\n');
     });
 
+    it('a log file path through a planted symlink is refused; the symlink target is not touched', async () => {
+      const spec = await job('echo should-not-run');
+      const target = join(spec.dir, 'host-file');
+      await writeFile(target, 'precious\n');
+      await mkdir(join(spec.dir, 'logs'), { recursive: true });
+      await symlink(target, spec.stdoutLog);
+      await assert.rejects(executor.run(spec, never()), /ELOOP|symbolic link/);
+      assert.equal(await read(target), 'precious\n');
+    });
+
+    it('the job is a child of the launcher process, never of the server, and sits in its own process group', async () => {
+      const spec = await job('echo "$$ $PPID" > ids; ps -o pgid= -p $$ | tr -d " " > pgid', { network: false });
+      const r = await executor.run(spec, never());
+      assert.equal(r.outcome, 'succeeded', r.reason);
+      if (!isolated) {
+        const [pid, ppid] = (await read(join(spec.workDir, 'ids'))).trim().split(' ').map(Number);
+        assert.notEqual(ppid, process.pid, 'not forked by the server');
+        assert.match(await read(`/proc/${ppid}/cmdline`), /launcher-child\.js/);
+        assert.equal(Number((await read(join(spec.workDir, 'pgid'))).trim()), pid, 'its own process group');
+      }
+    });
+
+    it('when the launcher dies mid-job, the job fails with a reason, its processes end, and the next job runs', async () => {
+      const marker = sleepMarker(kind, 5);
+      const spec = await job(`echo started; sleep ${marker}`);
+      const running = executor.run(spec, never());
+      await waitForFile(spec.stdoutLog, 'started');
+      const [sleepPid] = await processesMatching(`sleep ${marker}`);
+      assert.ok(sleepPid, 'the job runs');
+      const launcher = await ancestorMatching(sleepPid, 'launcher-child.js');
+      assert.ok(launcher, 'the launcher is an ancestor of the job');
+      process.kill(launcher, 'SIGKILL');
+      const r = await running;
+      assert.equal(r.outcome, 'failed');
+      assert.match(r.reason, /launcher exited/);
+      assert.deepEqual(await processesMatching(`sleep ${marker}`), [], 'nothing of the job survives');
+      const next = await executor.run(await job('echo again'), never());
+      assert.equal(next.outcome, 'succeeded', next.reason);
+    });
+
     it('the working directory is /var/data and files written there appear in workDir', async () => {
       const spec = await job('pwd > where.txt; echo hello > made.txt; mkdir -p sub && echo deep > /var/data/sub/file.txt; cat /var/data/made.txt');
       const r = await executor.run(spec, never());
@@ -372,6 +412,17 @@ for (const kind of KINDS) {
       assert.match(await read(version.stdoutLog), /^samtools 1\./);
     });
   });
+}
+
+/** The nearest ancestor of `pid` whose command line contains `marker`. */
+async function ancestorMatching(pid: number, marker: string): Promise<number | undefined> {
+  for (let current = pid; current > 1; ) {
+    const stat = await readFile(`/proc/${current}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if ((await readFile(`/proc/${ppid}/cmdline`, 'utf8')).includes(marker)) return ppid;
+    current = ppid;
+  }
+  return undefined;
 }
 
 function listen(): Promise<Server> {

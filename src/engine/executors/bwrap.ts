@@ -32,6 +32,7 @@ import { delimiter, join, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec } from './executor.js';
 import { sandboxRelative } from './paths.js';
+import { Launcher } from './launcher.js';
 import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
 
 export interface BwrapExecutorOptions extends ProcessExecutorOptions {
@@ -65,6 +66,8 @@ function findInPath(name: string): string | undefined {
 
 export class BwrapExecutor implements Executor {
   readonly name = 'bwrap';
+  /** Starts the job processes, so that the server never forks itself (launcher.ts). */
+  private readonly launcher = new Launcher();
   readonly capabilities: ExecutorCapabilities = { sandbox: true, network_isolation: true };
   private readonly bwrap: string;
 
@@ -112,6 +115,7 @@ export class BwrapExecutor implements Executor {
   }
 
   async close(): Promise<void> {
+    await this.launcher.close();
     await removeIdleCgroups();
   }
 
@@ -214,7 +218,7 @@ export class BwrapExecutor implements Executor {
       termSkipsRoot: true,
       signalGroup: true,
       cleanup: () => removePlaceholders(placeholders),
-    });
+    }, this.launcher);
   }
 }
 

@@ -19,13 +19,13 @@
  * - cgroup.procs lists every process of the job, including ones that left the process group or session, which
  *   makes killing the whole tree exact.
  *
- * The job's first process enters the group before it execs anything (see `joinCommand`), so no child can be
- * forked outside it.
+ * The job's first process is born in the group (the launcher forks it from inside the group, see
+ * launcher-child.ts), so no process of the job can start outside it.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { access, constants, readFile, rmdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 interface ControllerDir {
   /** Directory of the server's own cgroup in this controller's hierarchy. */
@@ -209,6 +209,11 @@ export class CgroupV1Job {
     return this.dirs.map((d) => join(d, 'cgroup.procs'));
   }
 
+  /** The `cgroup.procs` files of the groups the server (and its launcher) run in, in the order of procsFiles. */
+  get parentProcsFiles(): string[] {
+    return this.dirs.map((d) => join(dirname(d), 'cgroup.procs'));
+  }
+
   /** Pids of every process now in the job's group. */
   async pids(): Promise<number[]> {
     const first = this.dirs[0];
@@ -276,14 +281,4 @@ export class CgroupV1Job {
 /** Remove the idle groups (when the executor is done, and in tests). */
 export async function removeIdleCgroups(): Promise<void> {
   for (const job of idle.splice(0)) await job.destroyNow();
-}
-
-/**
- * Shell prefix that moves the shell itself into the groups and then execs the real command:
- * `/bin/sh -c <script> gdflow-cgroup <procs files...> -- <argv...>`.
- */
-export function joinCommand(procsFiles: string[], argv: string[]): string[] {
-  const script =
-    'while [ "$1" != "--" ]; do echo $$ > "$1" || { echo "gdflow: cannot join cgroup $1" >&2; exit 125; }; shift; done; shift; exec "$@"';
-  return ['/bin/sh', '-c', script, 'gdflow-cgroup', ...procsFiles, '--', ...argv];
 }

@@ -23,6 +23,7 @@ import { dirname, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec } from './executor.js';
 import { sandboxRelative } from './paths.js';
+import { Launcher } from './launcher.js';
 import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
 
 export interface HostExecutorOptions extends ProcessExecutorOptions {
@@ -40,11 +41,14 @@ export function rewriteDataPaths(text: string, workDir: string): string {
 
 export class HostExecutor implements Executor {
   readonly name = 'host';
+  /** Starts the job processes, so that the server never forks itself (launcher.ts). */
+  private readonly launcher = new Launcher();
   readonly capabilities: ExecutorCapabilities = { sandbox: false, network_isolation: false };
 
   constructor(private readonly options: HostExecutorOptions = {}) {}
 
   async close(): Promise<void> {
+    await this.launcher.close();
     await removeIdleCgroups();
   }
 
@@ -96,7 +100,7 @@ export class HostExecutor implements Executor {
       signalGroup: true,
       envMarker: `GDFLOW_JOB_TOKEN=${marker}`,
       cleanup: () => removeCreated(workDir, created),
-    });
+    }, this.launcher);
   }
 }
 

@@ -15,13 +15,11 @@
  * 3. When the first process has exited, whatever is left of the job (host-mode background processes, for
  *    instance) is SIGKILLed and waited for before `run` resolves: a job ends when its command ends.
  */
-import { spawn } from 'node:child_process';
-import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, realpath, type FileHandle } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import { dirname } from 'node:path';
-import { CgroupV1Job, discoverCgroupV1, joinCommand } from './cgroup.js';
+import { CgroupV1Job, discoverCgroupV1 } from './cgroup.js';
 import type { JobResult, JobSpec, MemoryEnforcement } from './executor.js';
+import { LaunchError, type Launcher, type LaunchedProcess, type ProcessExit } from './launcher.js';
 import { validateSpec } from './paths.js';
 import { isAlive, processTree, procsByPid, procsWithEnv, signalPid, type ProcInfo } from './proctree.js';
 
@@ -90,16 +88,6 @@ for (const [name, num] of Object.entries(osConstants.signals)) {
   if (!signalNames.has(num)) signalNames.set(num, name);
 }
 
-/** Opens a log file for writing, created or truncated; refuses to follow a symlink at that name. */
-async function openLog(path: string): Promise<FileHandle> {
-  await mkdir(dirname(path), { recursive: true });
-  return open(
-    path,
-    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW | fsConstants.O_APPEND,
-    0o644,
-  );
-}
-
 /** argv running `command` with /bin/sh, stdin / stdout redirected by that shell (i.e. as the command sees paths). */
 export function shellArgv(command: string, stdin?: string, stdout?: string): string[] {
   if (!stdin && !stdout) return ['/bin/sh', '-c', command];
@@ -119,210 +107,218 @@ export async function runProcess(
   abortSignal: AbortSignal,
   options: ProcessExecutorOptions,
   plan: LaunchPlan,
+  launcher: Launcher,
 ): Promise<JobResult> {
   const killGraceMs = options.killGraceMs ?? 5000;
   const sampleIntervalMs = Math.max(20, options.sampleIntervalMs ?? 1000);
   const memoryMode = options.memoryLimit ?? 'auto';
   const memBytes = spec.memMb > 0 ? Math.round(spec.memMb * MiB) : 0;
 
-  const outLog = await openLog(spec.stdoutLog);
-  let errLog: FileHandle;
-  try {
-    errLog = await openLog(spec.stderrLog);
-  } catch (err) {
-    await outLog.close();
-    throw err;
+  if (abortSignal.aborted) {
+    const t = now();
+    return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: t, endedAt: t, memoryEnforcement: 'none' };
   }
 
+  // cgroup (cpu quota, tracking, maybe memory)
+  const wantCgMemory = memBytes > 0 && (memoryMode === 'auto' || memoryMode === 'cgroup-v1');
+  let cg: CgroupV1Job | undefined;
+  if (options.cgroups !== false || memoryMode === 'cgroup-v1') {
+    cg = await CgroupV1Job.create(spec.jobId, { memBytes: wantCgMemory ? memBytes : undefined, cpu: spec.cpu }, false);
+  }
+  let enforcement: MemoryEnforcement = 'none';
+  if (memBytes > 0) {
+    if (cg?.hasMemoryLimit) enforcement = 'cgroup-v1';
+    else if (memoryMode === 'cgroup-v1') {
+      await cg?.destroy();
+      throw new Error('memoryLimit is "cgroup-v1" but no writable cgroup v1 memory hierarchy is available to this process');
+    } else if (memoryMode === 'auto' || memoryMode === 'watchdog') enforcement = 'watchdog';
+  }
+
+  const [file, ...args] = plan.argv;
+  if (!file) {
+    await cg?.destroy();
+    throw new Error('empty argv');
+  }
+
+  // The launcher opens the log files (created or truncated, never through a symlink) and starts the
+  // process detached: its own process group.
+  const startedAt = now();
+  let launched: LaunchedProcess | undefined;
+  let launchError: Error | undefined;
   try {
-    if (abortSignal.aborted) {
-      const t = now();
-      return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: t, endedAt: t, memoryEnforcement: 'none' };
-    }
-
-    // cgroup (cpu quota, tracking, maybe memory)
-    const wantCgMemory = memBytes > 0 && (memoryMode === 'auto' || memoryMode === 'cgroup-v1');
-    let cg: CgroupV1Job | undefined;
-    if (options.cgroups !== false || memoryMode === 'cgroup-v1') {
-      cg = await CgroupV1Job.create(spec.jobId, { memBytes: wantCgMemory ? memBytes : undefined, cpu: spec.cpu }, false);
-    }
-    let enforcement: MemoryEnforcement = 'none';
-    if (memBytes > 0) {
-      if (cg?.hasMemoryLimit) enforcement = 'cgroup-v1';
-      else if (memoryMode === 'cgroup-v1') {
-        await cg?.destroy();
-        throw new Error('memoryLimit is "cgroup-v1" but no writable cgroup v1 memory hierarchy is available to this process');
-      } else if (memoryMode === 'auto' || memoryMode === 'watchdog') enforcement = 'watchdog';
-    }
-
-    const argv = cg ? joinCommand(cg.procsFiles, plan.argv) : plan.argv;
-    const [file, ...args] = argv;
-    if (!file) throw new Error('empty argv');
-
-    return await new Promise<JobResult>((resolve) => {
-      const startedAt = now();
-      let cause: Cause | undefined;
-      let exited = false;
-      let peakRss: number | undefined;
-      let watchdogRss = 0;
-      const known = new Map<number, string>(); // pid -> start time, every job process ever seen
-      const timers: NodeJS.Timeout[] = [];
-      let sampling = false;
-
-      const child = spawn(file, args, {
-        cwd: plan.cwd,
-        env: plan.env,
-        detached: true,
-        stdio: ['ignore', outLog.fd, errLog.fd],
-      });
-      const rootPid = child.pid;
-
-      const jobProcs = async (): Promise<ProcInfo[]> => {
-        const seen = new Map<number, ProcInfo>();
-        if (rootPid !== undefined) for (const p of await processTree(rootPid)) seen.set(p.pid, p);
-        if (cg) for (const p of await procsByPid(await cg.pids())) seen.set(p.pid, p);
-        return [...seen.values()];
-      };
-      /** Processes that escaped the tree, found by the environment marker (only without cgroups). */
-      const escaped = async (): Promise<ProcInfo[]> => (!cg && plan.envMarker ? procsWithEnv(plan.envMarker) : []);
-
-      const signalAll = async (sig: NodeJS.Signals, skipRoot: boolean): Promise<void> => {
-        const procs = [...(await jobProcs()), ...(await escaped())];
-        for (const p of procs) known.set(p.pid, p.startTime);
-        const targets = new Set<number>();
-        for (const p of procs) if (p.state !== 'Z') targets.add(p.pid);
-        for (const [pid, start] of known) if (!targets.has(pid) && (await isAlive(pid, start))) targets.add(pid);
-        if (plan.signalGroup && rootPid !== undefined && !(skipRoot && !exited)) signalPid(-rootPid, sig);
-        for (const pid of targets) {
-          if (skipRoot && pid === rootPid) continue;
-          signalPid(pid, sig);
-        }
-      };
-
-      const sample = async (): Promise<void> => {
-        if (sampling || exited) return;
-        sampling = true;
-        try {
-          const procs = await jobProcs();
-          if (exited) return;
-          let total = 0;
-          const current = new Set<number>();
-          for (const p of procs) {
-            known.set(p.pid, p.startTime);
-            current.add(p.pid);
-            if (p.state !== 'Z') total += p.rssBytes;
-          }
-          // forget processes that are gone; keep the ones that left the tree (setsid + orphaned) but still run
-          for (const [pid, start] of known) if (!current.has(pid) && !(await isAlive(pid, start))) known.delete(pid);
-          if (procs.length > 0) peakRss = Math.max(peakRss ?? 0, total);
-          if (enforcement === 'watchdog' && total > memBytes && !cause) {
-            watchdogRss = total;
-            terminate('memory');
-          }
-        } finally {
-          sampling = false;
-        }
-      };
-
-      const killHard = (): void => {
-        void signalAll('SIGKILL', false);
-        const again = setInterval(() => {
-          if (exited) clearInterval(again);
-          else void signalAll('SIGKILL', false);
-        }, 250);
-        timers.push(again);
-      };
-
-      const terminate = (why: Cause): void => {
-        if (cause || exited) return;
-        cause = why;
-        const grace = why === 'memory' ? 0 : killGraceMs;
-        if (grace <= 0) {
-          killHard();
-          return;
-        }
-        void signalAll('SIGTERM', plan.termSkipsRoot);
-        timers.push(setTimeout(killHard, grace));
-      };
-
-      const onAbort = (): void => terminate('abort');
-      abortSignal.addEventListener('abort', onAbort, { once: true });
-      if (abortSignal.aborted) terminate('abort'); // aborted while the run was being set up
-      if (spec.timeoutSeconds > 0) timers.push(setTimeout(() => terminate('timeout'), spec.timeoutSeconds * 1000));
-      timers.push(setTimeout(() => void sample(), Math.min(100, sampleIntervalMs)));
-      timers.push(setInterval(() => void sample(), sampleIntervalMs));
-
-      let settled = false;
-      const finish = async (code: number | null, sig: NodeJS.Signals | null, startError?: Error): Promise<void> => {
-        if (settled) return;
-        settled = true;
-        exited = true;
-        abortSignal.removeEventListener('abort', onAbort);
-        for (const t of timers) {
-          clearTimeout(t);
-          clearInterval(t);
-        }
-        // Whatever the command left behind dies with it.
-        await sweep();
-        const oomKills = cg ? await cg.oomKills() : 0;
-        await cg?.destroy();
-        await plan.cleanup?.().catch(() => undefined);
-        const endedAt = now();
-        const base = { exitCode: code, signal: sig as string | null, startedAt, endedAt, memoryEnforcement: enforcement };
-        const extra = peakRss !== undefined ? { peakRssBytes: peakRss } : {};
-        let result: JobResult;
-        if (startError) {
-          result = { ...base, outcome: 'failed', reason: `could not start: ${startError.message}` };
-        } else if (cause === 'abort') {
-          result = { ...base, outcome: 'killed', reason: 'stopped' };
-        } else if (cause === 'timeout') {
-          result = { ...base, outcome: 'timed_out', reason: `timed out after ${spec.timeoutSeconds} s` };
-        } else if (cause === 'memory') {
-          result = {
-            ...base,
-            outcome: 'failed',
-            reason: `out of memory: the job's processes used ${Math.round(watchdogRss / MiB)} MB, over the ${spec.memMb} MB limit`,
-          };
-        } else if (code === 0) {
-          result = { ...base, outcome: 'succeeded', reason: 'exit code 0' };
-        } else {
-          let reason: string;
-          let signal = sig as string | null;
-          if (sig) reason = `killed by ${sig}`;
-          else if (code !== null && code > 128 && code <= 128 + 64 && signalNames.has(code - 128)) {
-            // bwrap's init and /bin/sh report a command killed by signal N as exit code 128+N
-            signal = signalNames.get(code - 128) ?? null;
-            reason = `killed by ${signal} (exit code ${code})`;
-          } else reason = `exit code ${code}`;
-          if (oomKills > 0) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
-          result = { ...base, signal, outcome: 'failed', reason };
-        }
-        resolve({ ...result, ...extra });
-      };
-
-      const sweep = async (): Promise<void> => {
-        const deadline = Date.now() + 5000;
-        // Poll quickly at first: a sandbox's processes are usually gone a few milliseconds after
-        // its first process, and every job pays this wait.
-        let pause = 2;
-        for (;;) {
-          const procs = cg ? await procsByPid(await cg.pids()) : await escaped();
-          const left: number[] = [];
-          for (const p of procs) if (p.state !== 'Z') left.push(p.pid);
-          for (const [pid, start] of known) if (pid !== rootPid && (await isAlive(pid, start))) left.push(pid);
-          if (plan.signalGroup && rootPid !== undefined) signalPid(-rootPid, 'SIGKILL');
-          if (left.length === 0 || Date.now() > deadline) return;
-          for (const pid of left) signalPid(pid, 'SIGKILL');
-          await new Promise((r) => setTimeout(r, pause));
-          pause = Math.min(pause * 2, 50);
-        }
-      };
-
-      child.once('error', (err) => void finish(null, null, err));
-      child.once('exit', (code, sig) => void finish(code, sig));
+    launched = await launcher.launch({
+      file,
+      args,
+      cwd: plan.cwd,
+      env: plan.env,
+      stdoutLog: spec.stdoutLog,
+      stderrLog: spec.stderrLog,
+      ...(cg ? { cgroups: { join: cg.procsFiles, leave: cg.parentProcsFiles } } : {}),
     });
-  } finally {
-    await outLog.close().catch(() => undefined);
-    await errLog.close().catch(() => undefined);
+  } catch (error) {
+    if (error instanceof LaunchError && error.stage === 'spawn') launchError = error;
+    else {
+      await cg?.destroy();
+      throw error;
+    }
   }
+
+  return await new Promise<JobResult>((resolve) => {
+    let cause: Cause | undefined;
+    let exited = false;
+    let peakRss: number | undefined;
+    let watchdogRss = 0;
+    const known = new Map<number, string>(); // pid -> start time, every job process ever seen
+    const timers: NodeJS.Timeout[] = [];
+    let sampling = false;
+
+    const rootPid = launched?.pid;
+
+    const jobProcs = async (): Promise<ProcInfo[]> => {
+      const seen = new Map<number, ProcInfo>();
+      if (rootPid !== undefined) for (const p of await processTree(rootPid)) seen.set(p.pid, p);
+      if (cg) for (const p of await procsByPid(await cg.pids())) seen.set(p.pid, p);
+      if (launcher.pid !== undefined) seen.delete(launcher.pid); // it visits a job's group only while it forks
+      return [...seen.values()];
+    };
+    /** Processes that escaped the tree, found by the environment marker (only without cgroups). */
+    const escaped = async (): Promise<ProcInfo[]> => (!cg && plan.envMarker ? procsWithEnv(plan.envMarker) : []);
+
+    const signalAll = async (sig: NodeJS.Signals, skipRoot: boolean): Promise<void> => {
+      const procs = [...(await jobProcs()), ...(await escaped())];
+      for (const p of procs) known.set(p.pid, p.startTime);
+      const targets = new Set<number>();
+      for (const p of procs) if (p.state !== 'Z') targets.add(p.pid);
+      for (const [pid, start] of known) if (!targets.has(pid) && (await isAlive(pid, start))) targets.add(pid);
+      if (plan.signalGroup && rootPid !== undefined && !(skipRoot && !exited)) signalPid(-rootPid, sig);
+      for (const pid of targets) {
+        if (skipRoot && pid === rootPid) continue;
+        signalPid(pid, sig);
+      }
+    };
+
+    const sample = async (): Promise<void> => {
+      if (sampling || exited) return;
+      sampling = true;
+      try {
+        const procs = await jobProcs();
+        if (exited) return;
+        let total = 0;
+        const current = new Set<number>();
+        for (const p of procs) {
+          known.set(p.pid, p.startTime);
+          current.add(p.pid);
+          if (p.state !== 'Z') total += p.rssBytes;
+        }
+        // forget processes that are gone; keep the ones that left the tree (setsid + orphaned) but still run
+        for (const [pid, start] of known) if (!current.has(pid) && !(await isAlive(pid, start))) known.delete(pid);
+        if (procs.length > 0) peakRss = Math.max(peakRss ?? 0, total);
+        if (enforcement === 'watchdog' && total > memBytes && !cause) {
+          watchdogRss = total;
+          terminate('memory');
+        }
+      } finally {
+        sampling = false;
+      }
+    };
+
+    const killHard = (): void => {
+      void signalAll('SIGKILL', false);
+      const again = setInterval(() => {
+        if (exited) clearInterval(again);
+        else void signalAll('SIGKILL', false);
+      }, 250);
+      timers.push(again);
+    };
+
+    const terminate = (why: Cause): void => {
+      if (cause || exited) return;
+      cause = why;
+      const grace = why === 'memory' ? 0 : killGraceMs;
+      if (grace <= 0) {
+        killHard();
+        return;
+      }
+      void signalAll('SIGTERM', plan.termSkipsRoot);
+      timers.push(setTimeout(killHard, grace));
+    };
+
+    const onAbort = (): void => terminate('abort');
+    abortSignal.addEventListener('abort', onAbort, { once: true });
+    if (abortSignal.aborted) terminate('abort'); // aborted while the run was being set up
+    if (spec.timeoutSeconds > 0) timers.push(setTimeout(() => terminate('timeout'), spec.timeoutSeconds * 1000));
+    timers.push(setTimeout(() => void sample(), Math.min(100, sampleIntervalMs)));
+    timers.push(setInterval(() => void sample(), sampleIntervalMs));
+
+    let settled = false;
+    const finish = async (code: number | null, sig: NodeJS.Signals | null, startError?: Error, lost?: string): Promise<void> => {
+      if (settled) return;
+      settled = true;
+      exited = true;
+      abortSignal.removeEventListener('abort', onAbort);
+      for (const t of timers) {
+        clearTimeout(t);
+        clearInterval(t);
+      }
+      // Whatever the command left behind dies with it.
+      await sweep();
+      const oomKills = cg ? await cg.oomKills() : 0;
+      await cg?.destroy();
+      await plan.cleanup?.().catch(() => undefined);
+      const endedAt = now();
+      const base = { exitCode: code, signal: sig as string | null, startedAt, endedAt, memoryEnforcement: enforcement };
+      const extra = peakRss !== undefined ? { peakRssBytes: peakRss } : {};
+      let result: JobResult;
+      if (startError) {
+        result = { ...base, outcome: 'failed', reason: `could not start: ${startError.message}` };
+      } else if (lost) {
+        result = { ...base, outcome: 'failed', reason: lost };
+      } else if (cause === 'abort') {
+        result = { ...base, outcome: 'killed', reason: 'stopped' };
+      } else if (cause === 'timeout') {
+        result = { ...base, outcome: 'timed_out', reason: `timed out after ${spec.timeoutSeconds} s` };
+      } else if (cause === 'memory') {
+        result = {
+          ...base,
+          outcome: 'failed',
+          reason: `out of memory: the job's processes used ${Math.round(watchdogRss / MiB)} MB, over the ${spec.memMb} MB limit`,
+        };
+      } else if (code === 0) {
+        result = { ...base, outcome: 'succeeded', reason: 'exit code 0' };
+      } else {
+        let reason: string;
+        let signal = sig as string | null;
+        if (sig) reason = `killed by ${sig}`;
+        else if (code !== null && code > 128 && code <= 128 + 64 && signalNames.has(code - 128)) {
+          // bwrap's init and /bin/sh report a command killed by signal N as exit code 128+N
+          signal = signalNames.get(code - 128) ?? null;
+          reason = `killed by ${signal} (exit code ${code})`;
+        } else reason = `exit code ${code}`;
+        if (oomKills > 0) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
+        result = { ...base, signal, outcome: 'failed', reason };
+      }
+      resolve({ ...result, ...extra });
+    };
+
+    const sweep = async (): Promise<void> => {
+      const deadline = Date.now() + 5000;
+      // Poll quickly at first: a sandbox's processes are usually gone a few milliseconds after
+      // its first process, and every job pays this wait.
+      let pause = 2;
+      for (;;) {
+        const procs = cg ? await procsByPid(await cg.pids()) : await escaped();
+        const left: number[] = [];
+        for (const p of procs) if (p.state !== 'Z' && p.pid !== launcher.pid) left.push(p.pid);
+        for (const [pid, start] of known) if (pid !== rootPid && (await isAlive(pid, start))) left.push(pid);
+        if (plan.signalGroup && rootPid !== undefined) signalPid(-rootPid, 'SIGKILL');
+        if (left.length === 0 || Date.now() > deadline) return;
+        for (const pid of left) signalPid(pid, 'SIGKILL');
+        await new Promise((r) => setTimeout(r, pause));
+        pause = Math.min(pause * 2, 50);
+      }
+    };
+
+    if (launchError || !launched) void finish(null, null, launchError ?? new Error('no process'));
+    else void launched.exited.then((exit: ProcessExit) => finish(exit.code, exit.signal, undefined, exit.lost));
+  });
 }

@@ -1,0 +1,106 @@
+/**
+ * The launcher process (src/engine/executors/launcher.ts) with real processes: start failures are
+ * reported as job failures, and no job outlives the process that started it, even one killed with SIGKILL.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createExecutor } from '../../src/engine/executors/index.js';
+import { Launcher, LaunchError } from '../../src/engine/executors/launcher.js';
+
+let base: string;
+before(async () => {
+  base = await mkdtemp(join(tmpdir(), 'gdflow-launcher-test-'));
+});
+after(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function sleepsWith(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/g, ' ');
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (cmdline.startsWith('sleep ') && cmdline.includes(marker) && state !== 'Z') found.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('launcher', () => {
+  it('a program that cannot be started is a LaunchError of stage "spawn"; a log that cannot be opened, of stage "log"', async () => {
+    const launcher = new Launcher();
+    try {
+      const logs = { stdoutLog: join(base, 'a', 'out.log'), stderrLog: join(base, 'a', 'err.log') };
+      await assert.rejects(
+        launcher.launch({ file: join(base, 'no-such-program'), args: [], cwd: base, env: {}, ...logs }),
+        (error: unknown) => error instanceof LaunchError && error.stage === 'spawn' && /ENOENT/.test(error.message),
+      );
+      await assert.rejects(
+        launcher.launch({ file: '/bin/true', args: [], cwd: base, env: {}, stdoutLog: '/proc/version/x/out.log', stderrLog: logs.stderrLog }),
+        (error: unknown) => error instanceof LaunchError && error.stage === 'log',
+      );
+      const ok = await launcher.launch({ file: '/bin/sh', args: ['-c', 'echo hi; exit 4'], cwd: base, env: {}, ...logs });
+      assert.deepEqual(await ok.exited, { code: 4, signal: null });
+      assert.equal(await readFile(logs.stdoutLog, 'utf8'), 'hi\n');
+    } finally {
+      await launcher.close();
+    }
+  });
+
+  it('a sandbox that cannot be started fails its job with "could not start"', async () => {
+    const executor = createExecutor('bwrap', { bwrapPath: join(base, 'no-bwrap-here') });
+    const r = await executor.run(
+      {
+        jobId: 'nostart',
+        workDir: join(base, 'nostart'),
+        command: 'true',
+        mounts: [],
+        stdoutLog: join(base, 'nostart-logs', 'out'),
+        stderrLog: join(base, 'nostart-logs', 'err'),
+        cpu: 1,
+        memMb: 0,
+        network: false,
+        timeoutSeconds: 0,
+      },
+      new AbortController().signal,
+    );
+    await executor.close?.();
+    assert.equal(r.outcome, 'failed');
+    assert.match(r.reason, /^could not start: .*ENOENT/);
+  });
+
+  for (const kind of ['host', 'bwrap'] as const) {
+    it(`${kind}: a job does not outlive a server killed with SIGKILL`, async () => {
+      const marker = `7${kind === 'host' ? 1 : 2}${process.pid}`;
+      // A stand-in for the server: a Node process that runs one job through the executor.
+      const script = `
+        const { createExecutor } = await import(${JSON.stringify(fileURLToPath(new URL('../../src/engine/executors/index.js', import.meta.url)))});
+        const executor = createExecutor(${JSON.stringify(kind)}, {});
+        await executor.run({ jobId: 'orphan', workDir: ${JSON.stringify(join(base, `orphan-${kind}`))}, command: 'sleep ${marker}', mounts: [],
+          stdoutLog: ${JSON.stringify(join(base, `orphan-${kind}.out`))}, stderrLog: ${JSON.stringify(join(base, `orphan-${kind}.err`))},
+          cpu: 1, memMb: 0, network: false, timeoutSeconds: 0 }, new AbortController().signal);`;
+      const server = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+      await until(async () => (await sleepsWith(marker)).length === 1, 'the job to start');
+      server.kill('SIGKILL');
+      await until(async () => (await sleepsWith(marker)).length === 0, 'the job to end with its server');
+    });
+  }
+});
