@@ -208,12 +208,13 @@ export class Engine {
   // ---- state changes -------------------------------------------------------------------------------
   //
   // Changes are made in memory at once and written to the store together at the end of each
-  // scheduling pass: one commit (one fsync) for all a pass decided, instead of one per transition.
+  // scheduling pass: one commit for all a pass decided, instead of one per transition, and that
+  // commit does not wait for the disk (see flush).
   // Nothing is lost by that on a crash: a job whose start was not yet written is still queued in
   // the store and runs again from scratch; one whose end was not yet written is found running and
   // runs again; a job recorded as finished is never run again.
 
-  private pending: Required<StateChanges> = { tasks: [], jobs: [] };
+  private pending: Required<Omit<StateChanges, 'relaxed'>> = { tasks: [], jobs: [] };
   private flushing: Promise<void> = Promise.resolve();
 
   private setJob(entry: LiveJob, status: JobStatus, reason: string, extra: Partial<Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt'>> = {}): void {
@@ -238,10 +239,10 @@ export class Engine {
     const batch = this.pending;
     if (batch.tasks.length + batch.jobs.length === 0) return this.flushing;
     this.pending = { tasks: [], jobs: [] };
-    this.flushing = this.flushing.then(
-      () => this.options.store.applyChanges(batch),
-      () => this.options.store.applyChanges(batch),
-    );
+    // Relaxed durability: a machine crash may lose the last passes' writes, which recovery turns into
+    // "queued" or "running" jobs that run again (docs/tasks.md); a process crash loses nothing written.
+    const write = () => this.options.store.applyChanges({ ...batch, relaxed: true });
+    this.flushing = this.flushing.then(write, write);
     this.flushing.catch((error: unknown) => this.log('error', 'writing task state failed', { error: String(error) }));
     return this.flushing;
   }

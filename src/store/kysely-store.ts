@@ -129,28 +129,40 @@ async function recordTransition(
 /** How many times a version allocation is retried when a concurrent writer took the same number. */
 const VERSION_RETRIES = 20;
 
+/** What differs between the backends beyond SQL itself (which the Kysely dialect handles). */
+export interface KyselyStoreOptions {
+  /**
+   * Runs `fn` in a transaction whose commit may return before it is on disk (SQLite: `synchronous=NORMAL` for
+   * that commit; PostgreSQL: `synchronous_commit = off`). It survives a crash of the server process, not of the
+   * machine. Without it, such transactions are ordinary, durable ones.
+   */
+  relaxedTransaction?: <T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+  onClose?: () => Promise<void>;
+}
+
 /**
  * The store over Kysely. The same code serves SQLite and PostgreSQL: everything dialect-specific
- * lives in the Kysely dialect and in `capabilities`.
+ * lives in the Kysely dialect, in `capabilities` and in `options`.
  */
 export class KyselyStore implements Store {
   constructor(
     private readonly db: Kysely<Database>,
     readonly capabilities: StoreCapabilities,
+    private readonly options: KyselyStoreOptions = {},
     private readonly inTransaction = false,
-    private readonly onClose: () => Promise<void> = async () => db.destroy(),
   ) {}
 
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
-    return this.db.transaction().execute((trx) => fn(new KyselyStore(trx, this.capabilities, true)));
+    return this.db.transaction().execute((trx) => fn(new KyselyStore(trx, this.capabilities, this.options, true)));
   }
 
   /** Run `fn` in a transaction, again from the start when it loses a race to another writer. */
-  private async retrying<T>(fn: (trx: Kysely<Database>) => Promise<T>, isRace: (e: unknown) => boolean): Promise<T> {
+  private async retrying<T>(fn: (trx: Kysely<Database>) => Promise<T>, isRace: (e: unknown) => boolean, relaxed = false): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         if (this.inTransaction) return await fn(this.db);
+        if (relaxed && this.options.relaxedTransaction) return await this.options.relaxedTransaction(this.db, fn);
         return await this.db.transaction().execute((trx: Transaction<Database>) => fn(trx));
       } catch (error) {
         if (this.inTransaction || attempt >= VERSION_RETRIES || !(isRace(error) || isTransientConflict(error))) throw error;
@@ -160,7 +172,7 @@ export class KyselyStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.onClose();
+    await (this.options.onClose ?? (() => this.db.destroy()))();
   }
 
   // ---- accounts, projects, keys ------------------------------------------------------------
@@ -632,10 +644,14 @@ export class KyselyStore implements Store {
 
   async applyChanges(changes: StateChanges): Promise<void> {
     if ((changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) === 0) return;
-    await this.retrying(async (trx) => {
-      for (const { id, patch, expect } of changes.jobs ?? []) await this.patchJob(trx, id, patch, expect);
-      for (const { id, patch, expect } of changes.tasks ?? []) await this.patchTask(trx, id, patch, expect);
-    }, () => false);
+    await this.retrying(
+      async (trx) => {
+        for (const { id, patch, expect } of changes.jobs ?? []) await this.patchJob(trx, id, patch, expect);
+        for (const { id, patch, expect } of changes.tasks ?? []) await this.patchTask(trx, id, patch, expect);
+      },
+      () => false,
+      changes.relaxed === true,
+    );
   }
 
   /** Change one job inside a transaction; a status change is also written as a task event. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { CachedStore } from './cached-store.js';
 import { KyselyStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
@@ -27,10 +27,27 @@ export async function openSqliteStore(file: string): Promise<CachedStore> {
       await db.destroy();
       throw error;
     }
-    const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: false });
+    const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: false }, { relaxedTransaction: normalSyncTransaction });
     // data_version changes whenever another connection (an admin command) commits.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return new CachedStore(store, () => dataVersion.get() as number);
+  });
+}
+
+/**
+ * A transaction committed with `synchronous=NORMAL`: in WAL mode its commit is not fsynced (the next
+ * checkpoint or FULL commit syncs it). It survives the server process being killed, not a power
+ * loss. The setting is per connection and cannot change inside a transaction, so it is set and
+ * reset around it while this code holds the connection: no other query can run in between.
+ */
+async function normalSyncTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`PRAGMA synchronous = NORMAL`.execute(connection);
+    try {
+      return await connection.transaction().execute((trx) => fn(trx));
+    } finally {
+      await sql`PRAGMA synchronous = FULL`.execute(connection);
+    }
   });
 }
 

@@ -217,6 +217,11 @@ export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exit
 export interface StateChanges {
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
   jobs?: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
+  /**
+   * Commit without waiting for the disk: the changes survive a crash of the server process but the last ones may
+   * be lost when the machine itself goes down. For state the engine can re-derive (docs/tasks.md, "Recovery").
+   */
+  relaxed?: boolean;
 }
 
 export interface TaskStore {

@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AlreadyExists, InUse, VersionConflict, type Project, type Store } from '../../src/store/store.js';
+import { newId } from '../../src/ids.js';
+import {
+  AlreadyExists,
+  InUse,
+  VersionConflict,
+  type Job,
+  type JobStatus,
+  type NewJob,
+  type NewTask,
+  type Project,
+  type Store,
+  type TaskEvent,
+} from '../../src/store/store.js';
 import { BACKENDS } from './backends.js';
 
 for (const backend of BACKENDS) {
@@ -15,6 +27,46 @@ for (const backend of BACKENDS) {
       project = await store.createProject(account.id, 'default');
     });
     after(async () => cleanup());
+
+    const nowSeconds = (): number => Date.now() / 1000;
+
+    /** A task as the task service creates it; `over` replaces any field. */
+    const taskInput = (name: string, over: Partial<NewTask> = {}): NewTask => ({
+      id: newId(),
+      projectId: project.id,
+      name,
+      workflowId: newId(),
+      workflowName: 'wf',
+      workflowVersion: 1,
+      userName: 'u1',
+      status: 'queued',
+      reason: 'activated',
+      parameters: {},
+      plan: {},
+      scheduleAt: null,
+      stopRequested: false,
+      createdAt: 1_700_000_000,
+      ...over,
+    });
+
+    /** One job per node id, with ids `<task>.<node>` (unique across tasks). */
+    const jobsFor = (taskId: string, nodes: string[], status: JobStatus = 'waiting'): NewJob[] =>
+      nodes.map((nodeId, i) => ({
+        id: `${taskId}.${nodeId}`,
+        taskId,
+        nodeId,
+        name: `tool${i}`,
+        status,
+        reason: '',
+        command: `run ${nodeId}`,
+        spec: { deps: [], node: nodeId },
+        attempt: 0,
+        cpu: 1,
+        memMb: 100,
+      }));
+
+    /** Events without their timestamps: [job id, from, to, reason]. */
+    const transitions = (events: TaskEvent[]) => events.map((e) => [e.jobId, e.from, e.to, e.reason]);
 
     it('creates accounts, projects and keys, refusing duplicates', async () => {
       await assert.rejects(store.createAccount('contract'), AlreadyExists);
@@ -97,6 +149,423 @@ for (const backend of BACKENDS) {
       assert.deepEqual((await store.getWorkflowById(workflow.id))!.runTemplate, { name: 'saved' });
       await store.putWorkflow(workflow.id, { configs: { nodelist: [{ node_id: 'x' }] }, status: 'checked', toolIds: [] });
       assert.equal((await store.getWorkflowById(workflow.id))!.runTemplate, null);
+    });
+
+    // ---- tasks and jobs -------------------------------------------------------------------------
+
+    it('creates a task with its jobs and reads both back, refusing a duplicate name in the project', async () => {
+      const t0 = nowSeconds();
+      const input = taskInput('created', {
+        status: 'scheduled',
+        reason: 'waiting for later',
+        parameters: { name: 'created', nested: { list: [1, 'two', null], text: 'é ☃' } },
+        plan: { jobs: ['a', 'b'], workflow_owner: 'contract/default' },
+        scheduleAt: 1_700_000_500.5,
+        createdAt: 1_700_000_000.25,
+      });
+      const jobs = jobsFor(input.id, ['a', 'b']);
+      const created = await store.createTask(input, jobs);
+      const t1 = nowSeconds();
+      const { modifiedAt, ...rest } = created;
+      assert.deepEqual(rest, { ...input, accountName: 'contract', projectName: 'default', startedAt: null, endedAt: null });
+      assert.ok(modifiedAt >= t0 && modifiedAt <= t1, `modifiedAt ${modifiedAt} not in [${t0}, ${t1}]`);
+      assert.deepEqual(await store.getTask(input.id), created);
+      assert.equal(await store.getTask(newId()), undefined);
+
+      const listed = await store.listJobs(input.id);
+      assert.deepEqual(
+        listed.map(({ modifiedAt: _m, ...job }) => job).sort((x, y) => (x.id < y.id ? -1 : 1)),
+        jobs.map((job) => ({ ...job, exitCode: null, startedAt: null, endedAt: null })),
+      );
+      for (const job of listed) {
+        assert.ok(job.modifiedAt >= t0 && job.modifiedAt <= t1);
+        assert.deepEqual(await store.getJob(job.id), job);
+      }
+      assert.equal(await store.getJob(`${input.id}.nope`), undefined);
+      assert.deepEqual(await store.listJobs(newId()), []);
+
+      // Creation is the first event: from nothing to the initial status.
+      const events = await store.taskEvents(input.id);
+      assert.deepEqual(transitions(events), [[null, null, 'scheduled', 'waiting for later']]);
+      assert.equal(events[0]!.taskId, input.id);
+      assert.ok(events[0]!.at >= t0 && events[0]!.at <= t1);
+
+      // A duplicate name fails as a whole: neither the task nor any of its jobs is stored.
+      const duplicate = taskInput('created');
+      await assert.rejects(store.createTask(duplicate, jobsFor(duplicate.id, ['x'])), AlreadyExists);
+      assert.equal(await store.getTask(duplicate.id), undefined);
+      assert.equal(await store.getJob(`${duplicate.id}.x`), undefined);
+      assert.deepEqual(await store.taskEvents(duplicate.id), []);
+      assert.deepEqual(await store.getTask(input.id), created);
+
+      // The same name is free in another project.
+      const other = await store.createProject(project.accountId, 'created-elsewhere');
+      const elsewhere = await store.createTask(taskInput('created', { projectId: other.id }), []);
+      assert.equal(elsewhere.projectName, 'created-elsewhere');
+      assert.equal(elsewhere.name, 'created');
+    });
+
+    it('creates a task with many jobs at once', async () => {
+      const input = taskInput('many-jobs');
+      const nodes = Array.from({ length: 120 }, (_, i) => `n${String(i).padStart(3, '0')}`);
+      await store.createTask(input, jobsFor(input.id, nodes));
+      assert.deepEqual((await store.listJobs(input.id)).map((j) => j.nodeId).sort(), nodes);
+      assert.deepEqual((await store.jobStatusCounts([input.id])).get(input.id), { waiting: 120 });
+    });
+
+    it('updates a job, with and without an expected status', async () => {
+      const input = taskInput('update-job', { status: 'running' });
+      await store.createTask(input, jobsFor(input.id, ['a', 'b']));
+      const a = `${input.id}.a`;
+      const b = `${input.id}.b`;
+
+      const t0 = nowSeconds();
+      assert.equal(await store.updateJob(a, { status: 'queued', reason: 'ready' }), true);
+      const queued = (await store.getJob(a))!;
+      assert.equal(queued.status, 'queued');
+      assert.equal(queued.reason, 'ready');
+      assert.ok(queued.modifiedAt >= t0);
+
+      // Not in an expected state: false, and nothing changes (not even modifiedAt), no event.
+      assert.equal(await store.updateJob(a, { status: 'running', reason: 'no' }, ['waiting', 'running']), false);
+      assert.deepEqual(await store.getJob(a), queued);
+
+      assert.equal(await store.updateJob(a, { status: 'running', startedAt: 1_700_000_010, attempt: 1, command: 'run a --again' }, ['waiting', 'queued']), true);
+      // No status in the patch: the fields change, no event is written.
+      assert.equal(await store.updateJob(a, { exitCode: 137, endedAt: 1_700_000_020 }), true);
+      // The same status again is no transition either.
+      assert.equal(await store.updateJob(a, { status: 'running', reason: 'still running' }, ['running']), true);
+      assert.equal(await store.updateJob(a, { status: 'failed', reason: 'exit 137' }, ['running']), true);
+      assert.equal(await store.updateJob(`${input.id}.missing`, { status: 'failed' }), false);
+      assert.equal(await store.updateJob(`${input.id}.missing`, { status: 'failed' }, ['waiting']), false);
+
+      const job = (await store.getJob(a))!;
+      assert.deepEqual(
+        { status: job.status, reason: job.reason, attempt: job.attempt, command: job.command, exitCode: job.exitCode, startedAt: job.startedAt, endedAt: job.endedAt },
+        { status: 'failed', reason: 'exit 137', attempt: 1, command: 'run a --again', exitCode: 137, startedAt: 1_700_000_010, endedAt: 1_700_000_020 },
+      );
+      assert.equal((await store.getJob(b))!.status, 'waiting');
+      assert.deepEqual(transitions(await store.taskEvents(input.id)), [
+        [null, null, 'running', 'activated'],
+        [a, 'waiting', 'queued', 'ready'],
+        [a, 'queued', 'running', ''],
+        [a, 'running', 'failed', 'exit 137'],
+      ]);
+      // The task itself is untouched by job updates.
+      assert.equal((await store.getTask(input.id))!.status, 'running');
+    });
+
+    it('updates a task, with and without an expected status', async () => {
+      const input = taskInput('update-task');
+      await store.createTask(input, []);
+      assert.equal(await store.updateTask(input.id, { status: 'running', reason: 'first job started', startedAt: 1_700_000_030 }, ['queued', 'scheduled']), true);
+      const running = (await store.getTask(input.id))!;
+      assert.equal(await store.updateTask(input.id, { status: 'stopped', reason: 'no' }, ['queued', 'scheduled']), false);
+      assert.deepEqual(await store.getTask(input.id), running);
+      assert.equal(await store.updateTask(input.id, { stopRequested: true }), true);
+      assert.equal(await store.updateTask(input.id, { status: 'stopping', reason: 'stop requested' }, ['running']), true);
+      assert.equal(await store.updateTask(input.id, { status: 'stopped', reason: 'stopped', endedAt: 1_700_000_040 }), true);
+      assert.equal(await store.updateTask(newId(), { status: 'failed' }), false);
+
+      const task = (await store.getTask(input.id))!;
+      assert.deepEqual(
+        { status: task.status, reason: task.reason, stopRequested: task.stopRequested, startedAt: task.startedAt, endedAt: task.endedAt },
+        { status: 'stopped', reason: 'stopped', stopRequested: true, startedAt: 1_700_000_030, endedAt: 1_700_000_040 },
+      );
+      assert.deepEqual(transitions(await store.taskEvents(input.id)), [
+        [null, null, 'queued', 'activated'],
+        [null, 'queued', 'running', 'first job started'],
+        [null, 'running', 'stopping', 'stop requested'],
+        [null, 'stopping', 'stopped', 'stopped'],
+      ]);
+    });
+
+    for (const relaxed of [false, true]) {
+      it(`applies many job and task changes in one call (relaxed: ${relaxed})`, { timeout: 10_000 }, async () => {
+        const task = taskInput(`apply-${relaxed}`);
+        const other = taskInput(`apply-other-${relaxed}`);
+        await store.createTask(task, jobsFor(task.id, ['a', 'b', 'c']));
+        await store.createTask(other, []);
+        const [a, b, c] = ['a', 'b', 'c'].map((n) => `${task.id}.${n}`) as [string, string, string];
+        const cBefore = (await store.getJob(c))!;
+        const otherBefore = (await store.getTask(other.id))!;
+
+        const t0 = nowSeconds();
+        await store.applyChanges({
+          ...(relaxed ? { relaxed } : {}),
+          jobs: [
+            { id: a, patch: { status: 'queued', reason: 'ready' } },
+            { id: b, patch: { status: 'running', startedAt: 1_700_000_050 }, expect: ['waiting'] },
+            // c is waiting, not queued: left alone.
+            { id: c, patch: { status: 'running', reason: 'wrong' }, expect: ['queued'] },
+            // Sees the change made earlier in the same call.
+            { id: a, patch: { status: 'running', reason: 'started', startedAt: 1_700_000_060 }, expect: ['queued'] },
+            // Same status: the other fields change, no event.
+            { id: b, patch: { status: 'running', reason: 'still running', attempt: 2, command: 'run b again' } },
+            { id: `${task.id}.missing`, patch: { status: 'failed' } },
+          ],
+          tasks: [
+            { id: task.id, patch: { status: 'running', reason: 'first job started', startedAt: 1_700_000_100 }, expect: ['queued'] },
+            // other is queued, not running: left alone.
+            { id: other.id, patch: { status: 'failed', reason: 'wrong' }, expect: ['running'] },
+            { id: task.id, patch: { stopRequested: true } },
+            { id: task.id, patch: { status: 'stopping', reason: 'stop requested' }, expect: ['running'] },
+          ],
+        });
+        const t1 = nowSeconds();
+
+        const jobA = (await store.getJob(a))!;
+        const jobB = (await store.getJob(b))!;
+        assert.deepEqual(
+          [jobA.status, jobA.reason, jobA.startedAt, jobA.attempt, jobA.command],
+          ['running', 'started', 1_700_000_060, 0, 'run a'],
+        );
+        assert.deepEqual(
+          [jobB.status, jobB.reason, jobB.startedAt, jobB.attempt, jobB.command],
+          ['running', 'still running', 1_700_000_050, 2, 'run b again'],
+        );
+        assert.ok(jobA.modifiedAt >= t0 && jobA.modifiedAt <= t1);
+        assert.deepEqual(await store.getJob(c), cBefore);
+        assert.deepEqual(await store.getTask(other.id), otherBefore);
+        const after = (await store.getTask(task.id))!;
+        assert.deepEqual(
+          [after.status, after.reason, after.startedAt, after.stopRequested],
+          ['stopping', 'stop requested', 1_700_000_100, true],
+        );
+
+        // One event per status change, in the order the changes were made (jobs and tasks each).
+        const events = await store.taskEvents(task.id);
+        assert.equal(events.length, 6);
+        assert.deepEqual(transitions(events.filter((e) => e.jobId !== null)), [
+          [a, 'waiting', 'queued', 'ready'],
+          [b, 'waiting', 'running', ''],
+          [a, 'queued', 'running', 'started'],
+        ]);
+        assert.deepEqual(transitions(events.filter((e) => e.jobId === null)), [
+          [null, null, 'queued', 'activated'],
+          [null, 'queued', 'running', 'first job started'],
+          [null, 'running', 'stopping', 'stop requested'],
+        ]);
+        for (const event of events.slice(1)) assert.ok(event.taskId === task.id && event.at >= t0 && event.at <= t1);
+        assert.deepEqual(transitions(await store.taskEvents(other.id)), [[null, null, 'queued', 'activated']]);
+        assert.deepEqual((await store.jobStatusCounts([task.id])).get(task.id), { running: 2, waiting: 1 });
+
+        // Nothing to do is fine.
+        await store.applyChanges({ ...(relaxed ? { relaxed } : {}) });
+        await store.applyChanges({ ...(relaxed ? { relaxed } : {}), jobs: [], tasks: [] });
+        assert.equal((await store.taskEvents(task.id)).length, 6);
+      });
+    }
+
+    for (const relaxed of [false, true]) {
+      it(`applies all the changes of a call or none of them (relaxed: ${relaxed})`, { timeout: 10_000 }, async () => {
+        const input = taskInput(`apply-atomic-${relaxed}`);
+        await store.createTask(input, jobsFor(input.id, ['a', 'b']));
+        const [a, b] = [`${input.id}.a`, `${input.id}.b`];
+        const before = await store.listJobs(input.id);
+        // The second job's change breaks a NOT NULL column: the first one must not stay either.
+        await assert.rejects(
+          store.applyChanges({
+            ...(relaxed ? { relaxed } : {}),
+            jobs: [
+              { id: a, patch: { status: 'queued', reason: 'ready' } },
+              { id: b, patch: { status: null as unknown as JobStatus } },
+            ],
+            tasks: [{ id: input.id, patch: { status: 'running' } }],
+          }),
+        );
+        assert.deepEqual(await store.listJobs(input.id), before);
+        assert.equal((await store.getTask(input.id))!.status, 'queued');
+        assert.equal((await store.taskEvents(input.id)).length, 1);
+        // The store works on, relaxed and durable.
+        await store.applyChanges({ relaxed: true, jobs: [{ id: a, patch: { status: 'queued' } }] });
+        assert.equal(await store.updateJob(b, { status: 'queued' }, ['waiting']), true);
+        assert.deepEqual((await store.jobStatusCounts([input.id])).get(input.id), { queued: 2 });
+      });
+    }
+
+    it('commits or rolls back relaxed changes with the transaction they are made in', { timeout: 10_000 }, async () => {
+      const input = taskInput('relaxed-in-transaction');
+      await store.createTask(input, jobsFor(input.id, ['a']));
+      const a = `${input.id}.a`;
+      await assert.rejects(
+        store.transaction(async (s) => {
+          await s.applyChanges({ relaxed: true, jobs: [{ id: a, patch: { status: 'queued' } }], tasks: [{ id: input.id, patch: { status: 'running' } }] });
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
+      assert.equal((await store.getJob(a))!.status, 'waiting');
+      assert.equal((await store.getTask(input.id))!.status, 'queued');
+      assert.equal((await store.taskEvents(input.id)).length, 1);
+      await store.transaction(async (s) => {
+        await s.applyChanges({ relaxed: true, jobs: [{ id: a, patch: { status: 'queued' } }] });
+        await s.updateTask(input.id, { status: 'running' });
+      });
+      assert.equal((await store.getJob(a))!.status, 'queued');
+      assert.equal((await store.getTask(input.id))!.status, 'running');
+      assert.equal((await store.taskEvents(input.id)).length, 3);
+    });
+
+    it('counts the jobs of each task by status', async () => {
+      const x = taskInput('counts-x', { status: 'running' });
+      const y = taskInput('counts-y');
+      const xJobs = jobsFor(x.id, ['a', 'b', 'c', 'd', 'e']);
+      await store.createTask(x, xJobs);
+      await store.createTask(y, jobsFor(y.id, ['a', 'b'], 'queued'));
+      const patch = (job: NewJob, status: JobStatus) => ({ id: job.id, patch: { status } });
+      await store.applyChanges({ jobs: [patch(xJobs[0]!, 'running'), patch(xJobs[1]!, 'running'), patch(xJobs[2]!, 'succeeded')] });
+      const missing = newId();
+      assert.deepEqual(
+        await store.jobStatusCounts([x.id, y.id, missing]),
+        new Map<string, Partial<Record<JobStatus, number>>>([
+          [x.id, { running: 2, succeeded: 1, waiting: 2 }],
+          [y.id, { queued: 2 }],
+          [missing, {}],
+        ]),
+      );
+      assert.deepEqual(await store.jobStatusCounts([y.id]), new Map([[y.id, { queued: 2 }]]));
+      assert.equal((await store.jobStatusCounts([])).size, 0);
+    });
+
+    it('lists the unfinished tasks oldest first with their stop flags', async () => {
+      const base = 1_600_000_000;
+      const make = (name: string, status: NewTask['status'], createdAt: number, stopRequested = false) =>
+        store.createTask(taskInput(`flags-${name}`, { status, createdAt: base + createdAt, stopRequested }), []);
+      const scheduled = await make('scheduled', 'scheduled', 3);
+      const queued = await make('queued', 'queued', 1);
+      const running = await make('running', 'running', 2, true);
+      const stopping = await make('stopping', 'stopping', 4, true);
+      const terminal = [await make('succeeded', 'succeeded', 0), await make('failed', 'failed', 0.5), await make('stopped', 'stopped', 5, true)];
+      const ending = await make('ending', 'running', 6);
+      const mine = async () => {
+        const ids = new Map([scheduled, queued, running, stopping, ending].map((t) => [t.id, t.name]));
+        return (await store.activeTaskFlags()).filter((f) => ids.has(f.id)).map((f) => [ids.get(f.id), f.stopRequested]);
+      };
+      assert.deepEqual(await mine(), [
+        ['flags-queued', false],
+        ['flags-running', true],
+        ['flags-scheduled', false],
+        ['flags-stopping', true],
+        ['flags-ending', false],
+      ]);
+      // Terminal tasks are never listed.
+      const active = new Set((await store.activeTaskFlags()).map((f) => f.id));
+      assert.deepEqual(terminal.filter((t) => active.has(t.id)).map((t) => t.name), []);
+      await store.updateTask(ending.id, { status: 'failed', reason: 'a job failed' });
+      await store.updateTask(queued.id, { stopRequested: true });
+      assert.deepEqual(await mine(), [
+        ['flags-queued', true],
+        ['flags-running', true],
+        ['flags-scheduled', false],
+        ['flags-stopping', true],
+      ]);
+    });
+
+    it('lists the tasks of a project newest first, by whole-second range and page', async () => {
+      const listed = await store.createProject(project.accountId, 'task-listing');
+      const base = 1_650_000_000;
+      const offsets = [0.2, 1.7, 2.0, 3.9, 5.5];
+      for (const [i, offset] of offsets.entries()) {
+        await store.createTask(taskInput(`listed-${i}`, { projectId: listed.id, createdAt: base + offset }), []);
+      }
+      // Another project's task in the same range is not listed.
+      await store.createTask(taskInput('listed-elsewhere', { createdAt: base + 2.5 }), []);
+      const names = async (range: { from?: number; to?: number; limit: number; offset?: number }) => {
+        const { tasks, total } = await store.listTasks(listed.id, range);
+        for (const task of tasks) assert.equal(task.projectName, 'task-listing');
+        return { names: tasks.map((t) => t.name), total };
+      };
+      assert.deepEqual(await names({ limit: 10 }), { names: ['listed-4', 'listed-3', 'listed-2', 'listed-1', 'listed-0'], total: 5 });
+      // from and to are inclusive whole seconds: base+3 takes in base+3.9, base+2 takes in base+2.0.
+      assert.deepEqual(await names({ from: base + 2, to: base + 3, limit: 10 }), { names: ['listed-3', 'listed-2'], total: 2 });
+      assert.deepEqual(await names({ from: base + 1, to: base + 1, limit: 10 }), { names: ['listed-1'], total: 1 });
+      assert.deepEqual(await names({ from: base + 4, limit: 10 }), { names: ['listed-4'], total: 1 });
+      assert.deepEqual(await names({ to: base, limit: 10 }), { names: ['listed-0'], total: 1 });
+      // limit and offset page through; total counts the whole range.
+      assert.deepEqual(await names({ limit: 2 }), { names: ['listed-4', 'listed-3'], total: 5 });
+      assert.deepEqual(await names({ limit: 2, offset: 1 }), { names: ['listed-3', 'listed-2'], total: 5 });
+      assert.deepEqual(await names({ limit: 2, offset: 4 }), { names: ['listed-0'], total: 5 });
+      assert.deepEqual(await names({ limit: 2, offset: 9 }), { names: [], total: 5 });
+      assert.deepEqual(await names({ from: base + 1, limit: 1, offset: 1 }), { names: ['listed-3'], total: 4 });
+    });
+
+    it('deletes a task with its jobs and events, leaving other tasks alone', async () => {
+      const doomed = taskInput('doomed', { status: 'running' });
+      const kept = taskInput('kept');
+      await store.createTask(doomed, jobsFor(doomed.id, ['a', 'b']));
+      await store.createTask(kept, jobsFor(kept.id, ['a']));
+      await store.applyChanges({ jobs: [{ id: `${doomed.id}.a`, patch: { status: 'running' } }, { id: `${kept.id}.a`, patch: { status: 'queued' } }] });
+      assert.equal((await store.taskEvents(doomed.id)).length, 2);
+      const keptJobs = await store.listJobs(kept.id);
+      const keptEvents = await store.taskEvents(kept.id);
+
+      await store.deleteTask(doomed.id);
+      assert.equal(await store.getTask(doomed.id), undefined);
+      assert.deepEqual(await store.listJobs(doomed.id), []);
+      assert.equal(await store.getJob(`${doomed.id}.a`), undefined);
+      assert.deepEqual(await store.taskEvents(doomed.id), []);
+      assert.deepEqual(await store.jobStatusCounts([doomed.id]), new Map([[doomed.id, {}]]));
+      assert.equal((await store.activeTaskFlags()).some((f) => f.id === doomed.id), false);
+      assert.equal((await store.listTasks(project.id, { limit: 1000 })).tasks.some((t) => t.id === doomed.id), false);
+      // Updates to what was deleted change nothing.
+      assert.equal(await store.updateJob(`${doomed.id}.a`, { status: 'failed' }), false);
+      assert.equal(await store.updateTask(doomed.id, { status: 'failed' }), false);
+      await store.applyChanges({ relaxed: true, jobs: [{ id: `${doomed.id}.b`, patch: { status: 'queued' } }], tasks: [{ id: doomed.id, patch: { status: 'failed' } }] });
+      assert.equal(await store.getTask(doomed.id), undefined);
+      assert.deepEqual(await store.taskEvents(doomed.id), []);
+
+      assert.deepEqual(await store.listJobs(kept.id), keptJobs);
+      assert.deepEqual(await store.taskEvents(kept.id), keptEvents);
+      // The name is free again, and deleting a task that is not there is harmless.
+      const again = await store.createTask(taskInput('doomed'), []);
+      assert.equal(again.name, 'doomed');
+      await store.deleteTask(doomed.id);
+      await store.deleteTask(newId());
+      assert.equal((await store.getTask(again.id))!.name, 'doomed');
+    });
+
+    it('lands relaxed changes made concurrently with ordinary writes, and durable writes after them', { timeout: 10_000 }, async () => {
+      const input = taskInput('relaxed-mix', { status: 'running' });
+      const nodes = Array.from({ length: 20 }, (_, i) => `n${String(i).padStart(2, '0')}`);
+      await store.createTask(input, jobsFor(input.id, nodes));
+      const jobId = (node: string) => `${input.id}.${node}`;
+      const tool = { projectId: project.id, name: 'relaxedmix', description: '', visibility: 'private' as const };
+      const sideTasks = nodes.slice(0, 5).map((n) => taskInput(`relaxed-side-${n}`));
+
+      await Promise.all([
+        ...nodes.flatMap((n) => [
+          store.applyChanges({ relaxed: true, jobs: [{ id: jobId(n), patch: { status: 'queued', reason: `ready ${n}` }, expect: ['waiting'] }] }),
+          store.createTool(tool),
+        ]),
+        ...sideTasks.map((t) => store.createTask(t, jobsFor(t.id, ['a']))),
+      ]);
+      const jobs = await store.listJobs(input.id);
+      assert.deepEqual(jobs.map((j: Job) => [j.nodeId, j.status, j.reason]).sort(), nodes.map((n) => [n, 'queued', `ready ${n}`]));
+      assert.deepEqual((await store.getToolVersions(project.id, 'relaxedmix')).map((t) => t.version), Array.from({ length: 20 }, (_, i) => i + 1));
+      for (const t of sideTasks) assert.deepEqual(transitions(await store.taskEvents(t.id)), [[null, null, 'queued', 'activated']]);
+      const events = await store.taskEvents(input.id);
+      assert.equal(events.length, 21);
+      assert.deepEqual(events.slice(1).map((e) => e.jobId).sort(), nodes.map(jobId));
+
+      // Durable writes after the relaxed ones.
+      await store.applyChanges({ jobs: nodes.map((n) => ({ id: jobId(n), patch: { status: 'running' as const }, expect: ['queued' as const] })) });
+      assert.equal(await store.updateJob(jobId('n00'), { status: 'succeeded', exitCode: 0 }, ['running']), true);
+      assert.equal((await store.createTool(tool)).version, 21);
+      // And relaxed and durable changes mixed again.
+      await Promise.all([
+        store.applyChanges({ relaxed: true, jobs: [{ id: jobId('n01'), patch: { status: 'succeeded' } }] }),
+        store.updateJob(jobId('n02'), { status: 'failed', exitCode: 1 }, ['running']),
+        store.applyChanges({ relaxed: true, tasks: [{ id: input.id, patch: { status: 'failed', reason: 'n02 failed' }, expect: ['running'] }] }),
+        store.createTool(tool),
+      ]);
+      assert.equal((await store.updateTask(input.id, { stopRequested: true }, ['failed'])), true);
+      assert.deepEqual((await store.jobStatusCounts([input.id])).get(input.id), { running: 17, succeeded: 2, failed: 1 });
+      const task = (await store.getTask(input.id))!;
+      assert.deepEqual([task.status, task.reason, task.stopRequested], ['failed', 'n02 failed', true]);
+      assert.equal((await store.getJob(jobId('n02')))!.exitCode, 1);
+      assert.equal((await store.taskEvents(input.id)).length, 21 + 20 + 1 + 3);
+      assert.deepEqual((await store.getToolVersions(project.id, 'relaxedmix')).map((t) => t.version), Array.from({ length: 22 }, (_, i) => i + 1));
     });
   });
 }

@@ -109,6 +109,9 @@ export interface CgroupLimits {
   cpu?: number;
 }
 
+/** The CFS period of new groups (the kernel default, 100 ms, unless changed), read once. */
+let cfsPeriod: number | undefined;
+
 /** Empty groups kept for the next job: creating and removing memory cgroups costs milliseconds. */
 const idle: CgroupV1Job[] = [];
 const MAX_IDLE = 16;
@@ -171,35 +174,48 @@ export class CgroupV1Job {
     }
   }
 
+  /** The limits last written to the group, so that a reused group with the same limits is not written again. */
+  private written: { memory?: string; quota?: string } = {};
+
   /** Set (or lift) the limits for the next job and note where its OOM-kill count starts. */
   private limit(limits: CgroupLimits, wantMemory: boolean): CgroupV1Job {
     let hasMemoryLimit = false;
+    const written = { ...this.written };
     if (this.hasMemory) {
       const dir = this.dirs[0]!;
       const bytes = wantMemory ? String(limits.memBytes) : '-1';
-      // memsw must stay >= mem: raise it first when the limit goes up, lower it last when it goes down.
-      try {
-        writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), '-1');
-      } catch {
-        // no swap accounting on this kernel
-      }
-      writeFileSync(join(dir, 'memory.limit_in_bytes'), bytes);
-      if (wantMemory) {
+      if (written.memory !== bytes) {
+        delete written.memory; // unknown until the writes below succeed
+        // memsw must stay >= mem: raise it first when the limit goes up, lower it last when it goes down.
         try {
-          writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), bytes);
+          writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), '-1');
         } catch {
           // no swap accounting on this kernel
         }
+        writeFileSync(join(dir, 'memory.limit_in_bytes'), bytes);
+        if (wantMemory) {
+          try {
+            writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), bytes);
+          } catch {
+            // no swap accounting on this kernel
+          }
+        }
+        written.memory = bytes;
       }
       hasMemoryLimit = wantMemory;
     }
     const cpuDir = this.dirs[this.hasMemory ? 1 : 0];
     if (cpuDir) {
-      const period = Number(readFileSync(join(cpuDir, 'cpu.cfs_period_us'), 'utf8').trim()) || 100000;
-      const quota = limits.cpu !== undefined && limits.cpu > 0 ? Math.max(1000, Math.round(limits.cpu * period)) : -1;
-      writeFileSync(join(cpuDir, 'cpu.cfs_quota_us'), String(quota));
+      cfsPeriod ??= Number(readFileSync(join(cpuDir, 'cpu.cfs_period_us'), 'utf8').trim()) || 100000;
+      const quota = String(limits.cpu !== undefined && limits.cpu > 0 ? Math.max(1000, Math.round(limits.cpu * cfsPeriod)) : -1);
+      if (written.quota !== quota) {
+        delete written.quota;
+        writeFileSync(join(cpuDir, 'cpu.cfs_quota_us'), quota);
+        written.quota = quota;
+      }
     }
     const job = new CgroupV1Job(this.dirs, this.hasMemory, hasMemoryLimit);
+    job.written = written;
     job.oomBase = this.readOomKills();
     return job;
   }
@@ -246,9 +262,9 @@ export class CgroupV1Job {
     return Math.max(0, this.readOomKills() - this.oomBase);
   }
 
-  /** The job is over: keep the group for the next job when it is empty, else remove it. */
-  async destroy(): Promise<void> {
-    if (idle.length < MAX_IDLE && (await this.pids()).length === 0) {
+  /** The job is over: keep the group for the next job when it is empty (`knownEmpty`: just checked), else remove it. */
+  async destroy(knownEmpty = false): Promise<void> {
+    if (idle.length < MAX_IDLE && (knownEmpty || (await this.pids()).length === 0)) {
       idle.push(this);
       return;
     }

@@ -261,9 +261,9 @@ export async function runProcess(
         clearInterval(t);
       }
       // Whatever the command left behind dies with it.
-      await sweep();
+      const empty = await sweep();
       const oomKills = cg ? await cg.oomKills() : 0;
-      await cg?.destroy();
+      await cg?.destroy(empty);
       await plan.cleanup?.().catch(() => undefined);
       const endedAt = now();
       const base = { exitCode: code, signal: sig as string | null, startedAt, endedAt, memoryEnforcement: enforcement };
@@ -300,7 +300,8 @@ export async function runProcess(
       resolve({ ...result, ...extra });
     };
 
-    const sweep = async (): Promise<void> => {
+    /** Kills what is left of the job; true when nothing was left in its cgroup at the end. */
+    const sweep = async (): Promise<boolean> => {
       const deadline = Date.now() + 5000;
       // Poll quickly at first: a sandbox's processes are usually gone a few milliseconds after
       // its first process, and every job pays this wait.
@@ -311,7 +312,8 @@ export async function runProcess(
         for (const p of procs) if (p.state !== 'Z' && p.pid !== launcher.pid) left.push(p.pid);
         for (const [pid, start] of known) if (pid !== rootPid && (await isAlive(pid, start))) left.push(pid);
         if (plan.signalGroup && rootPid !== undefined) signalPid(-rootPid, 'SIGKILL');
-        if (left.length === 0 || Date.now() > deadline) return;
+        if (left.length === 0) return procs.length === 0; // a zombie still listed: let destroy() look again
+        if (Date.now() > deadline) return false;
         for (const pid of left) signalPid(pid, 'SIGKILL');
         await new Promise((r) => setTimeout(r, pause));
         pause = Math.min(pause * 2, 50);
