@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { access, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from './datastore/index.js';
 import type { Executor, JobResult } from './executors/executor.js';
@@ -28,11 +28,8 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
 
 const now = () => Date.now() / 1000;
 
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
+/** Whether a path exists (a metadata read: cheaper inline than through libuv's thread pool). */
+const exists = async (path: string): Promise<boolean> => existsSync(path);
 
 async function hostPathOf(source: FileSource, context: RunContext): Promise<string> {
   if (source.kind === 'data') return context.dataStore.resolve({ account: source.account, path: source.path });

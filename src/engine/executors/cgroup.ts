@@ -230,12 +230,12 @@ export class CgroupV1Job {
     return this.dirs.map((d) => join(dirname(d), 'cgroup.procs'));
   }
 
-  /** Pids of every process now in the job's group. */
+  /** Pids of every process now in the job's group (a synchronous read: cgroupfs lives in memory). */
   async pids(): Promise<number[]> {
     const first = this.dirs[0];
     if (!first) return [];
     try {
-      const text = await readFile(join(first, 'cgroup.procs'), 'utf8');
+      const text = readFileSync(join(first, 'cgroup.procs'), 'utf8');
       return text
         .split('\n')
         .filter((l) => l.trim() !== '')

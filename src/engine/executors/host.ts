@@ -17,8 +17,8 @@
  * executor is for trusted commands only). When the command ends, processes it left in the background are killed.
  */
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
-import { access, lstat, mkdir, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { dirname, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec } from './executor.js';
@@ -66,18 +66,21 @@ export class HostExecutor implements Executor {
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
     }
+    // The links and their directories are made (and removed, see removeCreated) with synchronous calls: on a local
+    // disk each takes a fraction of a millisecond, less than a trip through libuv's thread pool under load. (This
+    // executor is for trusted single-machine setups; the work root is not expected on a network file system.)
     const created: string[] = [];
     for (const mount of spec.mounts) {
       const link = posix.join(workDir, sandboxRelative(mount.sandboxPath, 'mount'));
-      const firstDir = await mkdir(dirname(link), { recursive: true });
+      const firstDir = mkdirSync(dirname(link), { recursive: true });
       if (firstDir) created.push(firstDir);
       try {
-        await symlink(mount.hostPath, link);
+        symlinkSync(mount.hostPath, link);
         created.push(link);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const st = await lstat(link);
-        if (!st.isSymbolicLink() || (await readlink(link)) !== mount.hostPath) {
+        const st = lstatSync(link);
+        if (!st.isSymbolicLink() || readlinkSync(link) !== mount.hostPath) {
           throw new Error(`host executor: ${mount.sandboxPath} already exists in the work directory`);
         }
       }
@@ -111,7 +114,7 @@ async function removeCreated(workDir: string, created: string[]): Promise<void> 
   const dirs = new Set<string>();
   for (const path of created) {
     try {
-      const st = await lstat(path);
+      const st = lstatSync(path);
       if (st.isSymbolicLink()) links.add(path);
       else if (st.isDirectory()) {
         // mkdir -p returned the first directory it made; all below it up to the link's parent were made too
@@ -122,11 +125,15 @@ async function removeCreated(workDir: string, created: string[]): Promise<void> 
     }
   }
   for (const link of links) {
-    await unlink(link).catch(() => undefined);
+    try {
+      unlinkSync(link);
+    } catch {
+      // gone
+    }
     for (let dir = dirname(link); dir.length > workDir.length && dir.startsWith(`${workDir}/`); dir = dirname(dir)) {
       if (![...dirs].some((d) => dir === d || dir.startsWith(`${d}/`))) break;
       try {
-        await rmdir(dir);
+        rmdirSync(dir);
       } catch {
         break; // not empty: the job put files there
       }

@@ -1,8 +1,11 @@
 /**
  * Small /proc readers used to find, sample and kill a job's process tree (Linux only).
+ *
+ * They read synchronously: /proc is generated in memory, a read takes microseconds, and a trip
+ * through libuv's thread pool costs more than that (and delays every job's end under load).
  */
 import { execFileSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcInfo {
   pid: number;
@@ -26,7 +29,7 @@ try {
 export async function readProc(pid: number): Promise<ProcInfo | undefined> {
   let text: string;
   try {
-    text = await readFile(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }
@@ -52,7 +55,7 @@ function parseStat(pid: number, text: string): ProcInfo | undefined {
 export async function allProcs(): Promise<ProcInfo[]> {
   let names: string[];
   try {
-    names = await readdir('/proc');
+    names = readdirSync('/proc');
   } catch {
     return [];
   }
@@ -90,7 +93,7 @@ export async function processTree(root: number): Promise<ProcInfo[]> {
 export async function procsWithEnv(entry: string): Promise<ProcInfo[]> {
   let names: string[];
   try {
-    names = await readdir('/proc');
+    names = readdirSync('/proc');
   } catch {
     return [];
   }
@@ -100,7 +103,7 @@ export async function procsWithEnv(entry: string): Promise<ProcInfo[]> {
       .filter((n) => /^[0-9]+$/.test(n))
       .map(async (n) => {
         try {
-          const env = await readFile(`/proc/${n}/environ`);
+          const env = readFileSync(`/proc/${n}/environ`);
           const at = env.indexOf(needle);
           return at === 0 || (at > 0 && env[at - 1] === 0) ? readProc(Number(n)) : undefined;
         } catch {

@@ -15,7 +15,8 @@
  * 3. When the first process has exited, whatever is left of the job (host-mode background processes, for
  *    instance) is SIGKILLed and waited for before `run` resolves: a job ends when its command ends.
  */
-import { mkdir, realpath } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { CgroupV1Job, discoverCgroupV1 } from './cgroup.js';
 import type { JobResult, JobSpec, MemoryEnforcement } from './executor.js';
@@ -51,11 +52,11 @@ export async function checkMemoryLimitSupport(options: ProcessExecutorOptions): 
   }
 }
 
-/** Check a job spec and make its working directory; returns the directory's real path. */
+/** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
 export async function prepareWorkDir(spec: JobSpec): Promise<string> {
   await validateSpec(spec);
-  await mkdir(spec.workDir, { recursive: true });
-  return realpath(spec.workDir);
+  if (!existsSync(spec.workDir)) await mkdir(spec.workDir, { recursive: true });
+  return realpathSync(spec.workDir);
 }
 
 /** How one run is started; built by the concrete executor. */
