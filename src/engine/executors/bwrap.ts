@@ -26,8 +26,8 @@
  * double-forked. See runner.ts for the SIGTERM → grace → SIGKILL sequence.
  */
 import { spawn } from 'node:child_process';
-import { constants as fsConstants, statSync } from 'node:fs';
-import { access, lstat, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { constants as fsConstants, lstatSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
 import { delimiter, join, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec } from './executor.js';
@@ -235,7 +235,7 @@ async function missingComponents(workDir: string, rel: string): Promise<string[]
     current = posix.join(current, part);
     if (!missing) {
       try {
-        await lstat(current);
+        lstatSync(current);
         continue;
       } catch {
         missing = true;
@@ -246,13 +246,14 @@ async function missingComponents(workDir: string, rel: string): Promise<string[]
   return out;
 }
 
+/** Synchronous calls, as in the host executor: on a local disk they cost less than thread-pool trips. */
 async function removePlaceholders(paths: string[]): Promise<void> {
   // deepest first; only empty directories and empty regular files
   for (const p of [...paths].sort((a, b) => b.length - a.length)) {
     try {
-      const st = await lstat(p);
-      if (st.isDirectory()) await rmdir(p);
-      else if (st.isFile() && st.size === 0) await unlink(p);
+      const st = lstatSync(p);
+      if (st.isDirectory()) rmdirSync(p);
+      else if (st.isFile() && st.size === 0) unlinkSync(p);
     } catch {
       // not empty, or already gone: leave it
     }
