@@ -87,18 +87,24 @@ export class Launcher {
     const child = fork(CHILD_SCRIPT, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
     this.child = child;
     child.on('message', (reply: LaunchReply) => this.onReply(reply));
-    child.once('exit', (code, signal) => {
-      if (this.child === child) this.child = undefined;
-      const why = `the process launcher exited (${signal ?? `code ${code}`}) before the job ended`;
-      for (const id of [...this.pending.keys()]) {
-        const entry = this.pending.get(id)!;
-        if (entry.resolveExit) entry.resolveExit({ code: null, signal: null, lost: why });
-        else entry.rejectSpawn(new LaunchError('launcher', why));
-        this.pending.delete(id);
-      }
+    child.once('exit', (code, signal) => this.lost(child, `the process launcher exited (${signal ?? `code ${code}`}) before the job ended`));
+    child.on('error', (error) => {
+      // A helper that could not be started at all never emits 'exit'; later errors come with one (or through
+      // the send callback).
+      if (child.pid === undefined) this.lost(child, `the process launcher could not be started: ${error.message}`);
     });
-    child.on('error', () => undefined); // reported through 'exit' or the send callback
     return child;
+  }
+
+  /** The helper is gone: every job it had is over for the server (failed with `why`); the next launch starts a new one. */
+  private lost(child: ChildProcess, why: string): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    for (const [id, entry] of [...this.pending]) {
+      this.pending.delete(id);
+      if (entry.resolveExit) entry.resolveExit({ code: null, signal: null, lost: why });
+      else entry.rejectSpawn(new LaunchError('launcher', why));
+    }
   }
 
   private onReply(reply: LaunchReply): void {
