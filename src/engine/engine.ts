@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Job, JobStatus, StateChanges, Store, Task, TaskStatus } from '../store/store.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../store/store.js';
 import { JOB_TRANSITIONS, TASK_TRANSITIONS } from '../domain/tasks/states.js';
@@ -55,6 +55,8 @@ interface Running {
 type AbortReason = 'stop' | 'fail-fast' | 'shutdown';
 
 const now = () => Date.now() / 1000;
+/** How many working directories of waiting jobs may be in the making at once (see prepareAhead). */
+const PREPARE_AHEAD = 4;
 const isTerminalJob = (status: JobStatus) => TERMINAL_JOB_STATES.includes(status);
 
 export class Engine {
@@ -148,6 +150,7 @@ export class Engine {
     await Promise.all(runs.map((r) => r.done));
     this.tasks.delete(taskId);
     this.dirty.delete(taskId);
+    this.prepared.delete(taskId);
   }
 
 
@@ -259,6 +262,7 @@ export class Engine {
       this.advance(live, t);
       if (TERMINAL_TASK_STATES.includes(live.task.status) && ![...this.running.values()].some((r) => r.taskId === live.task.id)) {
         this.tasks.delete(live.task.id);
+        this.prepared.delete(live.task.id);
       }
     }
     this.dispatch();
@@ -316,13 +320,43 @@ export class Engine {
         if (entry.job.status !== 'queued' || this.running.has(entry.job.id)) continue;
         const cpu = entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.options.cpus) : 0;
         const memMb = entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
-        if (cpu > this.freeCpus || memMb > this.freeMemMb) continue;
+        if (cpu > this.freeCpus || memMb > this.freeMemMb) {
+          this.prepareAhead(live, entry);
+          continue;
+        }
         this.launch(live, entry, cpu, memMb);
       }
     }
   }
 
+  /** Jobs whose working directory has been made (or is being made) ahead of their start, by task. */
+  private readonly prepared = new Map<string, Set<string>>();
+  /** Those still being made, so that a task's files are removed only after them. */
+  private readonly preparing = new Map<string, Promise<void>>();
+
+  /**
+   * Make the working directory of a job that waits for a free slot, so that its start does not wait
+   * for the file system (creating directories is the slow part of starting a short job). A few at a
+   * time, through libuv's thread pool, while other jobs run; a failure here is left for the start to
+   * report.
+   */
+  private prepareAhead(live: LiveTask, entry: LiveJob): void {
+    if (entry.spec.kind !== 'tool' || this.preparing.size >= PREPARE_AHEAD) return;
+    const taskId = live.task.id;
+    const jobs = this.prepared.get(taskId) ?? new Set<string>();
+    if (jobs.has(entry.job.id)) return;
+    jobs.add(entry.job.id);
+    this.prepared.set(taskId, jobs);
+    const made = mkdir(this.options.layout.workDir(taskId, entry.spec.nodeId), { recursive: true }).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.preparing.set(entry.job.id, made);
+    void made.finally(() => this.preparing.delete(entry.job.id));
+  }
+
   private launch(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): void {
+    this.prepared.get(live.task.id)?.delete(entry.job.id);
     const startedAt = now();
     if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
     const attempt = entry.job.attempt + 1;
@@ -367,6 +401,7 @@ export class Engine {
 
   /** Remove a task's files (after the task is deleted). */
   async removeFiles(taskId: string): Promise<void> {
+    await Promise.all(this.preparing.values()); // a directory made ahead must not reappear after the removal
     await rm(this.options.layout.taskDir(taskId), { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from './datastore/index.js';
@@ -45,8 +45,8 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
   // A re-run starts from scratch: nothing of an earlier attempt is left in the working directory.
   // (An earlier attempt's tree may be large: that removal goes to the thread pool; making a few
-  // directories is cheaper done here than queued there.)
-  if (existsSync(workDir)) await rm(workDir, { recursive: true, force: true });
+  // directories is cheaper done here than queued there.) An empty one was made ahead by the engine.
+  if (existsSync(workDir) && readdirSync(workDir).length > 0) await rm(workDir, { recursive: true, force: true });
   const dirs = new Set(spec.outputFiles.map((file) => join(workDir, dirname(file))));
   if (dirs.size === 0) dirs.add(workDir);
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
