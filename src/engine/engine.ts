@@ -145,12 +145,14 @@ export class Engine {
 
   /** Stop a task and forget it (before it is deleted). */
   async forget(taskId: string): Promise<void> {
-    const runs = [...this.running.values()].filter((r) => r.taskId === taskId);
-    for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
-    await Promise.all(runs.map((r) => r.done));
+    // Forget it first: a scheduling pass while its running jobs are being killed must not start others
+    // (they would write into the task's directory after it is removed).
     this.tasks.delete(taskId);
     this.dirty.delete(taskId);
     this.prepared.delete(taskId);
+    const runs = [...this.running.values()].filter((r) => r.taskId === taskId);
+    for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
+    await Promise.all(runs.map((r) => r.done));
   }
 
 

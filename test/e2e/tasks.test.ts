@@ -251,6 +251,55 @@ describe('ActivateWorkflow runs real jobs', () => {
     await rejectsWith(alice.api.send('GET', projectPath(alice.name, `tasks/${task_id}/jobs/`)), 404, 'TaskNotFound');
     assert.equal(existsSync(dir), false);
   });
+
+  it('deletes a task while jobs wait for a slot: nothing of it is left on disk, not even directories made ahead', async () => {
+    const account = await server.account();
+    await registerTool(account, 'nap', {
+      cmd_template: 'sleep 0.3 && echo done > {{ outputs.out[0].path }}',
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
+    const nap = await toolId(account, 'nap', 1);
+    // Eight independent jobs on two CPU slots: six wait, and the engine makes their directories ahead.
+    const nodelist = Array.from({ length: 8 }, (_, i) => ({ node_id: `n${i}`, app_id: nap, outputs: { out: [{ enid: `o${i}` }] } }));
+    nodelist.push(...Array.from({ length: 8 }, (_, i) => ({ node_id: `s${i}`, app_id: 'storedata', inputs: { data: { enid: `o${i}` } } })) as never[]);
+    await createWorkflow(account, 'naps', { nodelist });
+    const parameters = await template(account, 'naps');
+    for (let i = 0; i < 8; i++) parameters.Outputs[`s${i}`].data[0].name = `/naps/${i}.txt`;
+    const { task_id } = await activate(account, { workflow_name: 'naps', workflow_version: 1, parameters });
+    const dir = join(server.dataDir, 'tasks', task_id);
+    await waitForJob(account, task_id, 'n0', 'running');
+    // Some waiting job's directory exists before it starts.
+    for (let i = 0; i < 100; i++) {
+      const made = readdirSync(dir).filter((name) => name.startsWith('n') && existsSync(join(dir, name, 'work')));
+      if (made.length > 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.ok(readdirSync(dir).filter((name) => existsSync(join(dir, name, 'work'))).length > 2, 'directories of waiting jobs were made ahead');
+    assert.equal((await account.api.send('DELETE', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(existsSync(dir), false, 'the task directory is gone and stays gone');
+  });
+
+  it('runs jobs whose directories were made ahead like any other', async () => {
+    const account = await server.account();
+    await registerTool(account, 'nap2', {
+      cmd_template: 'sleep 0.2 && ls -A /var/data > {{ outputs.out[0].path }}',
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
+    const nap = await toolId(account, 'nap2', 1);
+    const nodelist: Array<Record<string, unknown>> = Array.from({ length: 6 }, (_, i) => ({ node_id: `n${i}`, app_id: nap, outputs: { out: [{ enid: `o${i}` }] } }));
+    nodelist.push(...Array.from({ length: 6 }, (_, i) => ({ node_id: `s${i}`, app_id: 'storedata', inputs: { data: { enid: `o${i}` } } })));
+    await createWorkflow(account, 'naps2', { nodelist });
+    const parameters = await template(account, 'naps2');
+    for (let i = 0; i < 6; i++) parameters.Outputs[`s${i}`].data[0].name = `/naps2/${i}.txt`;
+    const { task_id } = await activate(account, { workflow_name: 'naps2', workflow_version: 1, parameters });
+    const task = await waitForTask(account, task_id);
+    assert.equal(task.status, 'succeeded', task.reason);
+    // Each job saw an empty working directory apart from the directory of the output it was writing.
+    for (let i = 0; i < 6; i++) assert.equal(await download(account, `/naps2/${i}.txt`), 'outputs\n');
+  });
 });
 
 describe('ActivateWorkflow validates parameters before anything runs', () => {
