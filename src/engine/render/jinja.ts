@@ -183,8 +183,17 @@ function findForbiddenLiteral(node: unknown, seen = new Set<unknown>()): boolean
 
 const message = (error: unknown): string => stripSentinels(error instanceof Error ? error.message : String(error));
 
-/** Parse and render a template; every failure is a RenderError. The output still holds sentinels. */
-export function renderTemplate(source: string, context: Record<string, unknown>): string {
+/**
+ * Parsed templates by source: a task renders the same tool's template once per node, and parsing
+ * costs more than rendering. The interpreter never changes a parsed tree (the hooks above build new
+ * nodes), so one tree serves every render. Only templates that parsed and passed the checks are kept.
+ */
+const parsedTemplates = new Map<string, Template>();
+const MAX_PARSED = 500;
+
+function parse(source: string): Template {
+  const known = parsedTemplates.get(source);
+  if (known) return known;
   if (FORBIDDEN.test(source)) throw new RenderError('cmd_template must not contain NUL or private-use characters');
   let template: Template;
   try {
@@ -196,6 +205,14 @@ export function renderTemplate(source: string, context: Record<string, unknown>)
   if (findForbiddenLiteral(template.parsed)) {
     throw new RenderError('cmd_template must not contain NUL or private-use characters (also not as \\u escapes)');
   }
+  if (parsedTemplates.size >= MAX_PARSED) parsedTemplates.clear();
+  parsedTemplates.set(source, template);
+  return template;
+}
+
+/** Parse (or reuse) and render a template; every failure is a RenderError. The output still holds sentinels. */
+export function renderTemplate(source: string, context: Record<string, unknown>): string {
+  const template = parse(source);
   const env = new Environment();
   const globals: Record<string, unknown> = {
     true: true,
