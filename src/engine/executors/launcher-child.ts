@@ -1,6 +1,6 @@
 /**
- * The launcher process (see launcher.ts): a small Node process that forks the job processes on the
- * server's behalf, so that the server, whose heap is large, never forks itself.
+ * The launcher process (see launcher.ts): a small Node process that starts the job processes on the
+ * server's behalf, so that the server's event loop never waits for a fork.
  *
  * It reads requests from its IPC channel, opens the job's two log files (created or truncated,
  * never through a symlink), starts the process detached (its own process group) with those files
@@ -11,7 +11,7 @@
  * server exited, or was killed), it SIGKILLs the process group of every job it still has and exits,
  * so no job outlives its server.
  *
- * Keep this file free of imports beyond Node's own modules: its size is the cost of every fork.
+ * Keep this file free of imports beyond Node's own modules: it should start fast and stay small.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants as fsConstants, mkdirSync, openSync, writeFileSync } from 'node:fs';

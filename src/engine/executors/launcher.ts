@@ -2,11 +2,11 @@
  * Starts job processes through a small long-lived helper process (launcher-child.ts) instead of
  * forking the server.
  *
- * Why: Node forks with fork(2), whose cost grows with the forking process's mapped memory, and the
- * pages the parent writes afterwards are copied once more. Measured on the development machine,
- * a spawn costs the server's event loop about 2-4 ms of CPU at its usual size, and about 0.3 ms
- * when handed to a helper (BENCHMARKS.md, bench:engine). The helper also opens the log files, so
- * a job start is one message out and two back ("spawned", then "exit").
+ * Why: a spawn blocks the calling thread until the child has exec'd (libuv forks, then waits for the
+ * exec to succeed or fail). Measured in the server on the development machine, that was 2-4 ms of
+ * event-loop time per job, against about 0.3 ms for the message to a helper, which does the fork
+ * beside the event loop (BENCHMARKS.md, bench:engine). The helper also opens the log files, so a job
+ * start is one message out and two back ("spawned", then "exit").
  *
  * Everything else about a job (its cgroup, signals, the process-tree sweep) stays in the server,
  * which signals the job's processes by pid as before.
