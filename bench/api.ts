@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
-import { createAccount, machine, median, startGdflow, stopChild } from './lib/processes.js';
+import { cpuSeconds, createAccount, machine, median, startGdflow, stopChild } from './lib/processes.js';
 
 /**
  * bench:api — signed GetTool and ListTool against gdflow, and the same request targets against a
@@ -16,12 +15,6 @@ const VERSIONS = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-/** CPU time (user + system) a process has used, in milliseconds: less noisy than req/s on a shared machine. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const definition = (name: string) => ({
   name,
@@ -76,9 +69,9 @@ async function main() {
     results[scenario] = { bare: [], gdflow: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [label, url] of [['bare', bareUrl], ['gdflow', gdflow.url]] as const) {
-        const cpuBefore = cpuMs(pids[label]);
+        const cpuBefore = cpuSeconds(pids[label]);
         const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
-        const cpuUs = ((cpuMs(pids[label]) - cpuBefore) * 1000) / result.requests.total;
+        const cpuUs = ((cpuSeconds(pids[label]) - cpuBefore) * 1e6) / result.requests.total;
         const errors = result.errors + result.non2xx + result.timeouts;
         results[scenario]![label].push({ rps: result.requests.average, p99: result.latency.p99, errors, cpuUs });
         process.stdout.write(`  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, server CPU ${cpuUs.toFixed(1)} us/request, errors ${errors}\n`);

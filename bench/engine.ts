@@ -1,15 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { createAccount, machine, median, peakRssMb, startGdflow, type ServerProcess } from './lib/processes.js';
-
-/** CPU seconds (user + system) the server process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+import { cpuSeconds, createAccount, machine, median, peakRssMb, startGdflow, type ServerProcess } from './lib/processes.js';
 
 /**
  * CPU seconds (all cores: user, nice, system, irq, softirq) the whole machine has used so far. Steal time (the
@@ -188,9 +181,9 @@ async function main() {
   process.stdout.write(
     `| gdflow vs the faster snakemake (${fmt(best)}) | | | gdflow bwrap / host | ${ratio(best, m('gdflow (bwrap)'))} / ${ratio(best, m('gdflow (host)'))} faster |\n`,
   );
-  const cpuMs = (xs: number[] | undefined) => (xs && xs.length ? `${(median(xs) * 1000).toFixed(1)} ms` : '?');
-  process.stdout.write(`server CPU per job (median): host ${cpuMs(host.serverCpu)}, bwrap ${cpuMs(sandboxed?.serverCpu)}\n`);
-  process.stdout.write(`ActivateWorkflow answered in (median): host ${cpuMs(host.activation)}, bwrap ${cpuMs(sandboxed?.activation)}\n`);
+  const medianMs = (seconds: number[] | undefined) => (seconds && seconds.length ? `${(median(seconds) * 1000).toFixed(1)} ms` : '?');
+  process.stdout.write(`server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}\n`);
+  process.stdout.write(`ActivateWorkflow answered in (median): host ${medianMs(host.activation)}, bwrap ${medianMs(sandboxed?.activation)}\n`);
   process.stdout.write(`server peak RSS: host ${rss.host?.toFixed(0) ?? '?'} MiB, bwrap ${rss.bwrap?.toFixed(0) ?? '?'} MiB\n`);
 }
 

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transport } from '../../src/client/transport.js';
 
@@ -68,11 +68,16 @@ export function createAccount(dataDir: string, url: string, name: string): { tra
   };
 }
 
+/** CPU seconds (user + system) a process has used so far: less noisy than rates on a shared machine. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Peak resident set size of a process so far (VmHWM), in MiB. */
 export function peakRssMb(pid: number): number | undefined {
   try {
-    const status = spawnSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }).stdout;
-    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : undefined;
   } catch {
     return undefined;
@@ -85,7 +90,7 @@ export const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** The machine a benchmark ran on: CPU model, usable cores (as nproc counts them), Node version. */
 export function machine(): string {
-  const cpu = spawnSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' }).stdout.trim();
-  return `${cpu || 'unknown cpu'}, ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} cores, Node ${process.version}`;
+  return `${cpus()[0]?.model.trim() || 'unknown cpu'}, ${availableParallelism()} cores, Node ${process.version}`;
 }
