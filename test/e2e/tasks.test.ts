@@ -53,6 +53,22 @@ async function singleToolWorkflow(account: TestAccount, name: string, definition
   assert.equal(put.status, 200);
 }
 
+/**
+ * `count` independent nodes n0..n<count-1> running `command` (a tool with one output), each stored by s<i> to
+ * `/<name>/<i>.txt`; activates the workflow and returns the task id.
+ */
+async function activateParallel(account: TestAccount, name: string, command: string, count: number): Promise<string> {
+  await registerTool(account, `${name}_tool`, { cmd_template: command, outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+  const app = await toolId(account, `${name}_tool`, 1);
+  const nodelist: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < count; i++) nodelist.push({ node_id: `n${i}`, app_id: app, outputs: { out: [{ enid: `o${i}` }] } });
+  for (let i = 0; i < count; i++) nodelist.push({ node_id: `s${i}`, app_id: 'storedata', inputs: { data: { enid: `o${i}` } } });
+  await createWorkflow(account, name, { nodelist });
+  const parameters = await template(account, name);
+  for (let i = 0; i < count; i++) parameters.Outputs[`s${i}`].data[0].name = `/${name}/${i}.txt`;
+  return (await activate(account, { workflow_name: name, workflow_version: 1, parameters })).task_id;
+}
+
 describe('ActivateWorkflow runs real jobs', () => {
   it('runs a multi-node workflow with a fan-out to the end and stores its outputs', async () => {
     const parameters = await pipelineParameters();
@@ -254,28 +270,14 @@ describe('ActivateWorkflow runs real jobs', () => {
 
   it('deletes a task while jobs wait for a slot: nothing of it is left on disk, not even directories made ahead', async () => {
     const account = await server.account();
-    await registerTool(account, 'nap', {
-      cmd_template: 'sleep 0.3 && echo done > {{ outputs.out[0].path }}',
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      requirements,
-    });
-    const nap = await toolId(account, 'nap', 1);
     // Eight independent jobs on two CPU slots: six wait, and the engine makes their directories ahead.
-    const nodelist = Array.from({ length: 8 }, (_, i) => ({ node_id: `n${i}`, app_id: nap, outputs: { out: [{ enid: `o${i}` }] } }));
-    nodelist.push(...Array.from({ length: 8 }, (_, i) => ({ node_id: `s${i}`, app_id: 'storedata', inputs: { data: { enid: `o${i}` } } })) as never[]);
-    await createWorkflow(account, 'naps', { nodelist });
-    const parameters = await template(account, 'naps');
-    for (let i = 0; i < 8; i++) parameters.Outputs[`s${i}`].data[0].name = `/naps/${i}.txt`;
-    const { task_id } = await activate(account, { workflow_name: 'naps', workflow_version: 1, parameters });
+    const task_id = await activateParallel(account, 'naps', 'sleep 0.3 && echo done > {{ outputs.out[0].path }}', 8);
     const dir = join(server.dataDir, 'tasks', task_id);
     await waitForJob(account, task_id, 'n0', 'running');
+    const workDirs = () => readdirSync(dir).filter((name) => existsSync(join(dir, name, 'work')));
     // Some waiting job's directory exists before it starts.
-    for (let i = 0; i < 100; i++) {
-      const made = readdirSync(dir).filter((name) => name.startsWith('n') && existsSync(join(dir, name, 'work')));
-      if (made.length > 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.ok(readdirSync(dir).filter((name) => existsSync(join(dir, name, 'work'))).length > 2, 'directories of waiting jobs were made ahead');
+    for (let i = 0; i < 100 && workDirs().length <= 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(workDirs().length > 2, 'directories of waiting jobs were made ahead');
     assert.equal((await account.api.send('DELETE', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(existsSync(dir), false, 'the task directory is gone and stays gone');
@@ -283,18 +285,7 @@ describe('ActivateWorkflow runs real jobs', () => {
 
   it('runs jobs whose directories were made ahead like any other', async () => {
     const account = await server.account();
-    await registerTool(account, 'nap2', {
-      cmd_template: 'sleep 0.2 && ls -A /var/data > {{ outputs.out[0].path }}',
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      requirements,
-    });
-    const nap = await toolId(account, 'nap2', 1);
-    const nodelist: Array<Record<string, unknown>> = Array.from({ length: 6 }, (_, i) => ({ node_id: `n${i}`, app_id: nap, outputs: { out: [{ enid: `o${i}` }] } }));
-    nodelist.push(...Array.from({ length: 6 }, (_, i) => ({ node_id: `s${i}`, app_id: 'storedata', inputs: { data: { enid: `o${i}` } } })));
-    await createWorkflow(account, 'naps2', { nodelist });
-    const parameters = await template(account, 'naps2');
-    for (let i = 0; i < 6; i++) parameters.Outputs[`s${i}`].data[0].name = `/naps2/${i}.txt`;
-    const { task_id } = await activate(account, { workflow_name: 'naps2', workflow_version: 1, parameters });
+    const task_id = await activateParallel(account, 'naps2', 'sleep 0.2 && ls -A /var/data > {{ outputs.out[0].path }}', 6);
     const task = await waitForTask(account, task_id);
     assert.equal(task.status, 'succeeded', task.reason);
     // Each job saw an empty working directory apart from the directory of the output it was writing.

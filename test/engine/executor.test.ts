@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { discoverCgroupV1 } from '../../src/engine/executors/cgroup.js';
 import { createExecutor, type Executor, type JobSpec } from '../../src/engine/executors/index.js';
+import { ancestorMatching, liveProcesses } from '../helpers/processes.js';
 
 const KINDS = ['bwrap', 'host'] as const;
 
@@ -46,22 +47,8 @@ async function job(command: string, extra: Partial<JobSpec> = {}): Promise<JobSp
 const never = (): AbortSignal => new AbortController().signal;
 const read = (path: string): Promise<string> => readFile(path, 'utf8');
 
-/** Live (non-zombie) processes whose command line contains `marker`. */
-async function processesMatching(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/g, ' ');
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.includes(marker) && state !== 'Z' && state !== 'X') found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+/** Live processes whose command line contains `marker` (shells that run it included). */
+const processesMatching = (marker: string): Promise<number[]> => liveProcesses((cmdline) => cmdline.includes(marker));
 
 /** A number unique to this test process, kind and case, used as a sleep duration to find the job's sleeps. */
 const sleepMarker = (kind: string, n: number): string => `9${kind === 'bwrap' ? 1 : 2}${n}${process.pid}`;
@@ -412,17 +399,6 @@ for (const kind of KINDS) {
       assert.match(await read(version.stdoutLog), /^samtools 1\./);
     });
   });
-}
-
-/** The nearest ancestor of `pid` whose command line contains `marker`. */
-async function ancestorMatching(pid: number, marker: string): Promise<number | undefined> {
-  for (let current = pid; current > 1; ) {
-    const stat = await readFile(`/proc/${current}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if ((await readFile(`/proc/${ppid}/cmdline`, 'utf8')).includes(marker)) return ppid;
-    current = ppid;
-  }
-  return undefined;
 }
 
 function listen(): Promise<Server> {

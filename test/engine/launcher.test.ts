@@ -4,13 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createExecutor } from '../../src/engine/executors/index.js';
 import { Launcher, LaunchError } from '../../src/engine/executors/launcher.js';
+import { liveProcesses } from '../helpers/processes.js';
 
 let base: string;
 before(async () => {
@@ -20,21 +21,8 @@ after(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-async function sleepsWith(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replace(/\0/g, ' ');
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.startsWith('sleep ') && cmdline.includes(marker) && state !== 'Z') found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+/** Live `sleep` processes with `marker` in their command line (not the stand-in server, whose script names it too). */
+const sleepsWith = (marker: string): Promise<number[]> => liveProcesses((cmdline) => cmdline.startsWith('sleep ') && cmdline.includes(marker));
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
