@@ -28,8 +28,6 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
 
 const now = () => Date.now() / 1000;
 
-/** Whether a path exists (a metadata read: cheaper inline than through libuv's thread pool). */
-const exists = async (path: string): Promise<boolean> => existsSync(path);
 
 async function hostPathOf(source: FileSource, context: RunContext): Promise<string> {
   if (source.kind === 'data') return context.dataStore.resolve({ account: source.account, path: source.path });
@@ -53,7 +51,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   const mounts = [];
   for (const mount of spec.mounts) {
     const hostPath = await hostPathOf(mount.source, context);
-    if (!(await exists(hostPath))) {
+    if (!existsSync(hostPath)) {
       return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is missing`, startedAt, endedAt: now() };
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
@@ -77,7 +75,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   );
   if (result.outcome !== 'succeeded') return result;
   const missing = [];
-  for (const file of spec.outputFiles) if (!(await exists(join(workDir, file)))) missing.push(`/var/data/${file}`);
+  for (const file of spec.outputFiles) if (!existsSync(join(workDir, file))) missing.push(`/var/data/${file}`);
   if (missing.length > 0) {
     return { ...result, outcome: 'failed', reason: `the command exited 0 but did not write ${missing.join(', ')}` };
   }
@@ -102,7 +100,7 @@ export async function runJob(spec: JobSpecDocument, context: RunContext): Promis
         for (const entry of spec.imports) {
           if (context.signal.aborted) return { outcome: 'killed', exitCode: null, reason: 'stopped', startedAt, endedAt: now() };
           const source = await hostPathOf(entry.source, context);
-          if (!(await exists(source))) {
+          if (!existsSync(source)) {
             return { outcome: 'failed', exitCode: null, reason: `${describeSource(entry.source)} is missing, nothing to store`, startedAt, endedAt: now() };
           }
           await context.dataStore.importFile(entry.target, source);

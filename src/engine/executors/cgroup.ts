@@ -231,7 +231,7 @@ export class CgroupV1Job {
   }
 
   /** Pids of every process now in the job's group (a synchronous read: cgroupfs lives in memory). */
-  async pids(): Promise<number[]> {
+  pids(): number[] {
     const first = this.dirs[0];
     if (!first) return [];
     try {
@@ -257,14 +257,14 @@ export class CgroupV1Job {
   }
 
   /** How many processes the kernel OOM-killed in the group during this job (memory.oom_control `oom_kill`). */
-  async oomKills(): Promise<number> {
+  oomKills(): number {
     if (!this.hasMemoryLimit) return 0;
     return Math.max(0, this.readOomKills() - this.oomBase);
   }
 
   /** The job is over: keep the group for the next job when it is empty (`knownEmpty`: just checked), else remove it. */
   async destroy(knownEmpty = false): Promise<void> {
-    if (idle.length < MAX_IDLE && (knownEmpty || (await this.pids()).length === 0)) {
+    if (idle.length < MAX_IDLE && (knownEmpty || this.pids().length === 0)) {
       idle.push(this);
       return;
     }

@@ -26,7 +26,7 @@ try {
 }
 
 /** Parses /proc/<pid>/stat; undefined when the process is gone. */
-export async function readProc(pid: number): Promise<ProcInfo | undefined> {
+export function readProc(pid: number): ProcInfo | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -52,21 +52,20 @@ function parseStat(pid: number, text: string): ProcInfo | undefined {
 }
 
 /** Every process on the machine (that we can read). */
-export async function allProcs(): Promise<ProcInfo[]> {
+export function allProcs(): ProcInfo[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
     return [];
   }
-  const pids = names.filter((n) => /^[0-9]+$/.test(n)).map(Number);
-  const infos = await Promise.all(pids.map((pid) => readProc(pid)));
+  const infos = names.filter((n) => /^[0-9]+$/.test(n)).map((n) => readProc(Number(n)));
   return infos.filter((p): p is ProcInfo => p !== undefined);
 }
 
 /** The process `root` and all its live descendants (root first); empty when root is gone. */
-export async function processTree(root: number): Promise<ProcInfo[]> {
-  const procs = await allProcs();
+export function processTree(root: number): ProcInfo[] {
+  const procs = allProcs();
   const children = new Map<number, ProcInfo[]>();
   let rootInfo: ProcInfo | undefined;
   for (const p of procs) {
@@ -90,7 +89,7 @@ export async function processTree(root: number): Promise<ProcInfo[]> {
  * (setsid + double fork) as long as they kept the inherited environment. Reads /proc/<pid>/environ, which needs
  * the same uid or root.
  */
-export async function procsWithEnv(entry: string): Promise<ProcInfo[]> {
+export function procsWithEnv(entry: string): ProcInfo[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -98,31 +97,30 @@ export async function procsWithEnv(entry: string): Promise<ProcInfo[]> {
     return [];
   }
   const needle = Buffer.from(`${entry}\0`);
-  const hits = await Promise.all(
-    names
-      .filter((n) => /^[0-9]+$/.test(n))
-      .map(async (n) => {
-        try {
-          const env = readFileSync(`/proc/${n}/environ`);
-          const at = env.indexOf(needle);
-          return at === 0 || (at > 0 && env[at - 1] === 0) ? readProc(Number(n)) : undefined;
-        } catch {
-          return undefined;
-        }
-      }),
-  );
-  return hits.filter((p): p is ProcInfo => p !== undefined);
+  const hits: ProcInfo[] = [];
+  for (const n of names) {
+    if (!/^[0-9]+$/.test(n)) continue;
+    try {
+      const env = readFileSync(`/proc/${n}/environ`);
+      const at = env.indexOf(needle);
+      const info = at === 0 || (at > 0 && env[at - 1] === 0) ? readProc(Number(n)) : undefined;
+      if (info) hits.push(info);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return hits;
 }
 
 /** Processes whose pids are listed (e.g. from a cgroup.procs file). */
-export async function procsByPid(pids: Iterable<number>): Promise<ProcInfo[]> {
-  const infos = await Promise.all([...pids].map((pid) => readProc(pid)));
+export function procsByPid(pids: Iterable<number>): ProcInfo[] {
+  const infos = [...pids].map((pid) => readProc(pid));
   return infos.filter((p): p is ProcInfo => p !== undefined);
 }
 
 /** True while the process (pid with this start time) exists and is not a zombie. */
-export async function isAlive(pid: number, startTime: string): Promise<boolean> {
-  const p = await readProc(pid);
+export function isAlive(pid: number, startTime: string): boolean {
+  const p = readProc(pid);
   return p !== undefined && p.startTime === startTime && p.state !== 'Z' && p.state !== 'X';
 }
 

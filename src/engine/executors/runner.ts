@@ -171,26 +171,25 @@ export async function runProcess(
     let watchdogRss = 0;
     const known = new Map<number, string>(); // pid -> start time, every job process ever seen
     const timers: NodeJS.Timeout[] = [];
-    let sampling = false;
 
     const rootPid = launched?.pid;
 
-    const jobProcs = async (): Promise<ProcInfo[]> => {
+    const jobProcs = (): ProcInfo[] => {
       const seen = new Map<number, ProcInfo>();
-      if (rootPid !== undefined) for (const p of await processTree(rootPid)) seen.set(p.pid, p);
-      if (cg) for (const p of await procsByPid(await cg.pids())) seen.set(p.pid, p);
+      if (rootPid !== undefined) for (const p of processTree(rootPid)) seen.set(p.pid, p);
+      if (cg) for (const p of procsByPid(cg.pids())) seen.set(p.pid, p);
       if (launcher.pid !== undefined) seen.delete(launcher.pid); // it visits a job's group only while it forks
       return [...seen.values()];
     };
     /** Processes that escaped the tree, found by the environment marker (only without cgroups). */
-    const escaped = async (): Promise<ProcInfo[]> => (!cg && plan.envMarker ? procsWithEnv(plan.envMarker) : []);
+    const escaped = (): ProcInfo[] => (!cg && plan.envMarker ? procsWithEnv(plan.envMarker) : []);
 
-    const signalAll = async (sig: NodeJS.Signals, skipRoot: boolean): Promise<void> => {
-      const procs = [...(await jobProcs()), ...(await escaped())];
+    const signalAll = (sig: NodeJS.Signals, skipRoot: boolean): void => {
+      const procs = [...jobProcs(), ...escaped()];
       for (const p of procs) known.set(p.pid, p.startTime);
       const targets = new Set<number>();
       for (const p of procs) if (p.state !== 'Z') targets.add(p.pid);
-      for (const [pid, start] of known) if (!targets.has(pid) && (await isAlive(pid, start))) targets.add(pid);
+      for (const [pid, start] of known) if (!targets.has(pid) && isAlive(pid, start)) targets.add(pid);
       if (plan.signalGroup && rootPid !== undefined && !(skipRoot && !exited)) signalPid(-rootPid, sig);
       for (const pid of targets) {
         if (skipRoot && pid === rootPid) continue;
@@ -198,36 +197,30 @@ export async function runProcess(
       }
     };
 
-    const sample = async (): Promise<void> => {
-      if (sampling || exited) return;
-      sampling = true;
-      try {
-        const procs = await jobProcs();
-        if (exited) return;
-        let total = 0;
-        const current = new Set<number>();
-        for (const p of procs) {
-          known.set(p.pid, p.startTime);
-          current.add(p.pid);
-          if (p.state !== 'Z') total += p.rssBytes;
-        }
-        // forget processes that are gone; keep the ones that left the tree (setsid + orphaned) but still run
-        for (const [pid, start] of known) if (!current.has(pid) && !(await isAlive(pid, start))) known.delete(pid);
-        if (procs.length > 0) peakRss = Math.max(peakRss ?? 0, total);
-        if (enforcement === 'watchdog' && total > memBytes && !cause) {
-          watchdogRss = total;
-          terminate('memory');
-        }
-      } finally {
-        sampling = false;
+    const sample = (): void => {
+      if (exited) return;
+      const procs = jobProcs();
+      let total = 0;
+      const current = new Set<number>();
+      for (const p of procs) {
+        known.set(p.pid, p.startTime);
+        current.add(p.pid);
+        if (p.state !== 'Z') total += p.rssBytes;
+      }
+      // forget processes that are gone; keep the ones that left the tree (setsid + orphaned) but still run
+      for (const [pid, start] of known) if (!current.has(pid) && !isAlive(pid, start)) known.delete(pid);
+      if (procs.length > 0) peakRss = Math.max(peakRss ?? 0, total);
+      if (enforcement === 'watchdog' && total > memBytes && !cause) {
+        watchdogRss = total;
+        terminate('memory');
       }
     };
 
     const killHard = (): void => {
-      void signalAll('SIGKILL', false);
+      signalAll('SIGKILL', false);
       const again = setInterval(() => {
         if (exited) clearInterval(again);
-        else void signalAll('SIGKILL', false);
+        else signalAll('SIGKILL', false);
       }, 250);
       timers.push(again);
     };
@@ -240,7 +233,7 @@ export async function runProcess(
         killHard();
         return;
       }
-      void signalAll('SIGTERM', plan.termSkipsRoot);
+      signalAll('SIGTERM', plan.termSkipsRoot);
       timers.push(setTimeout(killHard, grace));
     };
 
@@ -248,8 +241,8 @@ export async function runProcess(
     abortSignal.addEventListener('abort', onAbort, { once: true });
     if (abortSignal.aborted) terminate('abort'); // aborted while the run was being set up
     if (spec.timeoutSeconds > 0) timers.push(setTimeout(() => terminate('timeout'), spec.timeoutSeconds * 1000));
-    timers.push(setTimeout(() => void sample(), Math.min(100, sampleIntervalMs)));
-    timers.push(setInterval(() => void sample(), sampleIntervalMs));
+    timers.push(setTimeout(() => sample(), Math.min(100, sampleIntervalMs)));
+    timers.push(setInterval(() => sample(), sampleIntervalMs));
 
     let settled = false;
     const finish = async (code: number | null, sig: NodeJS.Signals | null, startError?: Error, lost?: string): Promise<void> => {
@@ -263,7 +256,7 @@ export async function runProcess(
       }
       // Whatever the command left behind dies with it.
       const empty = await sweep();
-      const oomKills = cg ? await cg.oomKills() : 0;
+      const oomKills = cg ? cg.oomKills() : 0;
       await cg?.destroy(empty);
       await plan.cleanup?.().catch(() => undefined);
       const endedAt = now();
@@ -308,10 +301,10 @@ export async function runProcess(
       // its first process, and every job pays this wait.
       let pause = 2;
       for (;;) {
-        const procs = cg ? await procsByPid(await cg.pids()) : await escaped();
+        const procs = cg ? procsByPid(cg.pids()) : escaped();
         const left: number[] = [];
         for (const p of procs) if (p.state !== 'Z' && p.pid !== launcher.pid) left.push(p.pid);
-        for (const [pid, start] of known) if (pid !== rootPid && (await isAlive(pid, start))) left.push(pid);
+        for (const [pid, start] of known) if (pid !== rootPid && isAlive(pid, start)) left.push(pid);
         if (plan.signalGroup && rootPid !== undefined) signalPid(-rootPid, 'SIGKILL');
         if (left.length === 0) return procs.length === 0; // a zombie still listed: let destroy() look again
         if (Date.now() > deadline) return false;
