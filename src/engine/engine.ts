@@ -1,10 +1,10 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { Job, JobStatus, StateChanges, Store, Task, TaskStatus } from '../store/store.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../store/store.js';
 import { JOB_TRANSITIONS, TASK_TRANSITIONS } from '../domain/tasks/states.js';
 import type { DataStore } from './datastore/index.js';
 import type { Executor } from './executors/executor.js';
-import { runJob, type RunResult } from './job-runner.js';
+import { makeJobDirectories, runJob, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
 import type { JobSpecDocument } from './plan.js';
 
@@ -331,10 +331,13 @@ export class Engine {
     }
   }
 
-  /** Jobs whose working directory has been made (or is being made) ahead of their start, by task. */
-  private readonly prepared = new Map<string, Set<string>>();
+  /**
+   * Jobs whose directories have been made (or are being made) ahead of their start, by task: true when they
+   * were made from nothing (see makeJobDirectories).
+   */
+  private readonly prepared = new Map<string, Map<string, Promise<boolean>>>();
   /** Those still being made, so that a task's files are removed only after them. */
-  private readonly preparing = new Map<string, Promise<void>>();
+  private readonly preparing = new Map<string, Promise<boolean>>();
 
   /**
    * Make the working directory of a job that waits for a free slot, so that its start does not wait
@@ -345,19 +348,17 @@ export class Engine {
   private prepareAhead(live: LiveTask, entry: LiveJob): void {
     if (entry.spec.kind !== 'tool' || this.preparing.size >= PREPARE_AHEAD) return;
     const taskId = live.task.id;
-    const jobs = this.prepared.get(taskId) ?? new Set<string>();
+    const jobs = this.prepared.get(taskId) ?? new Map<string, Promise<boolean>>();
     if (jobs.has(entry.job.id)) return;
-    jobs.add(entry.job.id);
+    const made = makeJobDirectories(entry.spec, this.options.layout.workDir(taskId, entry.spec.nodeId)).catch(() => false);
+    jobs.set(entry.job.id, made);
     this.prepared.set(taskId, jobs);
-    const made = mkdir(this.options.layout.workDir(taskId, entry.spec.nodeId), { recursive: true }).then(
-      () => undefined,
-      () => undefined,
-    );
     this.preparing.set(entry.job.id, made);
     void made.finally(() => this.preparing.delete(entry.job.id));
   }
 
   private launch(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): void {
+    const madeAhead = this.prepared.get(live.task.id)?.get(entry.job.id);
     this.prepared.get(live.task.id)?.delete(entry.job.id);
     const startedAt = now();
     if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
@@ -378,6 +379,7 @@ export class Engine {
       memMb,
       timeoutSeconds: this.options.jobTimeoutSeconds,
       signal: controller.signal,
+      ...(madeAhead ? { madeAhead } : {}),
     })
       .then((result) => this.finish(entry, result, controller.signal.reason as AbortReason | undefined))
       .catch((error: unknown) => this.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))

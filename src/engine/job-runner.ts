@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from './datastore/index.js';
 import type { Executor, JobResult } from './executors/executor.js';
+import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from './plan.js';
 
@@ -22,6 +23,11 @@ export interface RunContext {
   memMb: number;
   timeoutSeconds: number;
   signal: AbortSignal;
+  /**
+   * The job's directories as made ahead by makeJobDirectories for this start, while the job waited for a
+   * slot: true when they were made from nothing (so nothing of an earlier attempt is in them).
+   */
+  madeAhead?: Promise<boolean>;
 }
 
 export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'startedAt' | 'endedAt'>;
@@ -38,16 +44,40 @@ function describeSource(source: FileSource): string {
   return source.kind === 'data' ? `${source.account}:${source.path}` : `${source.nodeId}'s ${source.path}`;
 }
 
+/**
+ * The directories a tool job's files go in, below its working directory: those of its outputs and those of its
+ * inputs' mount points. The engine makes them before the job starts, ahead of time when it can; they stay after
+ * the job (executors remove only what they made themselves).
+ */
+function jobDirectories(spec: ToolJobSpec, workDir: string): string[] {
+  const dirs = new Set([workDir]);
+  for (const file of spec.outputFiles) dirs.add(join(workDir, dirname(file)));
+  for (const mount of spec.mounts) dirs.add(join(workDir, dirname(sandboxRelative(mount.sandboxPath, 'mount'))));
+  return [...dirs];
+}
+
+/**
+ * Make a waiting job's directories (through the thread pool, while other jobs run): true when its working
+ * directory did not exist before, so that they hold nothing of an earlier attempt.
+ */
+export async function makeJobDirectories(spec: ToolJobSpec, workDir: string): Promise<boolean> {
+  if ((await mkdir(workDir, { recursive: true })) === undefined) return false;
+  await Promise.all(jobDirectories(spec, workDir).map((dir) => mkdir(dir, { recursive: true })));
+  return true;
+}
+
 async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResult> {
   const startedAt = now();
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
-  // A re-run starts from scratch: nothing of an earlier attempt is left in the working directory.
-  // (An earlier attempt's tree may be large: that removal goes to the thread pool; making a few
-  // directories is cheaper done here than queued there.) An empty one was made ahead by the engine.
-  if (existsSync(workDir) && readdirSync(workDir).length > 0) await rm(workDir, { recursive: true, force: true });
-  const dirs = new Set(spec.outputFiles.map((file) => join(workDir, dirname(file))));
-  if (dirs.size === 0) dirs.add(workDir);
-  for (const dir of dirs) mkdirSync(dir, { recursive: true });
+  // A re-run starts from scratch: nothing of an earlier attempt is left in the working directory. (An earlier
+  // attempt's tree may be large: that removal goes to the thread pool.) Making a directory here blocks the event
+  // loop for a fraction of a millisecond, now and then for several while the file system's journal is busy:
+  // jobs that waited for a slot find theirs made ahead.
+  const fresh = (await context.madeAhead?.catch(() => false)) ?? false;
+  if (!fresh) {
+    if (existsSync(workDir) && readdirSync(workDir).length > 0) await rm(workDir, { recursive: true, force: true });
+    for (const dir of jobDirectories(spec, workDir)) mkdirSync(dir, { recursive: true });
+  }
   const mounts = [];
   for (const mount of spec.mounts) {
     const hostPath = await hostPathOf(mount.source, context);

@@ -184,6 +184,24 @@ for (const kind of KINDS) {
       assert.deepEqual(await readdir(spec.workDir), []);
     });
 
+    it('mounts near and far: both readable; directories that were there before the run are left as they were', async () => {
+      const spec = await job('cat /var/data/inputs/near/in.txt /var/data/inputs/far/passwd > /var/data/out.txt');
+      const hostIn = join(spec.dir, 'in.txt');
+      await writeFile(hostIn, 'near\n');
+      // The engine makes a job's input directories before it starts; the executor makes the others itself.
+      await mkdir(join(spec.workDir, 'inputs', 'near'), { recursive: true });
+      spec.mounts = [
+        { hostPath: hostIn, sandboxPath: '/var/data/inputs/near/in.txt', readOnly: true },
+        { hostPath: '/etc/passwd', sandboxPath: '/var/data/inputs/far/passwd', readOnly: true },
+      ];
+      const r = await executor.run(spec, never());
+      assert.equal(r.outcome, 'succeeded', `${r.reason}: ${await read(spec.stderrLog)}`);
+      assert.equal(await read(join(spec.workDir, 'out.txt')), `near\n${await read('/etc/passwd')}`);
+      assert.deepEqual((await readdir(spec.workDir)).sort(), ['inputs', 'out.txt']);
+      assert.deepEqual(await readdir(join(spec.workDir, 'inputs')), ['near']);
+      assert.deepEqual(await readdir(join(spec.workDir, 'inputs', 'near')), []);
+    });
+
     it('a read-only mount cannot be written', onlyBwrap('mounts are symlinks and the job has the server user\'s rights'), async () => {
       const spec = await job('echo overwritten > /var/data/inputs/in.txt');
       const hostIn = join(spec.dir, 'in.txt');
