@@ -61,8 +61,14 @@ function jobDirectories(spec: ToolJobSpec, workDir: string): string[] {
  * directory did not exist before, so that they hold nothing of an earlier attempt.
  */
 export async function makeJobDirectories(spec: ToolJobSpec, workDir: string): Promise<boolean> {
-  if ((await mkdir(workDir, { recursive: true })) === undefined) return false;
-  await Promise.all(jobDirectories(spec, workDir).map((dir) => mkdir(dir, { recursive: true })));
+  // Only the deepest directories are asked for (each call makes the ones above it): a trip through the thread pool
+  // wakes one of its threads, which costs more than the directory itself on a virtual machine.
+  const dirs = jobDirectories(spec, workDir);
+  const [first, ...others] = dirs.filter((dir) => !dirs.some((other) => other.startsWith(`${dir}/`)));
+  const madeFrom = await mkdir(first!, { recursive: true });
+  // Fresh when the first directory this made is the working directory or one above it.
+  if (madeFrom === undefined || !(madeFrom === workDir || workDir.startsWith(`${madeFrom}/`))) return false;
+  await Promise.all(others.map((dir) => mkdir(dir, { recursive: true })));
   return true;
 }
 
