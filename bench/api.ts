@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
@@ -80,6 +80,7 @@ async function main() {
   }
   await stopChild(bare);
   await gdflow.stop();
+  rmSync(gdflow.dataDir, { recursive: true, force: true });
 
   process.stdout.write(`\nbench:api on ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, medians\n`);
   process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | server CPU per request, bare / gdflow | gdflow errors |\n|---|---|---|---|---|---|---|---|\n');

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createAccount, machine, median, startGdflow } from './lib/processes.js';
 
@@ -79,6 +80,7 @@ async function main() {
   }
   bare.close();
   await gdflow.stop();
+  rmSync(gdflow.dataDir, { recursive: true, force: true });
   const m = (xs: number[]) => median(xs).toFixed(1);
   process.stdout.write(`\nbench:workflow on ${machine()}; ${configs.nodelist.length} nodes, body ${(body.length / 1024).toFixed(0)} KiB, template ${(size / 1024).toFixed(0)} KiB, ${ROUNDS} rounds, medians\n`);
   process.stdout.write('| step | gdflow ms | bare node:http (receive + JSON.parse) ms | ratio |\n|---|---|---|---|\n');
