@@ -55,12 +55,20 @@ interface Running {
 type AbortReason = 'stop' | 'fail-fast' | 'shutdown';
 
 const now = () => Date.now() / 1000;
+/** How many forgotten (deleted) task ids are remembered (see Engine.forgotten). */
+const MAX_FORGOTTEN = 10_000;
 /** How many working directories of waiting jobs may be in the making at once (see prepareAhead). */
 const PREPARE_AHEAD = 4;
 const isTerminalJob = (status: JobStatus) => TERMINAL_JOB_STATES.includes(status);
 
 export class Engine {
   private readonly tasks = new Map<string, LiveTask>();
+  /**
+   * Tasks forgotten before their deletion: the store still lists them until the deletion commits, and a poll
+   * (reload) or a track in between must not take them up again (their jobs would run into removed directories).
+   * The most recent ones are kept; a deleted task is gone from the store long before it leaves this set.
+   */
+  private readonly forgotten = new Set<string>();
   /** Tasks something happened to since the last pass: only these are looked at again. */
   private readonly dirty = new Set<string>();
   private readonly running = new Map<string, Running>();
@@ -128,6 +136,7 @@ export class Engine {
 
   /** Load a task created by this process right away, and schedule it. */
   async track(taskId: string): Promise<void> {
+    if (this.forgotten.has(taskId)) return;
     if (!this.tasks.has(taskId)) {
       const task = await this.options.store.getTask(taskId);
       if (task) await this.load(task, false);
@@ -146,7 +155,9 @@ export class Engine {
   /** Stop a task and forget it (before it is deleted). */
   async forget(taskId: string): Promise<void> {
     // Forget it first: a scheduling pass while its running jobs are being killed must not start others
-    // (they would write into the task's directory after it is removed).
+    // (they would write into the task's directory after it is removed), nor may a poll load it again.
+    this.forgotten.add(taskId);
+    if (this.forgotten.size > MAX_FORGOTTEN) this.forgotten.delete(this.forgotten.values().next().value!);
     this.tasks.delete(taskId);
     this.dirty.delete(taskId);
     this.prepared.delete(taskId);
@@ -165,6 +176,7 @@ export class Engine {
   private async reload(recovering: boolean): Promise<void> {
     const flags = await this.options.store.activeTaskFlags();
     for (const { id, stopRequested } of flags) {
+      if (this.forgotten.has(id)) continue;
       const live = this.tasks.get(id);
       if (!live) {
         const task = await this.options.store.getTask(id);
@@ -184,6 +196,8 @@ export class Engine {
 
   private async load(task: Task, recovering: boolean): Promise<void> {
     const jobs = await this.options.store.listJobs(task.id);
+    // Forgotten, or loaded by someone else (a poll and a track), while the jobs were read.
+    if (this.forgotten.has(task.id) || this.tasks.has(task.id)) return;
     const live: LiveTask = { task, jobs: [], byId: new Map() };
     const order: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : jobs.map((j) => j.id);
     const byId = new Map(jobs.map((j) => [j.id, j]));

@@ -284,6 +284,28 @@ describe('ActivateWorkflow runs real jobs', () => {
     assert.equal(existsSync(dir), false, 'the task directory is gone and stays gone');
   });
 
+  it('deletes a task whose jobs take their time to die: a poll meanwhile does not take the task up again', async () => {
+    // Host executor: there a shell can ignore SIGTERM (in bwrap the sandbox's init dies and takes everything
+    // with it). The two running jobs do, so the deletion waits out the kill grace period (5 s), during which
+    // the engine polls the store (every second) and still finds the task there.
+    const host = await startTestServer({ cpus: 2, executor: 'host' });
+    try {
+      const account = await host.account();
+      const task_id = await activateParallel(account, 'stubborn', "trap '' TERM; while :; do sleep 0.1; done; echo x > {{ outputs.out[0].path }}", 8);
+      await waitForJob(account, task_id, 'n0', 'running');
+      await waitForJob(account, task_id, 'n1', 'running');
+      const started = Date.now();
+      assert.equal((await account.api.send('DELETE', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
+      assert.ok(Date.now() - started > 2000, 'the deletion waited for the jobs to die, with polls in between');
+      // Had a poll taken the task up again, its six waiting jobs would be starting in the freed slots now.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(existsSync(join(host.dataDir, 'tasks', task_id)), false, 'the task directory is gone and stays gone');
+      await rejectsWith(account.api.send('GET', projectPath(account.name, `tasks/${task_id}/`)), 404, 'TaskNotFound');
+    } finally {
+      await host.close();
+    }
+  });
+
   it('runs jobs whose directories were made ahead like any other', async () => {
     const account = await server.account();
     const task_id = await activateParallel(account, 'naps2', 'sleep 0.2 && ls -A /var/data > {{ outputs.out[0].path }}', 6);
