@@ -420,7 +420,7 @@ export class Engine {
   /** Remove a task's files (after the task is deleted). */
   async removeFiles(taskId: string): Promise<void> {
     await Promise.all(this.preparing.values()); // a directory made ahead must not reappear after the removal
-    // Retried: a job's process killed a moment ago may still be closing a file in there (ENOTEMPTY, EBUSY).
+    // Retried briefly: an entry created or a file still open there at that moment fails the removal (ENOTEMPTY, EBUSY).
     await rm(this.options.layout.taskDir(taskId), { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
   }
 }
