@@ -181,6 +181,16 @@ async function main() {
   process.stdout.write(
     `| gdflow vs the faster snakemake (${fmt(best)}) | | | gdflow bwrap / host | ${ratio(best, m('gdflow (bwrap)'))} / ${ratio(best, m('gdflow (host)'))} faster |\n`,
   );
+  // Within a round the runners run back to back, so a round's ratios are less moved by the machine's drift than
+  // ratios of medians; both are printed.
+  const perRound = (a: string, b: string) => {
+    const [x, y] = [results[a], results[b]];
+    return x && y ? x.map((value, i) => (y[i] === undefined ? '?' : `${(value / y[i]!).toFixed(2)}x`)).join(', ') : 'n/a';
+  };
+  process.stdout.write(
+    `per round: host / make ${perRound('gdflow (host)', 'make -j2')}; bwrap / make + bwrap ${perRound('gdflow (bwrap)', 'make -j2 + bwrap')}; ` +
+      `snakemake / host ${perRound('snakemake --cores 2', 'gdflow (host)')}; snakemake / bwrap ${perRound('snakemake --cores 2', 'gdflow (bwrap)')}\n`,
+  );
   const medianMs = (seconds: number[] | undefined) => (seconds && seconds.length ? `${(median(seconds) * 1000).toFixed(1)} ms` : '?');
   process.stdout.write(`server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}\n`);
   process.stdout.write(`ActivateWorkflow answered in (median): host ${medianMs(host.activation)}, bwrap ${medianMs(sandboxed?.activation)}\n`);
