@@ -166,7 +166,6 @@ export class Engine {
     await Promise.all(runs.map((r) => r.done));
   }
 
-
   // ---- loading and recovery -------------------------------------------------------------------
 
   /**

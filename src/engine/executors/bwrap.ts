@@ -195,7 +195,7 @@ export class BwrapExecutor implements Executor {
     const placeholders: string[] = [];
     for (const mount of spec.mounts) {
       const rel = sandboxRelative(mount.sandboxPath, 'mount');
-      placeholders.push(...(await missingComponents(workDir, rel)));
+      placeholders.push(...missingComponents(workDir, rel));
       args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.hostPath, mount.sandboxPath);
     }
     for (const dir of readOnlyTmpfs) args.push('--remount-ro', dir);
@@ -226,7 +226,7 @@ export class BwrapExecutor implements Executor {
  * Components of workDir/rel that do not exist yet (shallowest first): bwrap creates them on the host as mount
  * points (empty files / directories) and removePlaceholders deletes them afterwards if they are still empty.
  */
-async function missingComponents(workDir: string, rel: string): Promise<string[]> {
+function missingComponents(workDir: string, rel: string): string[] {
   const parts = rel.split('/');
   const out: string[] = [];
   let current = workDir;

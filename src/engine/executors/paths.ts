@@ -18,7 +18,7 @@ export function sandboxRelative(p: string, what: string): string {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates what both executors need from a spec (throws Error naming the problem). */
-export async function validateSpec(spec: JobSpec): Promise<void> {
+export function validateSpec(spec: JobSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
   for (const mount of spec.mounts) {

@@ -51,16 +51,18 @@ function parseStat(pid: number, text: string): ProcInfo | undefined {
   return { pid, ppid, pgid, state, startTime, rssBytes: Number.isFinite(rssPages) ? rssPages * pageSize : 0 };
 }
 
-/** Every process on the machine (that we can read). */
-export function allProcs(): ProcInfo[] {
-  let names: string[];
+/** The pids listed in /proc, as its directory names. */
+function procPidNames(): string[] {
   try {
-    names = readdirSync('/proc');
+    return readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n));
   } catch {
     return [];
   }
-  const infos = names.filter((n) => /^[0-9]+$/.test(n)).map((n) => readProc(Number(n)));
-  return infos.filter((p): p is ProcInfo => p !== undefined);
+}
+
+/** Every process on the machine (that we can read). */
+export function allProcs(): ProcInfo[] {
+  return procsByPid(procPidNames().map(Number));
 }
 
 /** The process `root` and all its live descendants (root first); empty when root is gone. */
@@ -90,16 +92,9 @@ export function processTree(root: number): ProcInfo[] {
  * the same uid or root.
  */
 export function procsWithEnv(entry: string): ProcInfo[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
   const needle = Buffer.from(`${entry}\0`);
   const hits: ProcInfo[] = [];
-  for (const n of names) {
-    if (!/^[0-9]+$/.test(n)) continue;
+  for (const n of procPidNames()) {
     try {
       const env = readFileSync(`/proc/${n}/environ`);
       const at = env.indexOf(needle);

@@ -54,7 +54,7 @@ export async function checkMemoryLimitSupport(options: ProcessExecutorOptions): 
 
 /** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
 export async function prepareWorkDir(spec: JobSpec): Promise<string> {
-  await validateSpec(spec);
+  validateSpec(spec);
   if (!existsSync(spec.workDir)) await mkdir(spec.workDir, { recursive: true });
   return realpathSync(spec.workDir);
 }
