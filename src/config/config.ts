@@ -32,6 +32,7 @@ export const OPTIONS = {
   clockSkew: { env: 'GDFLOW_CLOCK_SKEW', flag: '--clock-skew', kind: 'seconds', default: () => 900, description: 'how far a signed request\'s Date may be from the server clock, in seconds, either way' },
   logLevel: { env: 'GDFLOW_LOG_LEVEL', flag: '--log-level', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: () => 'info', description: 'log level (one line per request at info)' },
   executor: { env: 'GDFLOW_EXECUTOR', flag: '--executor', kind: 'enum', values: ['bwrap', 'host'], default: () => 'bwrap', description: 'how jobs run: bwrap (bubblewrap sandbox) or host (plain processes, no isolation)' },
+  launcher: { env: 'GDFLOW_LAUNCHER', flag: '--launcher', kind: 'enum', values: ['auto', 'native', 'node'], default: () => 'auto', description: 'what starts job processes: native (gdflow-spawn, built by npm run build), node (a Node helper), auto (native when built)' },
   cpus: { env: 'GDFLOW_CPUS', flag: '--cpus', kind: 'integer', default: () => availableParallelism(), description: 'CPU slots the local executor hands out to jobs' },
   memory: { env: 'GDFLOW_MEMORY', flag: '--memory', kind: 'size', default: () => Math.floor(totalmem() * 0.8), description: 'memory the local executor hands out to jobs' },
   jobTimeout: { env: 'GDFLOW_JOB_TIMEOUT', flag: '--job-timeout', kind: 'seconds', default: () => 86400, description: 'a job running longer is killed and fails (seconds; 0 for none)' },
@@ -51,6 +52,7 @@ export interface Config {
   clockSkew: number;
   logLevel: string;
   executor: 'bwrap' | 'host';
+  launcher: 'auto' | 'native' | 'node';
   cpus: number;
   memory: number;
   jobTimeout: number;

@@ -29,7 +29,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const layout = new Layout(config.dataDir);
   const dataStore = new DataStore(layout.storeRoot);
   // Jobs see their own directories only: the rest of the data root is hidden from the sandbox.
-  const executor = config.executor === 'bwrap' ? createExecutor('bwrap', { hidePaths: [config.dataDir] }) : createExecutor('host');
+  const launcher = config.launcher === 'auto' ? {} : { launcher: config.launcher };
+  const executor = config.executor === 'bwrap' ? createExecutor('bwrap', { hidePaths: [config.dataDir], ...launcher }) : createExecutor('host', launcher);
   const logger = createLogger(config.logLevel);
   const engine = new Engine({
     store,

@@ -1,6 +1,7 @@
 /**
  * Contract tests for the executors, run against real processes and files: every case runs for both the
- * bwrap and the host executor unless it tests isolation, which only bwrap provides (those say so when skipped).
+ * bwrap and the host executor unless it tests isolation, which only bwrap provides (those say so when skipped),
+ * and for both launchers (the native one when it has been built, see launcher.test.ts, and the Node one).
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -10,9 +11,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { discoverCgroupV1 } from '../../src/engine/executors/cgroup.js';
 import { createExecutor, type Executor, type JobSpec } from '../../src/engine/executors/index.js';
+import { defaultLauncherKind, type LauncherKind } from '../../src/engine/executors/launcher.js';
 import { ancestorMatching, liveProcesses } from '../helpers/processes.js';
 
 const KINDS = ['bwrap', 'host'] as const;
+const LAUNCHERS: LauncherKind[] = defaultLauncherKind() === 'native' ? ['native', 'node'] : ['node'];
+/** What the launcher's command line contains. */
+const LAUNCHER_PROGRAM: Record<LauncherKind, string> = { native: 'gdflow-spawn', node: 'launcher-child.js' };
 
 let base: string;
 let counter = 0;
@@ -67,12 +72,17 @@ async function waitForFile(path: string, text: string, timeoutMs = 10_000): Prom
 const noCgroups = Boolean(process.env.GDFLOW_TEST_NO_CGROUPS);
 const cgroupMemory = !noCgroups && (await discoverCgroupV1()).memory !== undefined;
 
-for (const kind of KINDS) {
+for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
   const isolated = kind === 'bwrap';
   const onlyBwrap = (why: string): { skip: string | false } => ({ skip: isolated ? false : `host executor: ${why}` });
 
-  describe(`executor contract: ${kind}`, { timeout: 120_000 }, () => {
-    const executor: Executor = createExecutor(kind, { killGraceMs: 2000, sampleIntervalMs: 200, ...(noCgroups ? { cgroups: false } : {}) });
+  describe(`executor contract: ${kind}, ${launcherKind} launcher`, { timeout: 120_000 }, () => {
+    const executor: Executor = createExecutor(kind, {
+      killGraceMs: 2000,
+      sampleIntervalMs: 200,
+      launcher: launcherKind,
+      ...(noCgroups ? { cgroups: false } : {}),
+    });
 
     it('check() passes on this machine and capabilities are declared', async () => {
       await executor.check();
@@ -131,7 +141,7 @@ for (const kind of KINDS) {
       if (!isolated) {
         const [pid, ppid] = (await read(join(spec.workDir, 'ids'))).trim().split(' ').map(Number);
         assert.notEqual(ppid, process.pid, 'not forked by the server');
-        assert.match(await read(`/proc/${ppid}/cmdline`), /launcher-child\.js/);
+        assert.ok((await read(`/proc/${ppid}/cmdline`)).includes(LAUNCHER_PROGRAM[launcherKind]), 'started by the launcher');
         assert.equal(Number((await read(join(spec.workDir, 'pgid'))).trim()), pid, 'its own process group');
       }
     });
@@ -143,7 +153,7 @@ for (const kind of KINDS) {
       await waitForFile(spec.stdoutLog, 'started');
       const [sleepPid] = await processesMatching(`sleep ${marker}`);
       assert.ok(sleepPid, 'the job runs');
-      const launcher = await ancestorMatching(sleepPid, 'launcher-child.js');
+      const launcher = await ancestorMatching(sleepPid, LAUNCHER_PROGRAM[launcherKind]);
       assert.ok(launcher, 'the launcher is an ancestor of the job');
       process.kill(launcher, 'SIGKILL');
       const r = await running;
@@ -223,7 +233,7 @@ for (const kind of KINDS) {
     });
 
     it('sensitive host places are hidden (/root, /etc/shadow, hidePaths)', onlyBwrap('nothing is hidden'), async () => {
-      const hiding = createExecutor('bwrap', { hidePaths: ['/usr/share/doc/bwa'] });
+      const hiding = createExecutor('bwrap', { hidePaths: ['/usr/share/doc/bwa'], launcher: launcherKind });
       const spec = await job('ls -A /root | wc -l; cat /etc/shadow >/dev/null 2>&1 && echo shadow-readable; ls /usr/share/doc/bwa/examples 2>&1 | head -1; ls /var');
       const r = await hiding.run(spec, never());
       assert.equal(r.outcome, 'succeeded', r.reason);
@@ -373,7 +383,7 @@ for (const kind of KINDS) {
     });
 
     it('memory limit, watchdog mode: over the limit → killed and failed; peak RSS reported', async () => {
-      const watchdog = createExecutor(kind, { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100 });
+      const watchdog = createExecutor(kind, { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100, launcher: launcherKind });
       const r = await watchdog.run(await job(`perl -e '$x = "a" x (400*1024*1024); sleep 10'`, { memMb: 100 }), never());
       assert.equal(r.outcome, 'failed');
       assert.equal(r.memoryEnforcement, 'watchdog');

@@ -67,12 +67,13 @@ function findInPath(name: string): string | undefined {
 export class BwrapExecutor implements Executor {
   readonly name = 'bwrap';
   /** Starts the job processes, so that the server never forks itself (launcher.ts). */
-  private readonly launcher = new Launcher();
+  private readonly launcher: Launcher;
   readonly capabilities: ExecutorCapabilities = { sandbox: true, network_isolation: true };
   private readonly bwrap: string;
 
   constructor(private readonly options: BwrapExecutorOptions = {}) {
     this.bwrap = options.bwrapPath ?? findInPath('bwrap') ?? '/usr/bin/bwrap';
+    this.launcher = new Launcher(options.launcher);
   }
 
   private hiddenList: Promise<{ args: string[]; readOnlyTmpfs: string[] }> | undefined;

@@ -19,8 +19,9 @@
  * - cgroup.procs lists every process of the job, including ones that left the process group or session, which
  *   makes killing the whole tree exact.
  *
- * The job's first process is born in the group (the launcher forks it from inside the group, see
- * launcher-child.ts), so no process of the job can start outside it.
+ * The job's first process is in the group before its first instruction (the native launcher's child joins it
+ * before exec; the Node launcher forks it from inside the group, see launcher-child.ts), so no process of the job
+ * can start outside it.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -43,10 +43,12 @@ export function rewriteDataPaths(text: string, workDir: string): string {
 export class HostExecutor implements Executor {
   readonly name = 'host';
   /** Starts the job processes, so that the server never forks itself (launcher.ts). */
-  private readonly launcher = new Launcher();
+  private readonly launcher: Launcher;
   readonly capabilities: ExecutorCapabilities = { sandbox: false, network_isolation: false };
 
-  constructor(private readonly options: HostExecutorOptions = {}) {}
+  constructor(private readonly options: HostExecutorOptions = {}) {
+    this.launcher = new Launcher(options.launcher);
+  }
 
   async close(): Promise<void> {
     await this.launcher.close();

@@ -1,27 +1,31 @@
 /**
- * The launcher process (see launcher.ts): a small Node process that starts the job processes on the
- * server's behalf, so that the server's event loop never waits for a fork.
+ * The Node launcher process (see launcher.ts): starts the job processes on the server's behalf when the
+ * native launcher (native/gdflow-spawn.c) has not been built. Same protocol (launcher-protocol.ts) and
+ * the same behaviour, except for how a job gets into its cgroups (below).
  *
- * It reads requests from its IPC channel, opens the job's two log files (created or truncated,
- * never through a symlink), starts the process detached (its own process group) with those files
- * as stdout and stderr, and reports "spawned" (with the pid) or "failed", then "exit".
+ * It reads requests from stdin, opens the job's two log files (created or truncated, never through a
+ * symlink), starts the process detached (its own process group) with those files as stdout and stderr,
+ * and reports "spawned" (with the pid) or "failed", then "exit", on stdout.
+ *
+ * Node runs no code in a child between fork and exec, so to have a job born in its cgroups this process
+ * moves itself into them, forks, and moves itself back.
  *
  * It ignores SIGINT, SIGTERM and SIGHUP (a Ctrl-C in the server's terminal reaches the whole
- * foreground process group): the server decides when jobs end. When the IPC channel closes (the
- * server exited, or was killed), it SIGKILLs the process group of every job it still has and exits,
- * so no job outlives its server.
+ * foreground process group): the server decides when jobs end. At the end of its input (the server
+ * exited, or was killed) it SIGKILLs the process group of every job it still has and exits, so no job
+ * outlives its server.
  *
- * Keep this file free of imports beyond Node's own modules: it should start fast and stay small.
+ * Keep this file free of imports beyond Node's own modules and the protocol: it should start fast and stay small.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants as fsConstants, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { LaunchReply, LaunchRequest } from './launcher-protocol.js';
+import { dirname, join } from 'node:path';
+import { decodeRequests, encodeReply, type DecodedRequest, type LaunchReply } from './launcher-protocol.js';
 
 const live = new Map<number, ChildProcess>();
 
 function send(reply: LaunchReply): void {
-  if (process.connected) process.send!(reply);
+  process.stdout.write(encodeReply(reply));
 }
 
 function openLog(path: string): number {
@@ -36,20 +40,20 @@ function moveSelf(procsFiles: string[]): void {
 }
 
 /**
- * Moves this process back to its own groups. If that fails it must not go on: the server kills whatever is
- * in a job's group when the job ends. It exits; the server starts a new launcher for the next job.
+ * Moves this process back to its own groups (the parents of the job's). If that fails it must not go on: the
+ * server kills whatever is in a job's group when the job ends. It exits; the server starts a new launcher.
  */
-function leaveJobGroups(request: LaunchRequest): void {
-  if (!request.cgroups) return;
+function leaveJobGroups(request: DecodedRequest): void {
+  if (request.join.length === 0) return;
   try {
-    moveSelf(request.cgroups.leave);
+    moveSelf(request.join.map((file) => join(dirname(dirname(file)), 'cgroup.procs')));
   } catch (error) {
     process.stderr.write(`gdflow launcher: cannot leave the cgroup of a job (${(error as Error).message}); exiting\n`);
     process.exit(70);
   }
 }
 
-function launch(request: LaunchRequest): void {
+function launch(request: DecodedRequest): void {
   const fds: number[] = [];
   try {
     fds.push(openLog(request.stdoutLog));
@@ -61,12 +65,10 @@ function launch(request: LaunchRequest): void {
   }
   let child: ChildProcess;
   try {
-    if (request.cgroups) {
-      try {
-        moveSelf(request.cgroups.join);
-      } catch (error) {
-        throw new Error(`cannot join the job's cgroup: ${(error as Error).message}`);
-      }
+    try {
+      moveSelf(request.join);
+    } catch (error) {
+      throw new Error(`cannot join the job's cgroup: ${(error as Error).message}`);
     }
     child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', fds[0], fds[1]] });
   } catch (error) {
@@ -96,8 +98,16 @@ function launch(request: LaunchRequest): void {
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 
-process.on('message', (message: LaunchRequest) => launch(message));
-process.on('disconnect', () => {
+// A reply that cannot be written means the server is gone; the end of stdin follows and ends the jobs.
+process.stdout.on('error', () => undefined);
+
+let pending = Buffer.alloc(0);
+process.stdin.on('data', (chunk: Buffer) => {
+  const { requests, rest } = decodeRequests(pending.length ? Buffer.concat([pending, chunk]) : chunk);
+  pending = Buffer.from(rest);
+  for (const request of requests) launch(request);
+});
+process.stdin.on('end', () => {
   for (const child of live.values()) {
     try {
       process.kill(-child.pid!, 'SIGKILL');

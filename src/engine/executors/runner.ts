@@ -20,7 +20,7 @@ import { mkdir } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { CgroupV1Job, discoverCgroupV1 } from './cgroup.js';
 import type { JobResult, JobSpec, MemoryEnforcement } from './executor.js';
-import { LaunchError, type Launcher, type LaunchedProcess, type ProcessExit } from './launcher.js';
+import { LaunchError, type Launcher, type LauncherKind, type LaunchedProcess, type ProcessExit } from './launcher.js';
 import { validateSpec } from './paths.js';
 import { isAlive, processTree, procsByPid, procsWithEnv, signalPid, type ProcInfo } from './proctree.js';
 
@@ -41,6 +41,8 @@ export interface ProcessExecutorOptions {
   memoryLimit?: 'auto' | 'cgroup-v1' | 'watchdog' | 'none';
   /** Use cgroup v1 groups when available (cpu quota, exact process tracking, memory limit). Default true. */
   cgroups?: boolean;
+  /** What starts the job processes (launcher.ts); default: the native launcher when it has been built. */
+  launcher?: LauncherKind;
   /** Interval of process sampling (peak RSS, watchdog, tracking of escaped processes). Default 1000 ms. */
   sampleIntervalMs?: number;
 }
