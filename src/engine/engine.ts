@@ -7,6 +7,7 @@ import type { Executor } from './executors/executor.js';
 import { makeJobDirectories, runJob, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
 import type { JobSpecDocument } from './plan.js';
+import { prepareTasksRoot } from './tasks-root.js';
 
 /**
  * The scheduler: drives every unfinished task of the store to its end. Its state lives in the
@@ -92,6 +93,8 @@ export class Engine {
   async start(): Promise<void> {
     this.stopped = false;
     await this.options.executor.check();
+    const tasksRoot = await prepareTasksRoot(this.options.layout.tasksRoot);
+    if (!tasksRoot.marked) this.log('info', 'the tasks directory keeps the default placement of new directories', { why: tasksRoot.why });
     await this.reload(true);
     const interval = this.options.pollIntervalMs ?? 1000;
     this.timer = setInterval(() => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 /**
  * Where a task's files live under the data root:
  *   <dataDir>/store/<account>/<path>                 the data store
+ *   <dataDir>/tasks/                                 marked as a top of directory hierarchies on ext2/3/4 (tasks-root.ts)
  *   <dataDir>/tasks/<task_id>/<node_id>/work/        a job's working directory (/var/data in the sandbox)
  *     inputs/<input>/, outputs/<output>/             made by the engine before the job starts (job-runner.ts)
  *   <dataDir>/tasks/<task_id>/<node_id>/stdout.log   its standard output
