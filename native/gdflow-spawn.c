@@ -61,6 +61,8 @@ static void reply(const char *fmt, ...) {
   va_end(ap);
   if (n < 0) return;
   if ((size_t)n > sizeof line - 2) n = sizeof line - 2;
+  for (int i = 0; i < n; i++)
+    if (line[i] == '\n' || line[i] == '\r') line[i] = ' '; /* a path in a message must not end the line */
   line[n++] = '\n';
   for (int off = 0; off < n;) {
     ssize_t w = write(1, line + off, (size_t)(n - off));
