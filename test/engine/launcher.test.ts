@@ -42,6 +42,13 @@ describe('launcher', () => {
     else assert.equal(defaultLauncherKind(), 'node');
   });
 
+  it('an executor asked for the native launcher where it is not built fails its check, naming the way out', async () => {
+    const executor = createExecutor('host', { launcher: 'native' });
+    if (defaultLauncherKind() === 'native') await executor.check();
+    else await assert.rejects(executor.check(), /native launcher is not built .*--launcher node/);
+    await createExecutor('host', { launcher: 'node' }).check();
+  });
+
   for (const kind of LAUNCHERS) {
     it(`${kind}: a program that cannot be started is a LaunchError of stage "spawn"; a log that cannot be opened, of stage "log"`, async () => {
       await startFailures(kind);

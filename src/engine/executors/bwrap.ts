@@ -158,6 +158,7 @@ export class BwrapExecutor implements Executor {
       );
     }
     await checkMemoryLimitSupport(this.options);
+    this.launcher.check();
   }
 
   async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {

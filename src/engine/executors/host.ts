@@ -62,6 +62,7 @@ export class HostExecutor implements Executor {
       throw new Error('/bin/sh is missing or not executable');
     }
     await checkMemoryLimitSupport(this.options);
+    this.launcher.check();
   }
 
   async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {

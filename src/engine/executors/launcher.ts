@@ -82,6 +82,16 @@ export class Launcher {
     this.kind = kind ?? defaultLauncherKind();
   }
 
+  /** Throws when this launcher cannot run here (the native one asked for but not built). */
+  check(): void {
+    if (this.kind !== 'native') return;
+    try {
+      accessSync(nativeLauncherPath(), fsConstants.X_OK);
+    } catch {
+      throw new Error(`the native launcher is not built at ${nativeLauncherPath()} (run npm run build with a C compiler installed, or use --launcher node)`);
+    }
+  }
+
   /** The helper's pid while it runs (never one of a job's processes, whatever a listing shows). */
   get pid(): number | undefined {
     return this.child?.pid;
