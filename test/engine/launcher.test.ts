@@ -50,6 +50,27 @@ describe('launcher', () => {
   });
 
   for (const kind of LAUNCHERS) {
+    it(`${kind}: 100 jobs launched at once, each with a 100 KB environment, all start and report their own exit`, async () => {
+      const launcher = new Launcher(kind);
+      try {
+        const dir = join(base, `many-${kind}`);
+        const big = 'x'.repeat(100_000);
+        const log = (i: number, which: string) => join(dir, `${i}.${which}`);
+        const runs = await Promise.all(
+          Array.from({ length: 100 }, (_, i) =>
+            launcher.launch({ file: '/bin/sh', args: ['-c', `echo ${i} \${#BIG}; exit $((${i} % 7))`], cwd: base, env: { BIG: big }, stdoutLog: log(i, 'out'), stderrLog: log(i, 'err') }),
+          ),
+        );
+        const exits = await Promise.all(runs.map((run) => run.exited));
+        for (let i = 0; i < 100; i++) {
+          assert.deepEqual(exits[i], { code: i % 7, signal: null });
+          assert.equal(await readFile(log(i, 'out'), 'utf8'), `${i} 100000\n`);
+        }
+      } finally {
+        await launcher.close();
+      }
+    });
+
     it(`${kind}: a program that cannot be started is a LaunchError of stage "spawn"; a log that cannot be opened, of stage "log"`, async () => {
       await startFailures(kind);
     });
