@@ -4,8 +4,8 @@
  *
  * Why a C program: starting a job means forking. Forking a 50 MB Node process and waiting for its exec cost
  * about 1-2 ms of CPU per job on the development machine (page tables to copy, copy-on-write faults before the
- * exec); this program is a few hundred kilobytes, so its fork is cheap, and its child can join the job's cgroups
- * itself before exec instead of the launcher moving itself in and out of them.
+ * exec); this program is a small process (about 1.5 MB resident), so its fork is cheap, and its child can
+ * join the job's cgroups itself before exec instead of the launcher moving itself in and out of them.
  *
  * Protocol (stdin: requests, stdout: replies; see launcher-protocol.ts):
  *   request: NUL-terminated fields

@@ -34,7 +34,6 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
 
 const now = () => Date.now() / 1000;
 
-
 async function hostPathOf(source: FileSource, context: RunContext): Promise<string> {
   if (source.kind === 'data') return context.dataStore.resolve({ account: source.account, path: source.path });
   return join(context.layout.workDir(context.taskId, source.nodeId), source.path);

@@ -26,7 +26,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { access, constants, readFile, rmdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 interface ControllerDir {
   /** Directory of the server's own cgroup in this controller's hierarchy. */
@@ -224,11 +224,6 @@ export class CgroupV1Job {
   /** The `cgroup.procs` files a process must write its pid into to join the job's groups. */
   get procsFiles(): string[] {
     return this.dirs.map((d) => join(d, 'cgroup.procs'));
-  }
-
-  /** The `cgroup.procs` files of the groups the server (and its launcher) run in, in the order of procsFiles. */
-  get parentProcsFiles(): string[] {
-    return this.dirs.map((d) => join(dirname(d), 'cgroup.procs'));
   }
 
   /** Pids of every process now in the job's group (a synchronous read: cgroupfs lives in memory). */

@@ -44,9 +44,9 @@ function moveSelf(procsFiles: string[]): void {
  * server kills whatever is in a job's group when the job ends. It exits; the server starts a new launcher.
  */
 function leaveJobGroups(request: DecodedRequest): void {
-  if (request.join.length === 0) return;
+  if (request.cgroups.length === 0) return;
   try {
-    moveSelf(request.join.map((file) => join(dirname(dirname(file)), 'cgroup.procs')));
+    moveSelf(request.cgroups.map((file) => join(dirname(dirname(file)), 'cgroup.procs')));
   } catch (error) {
     process.stderr.write(`gdflow launcher: cannot leave the cgroup of a job (${(error as Error).message}); exiting\n`);
     process.exit(70);
@@ -66,7 +66,7 @@ function launch(request: DecodedRequest): void {
   let child: ChildProcess;
   try {
     try {
-      moveSelf(request.join);
+      moveSelf(request.cgroups);
     } catch (error) {
       throw new Error(`cannot join the job's cgroup: ${(error as Error).message}`);
     }

@@ -22,11 +22,11 @@ export interface LaunchRequest {
   stdoutLog: string;
   stderrLog: string;
   /**
-   * cgroup v1 `cgroup.procs` files: the job is in these groups from its first instruction. `join` are the
-   * job's groups; `leave` the launcher's own (the Node launcher moves itself into `join` to fork and back to
-   * `leave`; the native one has the forked child join before it execs).
+   * The `cgroup.procs` files of the job's cgroup v1 groups: the job is in them from its first instruction (the
+   * native launcher's child joins them before it execs; the Node launcher moves itself into them to fork and back
+   * to their parents, its own groups, afterwards).
    */
-  cgroups?: { join: string[]; leave: string[] };
+  cgroups?: string[];
 }
 
 export type LaunchReply =
@@ -35,21 +35,20 @@ export type LaunchReply =
   | { id: number; type: 'failed'; stage: 'log' | 'spawn'; message: string }
   | { id: number; type: 'exit'; code: number | null; signal: NodeJS.Signals | null };
 
-/** The encoded request. `leave` is not sent: only the Node launcher needs it, and it gets it from `join`. */
 export function encodeRequest(request: LaunchRequest): Buffer {
   const fields: string[] = ['L', String(request.id), request.file, request.cwd, request.stdoutLog, request.stderrLog];
   fields.push(String(request.args.length), ...request.args);
   const env = Object.entries(request.env);
   fields.push(String(env.length));
   for (const [name, value] of env) fields.push(`${name}=${value}`);
-  const join = request.cgroups?.join ?? [];
-  fields.push(String(join.length), ...join);
+  const cgroups = request.cgroups ?? [];
+  fields.push(String(cgroups.length), ...cgroups);
   for (const field of fields) if (field.includes('\0')) throw new Error('a launch request field contains a NUL character');
   return Buffer.from(`${fields.join('\0')}\0`);
 }
 
-/** A request as the launcher reads it. */
-export type DecodedRequest = Omit<LaunchRequest, 'cgroups'> & { join: string[] };
+/** A request as the launcher reads it (an absent cgroup list arrives empty). */
+export type DecodedRequest = LaunchRequest & { cgroups: string[] };
 
 /**
  * Takes the complete requests off the front of `buffer`; returns them and the bytes left over. A malformed
@@ -102,7 +101,7 @@ export function decodeRequests(buffer: Buffer): { requests: DecodedRequest[]; re
       const eq = entry.indexOf('=');
       if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
     }
-    requests.push({ id: Number(id), file, cwd, stdoutLog, stderrLog, args: lists[0]!, env, join: lists[2]! });
+    requests.push({ id: Number(id), file, cwd, stdoutLog, stderrLog, args: lists[0]!, env, cgroups: lists[2]! });
     pos = p;
   }
 }

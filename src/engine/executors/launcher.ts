@@ -59,14 +59,19 @@ export function nativeLauncherPath(): string {
   return join(packageRoot(), 'dist', 'native', 'gdflow-spawn');
 }
 
-/** The native launcher when it has been built and can be run, else the Node one. */
-export function defaultLauncherKind(): LauncherKind {
+/** Whether the native launcher has been built and can be run. */
+function nativeLauncherBuilt(): boolean {
   try {
     accessSync(nativeLauncherPath(), fsConstants.X_OK);
-    return 'native';
+    return true;
   } catch {
-    return 'node';
+    return false;
   }
+}
+
+/** The native launcher when it has been built and can be run, else the Node one. */
+export function defaultLauncherKind(): LauncherKind {
+  return nativeLauncherBuilt() ? 'native' : 'node';
 }
 
 export class Launcher {
@@ -84,10 +89,7 @@ export class Launcher {
 
   /** Throws when this launcher cannot run here (the native one asked for but not built). */
   check(): void {
-    if (this.kind !== 'native') return;
-    try {
-      accessSync(nativeLauncherPath(), fsConstants.X_OK);
-    } catch {
+    if (this.kind === 'native' && !nativeLauncherBuilt()) {
       throw new Error(`the native launcher is not built at ${nativeLauncherPath()} (run npm run build with a C compiler installed, or use --launcher node)`);
     }
   }

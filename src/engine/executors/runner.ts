@@ -156,7 +156,7 @@ export async function runProcess(
       env: plan.env,
       stdoutLog: spec.stdoutLog,
       stderrLog: spec.stderrLog,
-      ...(cg ? { cgroups: { join: cg.procsFiles, leave: cg.parentProcsFiles } } : {}),
+      ...(cg ? { cgroups: cg.procsFiles } : {}),
     });
   } catch (error) {
     if (error instanceof LaunchError && error.stage === 'spawn') launchError = error;
@@ -180,7 +180,7 @@ export async function runProcess(
       const seen = new Map<number, ProcInfo>();
       if (rootPid !== undefined) for (const p of processTree(rootPid)) seen.set(p.pid, p);
       if (cg) for (const p of procsByPid(cg.pids())) seen.set(p.pid, p);
-      if (launcher.pid !== undefined) seen.delete(launcher.pid); // it visits a job's group only while it forks
+      if (launcher.pid !== undefined) seen.delete(launcher.pid); // the Node launcher visits a job's group while it forks
       return [...seen.values()];
     };
     /** Processes that escaped the tree, found by the environment marker (only without cgroups). */
