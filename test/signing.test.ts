@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { canonicalGdHeaders, canonicalResource, percentDecodeOnce, stringToSign } from '../src/signing/canonical.js';
 import { fixturePath } from './helpers/paths.js';
-import { authorizationHeader, parseAuthorization, signRequest, signaturesEqual } from '../src/signing/hmac.js';
+import { authorizationHeader, parseAuthorization, signRequest, signString, signaturesEqual } from '../src/signing/hmac.js';
+import { hmacSha1Base64, hmacSha1Key } from '../src/signing/hmac-sha1.js';
 
 interface Vector {
   method: string;
@@ -60,5 +62,46 @@ describe('signing: canonical parts', () => {
     assert.equal(signaturesEqual('abc=', 'abc='), true);
     assert.equal(signaturesEqual('abc=', 'abd='), false);
     assert.equal(signaturesEqual('abc=', 'abc'), false);
+  });
+});
+
+describe('signing: HMAC-SHA1', () => {
+  const reference = (key: string | Buffer, text: string) => createHmac('sha1', key).update(text, 'utf8').digest('base64');
+
+  it('matches RFC 2202 test cases 1, 2 and 6', () => {
+    assert.equal(Buffer.from(hmacSha1Base64(hmacSha1Key(Buffer.alloc(20, 0x0b)), 'Hi There'), 'base64').toString('hex'), 'b617318655057264e28bc0b6fb378c8ef146be00');
+    assert.equal(Buffer.from(hmacSha1Base64(hmacSha1Key('Jefe'), 'what do ya want for nothing?'), 'base64').toString('hex'), 'effcdf6ae5eb2fa2d27416d5f184df9c259a7c79');
+    // A key longer than a block is hashed first.
+    assert.equal(
+      Buffer.from(hmacSha1Base64(hmacSha1Key(Buffer.alloc(80, 0xaa)), 'Test Using Larger Than Block-Size Key - Hash Key First'), 'base64').toString('hex'),
+      'aa4ae5e15272d00e95705637ce8a3b55ed402112',
+    );
+  });
+
+  it('agrees with node:crypto for every message length across several blocks, and for many keys', () => {
+    const key = hmacSha1Key(fixture.access_key_secret);
+    for (let length = 0; length <= 300; length++) {
+      const text = 'GET\n\n\n'.concat('x'.repeat(length)).slice(0, length);
+      assert.equal(hmacSha1Base64(key, text), reference(fixture.access_key_secret, text), `length ${length}`);
+    }
+    for (let i = 0; i < 500; i++) {
+      const secret = randomBytes(1 + (i % 100)).toString('base64').slice(0, 1 + (i % 90));
+      const text = randomBytes(i * 3).toString('latin1');
+      assert.equal(hmacSha1Base64(hmacSha1Key(secret), text), reference(secret, text), `key ${JSON.stringify(secret)}`);
+    }
+  });
+
+  it('signs multi-byte text and lone surrogates as their UTF-8 bytes, as node:crypto does', () => {
+    for (const text of ['/工具/é', '\ud800', 'a\udfffb', '😀'.repeat(40), 'x'.repeat(10_000) + '工']) {
+      assert.equal(signString('secret', text), reference('secret', text));
+    }
+  });
+
+  it('keeps each key apart when calls alternate', () => {
+    const a = signString('key-a', 'message');
+    const b = signString('key-b', 'message');
+    assert.notEqual(a, b);
+    assert.equal(signString('key-a', 'message'), a);
+    assert.equal(a, reference('key-a', 'message'));
   });
 });

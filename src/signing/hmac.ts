@@ -1,23 +1,25 @@
-import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { stringToSign, type SignableRequest } from './canonical.js';
+import { hmacSha1Base64, hmacSha1Key, type HmacSha1Key } from './hmac-sha1.js';
 
 export const AUTH_SCHEME = 'GeneDock';
 
-// A key object per secret spares OpenSSL re-importing the key for every request a server checks.
-const keys = new Map<string, KeyObject>();
+// A server checks many requests signed with the same few secrets: prepare each key once.
+const keys = new Map<string, HmacSha1Key>();
 
-function hmacKey(secret: string): KeyObject {
+function hmacKey(secret: string): HmacSha1Key {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size >= 1000) keys.clear();
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    key = hmacSha1Key(secret);
     keys.set(secret, key);
   }
   return key;
 }
 
+/** The base64 HMAC-SHA1 of `text` under `secret` (WIRE.md §1). */
 export function signString(secret: string, text: string): string {
-  return createHmac('sha1', hmacKey(secret)).update(text, 'utf8').digest('base64');
+  return hmacSha1Base64(hmacKey(secret), text);
 }
 
 export function signRequest(secret: string, request: SignableRequest): string {
