@@ -9,6 +9,7 @@ import { newRequestId } from '../ids.js';
 import { contentMd5, getHeader } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
+import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   lookupKey: (id: string) => Promise<AccessKey | undefined>;
   /** The key without waiting when it is cached (see VerifyOptions.peekKey). */
   peekKey?: (id: string) => AccessKey | null | undefined;
+  /** The store cache's generation (Store.cacheGeneration): with it, definition reads keep their answers. */
+  cacheGeneration?: () => number;
   /** Largest JSON body in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** Allowed distance of a request's Date from the server clock, in seconds (default 900). */
@@ -186,9 +189,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendError(reply, COMMON_ERRORS.ResourceNotFound, `there is no route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`);
   });
 
+  const readCache = options.cacheGeneration ? new ReadCache(options.cacheGeneration) : undefined;
   const context: RouteContext = {
     services: options.services,
     baseUrl: (request) => options.publicUrl || `${request.protocol}://${request.host}`,
+    cachedRead: (read) => cachedReadHandler(readCache, read),
   };
   registerToolRoutes(app, context);
   registerWorkflowRoutes(app, context);
@@ -199,10 +204,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** What route modules get: the domain services and a way to build absolute links. */
+/** What route modules get: the domain services, a way to build absolute links, and the read cache. */
 export interface RouteContext {
   services: Services;
   baseUrl: (request: FastifyRequest) => string;
+  /** The handler of a read whose answer depends only on stored definitions and the request (see ReadCache). */
+  cachedRead: <R extends FastifyRequest>(read: (request: R) => Promise<unknown>) => (request: R, reply: FastifyReply) => Promise<void> | undefined;
 }
 
 /** The caller of an authenticated route (the auth hook has run). */

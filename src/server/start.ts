@@ -56,6 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     layout,
     lookupKey: (id) => store.getAccessKey(id),
     peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,
+    cacheGeneration: store.cacheGeneration ? () => store.cacheGeneration!() : undefined,
     bodyLimit: config.bodyLimit,
     clockSkewSeconds: config.clockSkew,
     publicUrl: config.publicUrl,

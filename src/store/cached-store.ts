@@ -126,6 +126,11 @@ export class CachedStore implements Store {
     return this.cached(`key:${id}`, () => this.inner.getAccessKey(id));
   }
 
+  cacheGeneration(): number {
+    this.checkExternal();
+    return this.generation;
+  }
+
   /** The access key if its read is cached and complete: null when known not to exist, undefined when not known. */
   peekAccessKey(id: string): AccessKey | null | undefined {
     this.checkExternal();

@@ -119,6 +119,11 @@ export interface AccountStore {
   getAccessKey(id: string): Promise<AccessKey | undefined>;
   /** A cached key without waiting: null when known missing, undefined when not cached (stores without a cache omit it). */
   peekAccessKey?(id: string): AccessKey | null | undefined;
+  /**
+   * A number that changes whenever anything the store's read cache holds may have changed (every
+   * write through it; others' writes as the cache notices them). Stores without a cache omit it.
+   */
+  cacheGeneration?(): number;
   listAccessKeys(accountId: string): Promise<AccessKey[]>;
   revokeAccessKey(id: string): Promise<boolean>;
 }

@@ -86,19 +86,11 @@ export class ToolService {
     }
   }
 
-  private readonly listAnswers = new WeakMap<Tool[], Map<string, { items: ReturnType<typeof toolSummary>[][]; tool_url: string }>>();
-
   /** 4.4 ListTool: one group per name, one summary per version; 404 when there is nothing. */
   async list(scope: Scope) {
     const { project, owner } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     const tools = await this.store.listTools(project.id);
     if (tools.length === 0) throw notFound(`project '${project.name}' has no tools`);
-    // The same cached list gives the same answer object, whose JSON the HTTP layer keeps.
-    let answers = this.listAnswers.get(tools);
-    if (!answers) this.listAnswers.set(tools, (answers = new Map()));
-    const key = `${scope.baseUrl} ${owner}`;
-    const known = answers.get(key);
-    if (known) return known;
     const methods = authorizedMethods(owner);
     const groups = new Map<string, ReturnType<typeof toolSummary>[]>();
     for (const tool of tools) {
@@ -106,9 +98,7 @@ export class ToolService {
       group.push(toolSummary(tool, scope.baseUrl, methods));
       groups.set(tool.name, group);
     }
-    const answer = { items: [...groups.values()], tool_url: toolsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }) };
-    answers.set(key, answer);
-    return answer;
+    return { items: [...groups.values()], tool_url: toolsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }) };
   }
 
   /** The versions a read asks for: one when `tool_version` is given, else all. */
@@ -124,29 +114,10 @@ export class ToolService {
     return { tools, latest: all[all.length - 1]!.version };
   }
 
-  // GetTool answers for the same (cached, immutable) version list are the same object, so the
-  // HTTP layer can keep its serialisation too. Entries go when the store's cache lets go of the list.
-  private readonly getAnswers = new WeakMap<Tool[], Map<string, { tools: ReturnType<typeof toolAsRead>[] }>>();
-
   /** 4.5 GetTool. */
   async get(scope: Scope, toolName: string, query: Record<string, unknown>) {
-    const name = checkName('tool_name', toolName);
-    const version = optionalVersion('tool_version', query.tool_version);
-    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
-    const all = await this.store.getToolVersions(project.id, name);
-    let answers = this.getAnswers.get(all);
-    if (!answers) this.getAnswers.set(all, (answers = new Map()));
-    const key = String(version);
-    const known = answers.get(key);
-    if (known) return known;
-    const tools = version === undefined ? all : all.filter((t) => t.version === version);
-    if (tools.length === 0) {
-      throw notFound(version === undefined ? `tool '${name}' does not exist` : `tool '${name}' version ${version} does not exist`);
-    }
-    const latest = all[all.length - 1]!.version;
-    const answer = { tools: tools.map((t) => toolAsRead(t, latest)) };
-    answers.set(key, answer);
-    return answer;
+    const { tools, latest } = await this.versions(scope, toolName, query);
+    return { tools: tools.map((t) => toolAsRead(t, latest)) };
   }
 
   /** 4.6 GetToolParameterTemplate: for the version asked, or the latest. */

@@ -10,19 +10,8 @@ export const toolsUrl = (baseUrl: string, tool: Pick<Tool, 'accountName' | 'proj
 export const toolUrl = (baseUrl: string, tool: Tool): string =>
   `${toolsUrl(baseUrl, tool)}${encodeURIComponent(tool.name)}/?tool_version=${tool.version}`;
 
-const summaries = new WeakMap<Tool, { key: string; view: ReturnType<typeof buildToolSummary> }>();
-
 /** 2.1: one version of a tool as listed. */
 export function toolSummary(tool: Tool, baseUrl: string, methods: string[]) {
-  const key = `${baseUrl} ${methods.join(',')}`;
-  const known = summaries.get(tool);
-  if (known && known.key === key) return known.view;
-  const view = buildToolSummary(tool, baseUrl, methods);
-  summaries.set(tool, { key, view });
-  return view;
-}
-
-function buildToolSummary(tool: Tool, baseUrl: string, methods: string[]) {
   return {
     tool_url: toolUrl(baseUrl, tool),
     tool_name: tool.name,
@@ -56,20 +45,8 @@ export function toolConfigsAsRead(tool: Tool, latestVersion: number): Record<str
   };
 }
 
-// Tool rows come from the store's cache and are never mutated, so their views can be kept with
-// them: reads of a popular tool then cost a map look-up instead of rebuilding the document.
-const readViews = new WeakMap<Tool, { latest: number; view: ReturnType<typeof buildToolAsRead> }>();
-
 /** One element of GetTool's `tools`. */
 export function toolAsRead(tool: Tool, latestVersion: number) {
-  const known = readViews.get(tool);
-  if (known && known.latest === latestVersion) return known.view;
-  const view = buildToolAsRead(tool, latestVersion);
-  readViews.set(tool, { latest: latestVersion, view });
-  return view;
-}
-
-function buildToolAsRead(tool: Tool, latestVersion: number) {
   return {
     description: tool.description,
     configs: toolConfigsAsRead(tool, latestVersion),

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { scopeOf } from './tools.js';
 
@@ -7,10 +7,14 @@ import { scopeOf } from './tools.js';
 type ProjectParams = { account: string; project: string };
 type WorkflowParams = ProjectParams & { workflow: string };
 type Query = Record<string, unknown>;
+type ProjectRequest = FastifyRequest<{ Params: ProjectParams }>;
+type WorkflowRequest = FastifyRequest<{ Params: WorkflowParams; Querystring: Query }>;
 
 export function registerWorkflowRoutes(app: FastifyInstance, context: RouteContext): void {
   const workflows = context.services.workflows;
   const base = '/accounts/:account/projects/:project';
+  // Reads of definitions: their answers are kept until the next write (see ReadCache).
+  const read = context.cachedRead;
 
   app.post<{ Params: ProjectParams }>(`${base}/workflows/`, { config: { operation: 'CreateWorkflow' } }, async (request, reply) => {
     await workflows.create(scopeOf(request, context), request.body);
@@ -22,30 +26,30 @@ export function registerWorkflowRoutes(app: FastifyInstance, context: RouteConte
     return reply.code(200).send();
   });
 
-  app.get<{ Params: WorkflowParams; Querystring: Query }>(`${base}/workflows/:workflow/`, { config: { operation: 'GetWorkflow' } }, async (request) =>
+  app.get<{ Params: WorkflowParams; Querystring: Query }>(`${base}/workflows/:workflow/`, { config: { operation: 'GetWorkflow' } }, read((request: WorkflowRequest) =>
     workflows.get(scopeOf(request, context), request.params.workflow, request.query),
-  );
+  ));
 
   app.delete<{ Params: WorkflowParams; Querystring: Query }>(`${base}/workflows/:workflow/`, { config: { operation: 'DeleteWorkflow' } }, async (request, reply) => {
     await workflows.delete(scopeOf(request, context), request.params.workflow, request.query);
     return reply.code(200).send();
   });
 
-  app.get<{ Params: ProjectParams }>(`${base}/workflows/`, { config: { operation: 'ListWorkflow' } }, async (request) => workflows.list(scopeOf(request, context)));
+  app.get<{ Params: ProjectParams }>(`${base}/workflows/`, { config: { operation: 'ListWorkflow' } }, read((request: ProjectRequest) =>
+    workflows.list(scopeOf(request, context)),
+  ));
 
-  app.get<{ Params: WorkflowParams; Querystring: Query }>(`${base}/workflows/:workflow/graph/`, { config: { operation: 'GetWorkflowGraph' } }, async (request) =>
+  app.get<{ Params: WorkflowParams; Querystring: Query }>(`${base}/workflows/:workflow/graph/`, { config: { operation: 'GetWorkflowGraph' } }, read((request: WorkflowRequest) =>
     workflows.graph(scopeOf(request, context), request.params.workflow, request.query),
-  );
+  ));
 
-  app.get<{ Params: ProjectParams }>(`${base}/executable-workflows/`, { config: { operation: 'ListExecutableWorkflow' } }, async (request) =>
+  app.get<{ Params: ProjectParams }>(`${base}/executable-workflows/`, { config: { operation: 'ListExecutableWorkflow' } }, read((request: ProjectRequest) =>
     workflows.listExecutable(scopeOf(request, context)),
-  );
+  ));
 
-  app.get<{ Params: WorkflowParams; Querystring: Query }>(
-    `${base}/executable-workflows/:workflow/`,
-    { config: { operation: 'GetExecutableWorkflow' } },
-    async (request) => workflows.getExecutable(scopeOf(request, context), request.params.workflow, request.query),
-  );
+  app.get<{ Params: WorkflowParams; Querystring: Query }>(`${base}/executable-workflows/:workflow/`, { config: { operation: 'GetExecutableWorkflow' } }, read((request: WorkflowRequest) =>
+    workflows.getExecutable(scopeOf(request, context), request.params.workflow, request.query),
+  ));
 
   app.put<{ Params: WorkflowParams }>(`${base}/executable-workflows/:workflow/`, { config: { operation: 'SetRunTemplate' } }, async (request, reply) => {
     await workflows.setRunTemplate(scopeOf(request, context), request.params.workflow, request.body);
