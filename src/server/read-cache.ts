@@ -46,13 +46,16 @@ export class ReadCache {
 
   /** Keep an answer read at `generation`, unless a write has happened since (it may predate it). */
   set(key: string, generation: number, body: Buffer): void {
-    if (this.current() !== generation || body.length > this.maxBytes / 16) return;
-    if (this.bytes + body.length > this.maxBytes) {
+    // Keys count too: a request target can be 16 KiB long, much longer than the answer. Two
+    // concurrent misses of one key keep the first answer (both read the same generation).
+    const size = body.length + 2 * key.length;
+    if (this.current() !== generation || size > this.maxBytes / 16 || this.entries.has(key)) return;
+    if (this.bytes + size > this.maxBytes) {
       this.entries.clear();
       this.bytes = 0;
     }
     this.entries.set(key, body);
-    this.bytes += body.length;
+    this.bytes += size;
   }
 }
 

@@ -130,14 +130,16 @@ describe('ReadCache', () => {
     assert.equal(cache.get('b'), undefined);
   });
 
-  it('stays within its byte budget and does not keep answers larger than a sixteenth of it', () => {
+  it('stays within its byte budget, keys included, and does not keep answers larger than a sixteenth of it', () => {
     const cache = new ReadCache(() => 1, 1600);
     const generation = cache.begin();
-    cache.set('big', generation, Buffer.alloc(101));
-    assert.equal(cache.get('big'), undefined);
-    for (let i = 0; i < 20; i++) cache.set(`k${i}`, generation, Buffer.alloc(100));
-    const kept = Array.from({ length: 20 }, (_, i) => cache.get(`k${i}`)).filter(Boolean).length;
+    cache.set('big', generation, Buffer.alloc(95));
+    assert.equal(cache.get('big'), undefined, '95 bytes and a 3-character key are over 100');
+    cache.set('x'.repeat(60), generation, Buffer.alloc(1));
+    assert.equal(cache.get('x'.repeat(60)), undefined, 'a long key counts');
+    for (let i = 10; i < 40; i++) cache.set(`k${i}`, generation, Buffer.alloc(94));
+    const kept = Array.from({ length: 30 }, (_, i) => cache.get(`k${i + 10}`)).filter(Boolean).length;
     assert.ok(kept > 0 && kept <= 16, `kept ${kept}`);
-    assert.ok(cache.get('k19'), 'the newest answer is kept');
+    assert.ok(cache.get('k39'), 'the newest answer is kept');
   });
 });
