@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Transport } from '../../src/client/transport.js';
-import { ReadCache } from '../../src/server/read-cache.js';
+import Fastify from 'fastify';
+import { ReadCache, cachedReadHandler } from '../../src/server/read-cache.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { simpleTool } from '../helpers/documents.js';
@@ -141,5 +142,36 @@ describe('ReadCache', () => {
     const kept = Array.from({ length: 30 }, (_, i) => cache.get(`k${i + 10}`)).filter(Boolean).length;
     assert.ok(kept > 0 && kept <= 16, `kept ${kept}`);
     assert.ok(cache.get('k39'), 'the newest answer is kept');
+  });
+});
+
+describe('cachedReadHandler', () => {
+  async function serve(cache: ReadCache | undefined) {
+    let reads = 0;
+    const app = Fastify();
+    app.get('/thing/', cachedReadHandler(cache, async () => ({ read: ++reads })));
+    const get = async () => {
+      const response = await app.inject({ url: '/thing/', headers: { host: 'h' } });
+      return { type: response.headers['content-type'], body: response.json() as { read: number } };
+    };
+    return { get, reads: () => reads, close: () => app.close() };
+  }
+
+  it('answers a repeated read from the cache with the same bytes, and reads again after a write', async () => {
+    let generation = 1;
+    const app = await serve(new ReadCache(() => generation));
+    assert.deepEqual(await app.get(), { type: 'application/json; charset=utf-8', body: { read: 1 } });
+    assert.deepEqual(await app.get(), { type: 'application/json; charset=utf-8', body: { read: 1 } });
+    assert.equal(app.reads(), 1);
+    generation++;
+    assert.deepEqual((await app.get()).body, { read: 2 });
+    await app.close();
+  });
+
+  it('reads every time when the store has no cache', async () => {
+    const app = await serve(undefined);
+    assert.deepEqual(await app.get(), { type: 'application/json; charset=utf-8', body: { read: 1 } });
+    assert.deepEqual((await app.get()).body, { read: 2 });
+    await app.close();
   });
 });
