@@ -91,6 +91,10 @@ async function main() {
     const cpu = `${median(r.bare.map((x) => x.cpuUs)).toFixed(1)} / ${median(r.gdflow.map((x) => x.cpuUs)).toFixed(1)} us`;
     process.stdout.write(`| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${cpu} | ${errors} |\n`);
   }
+  // The ratio above is of the medians; each round's own ratio shows how much the machine moved.
+  for (const [scenario, r] of Object.entries(results)) {
+    process.stdout.write(`${scenario} per-round ratios: ${r.gdflow.map((x, i) => `${(x.rps / r.bare[i]!.rps).toFixed(2)}x`).join(', ')}\n`);
+  }
 }
 
 main().catch((error: unknown) => {
