@@ -51,59 +51,59 @@ export function encodeRequest(request: LaunchRequest): Buffer {
 export type DecodedRequest = LaunchRequest & { cgroups: string[] };
 
 /**
+ * The request that starts at `pos`, and where it ends; undefined when not all of its bytes have
+ * arrived yet. A malformed request throws.
+ */
+function decodeRequest(buffer: Buffer, pos: number): { request: DecodedRequest; end: number } | undefined {
+  let p = pos;
+  const next = (): string | undefined => {
+    const nul = buffer.indexOf(0, p);
+    if (nul < 0) return undefined;
+    const field = buffer.toString('utf8', p, nul);
+    p = nul + 1;
+    return field;
+  };
+  const fields: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const field = next();
+    if (field === undefined) return undefined;
+    fields.push(field);
+  }
+  const lists: string[][] = [];
+  for (let l = 0; l < 3; l++) {
+    const count = next();
+    if (count === undefined) return undefined;
+    if (!/^\d+$/.test(count)) throw new Error('malformed launch request');
+    const list: string[] = [];
+    for (let i = 0; i < Number(count); i++) {
+      const item = next();
+      if (item === undefined) return undefined;
+      list.push(item);
+    }
+    lists.push(list);
+  }
+  const [type, id, file, cwd, stdoutLog, stderrLog] = fields as [string, string, string, string, string, string];
+  if (type !== 'L' || !/^\d+$/.test(id)) throw new Error('malformed launch request');
+  const env: Record<string, string> = {};
+  for (const entry of lists[1]!) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return { request: { id: Number(id), file, cwd, stdoutLog, stderrLog, args: lists[0]!, env, cgroups: lists[2]! }, end: p };
+}
+
+/**
  * Takes the complete requests off the front of `buffer`; returns them and the bytes left over. A malformed
  * request throws.
  */
 export function decodeRequests(buffer: Buffer): { requests: DecodedRequest[]; rest: Buffer } {
   const requests: DecodedRequest[] = [];
   let pos = 0;
-  for (;;) {
-    const start = pos;
-    const fields: string[] = [];
-    let p = pos;
-    const next = (): string | undefined => {
-      const nul = buffer.indexOf(0, p);
-      if (nul < 0) return undefined;
-      const field = buffer.toString('utf8', p, nul);
-      p = nul + 1;
-      return field;
-    };
-    let complete = true;
-    for (let i = 0; i < 6 && complete; i++) {
-      const f = next();
-      if (f === undefined) complete = false;
-      else fields.push(f);
-    }
-    const lists: string[][] = [];
-    for (let l = 0; l < 3 && complete; l++) {
-      const count = next();
-      if (count === undefined) {
-        complete = false;
-        break;
-      }
-      if (!/^\d+$/.test(count)) throw new Error('malformed launch request');
-      const list: string[] = [];
-      for (let i = 0; i < Number(count); i++) {
-        const item = next();
-        if (item === undefined) {
-          complete = false;
-          break;
-        }
-        list.push(item);
-      }
-      lists.push(list);
-    }
-    if (!complete) return { requests, rest: buffer.subarray(start) };
-    const [type, id, file, cwd, stdoutLog, stderrLog] = fields as [string, string, string, string, string, string];
-    if (type !== 'L' || !/^\d+$/.test(id)) throw new Error('malformed launch request');
-    const env: Record<string, string> = {};
-    for (const entry of lists[1]!) {
-      const eq = entry.indexOf('=');
-      if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
-    }
-    requests.push({ id: Number(id), file, cwd, stdoutLog, stderrLog, args: lists[0]!, env, cgroups: lists[2]! });
-    pos = p;
+  for (let decoded = decodeRequest(buffer, pos); decoded; decoded = decodeRequest(buffer, pos)) {
+    requests.push(decoded.request);
+    pos = decoded.end;
   }
+  return { requests, rest: buffer.subarray(pos) };
 }
 
 export function encodeReply(reply: LaunchReply): string {
