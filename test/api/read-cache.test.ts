@@ -8,6 +8,7 @@ import { openSqliteStore } from '../../src/store/sqlite.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { simpleTool } from '../helpers/documents.js';
 import { rawRequest } from '../helpers/raw.js';
+import { registerTool } from '../helpers/workflows.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 
 /**
@@ -83,8 +84,7 @@ describe('read cache: answers are kept apart by who asks and how', () => {
   it('gives the public account and another account their own authorized_methods for the same target', async () => {
     const key = await server.server.services.accounts.createKey('public');
     const publicApi = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 });
-    await publicApi.send('POST', projectPath('public', 'tools/'), { json: { tool_name: 'shared_tool' } });
-    await publicApi.send('PUT', projectPath('public', 'tools/shared_tool/'), { json: { tool_version: 1, configs: simpleTool('shared_tool') } });
+    await registerTool({ name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: publicApi }, 'shared_tool', simpleTool('shared_tool'));
     const target = projectPath('public', 'tools/');
     const methods = (list: any) => list.items.flat().find((t: any) => t.tool_name === 'shared_tool').authorized_methods;
     // Each reads twice, so that the second read of each is answered from the cache.
