@@ -1,4 +1,4 @@
-import { DataPathError, parseDataName, type DataRef } from '../engine/datastore/names.js';
+import { DataPathError, parseDataName, type DataRef } from '../data/names.js';
 
 /**
  * Data names as users write them (WIRE.md §5): `<account>:/<path>`, or `/<path>` in the caller's

@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import type { Job, JobStatus, StateChanges, Store, Task, TaskStatus } from '../store/store.js';
-import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../store/store.js';
+import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
 import { JOB_TRANSITIONS, TASK_TRANSITIONS } from '../domain/tasks/states.js';
-import type { DataStore } from './datastore/index.js';
+import type { DataStore } from '../data/index.js';
 import type { Executor } from './executors/executor.js';
 import { makeJobDirectories, runJob, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
-import type { JobSpecDocument } from './plan.js';
+import type { JobSpecDocument } from '../domain/tasks/plan.js';
 import { prepareTasksRoot } from './tasks-root.js';
 
 /**

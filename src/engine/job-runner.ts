@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { DataStore } from './datastore/index.js';
+import type { DataStore } from '../data/index.js';
 import type { Executor, JobResult } from './executors/executor.js';
 import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
-import type { FileSource, JobSpecDocument, ToolJobSpec } from './plan.js';
+import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
 
 /**
  * Run one job to its end: a tool command through the executor, or a data step in-process.

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { DataStore } from '../engine/datastore/index.js';
+import { DataStore } from '../data/index.js';
 import { Engine } from '../engine/engine.js';
 import { createExecutor } from '../engine/executors/index.js';
 import { Layout } from '../engine/layout.js';

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
 import { newId } from '../ids.js';
 import type { Database, JobsTable, TasksTable, ToolsTable, WorkflowsTable } from './schema.js';
 import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
@@ -19,7 +20,6 @@ import {
   type TaskEvent,
   type TaskPatch,
   type TaskStatus,
-  TERMINAL_TASK_STATES,
   type NewVersion,
   type StateChanges,
   type Project,

@@ -4,6 +4,10 @@
  * contract suite in test/store/ runs against every backend.
  */
 
+import type { JobStatus, TaskStatus } from '../domain/tasks/states.js';
+
+export type { JobStatus, TaskStatus };
+
 export type Visibility = 'public' | 'private' | 'system';
 export type DefinitionStatus = 'checked' | 'unchecked';
 export type Json = Record<string, unknown>;
@@ -154,14 +158,6 @@ export interface WorkflowStore {
   deleteWorkflow(id: string): Promise<void>;
 }
 
-/** Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. */
-export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
-/** Job states: waiting → queued → running → succeeded | failed; any unfinished job → cancelled. */
-export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-
-export const TERMINAL_TASK_STATES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
-export const TERMINAL_JOB_STATES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
-
 export interface Task {
   id: string;
   projectId: string;
@@ -176,7 +172,7 @@ export interface Task {
   reason: string;
   /** The run parameters as given (INTERFACE.md 2.8). */
   parameters: Json;
-  /** What the engine runs: everything resolved at activation (engine/plan.ts). */
+  /** What the engine runs: everything resolved at activation (domain/tasks/plan.ts). */
   plan: Json;
   scheduleAt: number | null;
   stopRequested: boolean;

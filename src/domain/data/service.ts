@@ -1,4 +1,4 @@
-import { DataNotFoundError, DataPathError, DataStore, checkPath, formatDataName, type DataRef } from '../../engine/datastore/index.js';
+import { DataNotFoundError, DataPathError, DataStore, checkPath, formatDataName, type DataRef } from '../../data/index.js';
 import { PUBLIC_ACCOUNT, type Caller } from '../access.js';
 import { forbidden, invalid, notFound } from '../errors.js';
 

@@ -1,4 +1,4 @@
-import { DataPathError, formatDataName, parseDataName, type DataRef } from '../../engine/datastore/index.js';
+import { DataPathError, formatDataName, parseDataName, type DataRef } from '../../data/index.js';
 import { PUBLIC_ACCOUNT, type Caller } from '../access.js';
 import { invalid } from '../errors.js';
 import { describe, isObject, type JsonObject } from '../json.js';

@@ -1,5 +1,6 @@
-import { AlreadyExists, TERMINAL_TASK_STATES, type Job, type Store, type Task } from '../../store/store.js';
-import { buildPlan, PlanError, type JobSpecDocument } from '../../engine/plan.js';
+import { AlreadyExists, type Job, type Store, type Task } from '../../store/store.js';
+import { TERMINAL_TASK_STATES } from './states.js';
+import { buildPlan, PlanError, type JobSpecDocument } from './plan.js';
 import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
 import { forbidden, invalid, notFound } from '../errors.js';

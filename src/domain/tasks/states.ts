@@ -1,4 +1,10 @@
-import type { JobStatus, TaskStatus } from '../../store/store.js';
+/** Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. */
+export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
+/** Job states: waiting → queued → running → succeeded | failed; any unfinished job → cancelled. */
+export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export const TERMINAL_TASK_STATES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
+export const TERMINAL_JOB_STATES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 /**
  * Task and job states and the transitions between them (docs/tasks.md). Every transition is

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DataChecksumError, DataTooLargeError } from '../../engine/datastore/index.js';
+import { DataChecksumError, DataTooLargeError } from '../../data/index.js';
 import { getHeader } from '../../signing/index.js';
 import { callerOf, type RouteContext } from '../app.js';
 import { httpError } from '../errors.js';

@@ -1,8 +1,8 @@
-import type { ResolvedRun } from '../domain/tasks/activation.js';
-import type { GraphNode, WorkflowGraph } from '../domain/workflows/graph.js';
-import { newId } from '../ids.js';
-import type { DataRef } from './datastore/index.js';
-import { renderCommand, RenderError } from './render/index.js';
+import type { ResolvedRun } from './activation.js';
+import type { GraphNode, WorkflowGraph } from '../workflows/graph.js';
+import { newId } from '../../ids.js';
+import type { DataRef } from '../../data/index.js';
+import { renderCommand, RenderError } from '../render/index.js';
 
 /**
  * Turn a validated workflow graph and a task's resolved run parameters into jobs: one per node,

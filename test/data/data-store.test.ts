@@ -15,7 +15,7 @@ import {
   parseDataName,
   TEMP_PREFIX,
   type DataRef,
-} from '../../src/engine/datastore/index.js';
+} from '../../src/data/index.js';
 
 let base: string;
 let root: string;

@@ -18,4 +18,4 @@ export {
   DataTooLargeError,
   type DataItemInfo,
   type WriteOptions,
-} from './store.js';
+} from './data-store.js';

@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { readToolDefinition, type ToolDefinition } from '../../src/domain/tools/definition.js';
 import type { JsonObject } from '../../src/domain/json.js';
-import { RenderError, renderCommand, type RenderInput } from '../../src/engine/render/index.js';
-import { HOOKS_ACTIVE } from '../../src/engine/render/jinja.js';
-import { finishCommand } from '../../src/engine/render/shell.js';
+import { RenderError, renderCommand, type RenderInput } from '../../src/domain/render/index.js';
+import { HOOKS_ACTIVE } from '../../src/domain/render/jinja.js';
+import { finishCommand } from '../../src/domain/render/shell.js';
 import { fixturePath } from '../helpers/paths.js';
 import { mulberry32 } from '../../src/demo/reference.js';
 
