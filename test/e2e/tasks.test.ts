@@ -354,7 +354,7 @@ describe('ActivateWorkflow validates parameters before anything runs', () => {
   });
 
   it("runs the public account's workflow for another account with workflow_owner", async () => {
-    const key = await server.server.services.accounts.createKey('public');
+    const key = await server.services.accounts.createKey('public');
     const { Transport } = await import('../../src/client/transport.js');
     const publisher: TestAccount = { name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }) };
     const publicIds = await registerPipeline(publisher);

@@ -1,0 +1,18 @@
+/**
+ * The store backends end-to-end tests run against: each gives a database URL for `gdflow serve --database` (empty:
+ * the embedded SQLite file in the data root). A backend that cannot run here says why it is skipped.
+ */
+export interface StoreBackend {
+  name: string;
+  skip?: string;
+  database(): Promise<{ url: string; cleanup(): Promise<void> }>;
+}
+
+export const STORE_BACKENDS: StoreBackend[] = [
+  {
+    name: 'sqlite',
+    async database() {
+      return { url: '', cleanup: async () => undefined };
+    },
+  },
+];
