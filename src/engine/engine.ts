@@ -219,8 +219,7 @@ export class Engine {
       return;
     }
     const room = this.maxTasks - this.tasks.size;
-    if (room <= 0 || this.freeCpus <= 0 || this.freeMemMb <= 0) return;
-    for (const live of this.tasks.values()) if (live.queued.size > 0 && !live.task.stopRequested) return;
+    if (room <= 0 || this.freeCpus <= 0 || this.freeMemMb <= 0 || this.wantsRoom()) return;
     const limit = Math.min(room, this.freeCpus, CLAIM_BATCH);
     this.claiming = true;
     const askedAt = Date.now();
@@ -240,6 +239,18 @@ export class Engine {
           this.maybeClaim();
         }
       });
+  }
+
+  /**
+   * Whether a task held here will want CPU soon: a job of it waits for room, or none of its tool jobs runs yet (it
+   * was just claimed, or is between steps). Claiming more then would take work other workers could start now.
+   */
+  private wantsRoom(): boolean {
+    for (const live of this.tasks.values()) {
+      if (live.task.stopRequested || isTerminalTask(live.task.status)) continue;
+      if (live.queued.size > 0 || live.toolJobsHere === 0) return true;
+    }
+    return false;
   }
 
   /** Take up a claimed task: its jobs from the store, and what its previous owner left running. */
@@ -534,6 +545,7 @@ export class Engine {
     this.running.set(entry.job.id, run);
     this.freeCpus -= cpu;
     this.freeMemMb -= memMb;
+    if (cpu > 0) live.toolJobsHere++;
     return run;
   }
 
@@ -541,6 +553,7 @@ export class Engine {
     if (this.running.get(entry.job.id) === run) this.running.delete(entry.job.id);
     this.freeCpus += run.cpu;
     this.freeMemMb += run.memMb;
+    if (run.cpu > 0) live.toolJobsHere--;
     this.jobEnded?.();
     this.claimSoon = true;
     this.wake(live.task.id);

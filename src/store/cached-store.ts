@@ -18,6 +18,7 @@ import type {
   StoreCapabilities,
   Task,
   TaskEvent,
+  TaskRange,
   TaskPatch,
   TaskStatus,
   Tool,
@@ -229,7 +230,7 @@ export class CachedStore implements Store {
   getTask(id: string): Promise<Task | undefined> {
     return this.inner.getTask(id);
   }
-  listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
+  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }> {
     return this.inner.listTasks(projectId, range);
   }
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {

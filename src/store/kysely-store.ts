@@ -23,6 +23,7 @@ import {
   type Task,
   type TaskEvent,
   type TaskPatch,
+  type TaskRange,
   type TaskStatus,
   type NewVersion,
   type StateChanges,
@@ -584,9 +585,10 @@ export class KyselyStore implements Store {
     return row && toTask(row);
   }
 
-  async listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
-    // Tasks being deleted are gone for readers already.
-    let query = this.taskQuery().where('tasks.project_id', '=', projectId).where('tasks.delete_requested', '=', 0);
+  async listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }> {
+    // Tasks being deleted are gone for readers already. The page's ids come from the index on (project_id,
+    // created_at, id) alone, so that skipping (offset) steps over index entries, not rows; only the page is joined.
+    let page = this.db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('delete_requested', '=', 0);
     let count = this.db
       .selectFrom('tasks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -594,14 +596,20 @@ export class KyselyStore implements Store {
       .where('delete_requested', '=', 0);
     // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
     if (range.from !== undefined) {
-      query = query.where('tasks.created_at', '>=', range.from);
+      page = page.where('created_at', '>=', range.from);
       count = count.where('created_at', '>=', range.from);
     }
     if (range.to !== undefined) {
-      query = query.where('tasks.created_at', '<', range.to + 1);
+      page = page.where('created_at', '<', range.to + 1);
       count = count.where('created_at', '<', range.to + 1);
     }
-    const rows = await query.orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').limit(range.limit).offset(range.offset ?? 0).execute();
+    const { after } = range;
+    if (after) {
+      page = page.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    }
+    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(range.limit).offset(range.offset ?? 0);
+    const ids = (await page.execute()).map((r) => r.id);
+    const rows = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     const { n } = await count.executeTakeFirstOrThrow();
     return { tasks: rows.map(toTask), total: Number(n) };
   }

@@ -275,12 +275,24 @@ export interface WorkStore {
   expireLeases(owner: string): Promise<void>;
 }
 
+export interface TaskRange {
+  from?: number;
+  to?: number;
+  limit: number;
+  offset?: number;
+  after?: { createdAt: number; id: string };
+}
+
 export interface TaskStore {
   /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
   createTask(task: NewTask, jobs: NewJob[]): Promise<Task>;
   getTask(id: string): Promise<Task | undefined>;
-  /** Newest first; `from`/`to` bound created_at in whole seconds (inclusive). */
-  listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }>;
+  /**
+   * Newest first (created_at, then id, both descending); `from`/`to` bound created_at in whole seconds (inclusive).
+   * A page starts after the task `after` (a keyset cursor: as fast for the oldest page as for the newest) or skips
+   * `offset` tasks.
+   */
+  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }>;
   /**
    * Change a task; when `expect` is given, only if its status is one of those (compare and set).
    * A status change is recorded as a task event. Returns whether the task was changed.

@@ -77,7 +77,7 @@ for (const backend of STORE_BACKENDS) {
         const account = cluster.account('competing', api);
         const log = join(scratch, `${backend.name}-runs.log`);
         // Each run appends its working directory (unique per job) and its launcher's pid (which tells the worker).
-        await chain(account, 'marked', `echo "$(pwd) $PPID" >> ${log}; sleep 0.1; cp {{ inputs.src[0].path }} {{ outputs.out[0].path }}`);
+        await chain(account, 'marked', `echo "$(pwd) $PPID" >> ${log}; sleep 0.3; cp {{ inputs.src[0].path }} {{ outputs.out[0].path }}`);
         await upload(account, '/in/x.txt', 'x\n');
         const ids = [];
         for (let i = 0; i < 12; i++) ids.push(await start(account, 'marked_flow', '/in/x.txt', `competing_${i}`));
@@ -90,7 +90,7 @@ for (const backend of STORE_BACKENDS) {
         assert.deepEqual([...perJob.values()].filter((n) => n !== 1), [], 'no job ran twice');
         const byWorker = workers.map((w) => runs.filter(([, launcher]) => descendsFrom(Number(launcher), w.child.pid!)).length);
         assert.equal(byWorker[0]! + byWorker[1]!, 24, `every run is one worker's (${byWorker.join(' + ')})`);
-        assert.ok(byWorker[0]! > 0 && byWorker[1]! > 0, `both workers ran jobs (${byWorker.join(' + ')})`);
+        assert.ok(byWorker[0]! > 0 && byWorker[1]! > 0, `both workers ran jobs (${byWorker.join(' + ')}); their output:\n${workers.map((w) => w.output()).join('\n')}`);
         for (const id of ids) for (const job of Object.values(await jobsOf(account, id))) assert.equal((job as any).attempt, 1);
       } finally {
         await cluster.stop();

@@ -587,6 +587,22 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await names({ limit: 2, offset: 4 }), { names: ['listed-0'], total: 5 });
       assert.deepEqual(await names({ limit: 2, offset: 9 }), { names: [], total: 5 });
       assert.deepEqual(await names({ from: base + 1, limit: 1, offset: 1 }), { names: ['listed-3'], total: 4 });
+
+      // Keyset pages: each starts after the last task of the one before, ties on created_at broken by id.
+      const twin = await store.createTask(taskInput('listed-twin', { projectId: listed.id, createdAt: base + 2.0 }), []);
+      const all = (await store.listTasks(listed.id, { limit: 100 })).tasks;
+      assert.equal(all.length, 6);
+      const paged: string[] = [];
+      for (let after: { createdAt: number; id: string } | undefined; ; ) {
+        const { tasks, total } = await store.listTasks(listed.id, { limit: 2, ...(after ? { after } : {}) });
+        assert.equal(total, 6);
+        paged.push(...tasks.map((t) => t.name));
+        if (tasks.length < 2) break;
+        after = { createdAt: tasks[1]!.createdAt, id: tasks[1]!.id };
+      }
+      assert.deepEqual(paged, all.map((t) => t.name));
+      assert.ok(paged.indexOf('listed-twin') >= 0 && Math.abs(paged.indexOf('listed-twin') - paged.indexOf('listed-2')) === 1);
+      await store.deleteTask(twin.id);
     });
 
     it('deletes a task with its jobs and events, leaving other tasks alone', async () => {

@@ -41,6 +41,26 @@ function wholeSeconds(value: unknown, field: string): number | undefined {
   throw invalid(`${field} must be unix seconds, not ${describe(value)}`);
 }
 
+/** The keyset cursor of a task list page: where the next page starts (the last task's creation time and id). */
+function encodeCursor(task: Task): string {
+  return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
+}
+
+function decodeCursor(value: unknown): { createdAt: number; id: string } {
+  const refuse = () => invalid('cursor must be the next_cursor of an earlier page of this list');
+  if (typeof value !== 'string' || value.length > 200) throw refuse();
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    throw refuse();
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) throw refuse();
+  const [createdAt, id] = decoded as [unknown, unknown];
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt) || typeof id !== 'string' || !/^[0-9a-f]{24}$/.test(id)) throw refuse();
+  return { createdAt, id };
+}
+
 /** A job's node alias, for display: from its spec when the spec is one this version reads. */
 function aliasOf(job: Job): string {
   try {
@@ -188,10 +208,14 @@ export class TaskService {
     if (!Number.isInteger(size) || size < 1 || size > MAX_LIST) throw invalid(`size must be an integer from 1 to ${MAX_LIST}`);
     const offset = query.offset === undefined ? 0 : Number(query.offset);
     if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
-    const { tasks, total } = await this.store.listTasks(project.id, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), limit: size, offset });
+    const after = query.cursor === undefined || query.cursor === '' ? undefined : decodeCursor(query.cursor);
+    const range = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(after ? { after } : {}), limit: size, offset };
+    const { tasks, total } = await this.store.listTasks(project.id, range);
     const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
     const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));
-    return { task_list: views, count: views.length, total };
+    // The next page starts after the last task of this one (docs/api.md, "Paging").
+    const last = tasks.length === size ? tasks[tasks.length - 1] : undefined;
+    return { task_list: views, count: views.length, total, next_cursor: last ? encodeCursor(last) : null };
   }
 
   /**

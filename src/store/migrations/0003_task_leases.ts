@@ -18,6 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // What a worker holds (heartbeats, flags), and leases that expired (take-over).
   await db.schema.createIndex('tasks_owner').on('tasks').columns(['owner', 'lease_expires_at']).where(sql<boolean>`owner is not null`).execute();
 
+  // Task lists page by (created_at, id), newest first: with id in the index a page is an index range, whether it is
+  // found by a keyset cursor or by skipping.
+  await db.schema.dropIndex('tasks_project_created').execute();
+  await db.schema.createIndex('tasks_project_created_id').on('tasks').columns(['project_id', 'created_at', 'id']).execute();
+
   await db.schema.alterTable('jobs').addColumn('external_id', 'varchar(256)').execute();
   await db.schema.alterTable('jobs').dropColumn('lease_owner').execute();
   await db.schema.alterTable('jobs').dropColumn('lease_expires_at').execute();
@@ -27,6 +32,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('jobs').addColumn('lease_owner', 'varchar(64)').execute();
   await db.schema.alterTable('jobs').addColumn('lease_expires_at', 'double precision').execute();
   await db.schema.alterTable('jobs').dropColumn('external_id').execute();
+  await db.schema.dropIndex('tasks_project_created_id').execute();
+  await db.schema.createIndex('tasks_project_created').on('tasks').columns(['project_id', 'created_at']).execute();
   await db.schema.dropIndex('tasks_owner').execute();
   await db.schema.dropIndex('tasks_claimable').execute();
   for (const column of ['delete_requested', 'lease_expires_at', 'owner']) await db.schema.alterTable('tasks').dropColumn(column).execute();
