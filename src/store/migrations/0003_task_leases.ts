@@ -18,10 +18,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // What a worker holds (heartbeats, flags), and leases that expired (take-over).
   await db.schema.createIndex('tasks_owner').on('tasks').columns(['owner', 'lease_expires_at']).where(sql<boolean>`owner is not null`).execute();
 
-  // Task lists page by (created_at, id), newest first: with id in the index a page is an index range, whether it is
-  // found by a keyset cursor or by skipping.
+  // Task lists page by (created_at, id), newest first, over the tasks not being deleted: the index holds all a page's
+  // query reads, so that a page (by keyset cursor or by offset) and the list's count are index ranges, not row reads.
   await db.schema.dropIndex('tasks_project_created').execute();
-  await db.schema.createIndex('tasks_project_created_id').on('tasks').columns(['project_id', 'created_at', 'id']).execute();
+  await db.schema.createIndex('tasks_project_created_id').on('tasks').columns(['project_id', 'created_at', 'id']).where(sql<boolean>`delete_requested = 0`).execute();
+  // Nothing looks tasks up by status alone any more (workers claim through tasks_claimable); left in place, it misleads
+  // SQLite's planner into sorting the whole backlog for every claim.
+  await db.schema.dropIndex('tasks_status').execute();
 
   await db.schema.alterTable('jobs').addColumn('external_id', 'varchar(256)').execute();
   await db.schema.alterTable('jobs').dropColumn('lease_owner').execute();
@@ -34,6 +37,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('jobs').dropColumn('external_id').execute();
   await db.schema.dropIndex('tasks_project_created_id').execute();
   await db.schema.createIndex('tasks_project_created').on('tasks').columns(['project_id', 'created_at']).execute();
+  await db.schema.createIndex('tasks_status').on('tasks').column('status').execute();
   await db.schema.dropIndex('tasks_owner').execute();
   await db.schema.dropIndex('tasks_claimable').execute();
   for (const column of ['delete_requested', 'lease_expires_at', 'owner']) await db.schema.alterTable('tasks').dropColumn(column).execute();
