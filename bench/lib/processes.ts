@@ -50,7 +50,7 @@ export async function startGdflow(extraArgs: string[] = [], dataDir = mkdtempSyn
 
 export function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
