@@ -108,7 +108,10 @@ export class AlreadyExists extends Error {
 export interface StoreCapabilities {
   /** Human name of the backend, for logs and `gdflow doctor`. */
   readonly dialect: 'sqlite' | 'postgres';
-  /** Whether rows can be locked with SELECT ... FOR UPDATE (PostgreSQL) or writes are serial anyway (SQLite). */
+  /**
+   * Whether rows can be locked with SELECT ... FOR UPDATE (PostgreSQL), or writes are serial anyway
+   * (SQLite: every write transaction takes the database's write lock when it begins).
+   */
   readonly rowLocks: boolean;
 }
 
@@ -132,9 +135,21 @@ export interface AccountStore {
   revokeAccessKey(id: string): Promise<boolean>;
 }
 
+export interface ToolUpdate {
+  description?: string;
+  configs: Json;
+  category: string;
+  status: DefinitionStatus;
+}
+
 export interface ToolStore {
   createTool(input: NewVersion): Promise<Tool>;
-  putTool(id: string, update: { description?: string; configs: Json; category: string; status: DefinitionStatus }): Promise<void>;
+  /**
+   * Replace a tool version's definition. With `refuseIfPinned`, throws InUse (naming the workflows)
+   * when a workflow version pins it, checked atomically with the write: a concurrent PutWorkflow
+   * either pins it before (and the put is refused) or after.
+   */
+  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }): Promise<void>;
   getTool(projectId: string, name: string, version: number): Promise<Tool | undefined>;
   getToolById(id: string): Promise<Tool | undefined>;
   getToolVersions(projectId: string, name: string): Promise<Tool[]>;
