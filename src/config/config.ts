@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { parseDatabase } from '../store/location.js';
 
 /**
  * Server settings in layers: defaults, then a config file, then environment variables, then
@@ -25,7 +26,7 @@ export const OPTIONS = {
   host: { env: 'GDFLOW_HOST', flag: '--host', kind: 'string', default: () => '127.0.0.1', description: 'address to listen on' },
   port: { env: 'GDFLOW_PORT', flag: '--port', kind: 'port', default: () => 8080, description: 'TCP port to listen on (0 picks a free one)' },
   dataDir: { env: 'GDFLOW_DATA_DIR', flag: '--data-dir', kind: 'string', default: () => './gdflow-data', description: 'data root: database, data store, job directories and logs' },
-  database: { env: 'GDFLOW_DATABASE', flag: '--database', kind: 'string', default: () => '', description: 'database: empty for <data-dir>/gdflow.db (SQLite), or a sqlite:<file> path' },
+  database: { env: 'GDFLOW_DATABASE', flag: '--database', kind: 'string', default: () => '', description: 'database: empty for <data-dir>/gdflow.db (SQLite), a sqlite:<file> path, or postgres://user@host:port/db' },
   publicUrl: { env: 'GDFLOW_PUBLIC_URL', flag: '--public-url', kind: 'string', default: () => '', description: 'base URL clients use to reach the server, for links such as Log_downloadURL (default: from the Host header)' },
   bodyLimit: { env: 'GDFLOW_BODY_LIMIT', flag: '--body-limit', kind: 'size', default: () => 1024 * 1024, description: 'largest JSON request body, in bytes or with a unit (1m)' },
   uploadLimit: { env: 'GDFLOW_UPLOAD_LIMIT', flag: '--upload-limit', kind: 'size', default: () => 64 * 1024 ** 3, description: 'largest data upload (64g)' },
@@ -164,6 +165,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       if (value !== undefined) values[name] = value;
     }
   }
+  const database = parseDatabase(String(values.database));
+  if ('problem' in database) problems.push(`database: ${database.problem}`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as unknown as Config;
   config.dataDir = resolve(config.dataDir);
