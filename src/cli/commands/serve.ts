@@ -6,7 +6,7 @@ import { startServer } from '../../server/start.js';
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
-    .description('start the gdflow server on the embedded store (settings: defaults < --config file < GDFLOW_* environment < flags)')
+    .description('start the gdflow server on the embedded SQLite store or PostgreSQL (settings: defaults < --config file < GDFLOW_* environment < flags)')
     .option('--config <file>', 'YAML or JSON config file (also GDFLOW_CONFIG)');
   for (const [name, spec] of Object.entries(OPTIONS)) {
     command.option(`${spec.flag} <value>`, `${spec.description} [${spec.env}]`);
