@@ -73,6 +73,9 @@ async function recordTransition(
   await trx.insertInto('task_events').values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
 }
 
+/** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
 /** What differs between the backends beyond SQL itself (which the Kysely dialect handles). */
 export interface KyselyStoreOptions {
   /**
@@ -194,7 +197,7 @@ export class KyselyStore extends DefinitionStore implements Store {
       query = query.where('tasks.created_at', '<', range.to + 1);
       count = count.where('created_at', '<', range.to + 1);
     }
-    const rows = await query.orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').limit(range.limit).offset(range.offset ?? 0).execute();
+    const rows = await query.orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').limit(range.limit).offset(Math.min(range.offset ?? 0, MAX_OFFSET)).execute();
     const { n } = await count.executeTakeFirstOrThrow();
     return { tasks: rows.map(toTask), total: Number(n) };
   }
