@@ -26,8 +26,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_TRIGGER' && error instanceof Error && error.message.includes('FOREIGN KEY');
 }
 
-/** Transient conflicts worth retrying the whole transaction for (SQLite busy, PG serialization). */
+/**
+ * Transient conflicts worth retrying the whole transaction for: SQLite busy, including SQLITE_BUSY_SNAPSHOT (a
+ * transaction that read, then wanted to write after another process committed); PostgreSQL serialization
+ * failures and deadlocks.
+ */
 export function isTransientConflict(error: unknown): boolean {
   const code = codeOf(error);
-  return code === 'SQLITE_BUSY' || code === '40001' || code === '40P01';
+  return code?.startsWith('SQLITE_BUSY') === true || code === '40001' || code === '40P01';
 }
