@@ -1,6 +1,7 @@
 /**
  * The store interface: everything the domain and the engine persist goes through it. There is
- * one implementation over Kysely (kysely-store.ts) that runs on SQLite and on PostgreSQL; the
+ * one implementation over Kysely (kysely-store.ts with definition-store.ts) that runs on SQLite
+ * (sqlite.ts) and on PostgreSQL (postgres.ts), with a read cache in front (cached-store.ts); the
  * contract suite in test/store/ runs against every backend.
  */
 
