@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { Client } from '../src/client/client.js';
 import type { ActivateWorkflowRequest } from '../src/client/types.js';
+import { pool } from './lib/pool.js';
 import { CLI, createAccount, machine, median, startGdflow } from './lib/processes.js';
 
 /**
@@ -31,12 +32,6 @@ const TOOL = {
   requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '256m', disk: '256m', network: false } },
 };
 
-async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
-}
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; seconds: number }> {
   const started = process.hrtime.bigint();

@@ -57,8 +57,8 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Create an account with the CLI (as an operator would) and return a client for it. */
-export function createAccount(dataDir: string, url: string, name: string): { transport: Transport; id: string; secret: string } {
-  const result = spawnSync(process.execPath, [CLI, 'admin', 'create-account', name, '--data-dir', dataDir, '--json'], { encoding: 'utf8' });
+export function createAccount(dataDir: string, url: string, name: string, extraArgs: string[] = []): { transport: Transport; id: string; secret: string } {
+  const result = spawnSync(process.execPath, [CLI, 'admin', 'create-account', name, '--data-dir', dataDir, ...extraArgs, '--json'], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`create-account failed: ${result.stderr}`);
   const key = JSON.parse(result.stdout) as { access_key_id: string; access_key_secret: string };
   return {

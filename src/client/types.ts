@@ -257,6 +257,8 @@ export interface TaskList {
   task_list: Task[];
   count: number;
   total: number;
+  /** Pass as `cursor` for the next page; null on the last one (gdflow's keyset paging, docs/api.md). */
+  next_cursor?: string | null;
 }
 
 export interface ListTasksQuery {
@@ -267,6 +269,8 @@ export interface ListTasksQuery {
   /** Page size, 1..1000 (server default 100). */
   size?: number;
   offset?: number;
+  /** The `next_cursor` of the previous page: pages by keyset, as fast deep in the list as at its start. */
+  cursor?: string;
 }
 
 export interface Job {

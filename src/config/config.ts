@@ -27,6 +27,7 @@ export const OPTIONS = {
   port: { env: 'GDFLOW_PORT', flag: '--port', kind: 'port', default: () => 8080, description: 'TCP port to listen on (0 picks a free one)' },
   dataDir: { env: 'GDFLOW_DATA_DIR', flag: '--data-dir', kind: 'string', default: () => './gdflow-data', description: 'data root: database, data store, job directories and logs' },
   database: { env: 'GDFLOW_DATABASE', flag: '--database', kind: 'string', default: () => '', description: 'database: empty for <data-dir>/gdflow.db (SQLite), a sqlite:<file> path, or postgres://user@host:port/db' },
+  role: { env: 'GDFLOW_ROLE', flag: '--role', kind: 'enum', values: ['all', 'api', 'worker'], default: () => 'all', description: 'what this process does: all (API and jobs), api (serves the API, runs no jobs), worker (runs jobs, serves only /healthz)' },
   publicUrl: { env: 'GDFLOW_PUBLIC_URL', flag: '--public-url', kind: 'string', default: () => '', description: 'base URL clients use to reach the server, for links such as Log_downloadURL (default: from the Host header)' },
   bodyLimit: { env: 'GDFLOW_BODY_LIMIT', flag: '--body-limit', kind: 'size', default: () => 1024 * 1024, description: 'largest JSON request body, in bytes or with a unit (1m)' },
   uploadLimit: { env: 'GDFLOW_UPLOAD_LIMIT', flag: '--upload-limit', kind: 'size', default: () => 64 * 1024 ** 3, description: 'largest data upload (64g)' },
@@ -36,6 +37,9 @@ export const OPTIONS = {
   launcher: { env: 'GDFLOW_LAUNCHER', flag: '--launcher', kind: 'enum', values: ['auto', 'native', 'node'], default: () => 'auto', description: 'what starts job processes: native (gdflow-spawn, built by npm run build), node (a Node helper), auto (native when built)' },
   cpus: { env: 'GDFLOW_CPUS', flag: '--cpus', kind: 'integer', default: () => availableParallelism(), description: 'CPU slots the local executor hands out to jobs' },
   memory: { env: 'GDFLOW_MEMORY', flag: '--memory', kind: 'size', default: () => Math.floor(totalmem() * 0.8), description: 'memory the local executor hands out to jobs' },
+  leaseTtl: { env: 'GDFLOW_LEASE_TTL', flag: '--lease-ttl', kind: 'seconds', default: () => 15, description: 'how long a worker\'s hold on a task lasts without renewal: a dead worker\'s tasks are taken over after this (seconds)' },
+  drainTimeout: { env: 'GDFLOW_DRAIN_TIMEOUT', flag: '--drain-timeout', kind: 'seconds', default: () => 25, description: 'on SIGTERM, how long a worker lets running jobs finish before it kills them and hands their tasks back (seconds)' },
+  workerId: { env: 'GDFLOW_WORKER_ID', flag: '--worker-id', kind: 'string', default: () => '', description: 'this worker\'s name in the store (default: <hostname>-<pid>-<random>); must be unique among live workers' },
   jobTimeout: { env: 'GDFLOW_JOB_TIMEOUT', flag: '--job-timeout', kind: 'seconds', default: () => 86400, description: 'a job running longer is killed and fails (seconds; 0 for none)' },
   logUrlTtl: { env: 'GDFLOW_LOG_URL_TTL', flag: '--log-url-ttl', kind: 'seconds', default: () => 3600, description: 'how long a Log_downloadURL stays valid (seconds)' },
 } as const satisfies Record<string, OptionSpec>;
@@ -47,6 +51,7 @@ export interface Config {
   port: number;
   dataDir: string;
   database: string;
+  role: 'all' | 'api' | 'worker';
   publicUrl: string;
   bodyLimit: number;
   uploadLimit: number;
@@ -57,6 +62,9 @@ export interface Config {
   cpus: number;
   memory: number;
   jobTimeout: number;
+  leaseTtl: number;
+  drainTimeout: number;
+  workerId: string;
   logUrlTtl: number;
   /** Where the file layer came from, if any. */
   configFile?: string;
@@ -167,6 +175,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   const database = parseDatabase(String(values.database));
   if ('problem' in database) problems.push(`database: ${database.problem}`);
+  if (values.leaseTtl === 0) problems.push(`leaseTtl must be at least 1 second`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as unknown as Config;
   config.dataDir = resolve(config.dataDir);

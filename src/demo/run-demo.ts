@@ -49,11 +49,13 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
   if (missing.length > 0) {
     throw new Error(`the demo needs ${missing.join(', ')}: install them with\n  apt-get install -y bubblewrap samtools bwa fastp`);
   }
-  const server = await startServer({ ...config, port: 0, host: '127.0.0.1' });
+  // The demo runs API and worker in one process, whatever the configuration says.
+  const server = await startServer({ ...config, role: 'all', port: 0, host: '127.0.0.1' });
   try {
     say(`gdflow server on ${server.url}, data in ${config.dataDir}`);
-    const accounts = server.services.accounts;
-    const existing = await server.services.store.getAccount(ACCOUNT);
+    const services = server.services!;
+    const accounts = services.accounts;
+    const existing = await services.store.getAccount(ACCOUNT);
     const key = existing ? await accounts.createKey(ACCOUNT) : (await accounts.createAccount(ACCOUNT)).key;
     say(`account '${ACCOUNT}': access key ${key.id} (secret ${key.secret})`);
     const api = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret } });

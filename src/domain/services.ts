@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
 import type { DataService } from './data/service.js';
-import { TaskService, type LogLinks, type TaskEngine } from './tasks/service.js';
+import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
@@ -25,7 +25,7 @@ export function createCoreServices(store: Store): CoreServices {
 }
 
 export interface Runtime {
-  engine: TaskEngine;
+  files: TaskFiles;
   data: DataService;
   catalog: DataCatalog;
   logs: LogLinks;
@@ -33,5 +33,5 @@ export interface Runtime {
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
-  return { ...core, data: runtime.data, tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.engine, runtime.logs) };
+  return { ...core, data: runtime.data, tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs) };
 }

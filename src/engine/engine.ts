@@ -1,21 +1,27 @@
 import { rm } from 'node:fs/promises';
-import type { Job, JobStatus, StateChanges, Store, Task, TaskStatus } from '../store/store.js';
-import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
-import { JOB_TRANSITIONS, TASK_TRANSITIONS } from '../domain/tasks/states.js';
+import { JobSpecError } from '../domain/tasks/job-spec.js';
+import { JOB_TRANSITIONS, TASK_TRANSITIONS, TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
 import type { DataStore } from '../data/index.js';
+import type { JobPatch, JobStatus, StateChanges, Store, Task, TaskPatch, TaskStatus, WorkEvent } from '../store/store.js';
 import type { Executor } from './executors/executor.js';
 import { makeJobDirectories, runJob, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
-import type { JobSpecDocument } from '../domain/tasks/plan.js';
+import { LiveTask, type LiveJob } from './live-task.js';
 import { prepareTasksRoot } from './tasks-root.js';
+import { expireDeadLocalWorkers } from './worker-id.js';
 
 /**
- * The scheduler: drives every unfinished task of the store to its end. Its state lives in the
- * store (every transition is written before it takes effect); what it keeps in memory is a copy
- * it can rebuild at any time, which is how it recovers after a crash.
+ * The worker: claims tasks through the store and drives them to their end (docs/operating.md, "Workers").
  *
- * Jobs run as soon as their upstream jobs have succeeded and the machine has the CPU and memory
- * their tools ask for (oldest task first; a job that does not fit lets smaller ones pass).
+ * Its state is the store. A worker holds a task while its lease lives (renewed by heartbeat) and writes the task's
+ * state only while it holds it: every write is checked against the lease in the same transaction, and a job starts
+ * only after its start has been written that way, so two workers never run the same job. What it keeps in memory is
+ * a copy of the tasks it holds, which any worker can rebuild from the store: a take-over after a worker died, a
+ * restart and a claim of a new task are the same code.
+ *
+ * Jobs run as soon as their upstream jobs have succeeded and this worker has the CPU and memory their tools ask
+ * for (oldest task first; a job that does not fit lets smaller ones pass). A worker claims more tasks only when it
+ * has room and nothing it holds is waiting for room, so it holds (and keeps in memory) only what it can run soon.
  */
 
 export interface EngineOptions {
@@ -23,102 +29,168 @@ export interface EngineOptions {
   dataStore: DataStore;
   executor: Executor;
   layout: Layout;
+  /** This worker's name in the store (lease owner); unique among live workers. */
+  workerId: string;
   /** CPU slots and memory (MiB) handed out to jobs. */
   cpus: number;
   memoryMb: number;
   jobTimeoutSeconds: number;
-  /** How often to look for tasks and stop requests written by other processes (ms). */
+  /** How long a lease lasts without renewal (s): a dead worker's tasks are taken over after this. Default 15. */
+  leaseSeconds?: number;
+  /** How often to look for new work and for stop and delete requests (ms). Default 500. */
   pollIntervalMs?: number;
-  /** How many times a job may be caught running by a restart before it is failed. */
+  /** Most tasks held at once. Default max(16, 4 × cpus). */
+  maxTasks?: number;
+  /** How many times a job may be found running by a new owner (its worker died) before it is failed. */
   maxRestarts?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
 }
 
-interface LiveJob {
-  job: Job;
-  spec: JobSpecDocument;
-}
-
-interface LiveTask {
-  task: Task;
-  jobs: LiveJob[];
-  byId: Map<string, LiveJob>;
-}
+/** Why a job's run was aborted. */
+type AbortReason = 'stop' | 'fail-fast' | 'shutdown' | 'lost';
 
 interface Running {
   taskId: string;
   cpu: number;
   memMb: number;
   controller: AbortController;
+  /** Settles when the job has ended and its outcome is recorded in memory. */
   done: Promise<void>;
 }
 
-type AbortReason = 'stop' | 'fail-fast' | 'shutdown';
+interface Start {
+  live: LiveTask;
+  entry: LiveJob;
+  run: Running;
+  /** The handle of a job an earlier owner started, to wait for instead of starting one. */
+  adopt?: string;
+}
 
 const now = () => Date.now() / 1000;
-/** How many forgotten (deleted) task ids are remembered (see Engine.forgotten). */
+/** How many forgotten task ids are remembered (see Engine.forgotten). */
 const MAX_FORGOTTEN = 10_000;
 /** How many working directories of waiting jobs may be in the making at once (see prepareAhead). */
 const PREPARE_AHEAD = 4;
+/** Most tasks claimed in one go. */
+const CLAIM_BATCH = 16;
 const isTerminalJob = (status: JobStatus) => TERMINAL_JOB_STATES.includes(status);
+const isTerminalTask = (status: TaskStatus) => TERMINAL_TASK_STATES.includes(status);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Engine {
+  private readonly store: Store;
+  private readonly owner: string;
+  private readonly leaseSeconds: number;
+  private readonly maxTasks: number;
+  /** The tasks this worker holds, in the order it claimed them (oldest first, as the store hands them out). */
   private readonly tasks = new Map<string, LiveTask>();
-  /**
-   * Tasks forgotten before their deletion: the store still lists them until the deletion commits, and a poll
-   * (reload) or a track in between must not take them up again (their jobs would run into removed directories).
-   * The most recent ones are kept; a deleted task is gone from the store long before it leaves this set.
-   */
+  /** Tasks given up or deleted: a job of theirs that ends afterwards must not write anything. */
   private readonly forgotten = new Set<string>();
   /** Tasks something happened to since the last pass: only these are looked at again. */
   private readonly dirty = new Set<string>();
+  /** Jobs this worker runs or is starting, by job id (they hold their CPU and memory). */
   private readonly running = new Map<string, Running>();
+  private readonly deleting = new Set<string>();
   private freeCpus: number;
   private freeMemMb: number;
+  private pending: { tasks: NonNullable<StateChanges['tasks']>; jobs: NonNullable<StateChanges['jobs']>; release: string[] } = { tasks: [], jobs: [], release: [] };
+  private flushing: Promise<void> = Promise.resolve();
+  private starts: Start[] = [];
   private passRunning = false;
   private passAgain = false;
-  private timer: NodeJS.Timeout | undefined;
+  private claiming = false;
+  private claimAgain = false;
+  private polling = false;
+  /** Capacity was freed (a job ended, a task was done): see whether there is more work after this pass. */
+  private claimSoon = false;
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribe: (() => void) | undefined;
   private stopped = true;
+  private draining = false;
+  /** Set when a job ends, so that a drain can wait for the last one. */
+  private jobEnded: (() => void) | undefined;
 
   constructor(private readonly options: EngineOptions) {
+    this.store = options.store;
+    this.owner = options.workerId;
+    this.leaseSeconds = options.leaseSeconds ?? 15;
+    this.maxTasks = options.maxTasks ?? Math.max(16, 4 * options.cpus);
     this.freeCpus = options.cpus;
     this.freeMemMb = options.memoryMb;
   }
 
-  private log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void {
-    this.options.log?.(level, message, fields);
+  /** What /healthz shows of this worker. */
+  status() {
+    return {
+      worker: this.owner,
+      draining: this.draining,
+      tasks: this.tasks.size,
+      jobs: this.running.size,
+      free_cpus: this.freeCpus,
+      free_memory_mb: this.freeMemMb,
+    };
   }
 
-  /** Recover what a previous run left unfinished, then start driving tasks. */
+  private log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void {
+    this.options.log?.(level, message, { worker: this.owner, ...fields });
+  }
+
   async start(): Promise<void> {
     this.stopped = false;
     await this.options.executor.check();
     const tasksRoot = await prepareTasksRoot(this.options.layout.tasksRoot);
     if (!tasksRoot.marked) this.log('info', 'the tasks directory keeps the default placement of new directories', { why: tasksRoot.why });
-    await this.reload(true);
-    const interval = this.options.pollIntervalMs ?? 1000;
-    this.timer = setInterval(() => {
-      this.reload(false).catch((error: unknown) => this.log('error', 'engine poll failed', { error: String(error) }));
-    }, interval);
-    this.timer.unref();
-    this.wake();
+    const dead = await expireDeadLocalWorkers(this.store);
+    if (dead.length > 0) this.log('info', 'took over the tasks of workers of this machine that are gone', { workers: dead });
+    this.unsubscribe = this.store.events.subscribe((event) => this.onEvent(event));
+    const every = (ms: number, fn: () => Promise<void>, what: string) => {
+      const timer = setInterval(() => fn().catch((error: unknown) => this.log('error', `${what} failed`, { error: String(error) })), ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.options.pollIntervalMs ?? 500, () => this.poll(), 'polling the store');
+    every((this.leaseSeconds * 1000) / 3, () => this.heartbeat(), 'renewing leases');
+    this.maybeClaim();
   }
 
   /**
-   * Stop driving tasks. Jobs still running are killed and put back in the queue, so that the
-   * next start runs them again from scratch.
+   * Stop claiming and starting jobs; let running jobs finish for up to `drainMs`, then kill the rest (they run
+   * again wherever their task goes next) and give up every lease, so that other workers continue at once.
    */
-  async stop(): Promise<void> {
+  async drain(drainMs: number): Promise<void> {
+    if (this.stopped) return;
+    this.draining = true;
+    this.log('info', 'draining', { jobs: this.running.size, seconds: drainMs / 1000 });
+    const deadline = Date.now() + drainMs;
+    while (this.running.size > 0 && Date.now() < deadline) {
+      await Promise.race([new Promise<void>((resolve) => (this.jobEnded = resolve)), sleep(Math.min(1000, deadline - Date.now()))]);
+    }
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    for (const run of this.running.values()) run.controller.abort('shutdown' satisfies AbortReason);
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    for (const timer of this.timers) clearInterval(timer);
+    this.unsubscribe?.();
+    const left = [...this.running.values()];
+    for (const run of left) run.controller.abort('shutdown' satisfies AbortReason);
+    await Promise.all(left.map((run) => run.done));
+    for (const live of [...this.tasks.values()]) this.retire(live);
     await this.flush();
     await this.options.executor.close?.();
   }
 
-  /** Something changed (a task was activated, a job ended, a stop was asked): look again now. */
-  wake(taskId?: string): void {
+  /** Stop now: as a drain that waits for nothing. */
+  stop(): Promise<void> {
+    return this.drain(0);
+  }
+
+  private onEvent(event: WorkEvent): void {
+    if (this.stopped) return;
+    const live = this.tasks.get(event.taskId);
+    if (event.kind === 'task') this.maybeClaim();
+    else if (live && event.kind === 'stop') this.noteStop(live);
+    else if (live && event.kind === 'delete') void this.deleteHeld(live);
+  }
+
+  /** Something changed (a job ended, a stop was asked): look again now. */
+  private wake(taskId?: string): void {
     if (taskId !== undefined) this.dirty.add(taskId);
     if (this.stopped) return;
     if (this.passRunning) {
@@ -137,138 +209,234 @@ export class Engine {
       });
   }
 
-  /** Load a task created by this process right away, and schedule it. */
-  async track(taskId: string): Promise<void> {
-    if (this.forgotten.has(taskId)) return;
-    if (!this.tasks.has(taskId)) {
-      const task = await this.options.store.getTask(taskId);
-      if (task) await this.load(task, false);
+  // ---- claiming, heartbeats, requests ---------------------------------------------------------------
+
+  /** Claim more tasks when there is room and nothing held is waiting for room. */
+  private maybeClaim(): void {
+    if (this.stopped || this.draining) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
     }
-    this.wake(taskId);
+    const room = this.maxTasks - this.tasks.size;
+    if (room <= 0 || this.freeCpus <= 0 || this.freeMemMb <= 0 || this.wantsRoom()) return;
+    const limit = Math.min(room, this.freeCpus, CLAIM_BATCH);
+    this.claiming = true;
+    const askedAt = Date.now();
+    void this.store
+      .claimTasks(this.owner, limit, this.leaseSeconds)
+      .then(async (claimed) => {
+        for (const task of claimed) await this.load(task, askedAt);
+        // A full batch: there may be more, and room for them.
+        if (claimed.length === limit) this.claimAgain = true;
+        if (claimed.length > 0) this.wake();
+      })
+      .catch((error: unknown) => this.log('error', 'claiming tasks failed', { error: String(error) }))
+      .finally(() => {
+        this.claiming = false;
+        if (this.claimAgain) {
+          this.claimAgain = false;
+          this.maybeClaim();
+        }
+      });
   }
 
-  /** Kill a task's running jobs now (the stop flag is already in the store). */
-  async requestStop(taskId: string): Promise<void> {
-    const live = this.tasks.get(taskId);
-    if (live) live.task.stopRequested = true;
-    else await this.track(taskId);
-    this.wake(taskId);
+  /**
+   * Whether a task held here will want CPU soon: a job of it waits for room, or none of its tool jobs runs yet (it
+   * was just claimed, or is between steps). Claiming more then would take work other workers could start now.
+   */
+  private wantsRoom(): boolean {
+    for (const live of this.tasks.values()) {
+      if (live.task.stopRequested || isTerminalTask(live.task.status)) continue;
+      if (live.queued.size > 0 || live.toolJobsHere === 0) return true;
+    }
+    return false;
   }
 
-  /** Stop a task and forget it (before it is deleted). */
-  async forget(taskId: string): Promise<void> {
-    // Forget it first: a scheduling pass while its running jobs are being killed must not start others
-    // (they would write into the task's directory after it is removed), nor may a poll load it again.
-    this.forgotten.add(taskId);
-    if (this.forgotten.size > MAX_FORGOTTEN) this.forgotten.delete(this.forgotten.values().next().value!);
+  /** Take up a claimed task: its jobs from the store, and what its previous owner left running. */
+  private async load(task: Task, askedAt: number): Promise<void> {
+    this.forgotten.delete(task.id);
+    let live: LiveTask;
+    try {
+      live = new LiveTask(task, await this.store.listJobs(task.id), askedAt);
+    } catch (error) {
+      if (!(error instanceof JobSpecError)) throw error;
+      // Written by another version or damaged: nothing of it can run here.
+      this.log('error', 'a claimed task cannot be run', { task: task.id, error: error.message });
+      const failed = isTerminalTask(task.status) ? [] : [{ id: task.id, patch: { status: 'failed' as const, reason: `cannot run: ${error.message}`, endedAt: now() } }];
+      await this.store.applyChanges({ owner: this.owner, tasks: failed, release: [task.id] });
+      return;
+    }
+    if (this.stopped) {
+      await this.store.releaseTasks(this.owner, [task.id]);
+      return;
+    }
+    this.tasks.set(task.id, live);
+    const maxRestarts = this.options.maxRestarts ?? 3;
+    for (const entry of live.jobs) {
+      const { job } = entry;
+      if (isTerminalJob(job.status)) continue;
+      if (job.externalId !== null && this.options.executor.adopt && entry.spec.kind === 'tool') {
+        // Its job may still be alive outside any worker (a Slurm job, a container): wait for it, do not run it again.
+        const cpu = this.cpuOf(entry);
+        const memMb = this.memOf(entry);
+        this.starts.push({ live, entry, run: this.reserve(live, entry, cpu, memMb), adopt: job.externalId });
+        this.log('info', 'adopting a job its previous worker started', { job: job.id, handle: job.externalId });
+        continue;
+      }
+      if (job.status !== 'running') continue;
+      // Its process died with its worker: run it again from scratch, unless that keeps happening.
+      if (job.attempt >= maxRestarts) {
+        this.setJob(live, entry, 'failed', `its worker was lost ${job.attempt} times while this job was running`, { endedAt: now() });
+      } else {
+        this.setJob(live, entry, 'queued', `runs again from scratch: its worker was lost while attempt ${job.attempt} was running`);
+      }
+      this.log('warn', 'took over a job whose worker was lost while it ran', { job: job.id, status: job.status });
+    }
+    for (const entry of live.readyJobs()) this.setJob(live, entry, 'queued', 'upstream jobs succeeded');
+    this.dirty.add(task.id);
+  }
+
+  /** Renew every lease; a task whose lease could not be renewed is given up (someone else holds it now). */
+  private async heartbeat(): Promise<void> {
+    if (this.stopped || this.tasks.size === 0) return;
+    const askedAt = Date.now();
+    const held = new Set(await this.store.renewLeases(this.owner, this.leaseSeconds));
+    for (const live of [...this.tasks.values()]) {
+      if (held.has(live.task.id)) live.leaseAskedAt = Math.max(live.leaseAskedAt, askedAt);
+      // A task claimed while the renewal was on its way may be missing from it: only older ones are lost.
+      else if (live.leaseAskedAt < askedAt && live.heldSince < askedAt) this.abandon(live, 'its lease was taken over by another worker');
+    }
+  }
+
+  /**
+   * Give up tasks whose lease may have ended (the store could not be reached to renew it) before another worker
+   * can take them over, then look for stop and delete requests and for new work.
+   */
+  private async poll(): Promise<void> {
+    if (this.stopped || this.polling) return;
+    this.polling = true;
+    try {
+      const margin = Math.min(2000, (this.leaseSeconds * 1000) / 4);
+      for (const live of [...this.tasks.values()]) {
+        if (Date.now() > live.leaseAskedAt + this.leaseSeconds * 1000 - margin) this.abandon(live, 'its lease could not be renewed in time');
+      }
+      if (this.tasks.size > 0) {
+        for (const flags of await this.store.requestedTasks(this.owner)) {
+          const live = this.tasks.get(flags.id);
+          if (!live) continue;
+          if (flags.deleteRequested) void this.deleteHeld(live);
+          else if (flags.stopRequested) this.noteStop(live);
+        }
+      }
+      this.maybeClaim();
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private noteStop(live: LiveTask): void {
+    if (live.task.stopRequested) return;
+    live.task.stopRequested = true;
+    this.wake(live.task.id);
+  }
+
+  /** Drop a task without writing anything more for it: its lease is gone, and its jobs here are killed. */
+  private abandon(live: LiveTask, why: string): void {
+    if (this.tasks.get(live.task.id) !== live) return;
+    this.log('warn', 'gave up a task', { task: live.task.id, why });
+    this.forget(live.task.id);
+    for (const run of this.running.values()) if (run.taskId === live.task.id) run.controller.abort('lost' satisfies AbortReason);
+    const mine = (change: { id: string; taskId?: string }) => (change.taskId ?? change.id) !== live.task.id;
+    this.pending = { tasks: this.pending.tasks.filter(mine), jobs: this.pending.jobs.filter(mine), release: this.pending.release.filter((id) => id !== live.task.id) };
+  }
+
+  private forget(taskId: string): void {
     this.tasks.delete(taskId);
     this.dirty.delete(taskId);
     this.prepared.delete(taskId);
-    const runs = [...this.running.values()].filter((r) => r.taskId === taskId);
-    for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
-    await Promise.all(runs.map((r) => r.done));
+    this.forgotten.add(taskId);
+    if (this.forgotten.size > MAX_FORGOTTEN) this.forgotten.delete(this.forgotten.values().next().value!);
   }
 
-  // ---- loading and recovery -------------------------------------------------------------------
-
-  /**
-   * Look for tasks this process does not drive yet (created by another replica, or left by an
-   * earlier run) and for stop requests made elsewhere; wake scheduled tasks whose time has come.
-   */
-  private async reload(recovering: boolean): Promise<void> {
-    const flags = await this.options.store.activeTaskFlags();
-    for (const { id, stopRequested } of flags) {
-      if (this.forgotten.has(id)) continue;
-      const live = this.tasks.get(id);
-      if (!live) {
-        const task = await this.options.store.getTask(id);
-        if (task) await this.load(task, recovering);
-        this.dirty.add(id);
-      } else if (stopRequested && !live.task.stopRequested) {
-        live.task.stopRequested = true;
-        this.dirty.add(id);
-      }
-    }
-    const t = now();
-    for (const live of this.tasks.values()) {
-      if (live.task.status === 'scheduled' && (live.task.scheduleAt ?? 0) <= t) this.dirty.add(live.task.id);
-    }
-    if (this.dirty.size > 0) this.wake();
-  }
-
-  private async load(task: Task, recovering: boolean): Promise<void> {
-    const jobs = await this.options.store.listJobs(task.id);
-    // Forgotten, or loaded by someone else (a poll and a track), while the jobs were read.
-    if (this.forgotten.has(task.id) || this.tasks.has(task.id)) return;
-    const live: LiveTask = { task, jobs: [], byId: new Map() };
-    const order: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : jobs.map((j) => j.id);
-    const byId = new Map(jobs.map((j) => [j.id, j]));
-    for (const id of order) {
-      const job = byId.get(id);
-      if (!job) continue;
-      const entry = { job, spec: job.spec as unknown as JobSpecDocument };
-      live.jobs.push(entry);
-      live.byId.set(id, entry);
-    }
-    this.tasks.set(task.id, live);
-    if (!recovering) return;
-    // A job found running belongs to a process that no longer exists: run it again from scratch,
-    // unless that keeps happening.
-    for (const entry of live.jobs) {
-      if (entry.job.status !== 'running' || this.running.has(entry.job.id)) continue;
-      const maxRestarts = this.options.maxRestarts ?? 3;
-      if (entry.job.attempt >= maxRestarts) {
-        this.setJob(entry, 'failed', `the server stopped ${entry.job.attempt} times while this job was running`, { endedAt: now() });
-      } else {
-        this.setJob(entry, 'queued', `re-run from scratch: the server stopped while attempt ${entry.job.attempt} was running`);
-      }
-      this.log('warn', 'recovered a job that was running when the server stopped', { job: entry.job.id, status: entry.job.status });
+  /** Carry out a DELETE: kill the task's jobs, remove its files, then its rows (the API waits for those to go). */
+  private async deleteHeld(live: LiveTask): Promise<void> {
+    const taskId = live.task.id;
+    if (this.deleting.has(taskId) || this.tasks.get(taskId) !== live) return;
+    this.deleting.add(taskId);
+    try {
+      const runs = [...this.running.values()].filter((r) => r.taskId === taskId);
+      for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
+      await Promise.all(runs.map((r) => r.done));
+      this.forget(taskId);
+      this.pending = {
+        tasks: this.pending.tasks.filter((c) => c.id !== taskId),
+        jobs: this.pending.jobs.filter((c) => c.taskId !== taskId),
+        release: this.pending.release.filter((id) => id !== taskId),
+      };
+      await this.removeFiles(taskId);
+      await this.store.deleteTask(taskId, this.owner);
+      this.log('info', 'task deleted', { task: taskId });
+    } catch (error) {
+      this.log('error', 'deleting a task failed', { task: taskId, error: String(error) });
+    } finally {
+      this.deleting.delete(taskId);
     }
   }
 
-  // ---- state changes -------------------------------------------------------------------------------
+  // ---- state changes ---------------------------------------------------------------------------------
   //
-  // Changes are made in memory at once and written to the store together at the end of each
-  // scheduling pass: one commit for all a pass decided, instead of one per transition, and that
-  // commit does not wait for the disk (see flush).
-  // Nothing is lost by that on a crash: a job whose start was not yet written is still queued in
-  // the store and runs again from scratch; one whose end was not yet written is found running and
-  // runs again; a job recorded as finished is never run again.
+  // Changes are made in memory at once and written to the store together at the end of each scheduling pass:
+  // one commit for all a pass decided, checked against the leases, and not waiting for the disk (docs/tasks.md,
+  // "Recovery"). A job's process is started only after the write that records its start has committed.
 
-  private pending: Required<Omit<StateChanges, 'relaxed'>> = { tasks: [], jobs: [] };
-  private flushing: Promise<void> = Promise.resolve();
-
-  private setJob(entry: LiveJob, status: JobStatus, reason: string, extra: Partial<Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt'>> = {}): void {
-    if (!JOB_TRANSITIONS[entry.job.status].includes(status)) {
+  private setJob(live: LiveTask, entry: LiveJob, status: JobStatus, reason: string, extra: Omit<JobPatch, 'status' | 'reason'> = {}): void {
+    if (!JOB_TRANSITIONS[entry.job.status].includes(status) && entry.job.status !== status) {
       this.log('error', 'job transition outside the state machine (docs/tasks.md)', { job: entry.job.id, from: entry.job.status, to: status });
     }
-    Object.assign(entry.job, { status, reason, ...extra });
-    this.pending.jobs.push({ id: entry.job.id, patch: { status, reason, ...extra } });
+    Object.assign(entry.job, { reason, ...extra });
+    const ready = live.setStatus(entry, status);
+    this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { status, reason, ...extra } });
+    for (const next of ready) this.setJob(live, next, 'queued', 'upstream jobs succeeded');
   }
 
-  private setTask(live: LiveTask, status: TaskStatus, reason: string, extra: Partial<Pick<Task, 'startedAt' | 'endedAt'>> = {}): void {
+  private setTask(live: LiveTask, status: TaskStatus, reason: string, extra: Omit<TaskPatch, 'status' | 'reason'> = {}): void {
     if (!TASK_TRANSITIONS[live.task.status].includes(status)) {
       this.log('error', 'task transition outside the state machine (docs/tasks.md)', { task: live.task.id, from: live.task.status, to: status });
     }
     Object.assign(live.task, { status, reason, ...extra });
     this.pending.tasks.push({ id: live.task.id, patch: { status, reason, ...extra } });
-    if (TERMINAL_TASK_STATES.includes(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });
+    if (isTerminalTask(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });
   }
 
-  /** Write what is pending, in order, after any earlier write. */
+  /** Write what is pending, after any earlier write; tasks the store says this worker lost are given up. */
   private flush(): Promise<void> {
     const batch = this.pending;
-    if (batch.tasks.length + batch.jobs.length === 0) return this.flushing;
-    this.pending = { tasks: [], jobs: [] };
-    // Relaxed durability: a machine crash may lose the last passes' writes, which recovery turns into
-    // "queued" or "running" jobs that run again (docs/tasks.md); a process crash loses nothing written.
-    const write = () => this.options.store.applyChanges({ ...batch, relaxed: true });
-    this.flushing = this.flushing.then(write, write);
-    this.flushing.catch((error: unknown) => this.log('error', 'writing task state failed', { error: String(error) }));
+    if (batch.tasks.length + batch.jobs.length + batch.release.length === 0) return this.flushing;
+    this.pending = { tasks: [], jobs: [], release: [] };
+    const write = async () => {
+      // A store that cannot be reached is asked again: the leases' deadlines (poll) decide when to give up.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { lost } = await this.store.applyChanges({ ...batch, owner: this.owner, relaxed: true });
+          for (const id of lost) {
+            const live = this.tasks.get(id);
+            if (live) this.abandon(live, 'another worker holds it now');
+          }
+          return;
+        } catch (error) {
+          const live = [...new Set([...batch.tasks.map((c) => c.id), ...batch.jobs.map((c) => c.taskId)])].filter((id) => this.tasks.has(id));
+          this.log('error', 'writing task state failed', { error: String(error), attempt });
+          if (live.length === 0 && batch.release.length === 0) return;
+          await sleep(Math.min(5000, 100 * 2 ** attempt));
+        }
+      }
+    };
+    this.flushing = this.flushing.then(write);
     return this.flushing;
   }
 
-  // ---- the scheduling pass ----------------------------------------------------------------------
+  // ---- the scheduling pass -----------------------------------------------------------------------------
 
   private async pass(): Promise<void> {
     const t = now();
@@ -276,30 +444,47 @@ export class Engine {
     this.dirty.clear();
     for (const id of dirty) {
       const live = this.tasks.get(id);
-      if (!live) continue;
+      if (!live || this.deleting.has(id)) continue;
       this.advance(live, t);
-      if (TERMINAL_TASK_STATES.includes(live.task.status) && ![...this.running.values()].some((r) => r.taskId === live.task.id)) {
-        this.tasks.delete(live.task.id);
-        this.prepared.delete(live.task.id);
-      }
+      if ((isTerminalTask(live.task.status) || this.draining) && !this.runsJobsOf(id)) this.retire(live);
     }
     this.dispatch();
+    const starts = this.starts;
+    this.starts = [];
     await this.flush();
+    for (const start of starts) this.launch(start);
+    if (this.claimSoon) {
+      this.claimSoon = false;
+      this.maybeClaim();
+    }
   }
 
-  /** Move one task forward: start time, stop requests, failures, newly ready jobs, the end. */
+  private runsJobsOf(taskId: string): boolean {
+    for (const run of this.running.values()) if (run.taskId === taskId) return true;
+    return false;
+  }
+
+  /** Done with a task (it ended, or this worker is shutting down): give up its lease with the next write. */
+  private retire(live: LiveTask): void {
+    this.pending.release.push(live.task.id);
+    this.forget(live.task.id);
+    // Room for another task (claimed after this write, which the claim queues behind).
+    this.claimSoon = true;
+  }
+
+  /** Move one task forward: start time, stop requests, failures, the end. */
   private advance(live: LiveTask, t: number): void {
     const task = live.task;
-    if (TERMINAL_TASK_STATES.includes(task.status)) return;
-    const runningHere = (id: string) => this.running.has(id);
+    if (isTerminalTask(task.status)) return;
+    const runningHere = (entry: LiveJob) => this.running.has(entry.job.id);
 
     if (task.stopRequested) {
       if (task.status === 'running') this.setTask(live, 'stopping', 'stop requested');
-      for (const entry of live.jobs) {
-        if (runningHere(entry.job.id)) this.running.get(entry.job.id)!.controller.abort('stop' satisfies AbortReason);
-        else if (!isTerminalJob(entry.job.status)) this.setJob(entry, 'cancelled', 'the task was stopped', { endedAt: entry.job.status === 'running' ? t : null });
+      for (const entry of live.unfinished()) {
+        if (runningHere(entry)) this.running.get(entry.job.id)!.controller.abort('stop' satisfies AbortReason);
+        else this.setJob(live, entry, 'cancelled', 'the task was stopped', { endedAt: entry.job.status === 'running' ? t : null });
       }
-      if (!live.jobs.some((j) => runningHere(j.job.id))) this.setTask(live, 'stopped', 'stopped by request', { endedAt: t });
+      if (!live.jobs.some(runningHere)) this.setTask(live, 'stopped', 'stopped by request', { endedAt: t });
       return;
     }
 
@@ -308,43 +493,70 @@ export class Engine {
       this.setTask(live, 'queued', 'start time reached');
     }
 
-    const failed = live.jobs.find((j) => j.job.status === 'failed');
-    if (failed) {
+    if (live.failed) {
       // A node that fails fails its task: nothing else starts, running jobs are killed.
-      for (const entry of live.jobs) {
-        if (runningHere(entry.job.id)) this.running.get(entry.job.id)!.controller.abort('fail-fast' satisfies AbortReason);
-        else if (!isTerminalJob(entry.job.status)) this.setJob(entry, 'cancelled', `not run: node ${failed.job.nodeId} failed`);
+      const failed = live.failed.job;
+      for (const entry of live.unfinished()) {
+        if (runningHere(entry)) this.running.get(entry.job.id)!.controller.abort('fail-fast' satisfies AbortReason);
+        else this.setJob(live, entry, 'cancelled', `not run: node ${failed.nodeId} failed`);
       }
-      if (!live.jobs.some((j) => runningHere(j.job.id))) {
-        this.setTask(live, 'failed', `node ${failed.job.nodeId} (${failed.job.name}) failed: ${failed.job.reason}`, { endedAt: t });
-      }
+      if (!live.jobs.some(runningHere)) this.setTask(live, 'failed', `node ${failed.nodeId} (${failed.name}) failed: ${failed.reason}`, { endedAt: t });
       return;
     }
 
-    const ready = live.jobs.filter((entry) => entry.job.status === 'waiting' && entry.spec.deps.every((id) => live.byId.get(id)?.job.status === 'succeeded'));
-    for (const entry of ready) this.setJob(entry, 'queued', 'upstream jobs succeeded');
-
-    if (live.jobs.every((j) => j.job.status === 'succeeded')) {
+    if (live.allSucceeded) {
       this.setTask(live, 'succeeded', `all ${live.jobs.length} jobs succeeded`, { endedAt: t, ...(task.startedAt === null ? { startedAt: t } : {}) });
     }
   }
 
+  private cpuOf(entry: LiveJob): number {
+    return entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.options.cpus) : 0;
+  }
+
+  private memOf(entry: LiveJob): number {
+    return entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
+  }
+
   /** Start queued jobs while resources allow, oldest task first. */
   private dispatch(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.draining) return;
     for (const live of this.tasks.values()) {
-      if (live.task.stopRequested || !['queued', 'running'].includes(live.task.status)) continue;
-      for (const entry of live.jobs) {
-        if (entry.job.status !== 'queued' || this.running.has(entry.job.id)) continue;
-        const cpu = entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.options.cpus) : 0;
-        const memMb = entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
+      if (live.task.stopRequested || live.failed || !['queued', 'running'].includes(live.task.status)) continue;
+      for (const entry of [...live.queued]) {
+        const cpu = this.cpuOf(entry);
+        const memMb = this.memOf(entry);
         if (cpu > this.freeCpus || memMb > this.freeMemMb) {
           this.prepareAhead(live, entry);
           continue;
         }
-        this.launch(live, entry, cpu, memMb);
+        // The attempt is written (checked against the lease) before anything runs: see pass and launch.
+        live.markStarting(entry);
+        const attempt = entry.job.attempt + 1;
+        entry.job.attempt = attempt;
+        this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { attempt, reason: `starting attempt ${attempt}` }, expect: ['queued'] });
+        this.starts.push({ live, entry, run: this.reserve(live, entry, cpu, memMb) });
       }
     }
+  }
+
+  /** Hold a job's CPU and memory from now until it has ended. */
+  private reserve(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): Running {
+    const run: Running = { taskId: live.task.id, cpu, memMb, controller: new AbortController(), done: Promise.resolve() };
+    this.running.set(entry.job.id, run);
+    this.freeCpus -= cpu;
+    this.freeMemMb -= memMb;
+    if (cpu > 0) live.toolJobsHere++;
+    return run;
+  }
+
+  private unreserve(live: LiveTask, entry: LiveJob, run: Running): void {
+    if (this.running.get(entry.job.id) === run) this.running.delete(entry.job.id);
+    this.freeCpus += run.cpu;
+    this.freeMemMb += run.memMb;
+    if (run.cpu > 0) live.toolJobsHere--;
+    this.jobEnded?.();
+    this.claimSoon = true;
+    this.wake(live.task.id);
   }
 
   /**
@@ -356,10 +568,9 @@ export class Engine {
   private readonly preparing = new Map<string, Promise<boolean>>();
 
   /**
-   * Make the working directory of a job that waits for a free slot, so that its start does not wait
-   * for the file system (creating directories is the slow part of starting a short job). A few at a
-   * time, through libuv's thread pool, while other jobs run; a failure here is left for the start to
-   * report.
+   * Make the working directory of a job that waits for a free slot, so that its start does not wait for the file
+   * system (creating directories is the slow part of starting a short job). A few at a time, through libuv's
+   * thread pool, while other jobs run; a failure here is left for the start to report.
    */
   private prepareAhead(live: LiveTask, entry: LiveJob): void {
     if (entry.spec.kind !== 'tool' || this.preparing.size >= PREPARE_AHEAD) return;
@@ -373,56 +584,79 @@ export class Engine {
     void made.finally(() => this.preparing.delete(entry.job.id));
   }
 
-  private launch(live: LiveTask, entry: LiveJob, cpu: number, memMb: number): void {
+  /** Run a job whose start has been written (or adopt one an earlier owner started). */
+  private launch({ live, entry, run, adopt }: Start): void {
+    if (this.tasks.get(live.task.id) !== live || run.controller.signal.aborted || this.stopped) {
+      // Stopped, lost or shutting down between the decision and the write: it did not start.
+      live.unmarkStarting(entry);
+      this.unreserve(live, entry, run);
+      return;
+    }
     const madeAhead = this.prepared.get(live.task.id)?.get(entry.job.id);
     this.prepared.get(live.task.id)?.delete(entry.job.id);
-    const startedAt = now();
-    if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
-    const attempt = entry.job.attempt + 1;
-    this.setJob(entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null });
-    this.freeCpus -= cpu;
-    this.freeMemMb -= memMb;
-    const controller = new AbortController();
-    const run: Running = { taskId: live.task.id, cpu, memMb, controller, done: Promise.resolve() };
-    this.running.set(entry.job.id, run);
     run.done = runJob(entry.spec, {
       taskId: live.task.id,
       jobId: entry.job.id,
       layout: this.options.layout,
       dataStore: this.options.dataStore,
       executor: this.options.executor,
-      cpu,
-      memMb,
+      cpu: run.cpu,
+      memMb: run.memMb,
       timeoutSeconds: this.options.jobTimeoutSeconds,
-      signal: controller.signal,
+      signal: run.controller.signal,
+      onStarted: (info) => this.started(live, entry, info.externalId, now()),
+      ...(adopt !== undefined ? { adopt } : {}),
       ...(madeAhead ? { madeAhead } : {}),
     })
-      .then((result) => this.finish(entry, result, controller.signal.reason as AbortReason | undefined))
+      .then((result) => this.finish(live, entry, result, run.controller.signal.reason as AbortReason | undefined))
       .catch((error: unknown) => this.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))
-      .finally(() => {
-        this.running.delete(entry.job.id);
-        this.freeCpus += cpu;
-        this.freeMemMb += memMb;
-        this.wake(live.task.id);
-      });
+      .finally(() => this.unreserve(live, entry, run));
   }
 
-  private finish(entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): void {
+  /** The job's process runs: only now is it reported running. */
+  private started(live: LiveTask, entry: LiveJob, externalId: string | undefined, startedAt: number): void {
+    if (this.tasks.get(live.task.id) !== live) return;
+    const handle = externalId !== undefined && externalId !== entry.job.externalId ? { externalId } : {};
+    if (entry.job.status === 'queued') {
+      if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
+      const attempt = entry.job.attempt;
+      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { startedAt, endedAt: null, exitCode: null, ...handle });
+    } else if (externalId !== undefined) {
+      this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: handle });
+    }
+    this.wake(live.task.id);
+  }
+
+  private finish(live: LiveTask, entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): void {
+    // Given up or deleted meanwhile: the task's next owner decides about this job.
+    if (this.tasks.get(live.task.id) !== live || abortReason === 'lost') return;
+    live.starting.delete(entry);
+    const ran = result.exitCode !== null || result.outcome === 'succeeded';
+    // An executor that did not report the start: the job ran all the same.
+    if (entry.job.status === 'queued' && ran) this.started(live, entry, undefined, result.startedAt);
     const ended = { exitCode: result.exitCode, endedAt: result.endedAt };
-    if (result.outcome === 'succeeded') return this.setJob(entry, 'succeeded', result.reason, ended);
+    if (result.outcome === 'succeeded') return this.setJob(live, entry, 'succeeded', result.reason, ended);
     if (result.outcome === 'killed' && abortReason === 'shutdown') {
-      return this.setJob(entry, 'queued', 'the server shut down while the job ran; it will run again from scratch', ended);
+      if (entry.job.status === 'running') this.setJob(live, entry, 'queued', 'its worker shut down while it ran; it runs again from scratch', ended);
+      else live.unmarkStarting(entry);
+      return;
     }
     if (result.outcome === 'killed') {
-      return this.setJob(entry, 'cancelled', abortReason === 'fail-fast' ? 'killed: another node of the task failed' : 'killed: the task was stopped', ended);
+      return this.setJob(live, entry, 'cancelled', abortReason === 'fail-fast' ? 'killed: another node of the task failed' : 'killed: the task was stopped', ended);
     }
-    return this.setJob(entry, 'failed', result.reason, ended);
+    return this.setJob(live, entry, 'failed', result.reason, ended);
   }
 
-  /** Remove a task's files (after the task is deleted). */
-  async removeFiles(taskId: string): Promise<void> {
+  /** Remove a task's files (before its rows: a DELETE answers once the rows are gone). */
+  private async removeFiles(taskId: string): Promise<void> {
     await Promise.all(this.preparing.values()); // a directory made ahead must not reappear after the removal
-    // Retried briefly: an entry created or a file still open there at that moment fails the removal (ENOTEMPTY, EBUSY).
-    await rm(this.options.layout.taskDir(taskId), { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+    await removeTaskFiles(this.options.layout, taskId);
   }
 }
+
+/** A task's directory with everything in it; also used by API replicas deleting a task no worker holds. */
+export async function removeTaskFiles(layout: Layout, taskId: string): Promise<void> {
+  // Retried briefly: an entry created or a file still open there at that moment fails the removal (ENOTEMPTY, EBUSY).
+  await rm(layout.taskDir(taskId), { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+}
+

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
-import type { Executor, JobResult } from './executors/executor.js';
+import type { Executor, JobResult, JobSpec, RunHooks } from './executors/executor.js';
 import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
@@ -28,6 +28,10 @@ export interface RunContext {
    * slot: true when they were made from nothing (so nothing of an earlier attempt is in them).
    */
   madeAhead?: Promise<boolean>;
+  /** Called once when the job has started (its first process runs; a data step has begun). */
+  onStarted: NonNullable<RunHooks['onStarted']>;
+  /** The executor's handle of this job from an earlier owner: wait for that job instead of starting one. */
+  adopt?: string;
 }
 
 export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'startedAt' | 'endedAt'>;
@@ -91,8 +95,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
-  const result = await context.executor.run(
-    {
+  const jobSpec: JobSpec = {
       jobId: context.jobId,
       workDir,
       command: spec.command,
@@ -105,9 +108,13 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
       memMb: context.memMb,
       network: spec.network,
       timeoutSeconds: context.timeoutSeconds,
-    },
-    context.signal,
-  );
+  };
+  const result = await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted });
+  return checkOutputs(spec, workDir, result);
+}
+
+/** A tool job succeeds when its command exited 0 and it wrote every output it declares. */
+function checkOutputs(spec: ToolJobSpec, workDir: string, result: JobResult): RunResult {
   if (result.outcome !== 'succeeded') return result;
   const missing = [];
   for (const file of spec.outputFiles) if (!existsSync(join(workDir, file))) missing.push(`/var/data/${file}`);
@@ -117,11 +124,32 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   return result;
 }
 
+/** Wait for a tool job an earlier owner started, through the executor's handle of it (no new process). */
+async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: string): Promise<RunResult> {
+  const workDir = context.layout.workDir(context.taskId, spec.nodeId);
+  const jobSpec: JobSpec = {
+    jobId: context.jobId,
+    workDir,
+    command: spec.command,
+    mounts: [],
+    stdoutLog: context.layout.stdoutLog(context.taskId, spec.nodeId),
+    stderrLog: context.layout.stderrLog(context.taskId, spec.nodeId),
+    cpu: context.cpu,
+    memMb: context.memMb,
+    network: spec.network,
+    timeoutSeconds: context.timeoutSeconds,
+  };
+  context.onStarted({ externalId });
+  return checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal));
+}
+
 export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {
   const startedAt = now();
   try {
+    if (spec.kind !== 'tool') context.onStarted({});
     switch (spec.kind) {
       case 'tool':
+        if (context.adopt !== undefined && context.executor.adopt) return await adoptTool(spec, context, context.adopt);
         return await runTool(spec, context);
       case 'load': {
         for (const item of spec.items) {

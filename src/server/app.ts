@@ -42,6 +42,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Injectable clock (milliseconds), for tests of the Date window. */
   now?: () => number;
+  /** What /healthz adds to its answer (the server's role, its worker's state). */
+  health?: () => Record<string, unknown>;
 }
 
 const EMPTY_MD5 = contentMd5('');
@@ -194,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     services: options.services,
     baseUrl: (request) => options.publicUrl || `${request.protocol}://${request.host}`,
     cachedRead: (read) => cachedReadHandler(readCache, read),
+    health: options.health ?? (() => ({})),
   };
   registerToolRoutes(app, context);
   registerWorkflowRoutes(app, context);
@@ -210,6 +213,7 @@ export interface RouteContext {
   baseUrl: (request: FastifyRequest) => string;
   /** The handler of a read whose answer depends only on stored definitions and the request (see ReadCache). */
   cachedRead: <R extends FastifyRequest>(read: (request: R) => Promise<unknown>) => (request: R, reply: FastifyReply) => Promise<void> | undefined;
+  health: () => Record<string, unknown>;
 }
 
 /** The caller of an authenticated route (the auth hook has run). */

@@ -1,72 +1,101 @@
 import { mkdirSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
+import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { DataStore } from '../data/index.js';
-import { Engine } from '../engine/engine.js';
+import { Engine, removeTaskFiles } from '../engine/engine.js';
 import { createExecutor } from '../engine/executors/index.js';
 import { Layout } from '../engine/layout.js';
+import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
+import type { Store } from '../store/store.js';
 import { buildApp } from './app.js';
 import { SignedLogLinks } from './log-links.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 
 export interface RunningServer {
   app: FastifyInstance;
-  services: Services;
-  engine: Engine;
+  /** The domain services (absent on a worker, which serves no API). */
+  services: Services | undefined;
+  /** The worker (absent on an API replica, which runs no jobs). */
+  engine: Engine | undefined;
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
+  /** Stop at once: running jobs are killed and run again wherever their tasks go next. */
   close(): Promise<void>;
+  /**
+   * Stop as on SIGTERM: finish the requests in flight, let running jobs finish for up to `drainMs`, then kill
+   * what is left and give its tasks back.
+   */
+  shutdown(drainMs: number): Promise<void>;
 }
 
-/** Open the store (migrating it), start the engine (recovering unfinished tasks), build the app and listen. */
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger): Engine {
+  // Jobs see their own directories only: the rest of the data root is hidden from the sandbox.
+  const launcher = config.launcher === 'auto' ? {} : { launcher: config.launcher };
+  const executor = config.executor === 'bwrap' ? createExecutor('bwrap', { hidePaths: [config.dataDir], ...launcher }) : createExecutor('host', launcher);
+  return new Engine({
+    store,
+    dataStore,
+    executor,
+    layout,
+    workerId: config.workerId || defaultWorkerId(),
+    cpus: config.cpus,
+    memoryMb: Math.floor(config.memory / (1024 * 1024)),
+    jobTimeoutSeconds: config.jobTimeout,
+    leaseSeconds: config.leaseTtl,
+    log: (level, message, fields) => logger[level](fields ?? {}, message),
+  });
+}
+
+/**
+ * Open the store (migrating it), build the app and listen; in the roles that run jobs, start the worker, which
+ * claims unfinished tasks from the store (those of an earlier run of this server included).
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = await openStore({ database: config.database, dataDir: config.dataDir });
   const layout = new Layout(config.dataDir);
   const dataStore = new DataStore(layout.storeRoot);
-  // Jobs see their own directories only: the rest of the data root is hidden from the sandbox.
-  const launcher = config.launcher === 'auto' ? {} : { launcher: config.launcher };
-  const executor = config.executor === 'bwrap' ? createExecutor('bwrap', { hidePaths: [config.dataDir], ...launcher }) : createExecutor('host', launcher);
   const logger = createLogger(config.logLevel);
-  const engine = new Engine({
-    store,
-    dataStore,
-    executor,
-    layout,
-    cpus: config.cpus,
-    memoryMb: Math.floor(config.memory / (1024 * 1024)),
-    jobTimeoutSeconds: config.jobTimeout,
-    log: (level, message, fields) => logger[level](fields ?? {}, message),
-  });
-  const links = new SignedLogLinks(store, layout, config.logUrlTtl);
-  const services = createServices(store, {
-    engine,
-    data: new DataService(dataStore, config.uploadLimit),
-    catalog: { stat: (ref) => dataStore.stat(ref) },
-    logs: links,
-  });
-  await services.accounts.bootstrap();
-  const app = await buildApp({
-    services,
-    logLinks: links,
-    layout,
-    lookupKey: (id) => store.getAccessKey(id),
-    peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,
-    cacheGeneration: store.cacheGeneration ? () => store.cacheGeneration!() : undefined,
-    bodyLimit: config.bodyLimit,
-    clockSkewSeconds: config.clockSkew,
-    publicUrl: config.publicUrl,
-    logger,
-  });
+  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger);
+  const health = () => ({ role: config.role, ...(engine ? engine.status() : {}) });
+  let services: Services | undefined;
+  let app: FastifyInstance;
+  if (config.role === 'worker') {
+    // A worker serves its health only: load balancers and orchestrators probe it.
+    app = Fastify({ logger: false });
+    app.get('/healthz', async () => ({ status: 'ok', ...health() }));
+  } else {
+    const links = new SignedLogLinks(store, layout, config.logUrlTtl);
+    services = createServices(store, {
+      files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
+      data: new DataService(dataStore, config.uploadLimit),
+      catalog: { stat: (ref) => dataStore.stat(ref) },
+      logs: links,
+    });
+    await services.accounts.bootstrap();
+    app = await buildApp({
+      services,
+      logLinks: links,
+      layout,
+      lookupKey: (id) => store.getAccessKey(id),
+      peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,
+      cacheGeneration: store.cacheGeneration ? () => store.cacheGeneration!() : undefined,
+      bodyLimit: config.bodyLimit,
+      clockSkewSeconds: config.clockSkew,
+      publicUrl: config.publicUrl,
+      logger,
+      health,
+    });
+  }
   try {
-    await engine.start();
+    await engine?.start();
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await engine.stop();
+    await engine?.stop();
     await app.close();
     await store.close();
     throw error;
@@ -75,19 +104,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
-  return {
-    app,
-    services,
-    engine,
-    layout,
-    url: `http://${host}:${port}`,
-    close() {
-      closing ??= (async () => {
-        await app.close();
-        await engine.stop();
-        await store.close();
-      })();
-      return closing;
-    },
+  const shutdown = (drainMs: number) => {
+    closing ??= (async () => {
+      // In-flight requests finish (Fastify's close waits for them) while the worker drains.
+      await Promise.all([app.close(), engine?.drain(drainMs)]);
+      await store.close();
+    })();
+    return closing;
   };
+  return { app, services, engine, layout, url: `http://${host}:${port}`, close: () => shutdown(0), shutdown };
 }

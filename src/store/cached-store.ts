@@ -1,6 +1,9 @@
 import type {
   AccessKey,
   Account,
+  AppliedChanges,
+  HeldTaskFlags,
+  WorkEvents,
   DefinitionStatus,
   Job,
   JobPatch,
@@ -15,6 +18,7 @@ import type {
   StoreCapabilities,
   Task,
   TaskEvent,
+  TaskRange,
   TaskPatch,
   TaskStatus,
   Tool,
@@ -47,6 +51,10 @@ export class CachedStore implements Store {
 
   get capabilities(): StoreCapabilities {
     return this.inner.capabilities;
+  }
+
+  get events(): WorkEvents {
+    return this.inner.events;
   }
 
   private invalidate(): void {
@@ -223,17 +231,14 @@ export class CachedStore implements Store {
   getTask(id: string): Promise<Task | undefined> {
     return this.inner.getTask(id);
   }
-  listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
+  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }> {
     return this.inner.listTasks(projectId, range);
-  }
-  activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>> {
-    return this.inner.activeTaskFlags();
   }
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
     return this.inner.updateTask(id, patch, expect);
   }
-  deleteTask(id: string): Promise<void> {
-    return this.inner.deleteTask(id);
+  deleteTask(id: string, owner?: string): Promise<boolean> {
+    return this.inner.deleteTask(id, owner);
   }
   listJobs(taskId: string): Promise<Job[]> {
     return this.inner.listJobs(taskId);
@@ -247,8 +252,29 @@ export class CachedStore implements Store {
   updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
     return this.inner.updateJob(id, patch, expect);
   }
-  applyChanges(changes: StateChanges): Promise<void> {
+  applyChanges(changes: StateChanges): Promise<AppliedChanges> {
     return this.inner.applyChanges(changes);
+  }
+  claimTasks(owner: string, limit: number, ttlSeconds: number): Promise<Task[]> {
+    return this.inner.claimTasks(owner, limit, ttlSeconds);
+  }
+  renewLeases(owner: string, ttlSeconds: number): Promise<string[]> {
+    return this.inner.renewLeases(owner, ttlSeconds);
+  }
+  releaseTasks(owner: string, taskIds: string[]): Promise<void> {
+    return this.inner.releaseTasks(owner, taskIds);
+  }
+  requestedTasks(owner: string): Promise<HeldTaskFlags[]> {
+    return this.inner.requestedTasks(owner);
+  }
+  lockTask(id: string): Promise<Task | undefined> {
+    return this.inner.lockTask(id);
+  }
+  leaseHolders(): Promise<string[]> {
+    return this.inner.leaseHolders();
+  }
+  expireLeases(owner: string): Promise<void> {
+    return this.inner.expireLeases(owner);
   }
   taskEvents(taskId: string): Promise<TaskEvent[]> {
     return this.inner.taskEvents(taskId);

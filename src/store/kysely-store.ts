@@ -1,11 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
-import { TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { bumpCacheGeneration } from './cache-generation.js';
+import { dbNow } from './db-clock.js';
 import { DefinitionStore, now, parseJson, type Owner, type TransactionState } from './definition-store.js';
+import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import { isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
+  type AppliedChanges,
+  type HeldTaskFlags,
+  type WorkEvents,
   type Job,
   type JobPatch,
   type JobStatus,
@@ -14,12 +18,17 @@ import {
   type Task,
   type TaskEvent,
   type TaskPatch,
+  type TaskRange,
   type TaskStatus,
   type StateChanges,
   type Store,
+  type StoreCapabilities,
 } from './store.js';
 
-function toTask(row: Selectable<TasksTable> & Owner): Task {
+/** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+function toTask(row: Selectable<TasksTable> & Owner & { held_by: string | null }): Task {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -36,6 +45,8 @@ function toTask(row: Selectable<TasksTable> & Owner): Task {
     plan: parseJson(row.plan) ?? {},
     scheduleAt: row.schedule_at,
     stopRequested: row.stop_requested !== 0,
+    deleteRequested: row.delete_requested !== 0,
+    heldBy: row.held_by,
     createdAt: row.created_at,
     startedAt: row.started_at,
     endedAt: row.ended_at,
@@ -57,6 +68,7 @@ function toJob(row: Selectable<JobsTable>): Job {
     exitCode: row.exit_code,
     cpu: row.cpu,
     memMb: row.mem_mb,
+    externalId: row.external_id,
     startedAt: row.started_at,
     endedAt: row.ended_at,
     modifiedAt: row.modified_at,
@@ -73,9 +85,6 @@ async function recordTransition(
   await trx.insertInto('task_events').values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
 }
 
-/** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
-const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
-
 /** What differs between the backends beyond SQL itself (which the Kysely dialect handles). */
 export interface KyselyStoreOptions {
   /**
@@ -85,22 +94,40 @@ export interface KyselyStoreOptions {
    */
   relaxedTransaction?: <T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   onClose?: () => Promise<void>;
+  /** How workers are woken (default: within this process only). */
+  events?: WorkEvents;
 }
+
+/** Unfinished task states, written as in the partial index tasks_claimable (migration 0003) so that it is used. */
+const ACTIVE_TASK = sql`status in ('scheduled', 'queued', 'running', 'stopping')`;
 
 /**
  * The store over Kysely. The same code serves SQLite and PostgreSQL: what differs is in the Kysely
  * dialect, in `capabilities` with the SQL fragments of dialect.ts, and in `options`. Accounts, keys,
- * tools and workflows are in DefinitionStore (definition-store.ts); tasks and jobs are here.
+ * tools and workflows are in DefinitionStore (definition-store.ts); tasks, jobs and leases are here.
  */
 export class KyselyStore extends DefinitionStore implements Store {
+  readonly events: WorkEvents;
+
+  constructor(db: Kysely<Database>, capabilities: StoreCapabilities, options: KyselyStoreOptions = {}, txState?: TransactionState) {
+    super(db, capabilities, options, txState);
+    this.events = options.events ?? new LocalWorkEvents();
+  }
+
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
-    return this.db.transaction().execute(async (trx) => {
+    const options = { ...this.options, events: this.events };
+    return this.retrying(async (trx) => {
       const state: TransactionState = { cacheChanged: false };
-      const result = await fn(new KyselyStore(trx, this.capabilities, this.options, state));
+      const result = await fn(new KyselyStore(trx, this.capabilities, options, state));
       if (state.cacheChanged) await bumpCacheGeneration(trx, this.dialect);
       return result;
-    });
+    }, () => false);
+  }
+
+  /** The database's clock (leases are measured with it). */
+  private get now() {
+    return dbNow(this.capabilities.dialect);
   }
 
   async close(): Promise<void> {
@@ -109,13 +136,14 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   // ---- tasks and jobs -------------------------------------------------------------------------
 
-  private taskQuery() {
-    return this.db
+  private taskQuery(db: Kysely<Database> = this.db) {
+    return db
       .selectFrom('tasks')
       .innerJoin('projects', 'projects.id', 'tasks.project_id')
       .innerJoin('accounts', 'accounts.id', 'projects.account_id')
       .selectAll('tasks')
-      .select(['accounts.name as account_name', 'projects.name as project_name']);
+      .select(['accounts.name as account_name', 'projects.name as project_name'])
+      .select(sql<string | null>`case when tasks.lease_expires_at > ${this.now} then tasks.owner end`.as('held_by'));
   }
 
   async createTask(task: NewTask, jobs: NewJob[]): Promise<Task> {
@@ -138,6 +166,8 @@ export class KyselyStore extends DefinitionStore implements Store {
             plan: JSON.stringify(task.plan),
             schedule_at: task.scheduleAt,
             stop_requested: task.stopRequested ? 1 : 0,
+            owner: null,
+            lease_expires_at: null,
             created_at: task.createdAt,
             started_at: null,
             ended_at: null,
@@ -162,8 +192,7 @@ export class KyselyStore extends DefinitionStore implements Store {
                 exit_code: null,
                 cpu: job.cpu,
                 mem_mb: job.memMb,
-                lease_owner: null,
-                lease_expires_at: null,
+                external_id: null,
                 started_at: null,
                 ended_at: null,
                 modified_at: at,
@@ -185,38 +214,40 @@ export class KyselyStore extends DefinitionStore implements Store {
     return row && toTask(row);
   }
 
-  async listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }> {
-    let query = this.taskQuery().where('tasks.project_id', '=', projectId);
-    let count = this.db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId);
+  async listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }> {
+    // Tasks being deleted are gone for readers already. The page's ids come from the index on (project_id,
+    // created_at, id) alone, so that skipping (offset) steps over index entries, not rows; only the page is joined.
+    let page = this.db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('delete_requested', '=', 0);
+    let count = this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .where('delete_requested', '=', 0);
     // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
     if (range.from !== undefined) {
-      query = query.where('tasks.created_at', '>=', range.from);
+      page = page.where('created_at', '>=', range.from);
       count = count.where('created_at', '>=', range.from);
     }
     if (range.to !== undefined) {
-      query = query.where('tasks.created_at', '<', range.to + 1);
+      page = page.where('created_at', '<', range.to + 1);
       count = count.where('created_at', '<', range.to + 1);
     }
-    const rows = await query.orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').limit(range.limit).offset(Math.min(range.offset ?? 0, MAX_OFFSET)).execute();
+    const { after } = range;
+    if (after) {
+      page = page.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+    }
+    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(range.limit).offset(Math.min(range.offset ?? 0, MAX_OFFSET));
+    const ids = (await page.execute()).map((r) => r.id);
+    const rows = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     const { n } = await count.executeTakeFirstOrThrow();
     return { tasks: rows.map(toTask), total: Number(n) };
-  }
-
-  async activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>> {
-    const rows = await this.db.selectFrom('tasks').select(['id', 'stop_requested']).where('status', 'not in', [...TERMINAL_TASK_STATES]).orderBy('created_at').execute();
-    return rows.map((r) => ({ id: r.id, stopRequested: r.stop_requested !== 0 }));
   }
 
   async updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
     return this.retrying((trx) => this.patchTask(trx, id, patch, expect), () => false);
   }
 
-  /**
-   * Change one task inside a transaction; a status change is also written as a task event. The row
-   * is locked while its status is compared (PostgreSQL; SQLite's writers are serial): a concurrent
-   * compare-and-set waits, then reads the status this one wrote, so of two racing changes from the
-   * same status one wins and the event's `from` is the status actually replaced.
-   */
+  /** Change one task inside a transaction; a status change is also written as a task event. */
   private async patchTask(trx: Kysely<Database>, id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
     const current = await this.dialect.lockRows(trx.selectFrom('tasks').select(['status']).where('id', '=', id), 'update').executeTakeFirst();
     if (!current || (expect && !expect.includes(current.status as TaskStatus))) return false;
@@ -229,6 +260,7 @@ export class KyselyStore extends DefinitionStore implements Store {
         ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
         ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
         ...(patch.stopRequested !== undefined ? { stop_requested: patch.stopRequested ? 1 : 0 } : {}),
+        ...(patch.deleteRequested !== undefined ? { delete_requested: patch.deleteRequested ? 1 : 0 } : {}),
         modified_at: at,
       })
       .where('id', '=', id)
@@ -237,11 +269,13 @@ export class KyselyStore extends DefinitionStore implements Store {
     return true;
   }
 
-  async deleteTask(id: string): Promise<void> {
-    await this.retrying(async (trx) => {
+  async deleteTask(id: string, owner?: string): Promise<boolean> {
+    return this.retrying(async (trx) => {
+      if (owner !== undefined && (await this.heldBy(trx, owner, [id])).size === 0) return false;
       await trx.deleteFrom('task_events').where('task_id', '=', id).execute();
       await trx.deleteFrom('jobs').where('task_id', '=', id).execute();
-      await trx.deleteFrom('tasks').where('id', '=', id).execute();
+      const result = await trx.deleteFrom('tasks').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     }, () => false);
   }
 
@@ -272,19 +306,113 @@ export class KyselyStore extends DefinitionStore implements Store {
     return this.retrying((trx) => this.patchJob(trx, id, patch, expect), () => false);
   }
 
-  async applyChanges(changes: StateChanges): Promise<void> {
-    if ((changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) === 0) return;
-    await this.retrying(
+  async applyChanges(changes: StateChanges): Promise<AppliedChanges> {
+    const release = changes.release ?? [];
+    if ((changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) + release.length === 0) return { lost: [] };
+    return this.retrying(
       async (trx) => {
-        for (const { id, patch, expect } of changes.jobs ?? []) await this.patchJob(trx, id, patch, expect);
-        for (const { id, patch, expect } of changes.tasks ?? []) await this.patchTask(trx, id, patch, expect);
+        const { owner } = changes;
+        const touched = new Set([...(changes.tasks ?? []).map((c) => c.id), ...(changes.jobs ?? []).map((c) => c.taskId), ...release]);
+        // The lease check and the writes are one transaction, and the task rows stay locked (PostgreSQL) until
+        // its end: a worker that lost a task cannot write over its new owner's state.
+        const held = owner === undefined ? touched : await this.heldBy(trx, owner, [...touched]);
+        for (const { id, taskId, patch, expect } of changes.jobs ?? []) if (held.has(taskId)) await this.patchJob(trx, id, patch, expect);
+        for (const { id, patch, expect } of changes.tasks ?? []) if (held.has(id)) await this.patchTask(trx, id, patch, expect);
+        const released = release.filter((id) => held.has(id));
+        if (released.length > 0) await trx.updateTable('tasks').set({ owner: null, lease_expires_at: null }).where('id', 'in', released).execute();
+        return { lost: [...touched].filter((id) => !held.has(id)) };
       },
       () => false,
       changes.relaxed === true,
     );
   }
 
-  /** Change one job inside a transaction, its row locked as in patchTask; a status change is also written as a task event. */
+  /** Which of these tasks `owner` holds a live lease on, locking their rows where the backend can. */
+  private async heldBy(trx: Kysely<Database>, owner: string, taskIds: string[]): Promise<Set<string>> {
+    if (taskIds.length === 0) return new Set();
+    const rows = await trx
+      .selectFrom('tasks')
+      .select('id')
+      .where('id', 'in', taskIds)
+      .where('owner', '=', owner)
+      .where('lease_expires_at', '>', this.now)
+      .$if(this.capabilities.rowLocks, (q) => q.forUpdate())
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  // ---- leases (WorkStore) ---------------------------------------------------------------------
+
+  async claimTasks(owner: string, limit: number, ttlSeconds: number): Promise<Task[]> {
+    if (limit <= 0) return [];
+    const ids = await this.retrying(async (trx) => {
+      // One statement each: the choice and the take are atomic (on PostgreSQL the candidates are locked, and rows
+      // another worker is taking are skipped rather than waited for). Expired leases first: their tasks were
+      // running and their owner is gone.
+      const lock = this.capabilities.rowLocks ? sql`for update skip locked` : sql``;
+      const take = async (candidates: RawBuilder<unknown>) => {
+        const { rows } = await sql<{ id: string }>`update tasks set owner = ${owner}, lease_expires_at = ${this.now} + ${ttlSeconds}
+          where id in (${candidates}) returning id`.execute(trx);
+        return rows.map((r) => r.id);
+      };
+      const expired = await take(sql`select id from tasks where owner is not null and lease_expires_at < ${this.now} and ${ACTIVE_TASK}
+        order by lease_expires_at limit ${limit} ${lock}`);
+      const room = limit - expired.length;
+      const fresh =
+        room <= 0
+          ? []
+          : await take(sql`select id from tasks where ${ACTIVE_TASK} and owner is null and (schedule_at is null or schedule_at <= ${this.now})
+              order by created_at limit ${room} ${lock}`);
+      return [...expired, ...fresh];
+    }, () => false);
+    if (ids.length === 0) return [];
+    const rows = await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at').execute();
+    return rows.map(toTask);
+  }
+
+  async renewLeases(owner: string, ttlSeconds: number): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('tasks')
+      .set({ lease_expires_at: sql<number>`${this.now} + ${ttlSeconds}` })
+      .where('owner', '=', owner)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async releaseTasks(owner: string, taskIds: string[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.db.updateTable('tasks').set({ owner: null, lease_expires_at: null }).where('owner', '=', owner).where('id', 'in', taskIds).execute();
+  }
+
+  async requestedTasks(owner: string): Promise<HeldTaskFlags[]> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['id', 'stop_requested', 'delete_requested'])
+      .where('owner', '=', owner)
+      .where((eb) => eb.or([eb('stop_requested', '=', 1), eb('delete_requested', '=', 1)]))
+      .execute();
+    return rows.map((r) => ({ id: r.id, stopRequested: r.stop_requested !== 0, deleteRequested: r.delete_requested !== 0 }));
+  }
+
+  async leaseHolders(): Promise<string[]> {
+    const rows = await this.db.selectFrom('tasks').select('owner').distinct().where('owner', 'is not', null).where('lease_expires_at', '>', this.now).execute();
+    return rows.map((r) => r.owner!);
+  }
+
+  async expireLeases(owner: string): Promise<void> {
+    await this.db.updateTable('tasks').set({ lease_expires_at: 0 }).where('owner', '=', owner).execute();
+  }
+
+  async lockTask(id: string): Promise<Task | undefined> {
+    const row = await this.taskQuery()
+      .where('tasks.id', '=', id)
+      .$if(this.capabilities.rowLocks, (q) => q.forUpdate(['tasks']))
+      .executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  /** Change one job inside a transaction; a status change is also written as a task event. */
   private async patchJob(trx: Kysely<Database>, id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
     const current = await this.dialect.lockRows(trx.selectFrom('jobs').select(['status', 'task_id']).where('id', '=', id), 'update').executeTakeFirst();
     if (!current || (expect && !expect.includes(current.status as JobStatus))) return false;
@@ -299,6 +427,7 @@ export class KyselyStore extends DefinitionStore implements Store {
         ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
         ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
         ...(patch.command !== undefined ? { command: patch.command } : {}),
+        ...(patch.externalId !== undefined ? { external_id: patch.externalId } : {}),
         modified_at: at,
       })
       .where('id', '=', id)

@@ -76,6 +76,11 @@ export interface TasksTable {
   plan: string;
   schedule_at: number | null;
   stop_requested: number;
+  /** Set by a DELETE while a worker holds the task: the owner kills its jobs, removes its files and the rows. */
+  delete_requested: Generated<number>;
+  /** The worker holding the task's lease, and when the lease ends (seconds, the database's clock). */
+  owner: string | null;
+  lease_expires_at: number | null;
   created_at: number;
   started_at: number | null;
   ended_at: number | null;
@@ -95,8 +100,8 @@ export interface JobsTable {
   exit_code: number | null;
   cpu: number;
   mem_mb: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
+  /** The executor's handle of a job that can outlive its worker (a Slurm job id, a container name). */
+  external_id: string | null;
   started_at: number | null;
   ended_at: number | null;
   modified_at: number;

@@ -192,6 +192,10 @@ export interface Task {
   plan: Json;
   scheduleAt: number | null;
   stopRequested: boolean;
+  /** A DELETE is waiting for the worker that holds the task; the task is gone for readers. */
+  deleteRequested: boolean;
+  /** The worker whose lease on the task has not expired (by the database's clock), or null. */
+  heldBy: string | null;
   createdAt: number;
   startedAt: number | null;
   endedAt: number | null;
@@ -212,6 +216,8 @@ export interface Job {
   exitCode: number | null;
   cpu: number;
   memMb: number;
+  /** The executor's handle of a job that can outlive its worker (Slurm job id, container name), or null. */
+  externalId: string | null;
   startedAt: number | null;
   endedAt: number | null;
   modifiedAt: number;
@@ -226,14 +232,21 @@ export interface TaskEvent {
   at: number;
 }
 
-export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt'>;
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode'>;
-export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested'>>;
-export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command'>>;
+export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'>;
+export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId'>;
+export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
+export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId'>>;
 
 export interface StateChanges {
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
-  jobs?: Array<{ id: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
+  jobs?: Array<{ id: string; taskId: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
+  /**
+   * Write only the changes of tasks (and of their jobs) that this worker holds a live lease on; the others are
+   * left alone and reported as lost (another worker has taken them over, or they were deleted).
+   */
+  owner?: string;
+  /** After the changes, give up these tasks' leases (a finished task, a worker shutting down). */
+  release?: string[];
   /**
    * Commit without waiting for the disk: the changes survive a crash of the server process but the last ones may
    * be lost when the machine itself goes down. For state the engine can re-derive (docs/tasks.md, "Recovery").
@@ -241,27 +254,75 @@ export interface StateChanges {
   relaxed?: boolean;
 }
 
+export interface AppliedChanges {
+  /** Tasks of the changes (with `owner`) whose lease that owner no longer holds: nothing of theirs was written. */
+  lost: string[];
+}
+
+/** What a worker learns about the tasks it holds between scheduling passes. */
+export interface HeldTaskFlags {
+  id: string;
+  stopRequested: boolean;
+  deleteRequested: boolean;
+}
+
+/**
+ * Work is claimed through the store (docs/operating.md, "Workers"): a worker holds a task while its lease lives,
+ * renews it by heartbeat, and writes the task's state only while it holds it. Lease times are the database's
+ * clock, so workers on different machines need no clock agreement.
+ */
+export interface WorkStore {
+  /**
+   * Take up to `limit` tasks nobody holds (unfinished, unowned or with an expired lease, due to start), oldest
+   * first, for `owner` with a lease of `ttlSeconds`. Two workers never get the same task.
+   */
+  claimTasks(owner: string, limit: number, ttlSeconds: number): Promise<Task[]>;
+  /** Extend the leases of every task `owner` holds; returns the ids it still holds. */
+  renewLeases(owner: string, ttlSeconds: number): Promise<string[]>;
+  /** Give up leases (the tasks become claimable at once). */
+  releaseTasks(owner: string, taskIds: string[]): Promise<void>;
+  /** The tasks `owner` holds that someone asked to stop or delete. */
+  requestedTasks(owner: string): Promise<HeldTaskFlags[]>;
+  /** Read a task and, where the backend has row locks, lock it until the end of the transaction. */
+  lockTask(id: string): Promise<Task | undefined>;
+  /** The workers that hold live leases. */
+  leaseHolders(): Promise<string[]>;
+  /** End the leases of a worker known to be dead, so that its tasks are taken over now rather than at expiry. */
+  expireLeases(owner: string): Promise<void>;
+}
+
+export interface TaskRange {
+  from?: number;
+  to?: number;
+  limit: number;
+  offset?: number;
+  after?: { createdAt: number; id: string };
+}
+
 export interface TaskStore {
   /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
   createTask(task: NewTask, jobs: NewJob[]): Promise<Task>;
   getTask(id: string): Promise<Task | undefined>;
-  /** Newest first; `from`/`to` bound created_at in whole seconds (inclusive). */
-  listTasks(projectId: string, range: { from?: number; to?: number; limit: number; offset?: number }): Promise<{ tasks: Task[]; total: number }>;
-  /** Ids and stop flags of the unfinished tasks, oldest first: what an engine has to drive. */
-  activeTaskFlags(): Promise<Array<{ id: string; stopRequested: boolean }>>;
+  /**
+   * Newest first (created_at, then id, both descending); `from`/`to` bound created_at in whole seconds (inclusive).
+   * A page starts after the task `after` (a keyset cursor: as fast for the oldest page as for the newest) or skips
+   * `offset` tasks.
+   */
+  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }>;
   /**
    * Change a task; when `expect` is given, only if its status is one of those (compare and set).
    * A status change is recorded as a task event. Returns whether the task was changed.
    */
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean>;
-  deleteTask(id: string): Promise<void>;
+  /** Delete a task with its jobs and events; with `owner`, only while that worker holds it. Returns whether it was deleted. */
+  deleteTask(id: string, owner?: string): Promise<boolean>;
   listJobs(taskId: string): Promise<Job[]>;
   /** How many jobs of each task are in each state (cheap: no job documents are read). */
   jobStatusCounts(taskIds: string[]): Promise<Map<string, Partial<Record<JobStatus, number>>>>;
   getJob(id: string): Promise<Job | undefined>;
   updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean>;
   /** Many task and job changes in one transaction: one commit for everything a scheduling pass decided. */
-  applyChanges(changes: StateChanges): Promise<void>;
+  applyChanges(changes: StateChanges): Promise<AppliedChanges>;
   taskEvents(taskId: string): Promise<TaskEvent[]>;
 }
 
@@ -271,8 +332,28 @@ export interface SettingsStore {
   initSetting(key: string, value: string): Promise<string>;
 }
 
-export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, SettingsStore {
+/** Something for workers to act on now (a new task, a stop or delete request). */
+export interface WorkEvent {
+  kind: 'task' | 'stop' | 'delete';
+  taskId: string;
+}
+
+/**
+ * Wake-ups between processes: PostgreSQL delivers them to every replica (LISTEN/NOTIFY); on SQLite they reach
+ * this process only, and workers elsewhere find the work by polling. A lost event only delays work: workers
+ * always poll as well.
+ */
+export interface WorkEvents {
+  /** Whether other processes hear what this one publishes. */
+  readonly crossProcess: boolean;
+  publish(event: WorkEvent): Promise<void>;
+  /** Returns the function that unsubscribes. */
+  subscribe(listener: (event: WorkEvent) => void): () => void;
+}
+
+export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore {
   readonly capabilities: StoreCapabilities;
+  readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

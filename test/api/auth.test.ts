@@ -15,7 +15,7 @@ before(async () => {
   alice = await server.account();
   bob = await server.account();
   // A key of the public account, to publish a public tool.
-  const key = await server.server.services.accounts.createKey('public');
+  const key = await server.services.accounts.createKey('public');
   publisher = {
     name: 'public',
     accessKeyId: key.id,
@@ -62,9 +62,9 @@ describe('signed requests', () => {
 
   it('refuses an unknown key and a revoked key with 401 InvalidAccessKeyId', async () => {
     expectError(await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: 'GDNOSUCHKEY', secret: 'x' } }), 401, 'InvalidAccessKeyId', 'does not exist');
-    const key = await server.server.services.accounts.createKey(alice.name);
+    const key = await server.services.accounts.createKey(alice.name);
     assert.equal((await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: key.id, secret: key.secret } })).status, 200);
-    await server.server.services.accounts.revokeKey(key.id);
+    await server.services.accounts.revokeKey(key.id);
     expectError(await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: key.id, secret: key.secret } }), 401, 'InvalidAccessKeyId', 'revoked');
   });
 

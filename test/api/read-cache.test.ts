@@ -81,7 +81,7 @@ describe('read cache: answers follow every change', () => {
 
 describe('read cache: answers are kept apart by who asks and how', () => {
   it('gives the public account and another account their own authorized_methods for the same target', async () => {
-    const key = await server.server.services.accounts.createKey('public');
+    const key = await server.services.accounts.createKey('public');
     const publicApi = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 });
     await registerTool({ name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: publicApi }, 'shared_tool', simpleTool('shared_tool'));
     const target = projectPath('public', 'tools/');

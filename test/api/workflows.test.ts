@@ -220,7 +220,7 @@ describe('version pinning and visibility', () => {
   });
 
   it("shows public workflows to every account, read-only, and refuses another account's private tools", async () => {
-    const key = await server.server.services.accounts.createKey('public');
+    const key = await server.services.accounts.createKey('public');
     const publisher: TestAccount = { name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }) };
     const publicIds = await registerPipeline(publisher);
     await createWorkflow(publisher, 'public_pipeline', pipelineConfigs(publicIds));

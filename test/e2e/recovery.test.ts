@@ -98,6 +98,6 @@ describe('recovery after SIGKILL', () => {
     assert.equal(wait.attempt, 2, 'the interrupted job ran again from scratch');
     const { events } = await account.api.json<any>('GET', projectPath('recoverer', `tasks/${task_id}/events/`));
     const requeued = events.find((e: any) => e.job_id === wait.job_id && e.from === 'running' && e.to === 'queued');
-    assert.match(requeued.reason, /re-run from scratch: the server stopped while attempt 1 was running/);
+    assert.match(requeued.reason, /runs again from scratch: its worker was lost while attempt 1 was running/);
   });
 });

@@ -135,7 +135,18 @@ describe('ActivateWorkflow runs real jobs', () => {
     assert.equal(page.count, 1);
     assert.equal(page.total, list.total);
     const none = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { from: 1000, to: 2000 } });
-    assert.deepEqual([none.count, none.total], [0, 0]);
+    assert.deepEqual([none.count, none.total, none.next_cursor], [0, 0, null]);
+    // Keyset pages: next_cursor leads through the same tasks in the same order, and ends with null.
+    const paged: string[] = [];
+    for (let cursor: string | undefined; ; ) {
+      const onePage = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 2, ...(cursor ? { cursor } : {}) } });
+      paged.push(...onePage.task_list.map((t: any) => t.task_id));
+      if (onePage.next_cursor === null) break;
+      cursor = onePage.next_cursor;
+    }
+    const everything = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 1000 } });
+    assert.deepEqual(paged, everything.task_list.map((t: any) => t.task_id));
+    await assert.rejects(alice.api.send('GET', projectPath(alice.name, 'tasks/'), { query: { cursor: 'not-a-cursor' } }), /cursor must be the next_cursor/);
     // gwc reads the same routes under wdl/tasks/.
     const viaWdl = await alice.api.json<any>('GET', projectPath(alice.name, `wdl/tasks/${first.task_id}/`));
     assert.equal(viaWdl.task_id, first.task_id);
@@ -354,7 +365,7 @@ describe('ActivateWorkflow validates parameters before anything runs', () => {
   });
 
   it("runs the public account's workflow for another account with workflow_owner", async () => {
-    const key = await server.server.services.accounts.createKey('public');
+    const key = await server.services.accounts.createKey('public');
     const { Transport } = await import('../../src/client/transport.js');
     const publisher: TestAccount = { name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }) };
     const publicIds = await registerPipeline(publisher);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transport } from '../../src/client/transport.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
+import type { Services } from '../../src/domain/services.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { startPostgres } from './postgres.js';
 
@@ -13,6 +14,8 @@ export interface TestServer {
   /** The --database it runs on: empty for the SQLite file in the data root. */
   database: string;
   server: RunningServer;
+  /** The server's domain services (a test server serves the API). */
+  services: Services;
   /** A new account with its default project, and a transport signing with its key. */
   account(name?: string): Promise<TestAccount>;
   close(): Promise<void>;
@@ -42,14 +45,16 @@ export async function startTestServer(overrides: Partial<Record<keyof Config, st
   const database = await testDatabase();
   const config = loadConfig({ env: {}, flags: { port: 0, dataDir, logLevel: 'silent', database, ...overrides } });
   const server = await startServer(config);
+  const services = server.services!;
   return {
     url: server.url,
     dataDir,
     database,
     server,
+    services,
     async account(name?: string) {
       const accountName = name ?? `acct${process.pid}x${++counter}`;
-      const { key } = await server.services.accounts.createAccount(accountName);
+      const { key } = await services.accounts.createAccount(accountName);
       return {
         name: accountName,
         accessKeyId: key.id,

@@ -107,7 +107,7 @@ for (const backend of BACKENDS) {
           const store = forward ? a : b;
           const op: Promise<boolean | undefined> = i % 4 < 2
             ? store.updateJob(job.id, forward ? { status: 'running' } : { status: 'queued' }, [forward ? 'queued' : 'running'])
-            : store.applyChanges({ jobs: [{ id: job.id, patch: { status: forward ? 'running' : 'queued' }, expect: [forward ? 'queued' : 'running'] }] }).then(() => undefined);
+            : store.applyChanges({ jobs: [{ id: job.id, taskId: input.id, patch: { status: forward ? 'running' : 'queued' }, expect: [forward ? 'queued' : 'running'] }] }).then(() => undefined);
           return op.then((won) => {
             if (won) wins++;
           });

@@ -167,7 +167,7 @@ for (const backend of BACKENDS) {
       const created = await store.createTask(input, jobs);
       const t1 = nowSeconds();
       const { modifiedAt, ...rest } = created;
-      assert.deepEqual(rest, { ...input, accountName: 'contract', projectName: 'default', startedAt: null, endedAt: null });
+      assert.deepEqual(rest, { ...input, accountName: 'contract', projectName: 'default', startedAt: null, endedAt: null, deleteRequested: false, heldBy: null });
       assert.ok(modifiedAt >= t0 && modifiedAt <= t1, `modifiedAt ${modifiedAt} not in [${t0}, ${t1}]`);
       assert.deepEqual(await store.getTask(input.id), created);
       assert.equal(await store.getTask(newId()), undefined);
@@ -175,7 +175,7 @@ for (const backend of BACKENDS) {
       const listed = await store.listJobs(input.id);
       assert.deepEqual(
         listed.map(({ modifiedAt: _m, ...job }) => job).sort((x, y) => (x.id < y.id ? -1 : 1)),
-        jobs.map((job) => ({ ...job, exitCode: null, startedAt: null, endedAt: null })),
+        jobs.map((job) => ({ ...job, exitCode: null, externalId: null, startedAt: null, endedAt: null })),
       );
       for (const job of listed) {
         assert.ok(job.modifiedAt >= t0 && job.modifiedAt <= t1);
@@ -294,15 +294,15 @@ for (const backend of BACKENDS) {
         await store.applyChanges({
           ...(relaxed ? { relaxed } : {}),
           jobs: [
-            { id: a, patch: { status: 'queued', reason: 'ready' } },
-            { id: b, patch: { status: 'running', startedAt: 1_700_000_050 }, expect: ['waiting'] },
+            { id: a, taskId: task.id, patch: { status: 'queued', reason: 'ready' } },
+            { id: b, taskId: task.id, patch: { status: 'running', startedAt: 1_700_000_050 }, expect: ['waiting'] },
             // c is waiting, not queued: left alone.
-            { id: c, patch: { status: 'running', reason: 'wrong' }, expect: ['queued'] },
+            { id: c, taskId: task.id, patch: { status: 'running', reason: 'wrong' }, expect: ['queued'] },
             // Sees the change made earlier in the same call.
-            { id: a, patch: { status: 'running', reason: 'started', startedAt: 1_700_000_060 }, expect: ['queued'] },
+            { id: a, taskId: task.id, patch: { status: 'running', reason: 'started', startedAt: 1_700_000_060 }, expect: ['queued'] },
             // Same status: the other fields change, no event.
-            { id: b, patch: { status: 'running', reason: 'still running', attempt: 2, command: 'run b again' } },
-            { id: `${task.id}.missing`, patch: { status: 'failed' } },
+            { id: b, taskId: task.id, patch: { status: 'running', reason: 'still running', attempt: 2, command: 'run b again' } },
+            { id: `${task.id}.missing`, taskId: task.id, patch: { status: 'failed' } },
           ],
           tasks: [
             { id: task.id, patch: { status: 'running', reason: 'first job started', startedAt: 1_700_000_100 }, expect: ['queued'] },
@@ -368,8 +368,8 @@ for (const backend of BACKENDS) {
           store.applyChanges({
             ...(relaxed ? { relaxed } : {}),
             jobs: [
-              { id: a, patch: { status: 'queued', reason: 'ready' } },
-              { id: b, patch: { status: null as unknown as JobStatus } },
+              { id: a, taskId: input.id, patch: { status: 'queued', reason: 'ready' } },
+              { id: b, taskId: input.id, patch: { status: null as unknown as JobStatus } },
             ],
             tasks: [{ id: input.id, patch: { status: 'running' } }],
           }),
@@ -378,7 +378,7 @@ for (const backend of BACKENDS) {
         assert.equal((await store.getTask(input.id))!.status, 'queued');
         assert.equal((await store.taskEvents(input.id)).length, 1);
         // The store works on, relaxed and durable.
-        await store.applyChanges({ relaxed: true, jobs: [{ id: a, patch: { status: 'queued' } }] });
+        await store.applyChanges({ relaxed: true, jobs: [{ id: a, taskId: input.id, patch: { status: 'queued' } }] });
         assert.equal(await store.updateJob(b, { status: 'queued' }, ['waiting']), true);
         assert.deepEqual((await store.jobStatusCounts([input.id])).get(input.id), { queued: 2 });
       });
@@ -390,7 +390,7 @@ for (const backend of BACKENDS) {
       const a = `${input.id}.a`;
       await assert.rejects(
         store.transaction(async (s) => {
-          await s.applyChanges({ relaxed: true, jobs: [{ id: a, patch: { status: 'queued' } }], tasks: [{ id: input.id, patch: { status: 'running' } }] });
+          await s.applyChanges({ relaxed: true, jobs: [{ id: a, taskId: input.id, patch: { status: 'queued' } }], tasks: [{ id: input.id, patch: { status: 'running' } }] });
           throw new Error('boom');
         }),
         /boom/,
@@ -399,7 +399,7 @@ for (const backend of BACKENDS) {
       assert.equal((await store.getTask(input.id))!.status, 'queued');
       assert.equal((await store.taskEvents(input.id)).length, 1);
       await store.transaction(async (s) => {
-        await s.applyChanges({ relaxed: true, jobs: [{ id: a, patch: { status: 'queued' } }] });
+        await s.applyChanges({ relaxed: true, jobs: [{ id: a, taskId: input.id, patch: { status: 'queued' } }] });
         await s.updateTask(input.id, { status: 'running' });
       });
       assert.equal((await store.getJob(a))!.status, 'queued');
@@ -413,7 +413,7 @@ for (const backend of BACKENDS) {
       const xJobs = jobsFor(x.id, ['a', 'b', 'c', 'd', 'e']);
       await store.createTask(x, xJobs);
       await store.createTask(y, jobsFor(y.id, ['a', 'b'], 'queued'));
-      const patch = (job: NewJob, status: JobStatus) => ({ id: job.id, patch: { status } });
+      const patch = (job: NewJob, status: JobStatus) => ({ id: job.id, taskId: job.taskId, patch: { status } });
       await store.applyChanges({ jobs: [patch(xJobs[0]!, 'running'), patch(xJobs[1]!, 'running'), patch(xJobs[2]!, 'succeeded')] });
       const missing = newId();
       assert.deepEqual(
@@ -428,38 +428,137 @@ for (const backend of BACKENDS) {
       assert.equal((await store.jobStatusCounts([])).size, 0);
     });
 
-    it('lists the unfinished tasks oldest first with their stop flags', async () => {
-      const base = 1_600_000_000;
-      const make = (name: string, status: NewTask['status'], createdAt: number, stopRequested = false) =>
-        store.createTask(taskInput(`flags-${name}`, { status, createdAt: base + createdAt, stopRequested }), []);
-      const scheduled = await make('scheduled', 'scheduled', 3);
-      const queued = await make('queued', 'queued', 1);
-      const running = await make('running', 'running', 2, true);
-      const stopping = await make('stopping', 'stopping', 4, true);
-      const terminal = [await make('succeeded', 'succeeded', 0), await make('failed', 'failed', 0.5), await make('stopped', 'stopped', 5, true)];
-      const ending = await make('ending', 'running', 6);
-      const mine = async () => {
-        const ids = new Map([scheduled, queued, running, stopping, ending].map((t) => [t.id, t.name]));
-        return (await store.activeTaskFlags()).filter((f) => ids.has(f.id)).map((f) => [ids.get(f.id), f.stopRequested]);
+    describe('leases', () => {
+      // Each case works in a project of its own, so that what other cases left claimable does not interfere:
+      // claims are global, so the cases run with tasks created far in the past (claimed first, oldest first).
+      let sequence = 0;
+      const claimable = async (name: string, over: Partial<NewTask> = {}, nodes: string[] = ['a']) => {
+        const input = taskInput(`lease-${name}`, { createdAt: 1_000_000_000 + sequence++, ...over });
+        await store.createTask(input, jobsFor(input.id, nodes, 'queued'));
+        return input.id;
       };
-      assert.deepEqual(await mine(), [
-        ['flags-queued', false],
-        ['flags-running', true],
-        ['flags-scheduled', false],
-        ['flags-stopping', true],
-        ['flags-ending', false],
-      ]);
-      // Terminal tasks are never listed.
-      const active = new Set((await store.activeTaskFlags()).map((f) => f.id));
-      assert.deepEqual(terminal.filter((t) => active.has(t.id)).map((t) => t.name), []);
-      await store.updateTask(ending.id, { status: 'failed', reason: 'a job failed' });
-      await store.updateTask(queued.id, { stopRequested: true });
-      assert.deepEqual(await mine(), [
-        ['flags-queued', true],
-        ['flags-running', true],
-        ['flags-scheduled', false],
-        ['flags-stopping', true],
-      ]);
+      /** Claims until nothing is left (other cases' tasks too: they are held for an hour); returns what was claimed. */
+      const claimAll = async (owner: string, ttl = 3600) => {
+        const claimed: string[] = [];
+        for (;;) {
+          const batch = await store.claimTasks(owner, 50, ttl);
+          if (batch.length === 0) return claimed;
+          claimed.push(...batch.map((t) => t.id));
+        }
+      };
+
+      it('hands each unfinished, due, unowned task to one worker, oldest first', async () => {
+        const old = await claimable('old');
+        const young = await claimable('young');
+        const later = await claimable('later', { status: 'scheduled', scheduleAt: Date.now() / 1000 + 3600 });
+        const due = await claimable('due', { status: 'scheduled', scheduleAt: 1_000 });
+        const done = await claimable('done', { status: 'succeeded' });
+        const first = await store.claimTasks('w1', 1, 3600);
+        assert.equal(first.length, 1);
+        const rest = await claimAll('w1');
+        const mine = [...first.map((t) => t.id), ...rest].filter((id) => [old, young, later, due, done].includes(id));
+        assert.deepEqual(mine, [old, young, due], 'oldest first; not before their start time; never finished ones');
+        assert.equal(first[0]!.heldBy, 'w1');
+        assert.equal((await store.getTask(old))!.heldBy, 'w1');
+        const ours = (ids: string[]) => ids.filter((id) => [old, young, later, due, done].includes(id));
+        assert.deepEqual(ours(await claimAll('w2')), [], 'a held task is not handed to another worker');
+        await store.releaseTasks('w1', [young]);
+        assert.equal((await store.getTask(young))!.heldBy, null);
+        assert.deepEqual(ours(await claimAll('w2')), [young]);
+        await store.releaseTasks('w1', [old, due]);
+        await store.releaseTasks('w2', [young]);
+      });
+
+      it('lets another worker take a task over once its lease has expired, and only then', async () => {
+        const id = await claimable('expiring');
+        await claimAll('dying', 0.3);
+        assert.equal((await store.getTask(id))!.heldBy, 'dying');
+        assert.deepEqual((await claimAll('heir')).filter((x) => x === id), []);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        assert.equal((await store.getTask(id))!.heldBy, null, 'an expired lease holds nothing');
+        assert.deepEqual((await claimAll('heir')).filter((x) => x === id), [id]);
+        assert.deepEqual(await store.renewLeases('dying', 30), [], 'the old owner cannot renew what was taken over');
+        assert.ok((await store.renewLeases('heir', 30)).includes(id));
+        await store.releaseTasks('heir', [id]);
+      });
+
+      it('renews leases by heartbeat, so that they do not expire while held', async () => {
+        const id = await claimable('renewed');
+        await claimAll('beating', 0.5);
+        for (let i = 0; i < 4; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          assert.ok((await store.renewLeases('beating', 0.5)).includes(id));
+        }
+        assert.deepEqual((await claimAll('other')).filter((x) => x === id), []);
+        await store.releaseTasks('beating', [id]);
+      });
+
+      it('writes the changes of held tasks only, and reports the others as lost', async () => {
+        const held = await claimable('held', {}, ['a', 'b']);
+        const taken = await claimable('taken', {}, ['a']);
+        await claimAll('owner');
+        await store.releaseTasks('owner', [taken]);
+        await claimAll('thief');
+        const applied = await store.applyChanges({
+          owner: 'owner',
+          jobs: [
+            { id: `${held}.a`, taskId: held, patch: { status: 'running', reason: 'started' }, expect: ['queued'] },
+            { id: `${taken}.a`, taskId: taken, patch: { status: 'running', reason: 'started' }, expect: ['queued'] },
+          ],
+          tasks: [
+            { id: held, patch: { status: 'running', reason: 'first job started' } },
+            { id: taken, patch: { status: 'running', reason: 'first job started' } },
+          ],
+        });
+        assert.deepEqual(applied.lost, [taken]);
+        assert.equal((await store.getJob(`${held}.a`))!.status, 'running');
+        assert.equal((await store.getTask(held))!.status, 'running');
+        assert.equal((await store.getJob(`${taken}.a`))!.status, 'queued', 'nothing of a lost task is written');
+        assert.equal((await store.getTask(taken))!.status, 'queued');
+        // Release with the last changes: the task is claimable again at once.
+        const done = await store.applyChanges({ owner: 'owner', tasks: [{ id: held, patch: { status: 'succeeded' } }], release: [held] });
+        assert.deepEqual(done.lost, []);
+        assert.equal((await store.getTask(held))!.heldBy, null);
+        assert.equal(await store.deleteTask(taken, 'owner'), false, 'an owner deletes only what it holds');
+        assert.equal(await store.deleteTask(taken, 'thief'), true);
+        assert.equal(await store.getTask(taken), undefined);
+      });
+
+      it('tells an owner which of its tasks were asked to stop or be deleted', async () => {
+        const [a, b, c] = [await claimable('flag-a'), await claimable('flag-b'), await claimable('flag-c')];
+        await claimAll('flagged');
+        assert.deepEqual(await store.requestedTasks('flagged'), []);
+        await store.updateTask(a, { stopRequested: true });
+        await store.updateTask(c, { deleteRequested: true });
+        const flags = (await store.requestedTasks('flagged')).sort((x, y) => (x.id < y.id ? -1 : 1));
+        const expected = [
+          { id: a, stopRequested: true, deleteRequested: false },
+          { id: c, stopRequested: false, deleteRequested: true },
+        ].sort((x, y) => (x.id < y.id ? -1 : 1));
+        assert.deepEqual(flags, expected);
+        assert.equal((await store.getTask(c))!.deleteRequested, true);
+        await store.releaseTasks('flagged', [a, b, c]);
+      });
+
+      it('never hands one task to two workers claiming at once', { timeout: 30_000 }, async () => {
+        const ids = new Set<string>();
+        for (let i = 0; i < 40; i++) ids.add(await claimable(`race-${i}`));
+        const owners = ['r1', 'r2', 'r3', 'r4'];
+        const results = await Promise.all(owners.map(async (owner) => (await claimAll(owner)).filter((id) => ids.has(id))));
+        const all = results.flat();
+        assert.equal(all.length, ids.size, 'every task claimed once');
+        assert.equal(new Set(all).size, ids.size, 'no task claimed twice');
+        for (const [i, owner] of owners.entries()) await store.releaseTasks(owner, results[i]!);
+        for (const id of ids) await store.updateTask(id, { status: 'stopped' });
+      });
+
+      it('keeps the executor handle of a job', async () => {
+        const id = await claimable('handle');
+        await claimAll('handler');
+        await store.applyChanges({ owner: 'handler', jobs: [{ id: `${id}.a`, taskId: id, patch: { externalId: 'slurm:12345' } }] });
+        assert.equal((await store.getJob(`${id}.a`))!.externalId, 'slurm:12345');
+        await store.releaseTasks('handler', [id]);
+      });
     });
 
     it('lists the tasks of a project newest first, by whole-second range and page', async () => {
@@ -488,6 +587,22 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await names({ limit: 2, offset: 4 }), { names: ['listed-0'], total: 5 });
       assert.deepEqual(await names({ limit: 2, offset: 9 }), { names: [], total: 5 });
       assert.deepEqual(await names({ from: base + 1, limit: 1, offset: 1 }), { names: ['listed-3'], total: 4 });
+
+      // Keyset pages: each starts after the last task of the one before, ties on created_at broken by id.
+      const twin = await store.createTask(taskInput('listed-twin', { projectId: listed.id, createdAt: base + 2.0 }), []);
+      const all = (await store.listTasks(listed.id, { limit: 100 })).tasks;
+      assert.equal(all.length, 6);
+      const paged: string[] = [];
+      for (let after: { createdAt: number; id: string } | undefined; ; ) {
+        const { tasks, total } = await store.listTasks(listed.id, { limit: 2, ...(after ? { after } : {}) });
+        assert.equal(total, 6);
+        paged.push(...tasks.map((t) => t.name));
+        if (tasks.length < 2) break;
+        after = { createdAt: tasks[1]!.createdAt, id: tasks[1]!.id };
+      }
+      assert.deepEqual(paged, all.map((t) => t.name));
+      assert.ok(paged.indexOf('listed-twin') >= 0 && Math.abs(paged.indexOf('listed-twin') - paged.indexOf('listed-2')) === 1);
+      await store.deleteTask(twin.id);
     });
 
     it('deletes a task with its jobs and events, leaving other tasks alone', async () => {
@@ -495,7 +610,7 @@ for (const backend of BACKENDS) {
       const kept = taskInput('kept');
       await store.createTask(doomed, jobsFor(doomed.id, ['a', 'b']));
       await store.createTask(kept, jobsFor(kept.id, ['a']));
-      await store.applyChanges({ jobs: [{ id: `${doomed.id}.a`, patch: { status: 'running' } }, { id: `${kept.id}.a`, patch: { status: 'queued' } }] });
+      await store.applyChanges({ jobs: [{ id: `${doomed.id}.a`, taskId: doomed.id, patch: { status: 'running' } }, { id: `${kept.id}.a`, taskId: kept.id, patch: { status: 'queued' } }] });
       assert.equal((await store.taskEvents(doomed.id)).length, 2);
       const keptJobs = await store.listJobs(kept.id);
       const keptEvents = await store.taskEvents(kept.id);
@@ -506,12 +621,11 @@ for (const backend of BACKENDS) {
       assert.equal(await store.getJob(`${doomed.id}.a`), undefined);
       assert.deepEqual(await store.taskEvents(doomed.id), []);
       assert.deepEqual(await store.jobStatusCounts([doomed.id]), new Map([[doomed.id, {}]]));
-      assert.equal((await store.activeTaskFlags()).some((f) => f.id === doomed.id), false);
       assert.equal((await store.listTasks(project.id, { limit: 1000 })).tasks.some((t) => t.id === doomed.id), false);
       // Updates to what was deleted change nothing.
       assert.equal(await store.updateJob(`${doomed.id}.a`, { status: 'failed' }), false);
       assert.equal(await store.updateTask(doomed.id, { status: 'failed' }), false);
-      await store.applyChanges({ relaxed: true, jobs: [{ id: `${doomed.id}.b`, patch: { status: 'queued' } }], tasks: [{ id: doomed.id, patch: { status: 'failed' } }] });
+      await store.applyChanges({ relaxed: true, jobs: [{ id: `${doomed.id}.b`, taskId: doomed.id, patch: { status: 'queued' } }], tasks: [{ id: doomed.id, patch: { status: 'failed' } }] });
       assert.equal(await store.getTask(doomed.id), undefined);
       assert.deepEqual(await store.taskEvents(doomed.id), []);
 
@@ -535,7 +649,7 @@ for (const backend of BACKENDS) {
 
       await Promise.all([
         ...nodes.flatMap((n) => [
-          store.applyChanges({ relaxed: true, jobs: [{ id: jobId(n), patch: { status: 'queued', reason: `ready ${n}` }, expect: ['waiting'] }] }),
+          store.applyChanges({ relaxed: true, jobs: [{ id: jobId(n), taskId: input.id, patch: { status: 'queued', reason: `ready ${n}` }, expect: ['waiting'] }] }),
           store.createTool(tool),
         ]),
         ...sideTasks.map((t) => store.createTask(t, jobsFor(t.id, ['a']))),
@@ -549,12 +663,12 @@ for (const backend of BACKENDS) {
       assert.deepEqual(events.slice(1).map((e) => e.jobId).sort(), nodes.map(jobId));
 
       // Durable writes after the relaxed ones.
-      await store.applyChanges({ jobs: nodes.map((n) => ({ id: jobId(n), patch: { status: 'running' as const }, expect: ['queued' as const] })) });
+      await store.applyChanges({ jobs: nodes.map((n) => ({ id: jobId(n), taskId: input.id, patch: { status: 'running' as const }, expect: ['queued' as const] })) });
       assert.equal(await store.updateJob(jobId('n00'), { status: 'succeeded', exitCode: 0 }, ['running']), true);
       assert.equal((await store.createTool(tool)).version, 21);
       // And relaxed and durable changes mixed again.
       await Promise.all([
-        store.applyChanges({ relaxed: true, jobs: [{ id: jobId('n01'), patch: { status: 'succeeded' } }] }),
+        store.applyChanges({ relaxed: true, jobs: [{ id: jobId('n01'), taskId: input.id, patch: { status: 'succeeded' } }] }),
         store.updateJob(jobId('n02'), { status: 'failed', exitCode: 1 }, ['running']),
         store.applyChanges({ relaxed: true, tasks: [{ id: input.id, patch: { status: 'failed', reason: 'n02 failed' }, expect: ['running'] }] }),
         store.createTool(tool),

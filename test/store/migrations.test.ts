@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { skipWithout } from '../helpers/components.js';
@@ -48,7 +49,7 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
       await client.connect();
       const { rows } = await client.query<{ name: string }>('select name from gdflow_migrations order by name');
       await client.end();
-      assert.deepEqual(rows.map((r) => r.name), ['0001_accounts_tools_workflows', '0002_tasks_jobs']);
+      assert.deepEqual(rows.map((r) => r.name), Object.keys(MIGRATIONS).sort());
     } finally {
       for (const store of stores) await store.close();
     }

@@ -19,10 +19,11 @@ class TaskIndex {
   find(name: string): Promise<Task | undefined> {
     this.byName ??= (async () => {
       const map = new Map<string, Task>();
-      for (let offset = 0; ; offset += 1000) {
-        const page = await this.client.listTasks({ size: 1000, offset });
+      for (let cursor: string | undefined; ; ) {
+        const page = await this.client.listTasks({ size: 1000, ...(cursor ? { cursor } : {}) });
         for (const task of page.task_list) if (!map.has(task.task_name)) map.set(task.task_name, task);
-        if (page.count < 1000 || offset + page.count >= page.total) break;
+        if (!page.next_cursor) break;
+        cursor = page.next_cursor;
       }
       return map;
     })();

@@ -6,7 +6,7 @@ import { startServer } from '../../server/start.js';
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
-    .description('start the gdflow server on the embedded SQLite store or PostgreSQL (settings: defaults < --config file < GDFLOW_* environment < flags)')
+    .description('start the gdflow server: the API and a worker that runs jobs (see --role), on the embedded SQLite store or PostgreSQL (settings: defaults < --config file < GDFLOW_* environment < flags)')
     .option('--config <file>', 'YAML or JSON config file (also GDFLOW_CONFIG)');
   for (const [name, spec] of Object.entries(OPTIONS)) {
     command.option(`${spec.flag} <value>`, `${spec.description} [${spec.env}]`);
@@ -15,10 +15,15 @@ export function registerServe(program: Command): void {
   command.action(async (flags: Record<string, string | undefined>) => {
     const config = loadConfig({ flags: flagsToOptions(flags), configFile: flags.config });
     const server = await startServer(config);
-    process.stdout.write(`gdflow listening on ${server.url} (data: ${config.dataDir})\n`);
+    const worker = server.engine ? `, worker ${server.engine.status().worker}` : '';
+    process.stdout.write(`gdflow listening on ${server.url} (role: ${config.role}${worker}, data: ${config.dataDir})\n`);
     const stop = (signal: string) => {
       process.stdout.write(`gdflow: ${signal}, shutting down\n`);
-      server.close().then(
+      // SIGTERM drains (a rolling restart); a second signal, or SIGINT, stops at once.
+      const drainMs = signal === 'SIGTERM' ? config.drainTimeout * 1000 : 0;
+      process.once('SIGTERM', () => void server.close());
+      process.once('SIGINT', () => void server.close());
+      server.shutdown(drainMs).then(
         () => process.exit(0),
         (error: unknown) => {
           process.stderr.write(`gdflow: shutdown failed: ${String(error)}\n`);

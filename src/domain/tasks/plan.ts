@@ -3,6 +3,7 @@ import type { GraphNode, WorkflowGraph } from '../workflows/graph.js';
 import { newId } from '../../ids.js';
 import type { DataRef } from '../../data/index.js';
 import { renderCommand, RenderError } from '../render/index.js';
+import type { FileSource, JobSpecDocument, ToolJobSpec } from './job-spec.js';
 
 /**
  * Turn a validated workflow graph and a task's resolved run parameters into jobs: one per node,
@@ -14,43 +15,7 @@ import { renderCommand, RenderError } from '../render/index.js';
  *   /var/data/outputs/<output>/<file>  what the command writes
  */
 
-/** Where a file comes from: the data store, or a path inside an upstream job's working directory. */
-export type FileSource = { kind: 'data'; account: string; path: string } | { kind: 'job'; jobId: string; nodeId: string; path: string };
-
-export interface ToolJobSpec {
-  kind: 'tool';
-  nodeId: string;
-  alias: string;
-  deps: string[];
-  command: string;
-  stdin?: string;
-  stdout?: string;
-  mounts: Array<{ source: FileSource; sandboxPath: string }>;
-  /** Output files relative to the working directory; their directories are made before the run. */
-  outputFiles: string[];
-  cpu: number;
-  memMb: number;
-  network: boolean;
-  image: string;
-}
-
-export interface LoadJobSpec {
-  kind: 'load';
-  nodeId: string;
-  alias: string;
-  deps: string[];
-  items: DataRef[];
-}
-
-export interface StoreJobSpec {
-  kind: 'store';
-  nodeId: string;
-  alias: string;
-  deps: string[];
-  imports: Array<{ source: FileSource; target: DataRef; description: string }>;
-}
-
-export type JobSpecDocument = ToolJobSpec | LoadJobSpec | StoreJobSpec;
+export type { FileSource, JobSpecDocument, LoadJobSpec, StoreJobSpec, ToolJobSpec } from './job-spec.js';
 
 export interface PlannedJob {
   id: string;

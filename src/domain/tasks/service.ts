@@ -1,6 +1,7 @@
-import { AlreadyExists, type Job, type Store, type Task } from '../../store/store.js';
-import { TERMINAL_TASK_STATES } from './states.js';
-import { buildPlan, PlanError, type JobSpecDocument } from './plan.js';
+import { AlreadyExists, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
+import { parseJobSpec } from './job-spec.js';
+import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
+import { buildPlan, PlanError } from './plan.js';
 import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
 import { forbidden, invalid, notFound } from '../errors.js';
@@ -11,13 +12,13 @@ import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
 import { jobView, taskView } from './views.js';
 
-/** What the task service needs from the engine that runs tasks in this process. */
-export interface TaskEngine {
-  track(taskId: string): Promise<void>;
-  requestStop(taskId: string): Promise<void>;
-  forget(taskId: string): Promise<void>;
-  removeFiles(taskId: string): Promise<void>;
+/** A task's files on the shared data root (job directories and logs). */
+export interface TaskFiles {
+  remove(taskId: string): Promise<void>;
 }
+
+/** How long a DELETE waits for the worker holding the task to kill its jobs and remove it. */
+const DELETE_WAIT_MS = 30_000;
 
 /** Signed, expiring links to job logs (readable with a plain GET). */
 export interface LogLinks {
@@ -40,13 +41,56 @@ function wholeSeconds(value: unknown, field: string): number | undefined {
   throw invalid(`${field} must be unix seconds, not ${describe(value)}`);
 }
 
+/** The keyset cursor of a task list page: where the next page starts (the last task's creation time and id). */
+function encodeCursor(task: Task): string {
+  return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
+}
+
+function decodeCursor(value: unknown): { createdAt: number; id: string } {
+  const refuse = () => invalid('cursor must be the next_cursor of an earlier page of this list');
+  if (typeof value !== 'string' || value.length > 200) throw refuse();
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    throw refuse();
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) throw refuse();
+  const [createdAt, id] = decoded as [unknown, unknown];
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt) || typeof id !== 'string' || !/^[0-9a-f]{24}$/.test(id)) throw refuse();
+  return { createdAt, id };
+}
+
+/** A job's node alias, for display: from its spec when the spec is one this version reads. */
+function aliasOf(job: Job): string {
+  try {
+    return parseJobSpec(job.spec).alias;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Stop a task no worker holds and none of whose jobs runs: its unfinished jobs are cancelled and it ends now.
+ * The caller holds the task's row lock (or SQLite's write lock), so no worker claims it meanwhile.
+ */
+async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
+  const at = Date.now() / 1000;
+  const jobs = (await store.listJobs(task.id)).filter((j) => !TERMINAL_JOB_STATES.includes(j.status));
+  const tasks: StateChanges['tasks'] = [];
+  if (task.status === 'running') tasks.push({ id: task.id, patch: { status: 'stopping', reason: 'stop requested', stopRequested: true } });
+  tasks.push({ id: task.id, patch: { status: 'stopped', reason: 'stopped by request', stopRequested: true, endedAt: at } });
+  await store.applyChanges({ jobs: jobs.map((j) => ({ id: j.id, taskId: task.id, patch: { status: 'cancelled', reason: 'the task was stopped' } })), tasks });
+  return 'stopped';
+}
+
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of WIRE.md §2. */
 export class TaskService {
   constructor(
     private readonly store: Store,
     private readonly workflows: WorkflowService,
     private readonly catalog: DataCatalog,
-    private readonly engine: TaskEngine,
+    private readonly files: TaskFiles,
     private readonly logs: LogLinks,
   ) {}
 
@@ -136,7 +180,8 @@ export class TaskService {
         }
         throw error;
       }
-      await this.engine.track(taskId);
+      // Workers find it by polling anyway; the event only saves them the wait.
+      await this.store.events.publish({ kind: 'task', taskId });
       return { task_id: taskId, task_name: name };
     }
   }
@@ -144,7 +189,8 @@ export class TaskService {
   private async task(scope: Scope, taskId: string): Promise<Task> {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
-    if (!task || task.projectId !== project.id) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
+    // A task being deleted is gone for clients already (WIRE.md: after DELETE the task's routes answer 404).
+    if (!task || task.projectId !== project.id || task.deleteRequested) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
     return task;
   }
 
@@ -162,28 +208,59 @@ export class TaskService {
     if (!Number.isInteger(size) || size < 1 || size > MAX_LIST) throw invalid(`size must be an integer from 1 to ${MAX_LIST}`);
     const offset = query.offset === undefined ? 0 : Number(query.offset);
     if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
-    const { tasks, total } = await this.store.listTasks(project.id, { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), limit: size, offset });
+    const after = query.cursor === undefined || query.cursor === '' ? undefined : decodeCursor(query.cursor);
+    const range = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(after ? { after } : {}), limit: size, offset };
+    const { tasks, total } = await this.store.listTasks(project.id, range);
     const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
     const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));
-    return { task_list: views, count: views.length, total };
+    // The next page starts after the last task of this one (docs/api.md, "Paging").
+    const last = tasks.length === size ? tasks[tasks.length - 1] : undefined;
+    return { task_list: views, count: views.length, total, next_cursor: last ? encodeCursor(last) : null };
   }
 
-  /** Stop: running jobs are killed, nothing further starts. Stopping an ended task is a no-op. */
+  /**
+   * Stop: running jobs are killed, nothing further starts. Stopping an ended task is a no-op. The request is
+   * written to the store; the worker holding the task carries it out (it hears of it at once through the store's
+   * events, or at its next poll). A task no worker holds and none of whose jobs runs is stopped here and now.
+   */
   async stop(scope: Scope, taskId: string) {
     const task = await this.task(scope, taskId);
-    if (!TERMINAL_TASK_STATES.includes(task.status)) {
-      await this.store.updateTask(task.id, { stopRequested: true });
-      await this.engine.requestStop(task.id);
-    }
-    const current = (await this.store.getTask(task.id)) ?? task;
-    return { task_id: current.id, status: current.status };
+    if (TERMINAL_TASK_STATES.includes(task.status)) return { task_id: task.id, status: task.status };
+    const status = await this.store.transaction(async (store) => {
+      const current = await store.lockTask(task.id);
+      if (!current || TERMINAL_TASK_STATES.includes(current.status)) return current?.status;
+      if (current.heldBy === null && ((await store.jobStatusCounts([task.id])).get(task.id)?.running ?? 0) === 0) {
+        return stopUnheld(store, current);
+      }
+      await store.updateTask(task.id, { stopRequested: true });
+      return current.status;
+    });
+    await this.store.events.publish({ kind: 'stop', taskId: task.id });
+    return { task_id: task.id, status: status ?? task.status };
   }
 
+  /**
+   * Delete a task with its jobs and files. A task no worker holds (ended, or not started) is deleted here; one a
+   * worker holds is marked, and that worker kills its jobs, removes its files and rows: this waits for that (up to
+   * DELETE_WAIT_MS; the task is gone for every reader from the moment it is marked).
+   */
   async delete(scope: Scope, taskId: string): Promise<void> {
     const task = await this.task(scope, taskId);
-    await this.engine.forget(task.id);
-    await this.store.deleteTask(task.id);
-    await this.engine.removeFiles(task.id);
+    const deletedHere = await this.store.transaction(async (store) => {
+      const current = await store.lockTask(task.id);
+      if (!current) return true;
+      const running = (await store.jobStatusCounts([task.id])).get(task.id)?.running ?? 0;
+      if (current.heldBy === null && running === 0) return store.deleteTask(task.id);
+      await store.updateTask(task.id, { deleteRequested: true });
+      return false;
+    });
+    if (deletedHere) {
+      await this.files.remove(task.id);
+      return;
+    }
+    await this.store.events.publish({ kind: 'delete', taskId: task.id });
+    const deadline = Date.now() + DELETE_WAIT_MS;
+    while (Date.now() < deadline && (await this.store.getTask(task.id)) !== undefined) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   async jobs(scope: Scope, taskId: string) {
@@ -191,7 +268,7 @@ export class TaskService {
     const jobs = await this.store.listJobs(task.id);
     const order = new Map(((task.plan.jobs as string[] | undefined) ?? []).map((id, i) => [id, i]));
     jobs.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    return { jobs: jobs.map((j) => jobView(j, (j.spec as unknown as JobSpecDocument).alias ?? '')) };
+    return { jobs: jobs.map((j) => jobView(j, aliasOf(j))) };
   }
 
   private async job(scope: Scope, taskId: string, jobId: string): Promise<Job> {
@@ -204,7 +281,7 @@ export class TaskService {
   async jobInfo(scope: Scope, taskId: string, jobId: string) {
     const job = await this.job(scope, taskId, jobId);
     const url = (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : '';
-    return { ...jobView(job, (job.spec as unknown as JobSpecDocument).alias ?? ''), cmd: job.command, Log_downloadURL: url };
+    return { ...jobView(job, aliasOf(job)), cmd: job.command, Log_downloadURL: url };
   }
 
   async jobCommand(scope: Scope, taskId: string, jobId: string) {

@@ -13,8 +13,9 @@ export const TERMINAL_JOB_STATES: readonly JobStatus[] = ['succeeded', 'failed',
  * Task:  scheduled ─(start time reached)→ queued ─(first job starts)→ running
  *        running → succeeded (every job succeeded) | failed (a job failed) | stopping (stop asked)
  *        scheduled | queued → stopped (stop asked before anything ran); stopping → stopped
- * Job:   waiting ─(all upstream jobs succeeded)→ queued ─(resources free)→ running
- *        running → succeeded | failed | queued (the server restarted while it ran: re-run from scratch)
+ * Job:   waiting ─(all upstream jobs succeeded)→ queued ─(resources free, its process started)→ running
+ *        queued → failed (its process could not be started)
+ *        running → succeeded | failed | queued (its worker died or shut down while it ran: re-run from scratch)
  *        waiting | queued | running → cancelled (the task was stopped, or another job failed)
  */
 export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
@@ -29,7 +30,7 @@ export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
 
 export const JOB_TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
   waiting: ['queued', 'cancelled'],
-  queued: ['running', 'cancelled'],
+  queued: ['running', 'failed', 'cancelled'],
   running: ['succeeded', 'failed', 'queued', 'cancelled'],
   succeeded: [],
   failed: [],

@@ -68,11 +68,27 @@ export interface ExecutorCapabilities {
   network_isolation: boolean;
 }
 
+/** What a running job tells its caller before it ends. */
+export interface RunHooks {
+  /**
+   * Called once, when the job's first process has been started (never when it could not start). `externalId` is
+   * the handle of a job that can outlive the worker (a Slurm job id, a container name): the engine records it
+   * so that a later owner of the task can adopt the job instead of running it again.
+   */
+  onStarted?: (info: { pid?: number; externalId?: string }) => void;
+}
+
 export interface Executor {
   readonly name: string;
   readonly capabilities: ExecutorCapabilities;
   /** Run to the end. Aborting `signal` kills the job's whole process tree and resolves with outcome 'killed'. */
-  run(spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
+  run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult>;
+  /**
+   * Wait for a job this executor started earlier, possibly from another worker process, by the handle reported
+   * through onStarted; as `run` from there on. Executors whose jobs die with their worker (local processes)
+   * leave it out, and such jobs run again instead.
+   */
+  adopt?(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
   /** Checks that the executor can work on this machine (e.g. bwrap present and usable); throws an Error saying what is missing. */
   check(): Promise<void>;
   /** Release what the executor keeps between jobs (idle cgroups); called when the engine stops. */

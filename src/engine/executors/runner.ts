@@ -19,7 +19,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { CgroupV1Job, discoverCgroupV1 } from './cgroup.js';
-import type { JobResult, JobSpec, MemoryEnforcement } from './executor.js';
+import type { JobResult, JobSpec, MemoryEnforcement, RunHooks } from './executor.js';
 import { LaunchError, type Launcher, type LauncherKind, type LaunchedProcess, type ProcessExit } from './launcher.js';
 import { validateSpec } from './paths.js';
 import { isAlive, processTree, procsByPid, procsWithEnv, signalPid, type ProcInfo } from './proctree.js';
@@ -111,6 +111,7 @@ export async function runProcess(
   options: ProcessExecutorOptions,
   plan: LaunchPlan,
   launcher: Launcher,
+  hooks: RunHooks = {},
 ): Promise<JobResult> {
   const killGraceMs = options.killGraceMs ?? 5000;
   const sampleIntervalMs = Math.max(20, options.sampleIntervalMs ?? 1000);
@@ -317,6 +318,7 @@ export async function runProcess(
     };
 
     if (launchError || !launched) void finish(null, null, launchError ?? new Error('no process'));
-    else void launched.exited.then((exit: ProcessExit) => finish(exit.code, exit.signal, undefined, exit.lost));
+    else hooks.onStarted?.({ pid: launched.pid });
+    if (launched && !launchError) void launched.exited.then((exit: ProcessExit) => finish(exit.code, exit.signal, undefined, exit.lost));
   });
 }

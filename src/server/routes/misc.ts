@@ -3,7 +3,7 @@ import { forbidden } from '../../domain/errors.js';
 import { callerOf, type RouteContext } from '../app.js';
 
 /** Routes the `gwc` CLI calls beyond INTERFACE.md (WIRE.md §2), and a health check. */
-export function registerMiscRoutes(app: FastifyInstance, _context: RouteContext): void {
+export function registerMiscRoutes(app: FastifyInstance, context: RouteContext): void {
   app.get('/miscellaneous/credentials/', { config: { operation: 'Account' } }, async (request) => {
     const caller = callerOf(request);
     return { account_name: caller.accountName, user_name: caller.userName };
@@ -22,5 +22,5 @@ export function registerMiscRoutes(app: FastifyInstance, _context: RouteContext)
     },
   );
 
-  app.get('/healthz', { config: { auth: false } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { auth: false } }, async () => ({ status: 'ok', ...context.health() }));
 }

@@ -1,0 +1,120 @@
+import { Ajv } from 'ajv';
+import type { FromSchema } from 'json-schema-to-ts';
+
+/**
+ * What a job runs, as the plan (plan.ts) fixes it at activation and the store keeps it (jobs.spec). The schema is
+ * the one definition: the types below are derived from it, and a spec read back from the store is validated
+ * against it (parseJobSpec), so that a worker never runs a document it does not understand (written by another
+ * version, or damaged) on the strength of a cast.
+ */
+
+const dataRef = {
+  type: 'object',
+  properties: { account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+  required: ['account', 'path'],
+  additionalProperties: false,
+} as const;
+
+/** Where a file comes from: the data store, or a path inside an upstream job's working directory. */
+const fileSource = {
+  oneOf: [
+    {
+      type: 'object',
+      properties: { kind: { const: 'data' }, account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+      required: ['kind', 'account', 'path'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { kind: { const: 'job' }, jobId: { type: 'string', minLength: 1 }, nodeId: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+      required: ['kind', 'jobId', 'nodeId', 'path'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
+const common = {
+  nodeId: { type: 'string', minLength: 1 },
+  alias: { type: 'string' },
+  /** Ids of the jobs that must succeed before this one runs. */
+  deps: { type: 'array', items: { type: 'string', minLength: 1 } },
+} as const;
+
+const toolJobSchema = {
+  type: 'object',
+  properties: {
+    kind: { const: 'tool' },
+    ...common,
+    command: { type: 'string' },
+    stdin: { type: 'string' },
+    stdout: { type: 'string' },
+    mounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { source: fileSource, sandboxPath: { type: 'string', pattern: '^/var/data/' } },
+        required: ['source', 'sandboxPath'],
+        additionalProperties: false,
+      },
+    },
+    /** Output files relative to the working directory; their directories are made before the run. */
+    outputFiles: { type: 'array', items: { type: 'string', minLength: 1 } },
+    cpu: { type: 'integer', minimum: 0 },
+    memMb: { type: 'integer', minimum: 0 },
+    network: { type: 'boolean' },
+    image: { type: 'string' },
+  },
+  required: ['kind', 'nodeId', 'alias', 'deps', 'command', 'mounts', 'outputFiles', 'cpu', 'memMb', 'network', 'image'],
+  additionalProperties: false,
+} as const;
+
+const loadJobSchema = {
+  type: 'object',
+  properties: { kind: { const: 'load' }, ...common, items: { type: 'array', items: dataRef } },
+  required: ['kind', 'nodeId', 'alias', 'deps', 'items'],
+  additionalProperties: false,
+} as const;
+
+const storeJobSchema = {
+  type: 'object',
+  properties: {
+    kind: { const: 'store' },
+    ...common,
+    imports: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { source: fileSource, target: dataRef, description: { type: 'string' } },
+        required: ['source', 'target', 'description'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['kind', 'nodeId', 'alias', 'deps', 'imports'],
+  additionalProperties: false,
+} as const;
+
+export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, storeJobSchema] } as const;
+
+export type FileSource = FromSchema<typeof fileSource>;
+export type ToolJobSpec = FromSchema<typeof toolJobSchema>;
+export type LoadJobSpec = FromSchema<typeof loadJobSchema>;
+export type StoreJobSpec = FromSchema<typeof storeJobSchema>;
+export type JobSpecDocument = ToolJobSpec | LoadJobSpec | StoreJobSpec;
+
+const validate = new Ajv({ allErrors: false }).compile<JobSpecDocument>(JOB_SPEC_SCHEMA);
+
+export class JobSpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobSpecError';
+  }
+}
+
+/** The spec of a job as read back from the store, checked against the schema; JobSpecError says what is wrong. */
+export function parseJobSpec(value: unknown): JobSpecDocument {
+  if (validate(value)) return value;
+  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value as { kind: unknown }).kind) : 'unknown';
+  const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+  throw new JobSpecError(`the job spec (kind ${kind}) is not one this version runs: ${detail}`);
+}

@@ -1,0 +1,114 @@
+import { parseJobSpec, type JobSpecDocument } from '../domain/tasks/job-spec.js';
+import { TERMINAL_JOB_STATES } from '../domain/tasks/states.js';
+import type { Job, JobStatus, Task } from '../store/store.js';
+
+/**
+ * A task this worker holds, with its jobs and the bookkeeping that lets a scheduling pass look only at what
+ * changed: which jobs are queued, how many upstream jobs each one still waits for, who waits for whom.
+ */
+
+export interface LiveJob {
+  job: Job;
+  spec: JobSpecDocument;
+  /** Jobs that list this one among their deps. */
+  dependents: LiveJob[];
+  /** How many of its deps have not succeeded yet. */
+  waitingOn: number;
+}
+
+export class LiveTask {
+  readonly jobs: LiveJob[] = [];
+  readonly byId = new Map<string, LiveJob>();
+  /** Queued jobs not started yet, in the order they became ready. */
+  readonly queued = new Set<LiveJob>();
+  /** Queued jobs this worker is starting (their start is being written, or their process is being spawned). */
+  readonly starting = new Set<LiveJob>();
+  /** How many of its jobs that take CPU (tool jobs) this worker runs or is starting. */
+  toolJobsHere = 0;
+  /** The first job found failed, if any. */
+  failed: LiveJob | undefined;
+  private succeeded = 0;
+  /**
+   * When the last lease grant or renewal this worker knows of was asked for (ms, this process's clock): the lease
+   * ends no earlier than that plus its length, by any clock that runs no faster than this one.
+   */
+  leaseAskedAt: number;
+  /** When this worker learnt that it holds the task (ms): a renewal asked for later must find it. */
+  readonly heldSince = Date.now();
+
+  constructor(
+    public task: Task,
+    jobs: Job[],
+    leaseAskedAt: number,
+  ) {
+    this.leaseAskedAt = leaseAskedAt;
+    const order: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : jobs.map((j) => j.id);
+    const rows = new Map(jobs.map((j) => [j.id, j]));
+    for (const id of order) {
+      const job = rows.get(id);
+      if (!job) continue;
+      const entry: LiveJob = { job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 };
+      this.jobs.push(entry);
+      this.byId.set(id, entry);
+    }
+    for (const entry of this.jobs) {
+      for (const dep of entry.spec.deps) {
+        const upstream = this.byId.get(dep);
+        if (!upstream) continue;
+        upstream.dependents.push(entry);
+        if (upstream.job.status !== 'succeeded') entry.waitingOn++;
+      }
+      this.count(entry, undefined, entry.job.status);
+    }
+  }
+
+  get allSucceeded(): boolean {
+    return this.succeeded === this.jobs.length;
+  }
+
+  /** Change a job's status in memory, keeping the indexes right; returns the dependents that are now ready. */
+  setStatus(entry: LiveJob, status: JobStatus): LiveJob[] {
+    const from = entry.job.status;
+    entry.job.status = status;
+    this.count(entry, from, status);
+    if (status !== 'succeeded' || from === 'succeeded') return [];
+    const ready: LiveJob[] = [];
+    for (const dependent of entry.dependents) {
+      dependent.waitingOn--;
+      if (dependent.waitingOn === 0 && dependent.job.status === 'waiting') ready.push(dependent);
+    }
+    return ready;
+  }
+
+  /** A queued job is being started: dispatch passes it over until it runs or goes back to the queue. */
+  markStarting(entry: LiveJob): void {
+    this.queued.delete(entry);
+    this.starting.add(entry);
+  }
+
+  /** Its start did not happen (the task was stopped, or the write failed): queued again, if still queued. */
+  unmarkStarting(entry: LiveJob): void {
+    this.starting.delete(entry);
+    if (entry.job.status === 'queued') this.queued.add(entry);
+  }
+
+  /** Jobs waiting for nothing any more (on load, and after a take-over). */
+  readyJobs(): LiveJob[] {
+    return this.jobs.filter((entry) => entry.job.status === 'waiting' && entry.waitingOn === 0);
+  }
+
+  unfinished(): LiveJob[] {
+    return this.jobs.filter((entry) => !TERMINAL_JOB_STATES.includes(entry.job.status));
+  }
+
+  private count(entry: LiveJob, from: JobStatus | undefined, to: JobStatus): void {
+    if (from === 'queued') {
+      this.queued.delete(entry);
+      this.starting.delete(entry);
+    }
+    if (from === 'succeeded') this.succeeded--;
+    if (to === 'queued') this.queued.add(entry);
+    if (to === 'succeeded') this.succeeded++;
+    if (to === 'failed' && !this.failed) this.failed = entry;
+  }
+}

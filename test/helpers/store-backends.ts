@@ -1,0 +1,28 @@
+/**
+ * The store backends end-to-end tests run against: each gives a database URL for `gdflow serve --database` (empty:
+ * the embedded SQLite file in the data root). A backend that cannot run here says why it is skipped.
+ */
+export interface StoreBackend {
+  name: string;
+  skip?: string | undefined;
+  database(): Promise<{ url: string; cleanup(): Promise<void> }>;
+}
+
+import { skipWithout } from './components.js';
+import { postgresUnavailable, startPostgres } from './postgres.js';
+
+export const STORE_BACKENDS: StoreBackend[] = [
+  {
+    name: 'sqlite',
+    async database() {
+      return { url: '', cleanup: async () => undefined };
+    },
+  },
+  {
+    name: 'postgres',
+    skip: skipWithout(postgresUnavailable()),
+    async database() {
+      return { url: await (await startPostgres()).createDatabase(), cleanup: async () => undefined };
+    },
+  },
+];
