@@ -8,8 +8,9 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 # bubblewrap: the job sandbox; samtools (with wgsim), bwa, fastp: the demo pipeline's tools; g++ (with cc):
-# better-sqlite3 and the native job launcher; e2fsprogs: chattr, for the tasks directory's placement hint.
-PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs"
+# better-sqlite3 and the native job launcher; e2fsprogs: chattr, for the tasks directory's placement hint;
+# postgresql: the throwaway servers the PostgreSQL store tests start (gdflow itself can use any PostgreSQL).
+PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql"
 missing=""
 for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { parseDatabase } from '../store/location.js';
 
 /**
  * Server settings in layers: defaults, then a config file, then environment variables, then
@@ -172,6 +173,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       if (value !== undefined) values[name] = value;
     }
   }
+  const database = parseDatabase(String(values.database));
+  if ('problem' in database) problems.push(`database: ${database.problem}`);
   if (values.leaseTtl === 0) problems.push(`leaseTtl must be at least 1 second`);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as unknown as Config;

@@ -34,10 +34,19 @@ export class AccountService {
 
   /** Make sure the public account and its default project exist (idempotent, run at start-up). */
   async bootstrap(): Promise<void> {
-    await this.store.transaction(async (store) => {
-      const account = (await store.getAccount(PUBLIC_ACCOUNT)) ?? (await store.createAccount(PUBLIC_ACCOUNT));
-      if (!(await store.getProject(PUBLIC_ACCOUNT, DEFAULT_PROJECT))) await store.createProject(account.id, DEFAULT_PROJECT);
-    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.store.transaction(async (store) => {
+          const account = (await store.getAccount(PUBLIC_ACCOUNT)) ?? (await store.createAccount(PUBLIC_ACCOUNT));
+          if (!(await store.getProject(PUBLIC_ACCOUNT, DEFAULT_PROJECT))) await store.createProject(account.id, DEFAULT_PROJECT);
+        });
+        return;
+      } catch (error) {
+        // Two servers starting on one new PostgreSQL database both find nothing and both create; the
+        // second create fails on the unique name once the first commits, and a second look finds it.
+        if (!(error instanceof AlreadyExists) || attempt >= 3) throw error;
+      }
+    }
   }
 
   /** An account with its `default` project and a first access key, all or nothing. */

@@ -22,15 +22,16 @@ import type {
   TaskPatch,
   TaskStatus,
   Tool,
+  ToolUpdate,
   Workflow,
 } from './store.js';
 
 /**
  * A read cache in front of a store for what every request reads (access keys, projects, tool
  * and workflow versions). Any write through this store clears it; writes by other processes are
- * noticed through `externalVersion`, a cheap counter the backend bumps on every commit made
- * elsewhere (SQLite's `PRAGMA data_version`; a clock tick for backends without one, which bounds
- * how stale another replica's view can be). It is consulted at most every `checkIntervalMs`.
+ * noticed through `externalVersion`, a cheap counter that moves on every commit made elsewhere
+ * (SQLite's `PRAGMA data_version`; on PostgreSQL the cache generation that writers bump and a
+ * watcher follows, see postgres.ts). It is consulted at most every `checkIntervalMs`.
  */
 export class CachedStore implements Store {
   private generation = 0;
@@ -203,8 +204,8 @@ export class CachedStore implements Store {
   createTool(input: NewVersion): Promise<Tool> {
     return this.write(this.inner.createTool(input));
   }
-  putTool(id: string, update: { description?: string; configs: Json; category: string; status: DefinitionStatus }): Promise<void> {
-    return this.write(this.inner.putTool(id, update));
+  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }): Promise<void> {
+    return this.write(this.inner.putTool(id, update, options));
   }
   deleteTool(id: string): Promise<void> {
     return this.write(this.inner.deleteTool(id));

@@ -1,23 +1,18 @@
-import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
-import { newId } from '../ids.js';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { bumpCacheGeneration } from './cache-generation.js';
 import { dbNow } from './db-clock.js';
+import { DefinitionStore, now, parseJson, type Owner, type TransactionState } from './definition-store.js';
 import { LocalWorkEvents } from './local-events.js';
-import type { Database, JobsTable, TasksTable, ToolsTable, WorkflowsTable } from './schema.js';
-import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
+import type { Database, JobsTable, TasksTable } from './schema.js';
+import { isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
-  InUse,
   type AppliedChanges,
   type HeldTaskFlags,
   type WorkEvents,
-  VersionConflict,
-  type AccessKey,
-  type Account,
-  type DefinitionStatus,
   type Job,
   type JobPatch,
   type JobStatus,
-  type Json,
   type NewJob,
   type NewTask,
   type Task,
@@ -25,57 +20,13 @@ import {
   type TaskPatch,
   type TaskRange,
   type TaskStatus,
-  type NewVersion,
   type StateChanges,
-  type Project,
   type Store,
   type StoreCapabilities,
-  type Tool,
-  type Visibility,
-  type Workflow,
 } from './store.js';
 
-const now = (): number => Date.now() / 1000;
-
-const parseJson = (text: string | null): Json | null => (text === null ? null : (JSON.parse(text) as Json));
-
-type Owner = { account_name: string; project_name: string };
-
-function toTool(row: Selectable<ToolsTable> & Owner): Tool {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    category: row.category,
-    configs: parseJson(row.configs),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
-
-function toWorkflow(row: Selectable<WorkflowsTable> & Owner): Workflow {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    configs: parseJson(row.configs),
-    runTemplate: parseJson(row.run_template),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
+/** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 function toTask(row: Selectable<TasksTable> & Owner & { held_by: string | null }): Task {
   return {
@@ -134,9 +85,6 @@ async function recordTransition(
   await trx.insertInto('task_events').values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
 }
 
-/** How many times a version allocation is retried when a concurrent writer took the same number. */
-const VERSION_RETRIES = 20;
-
 /** What differs between the backends beyond SQL itself (which the Kysely dialect handles). */
 export interface KyselyStoreOptions {
   /**
@@ -154,25 +102,27 @@ export interface KyselyStoreOptions {
 const ACTIVE_TASK = sql`status in ('scheduled', 'queued', 'running', 'stopping')`;
 
 /**
- * The store over Kysely. The same code serves SQLite and PostgreSQL: everything dialect-specific
- * lives in the Kysely dialect, in `capabilities` and in `options`.
+ * The store over Kysely. The same code serves SQLite and PostgreSQL: what differs is in the Kysely
+ * dialect, in `capabilities` with the SQL fragments of dialect.ts, and in `options`. Accounts, keys,
+ * tools and workflows are in DefinitionStore (definition-store.ts); tasks, jobs and leases are here.
  */
-export class KyselyStore implements Store {
+export class KyselyStore extends DefinitionStore implements Store {
   readonly events: WorkEvents;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    readonly capabilities: StoreCapabilities,
-    private readonly options: KyselyStoreOptions = {},
-    private readonly inTransaction = false,
-  ) {
+  constructor(db: Kysely<Database>, capabilities: StoreCapabilities, options: KyselyStoreOptions = {}, txState?: TransactionState) {
+    super(db, capabilities, options, txState);
     this.events = options.events ?? new LocalWorkEvents();
   }
 
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
     const options = { ...this.options, events: this.events };
-    return this.retrying((trx) => fn(new KyselyStore(trx, this.capabilities, options, true)), () => false);
+    return this.retrying(async (trx) => {
+      const state: TransactionState = { cacheChanged: false };
+      const result = await fn(new KyselyStore(trx, this.capabilities, options, state));
+      if (state.cacheChanged) await bumpCacheGeneration(trx, this.dialect);
+      return result;
+    }, () => false);
   }
 
   /** The database's clock (leases are measured with it). */
@@ -180,329 +130,8 @@ export class KyselyStore implements Store {
     return dbNow(this.capabilities.dialect);
   }
 
-  /** Run `fn` in a transaction, again from the start when it loses a race to another writer. */
-  private async retrying<T>(fn: (trx: Kysely<Database>) => Promise<T>, isRace: (e: unknown) => boolean, relaxed = false): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if (this.inTransaction) return await fn(this.db);
-        if (relaxed && this.options.relaxedTransaction) return await this.options.relaxedTransaction(this.db, fn);
-        return await this.db.transaction().execute((trx: Transaction<Database>) => fn(trx));
-      } catch (error) {
-        if (this.inTransaction || attempt >= VERSION_RETRIES || !(isRace(error) || isTransientConflict(error))) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
-      }
-    }
-  }
-
   async close(): Promise<void> {
     await (this.options.onClose ?? (() => this.db.destroy()))();
-  }
-
-  // ---- accounts, projects, keys ------------------------------------------------------------
-
-  async createAccount(name: string): Promise<Account> {
-    const account: Account = { id: newId(), name, createdAt: now() };
-    try {
-      await this.db.insertInto('accounts').values({ id: account.id, name, created_at: account.createdAt }).execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyExists(`account '${name}'`);
-      throw error;
-    }
-    return account;
-  }
-
-  async getAccount(name: string): Promise<Account | undefined> {
-    const row = await this.db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
-    return row && { id: row.id, name: row.name, createdAt: row.created_at };
-  }
-
-  async listAccounts(): Promise<Account[]> {
-    const rows = await this.db.selectFrom('accounts').selectAll().orderBy('name').execute();
-    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
-  }
-
-  private projectQuery() {
-    return this.db
-      .selectFrom('projects')
-      .innerJoin('accounts', 'accounts.id', 'projects.account_id')
-      .select(['projects.id', 'projects.account_id', 'projects.name', 'projects.created_at', 'accounts.name as account_name']);
-  }
-
-  private static toProject(row: { id: string; account_id: string; name: string; created_at: number; account_name: string }): Project {
-    return { id: row.id, accountId: row.account_id, accountName: row.account_name, name: row.name, createdAt: row.created_at };
-  }
-
-  async createProject(accountId: string, name: string): Promise<Project> {
-    const id = newId();
-    try {
-      await this.db.insertInto('projects').values({ id, account_id: accountId, name, created_at: now() }).execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyExists(`project '${name}'`);
-      throw error;
-    }
-    const row = await this.projectQuery().where('projects.id', '=', id).executeTakeFirstOrThrow();
-    return KyselyStore.toProject(row);
-  }
-
-  async getProject(accountName: string, projectName: string): Promise<Project | undefined> {
-    const row = await this.projectQuery().where('accounts.name', '=', accountName).where('projects.name', '=', projectName).executeTakeFirst();
-    return row && KyselyStore.toProject(row);
-  }
-
-  async listProjects(accountId: string): Promise<Project[]> {
-    const rows = await this.projectQuery().where('projects.account_id', '=', accountId).orderBy('projects.name').execute();
-    return rows.map((row) => KyselyStore.toProject(row));
-  }
-
-  private keyQuery() {
-    return this.db
-      .selectFrom('access_keys')
-      .innerJoin('accounts', 'accounts.id', 'access_keys.account_id')
-      .select([
-        'access_keys.id',
-        'access_keys.secret',
-        'access_keys.account_id',
-        'access_keys.user_name',
-        'access_keys.status',
-        'access_keys.created_at',
-        'accounts.name as account_name',
-      ]);
-  }
-
-  private static toKey(row: {
-    id: string;
-    secret: string;
-    account_id: string;
-    user_name: string;
-    status: string;
-    created_at: number;
-    account_name: string;
-  }): AccessKey {
-    return {
-      id: row.id,
-      secret: row.secret,
-      accountId: row.account_id,
-      accountName: row.account_name,
-      userName: row.user_name,
-      status: row.status === 'active' ? 'active' : 'revoked',
-      createdAt: row.created_at,
-    };
-  }
-
-  async createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey> {
-    await this.db
-      .insertInto('access_keys')
-      .values({ id: key.id, secret: key.secret, account_id: key.accountId, user_name: key.userName, status: 'active', created_at: now(), revoked_at: null })
-      .execute();
-    const row = await this.keyQuery().where('access_keys.id', '=', key.id).executeTakeFirstOrThrow();
-    return KyselyStore.toKey(row);
-  }
-
-  async getAccessKey(id: string): Promise<AccessKey | undefined> {
-    const row = await this.keyQuery().where('access_keys.id', '=', id).executeTakeFirst();
-    return row && KyselyStore.toKey(row);
-  }
-
-  async listAccessKeys(accountId: string): Promise<AccessKey[]> {
-    const rows = await this.keyQuery().where('access_keys.account_id', '=', accountId).orderBy('access_keys.created_at').execute();
-    return rows.map((row) => KyselyStore.toKey(row));
-  }
-
-  async revokeAccessKey(id: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('access_keys')
-      .set({ status: 'revoked', revoked_at: now() })
-      .where('id', '=', id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  // ---- tools --------------------------------------------------------------------------------
-
-  private toolQuery(db: Kysely<Database> = this.db) {
-    return db
-      .selectFrom('tools')
-      .innerJoin('projects', 'projects.id', 'tools.project_id')
-      .innerJoin('accounts', 'accounts.id', 'projects.account_id')
-      .selectAll('tools')
-      .select(['accounts.name as account_name', 'projects.name as project_name']);
-  }
-
-  /**
-   * Insert the next version of a tool or workflow name: max(version) + 1, in a transaction that is
-   * retried when a concurrent writer took the same number (the unique key refuses the second), so
-   * versions stay unique and gap-free.
-   */
-  private async createVersion(table: 'tools' | 'workflows', input: NewVersion, columns: Record<string, string | null>): Promise<string> {
-    return this.retrying(async (trx) => {
-      const { max } = await trx
-        .selectFrom(table as 'tools')
-        .select((eb) => eb.fn.max<number | null>('version').as('max'))
-        .where('project_id', '=', input.projectId)
-        .where('name', '=', input.name)
-        .executeTakeFirstOrThrow();
-      const version = (max ?? 0) + 1;
-      if (input.expectedVersion !== undefined && input.expectedVersion !== version) throw new VersionConflict(version);
-      const id = newId();
-      const at = now();
-      await trx
-        .insertInto(table as 'tools')
-        .values({
-          id,
-          project_id: input.projectId,
-          name: input.name,
-          version,
-          description: input.description,
-          status: 'unchecked',
-          visibility: input.visibility,
-          created_at: at,
-          modified_at: at,
-          ...(columns as { category: string; configs: null }),
-        })
-        .execute();
-      return id;
-    }, isUniqueViolation);
-  }
-
-  async createTool(input: NewVersion): Promise<Tool> {
-    const id = await this.createVersion('tools', input, { category: '', configs: null });
-    return (await this.getToolById(id))!;
-  }
-
-  async putTool(id: string, update: { description?: string; configs: Json; category: string; status: DefinitionStatus }): Promise<void> {
-    await this.db
-      .updateTable('tools')
-      .set({
-        ...(update.description !== undefined ? { description: update.description } : {}),
-        configs: JSON.stringify(update.configs),
-        category: update.category,
-        status: update.status,
-        modified_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
-  }
-
-  async getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
-    const row = await this.toolQuery().where('tools.project_id', '=', projectId).where('tools.name', '=', name).where('tools.version', '=', version).executeTakeFirst();
-    return row && toTool(row);
-  }
-
-  async getToolById(id: string): Promise<Tool | undefined> {
-    const row = await this.toolQuery().where('tools.id', '=', id).executeTakeFirst();
-    return row && toTool(row);
-  }
-
-  async getToolVersions(projectId: string, name: string): Promise<Tool[]> {
-    const rows = await this.toolQuery().where('tools.project_id', '=', projectId).where('tools.name', '=', name).orderBy('tools.version').execute();
-    return rows.map(toTool);
-  }
-
-  async listTools(projectId: string): Promise<Tool[]> {
-    const rows = await this.toolQuery().where('tools.project_id', '=', projectId).orderBy('tools.name').orderBy('tools.version').execute();
-    return rows.map(toTool);
-  }
-
-  async deleteTool(id: string): Promise<void> {
-    try {
-      await this.db.deleteFrom('tools').where('id', '=', id).execute();
-    } catch (error) {
-      // The foreign key of workflow_tools refuses the delete even when a PutWorkflow pinned the
-      // tool between the domain's check and this statement.
-      if (isForeignKeyViolation(error)) throw new InUse(await this.workflowsUsingTool(id));
-      throw error;
-    }
-  }
-
-  // ---- workflows ------------------------------------------------------------------------------
-
-  private workflowQuery() {
-    return this.db
-      .selectFrom('workflows')
-      .innerJoin('projects', 'projects.id', 'workflows.project_id')
-      .innerJoin('accounts', 'accounts.id', 'projects.account_id')
-      .selectAll('workflows')
-      .select(['accounts.name as account_name', 'projects.name as project_name']);
-  }
-
-  async createWorkflow(input: NewVersion): Promise<Workflow> {
-    const id = await this.createVersion('workflows', input, { configs: null, run_template: null });
-    return (await this.getWorkflowById(id))!;
-  }
-
-  async putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }): Promise<void> {
-    await this.retrying(async (trx) => {
-      await trx
-        .updateTable('workflows')
-        .set({
-          ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          status: update.status,
-          // A new configuration invalidates saved run defaults, which were keyed by its nodes.
-          run_template: null,
-          modified_at: now(),
-        })
-        .where('id', '=', id)
-        .execute();
-      await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
-      const toolIds = [...new Set(update.toolIds)];
-      if (toolIds.length > 0) {
-        await trx
-          .insertInto('workflow_tools')
-          .values(toolIds.map((toolId) => ({ workflow_id: id, tool_id: toolId })))
-          .execute();
-      }
-    }, () => false);
-  }
-
-  async setRunTemplate(id: string, template: Json): Promise<void> {
-    await this.db.updateTable('workflows').set({ run_template: JSON.stringify(template), modified_at: now() }).where('id', '=', id).execute();
-  }
-
-  async getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined> {
-    const row = await this.workflowQuery()
-      .where('workflows.project_id', '=', projectId)
-      .where('workflows.name', '=', name)
-      .where('workflows.version', '=', version)
-      .executeTakeFirst();
-    return row && toWorkflow(row);
-  }
-
-  async getWorkflowById(id: string): Promise<Workflow | undefined> {
-    const row = await this.workflowQuery().where('workflows.id', '=', id).executeTakeFirst();
-    return row && toWorkflow(row);
-  }
-
-  async getWorkflowVersions(projectId: string, name: string): Promise<Workflow[]> {
-    const rows = await this.workflowQuery().where('workflows.project_id', '=', projectId).where('workflows.name', '=', name).orderBy('workflows.version').execute();
-    return rows.map(toWorkflow);
-  }
-
-  async listWorkflows(projectId: string): Promise<Workflow[]> {
-    const rows = await this.workflowQuery().where('workflows.project_id', '=', projectId).orderBy('workflows.name').orderBy('workflows.version').execute();
-    return rows.map(toWorkflow);
-  }
-
-  async workflowsUsingTool(toolId: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('workflow_tools')
-      .innerJoin('workflows', 'workflows.id', 'workflow_tools.workflow_id')
-      .innerJoin('projects', 'projects.id', 'workflows.project_id')
-      .innerJoin('accounts', 'accounts.id', 'projects.account_id')
-      .select(['accounts.name as account_name', 'projects.name as project_name', 'workflows.name', 'workflows.version'])
-      .where('workflow_tools.tool_id', '=', toolId)
-      .orderBy('workflows.name')
-      .orderBy('workflows.version')
-      .execute();
-    return rows.map((r) => `${r.account_name}/${r.project_name}/${r.name}:${r.version}`);
-  }
-
-  async deleteWorkflow(id: string): Promise<void> {
-    await this.retrying(async (trx) => {
-      await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
-      await trx.deleteFrom('workflows').where('id', '=', id).execute();
-    }, () => false);
   }
 
   // ---- tasks and jobs -------------------------------------------------------------------------
@@ -607,7 +236,7 @@ export class KyselyStore implements Store {
     if (after) {
       page = page.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
     }
-    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(range.limit).offset(range.offset ?? 0);
+    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(range.limit).offset(Math.min(range.offset ?? 0, MAX_OFFSET));
     const ids = (await page.execute()).map((r) => r.id);
     const rows = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     const { n } = await count.executeTakeFirstOrThrow();
@@ -620,7 +249,7 @@ export class KyselyStore implements Store {
 
   /** Change one task inside a transaction; a status change is also written as a task event. */
   private async patchTask(trx: Kysely<Database>, id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
-    const current = await trx.selectFrom('tasks').select(['status']).where('id', '=', id).executeTakeFirst();
+    const current = await this.dialect.lockRows(trx.selectFrom('tasks').select(['status']).where('id', '=', id), 'update').executeTakeFirst();
     if (!current || (expect && !expect.includes(current.status as TaskStatus))) return false;
     const at = now();
     await trx
@@ -651,7 +280,7 @@ export class KyselyStore implements Store {
   }
 
   async listJobs(taskId: string): Promise<Job[]> {
-    const rows = await this.db.selectFrom('jobs').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+    const rows = await this.db.selectFrom('jobs').selectAll().where('task_id', '=', taskId).orderBy(this.dialect.byteOrder('id')).execute();
     return rows.map(toJob);
   }
 
@@ -785,7 +414,7 @@ export class KyselyStore implements Store {
 
   /** Change one job inside a transaction; a status change is also written as a task event. */
   private async patchJob(trx: Kysely<Database>, id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
-    const current = await trx.selectFrom('jobs').select(['status', 'task_id']).where('id', '=', id).executeTakeFirst();
+    const current = await this.dialect.lockRows(trx.selectFrom('jobs').select(['status', 'task_id']).where('id', '=', id), 'update').executeTakeFirst();
     if (!current || (expect && !expect.includes(current.status as JobStatus))) return false;
     const at = now();
     await trx
@@ -810,22 +439,5 @@ export class KyselyStore implements Store {
   async taskEvents(taskId: string): Promise<TaskEvent[]> {
     const rows = await this.db.selectFrom('task_events').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
     return rows.map((r) => ({ taskId: r.task_id, jobId: r.job_id, from: r.from_status, to: r.to_status, reason: r.reason, at: r.at }));
-  }
-
-  // ---- settings ---------------------------------------------------------------------------------
-
-  async getSetting(key: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-    return row?.value;
-  }
-
-  async initSetting(key: string, value: string): Promise<string> {
-    try {
-      await this.db.insertInto('settings').values({ key, value }).execute();
-      return value;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return (await this.getSetting(key))!;
-    }
   }
 }

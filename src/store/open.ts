@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import { ConfigError } from '../config/config.js';
+import { parseDatabase } from './location.js';
+import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './store.js';
 
@@ -9,10 +12,8 @@ export interface StoreLocation {
 }
 
 export async function openStore(location: StoreLocation): Promise<Store> {
-  const url = location.database ?? '';
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error('PostgreSQL is not supported by this build yet; use the embedded SQLite store');
-  }
-  const file = url === '' ? join(location.dataDir, 'gdflow.db') : url.replace(/^sqlite:/, '');
-  return openSqliteStore(file);
+  const parsed = parseDatabase(location.database ?? '');
+  if ('problem' in parsed) throw new ConfigError([`database: ${parsed.problem}`]);
+  if (parsed.kind === 'postgres') return openPostgresStore(parsed.url);
+  return openSqliteStore(parsed.file ?? join(location.dataDir, 'gdflow.db'));
 }

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteDialect, SqliteDriver, sql, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { CachedStore } from './cached-store.js';
+import { ensureCacheGeneration } from './cache-generation.js';
+import { SQLITE } from './dialect.js';
 import { KyselyStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
@@ -19,19 +21,73 @@ export async function openSqliteStore(file: string): Promise<CachedStore> {
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     // Another process (an admin command beside the server) may hold the write lock briefly.
-    sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
     try {
       await migrateToLatest(db);
+      await ensureCacheGeneration(db);
     } catch (error) {
       await db.destroy();
       throw error;
     }
-    const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: false }, { relaxedTransaction: normalSyncTransaction });
+    const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: SQLITE.rowLocks }, { relaxedTransaction: normalSyncTransaction });
     // data_version changes whenever another connection (an admin command) commits.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return new CachedStore(store, () => dataVersion.get() as number);
   });
+}
+
+/** How long a statement waits for another process's write lock before it fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Every transaction the store runs writes. SQLite's default BEGIN is deferred: a transaction that
+ * reads, then writes after another connection committed in between, fails with SQLITE_BUSY_SNAPSHOT
+ * (no waiting helps: what it read is stale). BEGIN IMMEDIATE takes the write lock first, so a
+ * read-check-write transaction (a compare-and-set, a version allocation, a pin check) is serial
+ * against every other writer. The lock is awaited by polling, not by SQLite's busy handler, which
+ * would block the whole process: another connection in this process could not finish the
+ * transaction that holds it.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  private readonly database: SqliteDatabase;
+
+  constructor(private readonly sqlite: BetterSqlite3.Database) {
+    const database = withStatementCache(sqlite);
+    super({ database });
+    this.database = database;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.sqlite, this.database);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    private readonly sqlite: BetterSqlite3.Database,
+    database: SqliteDatabase,
+  ) {
+    super({ database });
+  }
+
+  override async beginTransaction(): Promise<void> {
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    this.sqlite.pragma('busy_timeout = 0');
+    try {
+      for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+        try {
+          this.sqlite.exec('BEGIN IMMEDIATE');
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    } finally {
+      this.sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
 }
 
 /**

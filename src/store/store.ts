@@ -1,6 +1,7 @@
 /**
  * The store interface: everything the domain and the engine persist goes through it. There is
- * one implementation over Kysely (kysely-store.ts) that runs on SQLite and on PostgreSQL; the
+ * one implementation over Kysely (kysely-store.ts with definition-store.ts) that runs on SQLite
+ * (sqlite.ts) and on PostgreSQL (postgres.ts), with a read cache in front (cached-store.ts); the
  * contract suite in test/store/ runs against every backend.
  */
 
@@ -108,7 +109,10 @@ export class AlreadyExists extends Error {
 export interface StoreCapabilities {
   /** Human name of the backend, for logs and `gdflow doctor`. */
   readonly dialect: 'sqlite' | 'postgres';
-  /** Whether rows can be locked with SELECT ... FOR UPDATE (PostgreSQL) or writes are serial anyway (SQLite). */
+  /**
+   * Whether rows can be locked with SELECT ... FOR UPDATE (PostgreSQL), or writes are serial anyway
+   * (SQLite: every write transaction takes the database's write lock when it begins).
+   */
   readonly rowLocks: boolean;
 }
 
@@ -132,9 +136,21 @@ export interface AccountStore {
   revokeAccessKey(id: string): Promise<boolean>;
 }
 
+export interface ToolUpdate {
+  description?: string;
+  configs: Json;
+  category: string;
+  status: DefinitionStatus;
+}
+
 export interface ToolStore {
   createTool(input: NewVersion): Promise<Tool>;
-  putTool(id: string, update: { description?: string; configs: Json; category: string; status: DefinitionStatus }): Promise<void>;
+  /**
+   * Replace a tool version's definition. With `refuseIfPinned`, throws InUse (naming the workflows)
+   * when a workflow version pins it, checked atomically with the write: a concurrent PutWorkflow
+   * either pins it before (and the put is refused) or after.
+   */
+  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }): Promise<void>;
   getTool(projectId: string, name: string, version: number): Promise<Tool | undefined>;
   getToolById(id: string): Promise<Tool | undefined>;
   getToolVersions(projectId: string, name: string): Promise<Tool[]>;

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Transport } from '../../src/client/transport.js';
 import Fastify from 'fastify';
 import { ReadCache, cachedReadHandler } from '../../src/server/read-cache.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openStore } from '../../src/store/open.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { simpleTool } from '../helpers/documents.js';
 import { rawRequest } from '../helpers/raw.js';
@@ -62,14 +61,14 @@ describe('read cache: answers follow every change', () => {
     await alice.api.send('POST', toolsPath(alice), { json: { tool_name: 'elsewhere' } });
     const target = toolsPath(alice, 'elsewhere/');
     assert.equal((await alice.api.json<any>('GET', target)).tools.length, 1);
-    const other = await openSqliteStore(join(server.dataDir, 'gdflow.db'));
+    const other = await openStore({ database: server.database, dataDir: server.dataDir });
     try {
       const project = await other.getProject(alice.name, 'default');
       await other.createTool({ projectId: project!.id, name: 'elsewhere', description: 'made elsewhere', visibility: 'private' });
     } finally {
       await other.close();
     }
-    // The server notices other connections' commits within its check interval (25 ms).
+    // The server notices other connections' commits within its check interval (25 ms; PostgreSQL: a notification).
     const deadline = Date.now() + 5000;
     let versions = 1;
     while (versions === 1 && Date.now() < deadline) {

@@ -5,11 +5,14 @@ import { Transport } from '../../src/client/transport.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Services } from '../../src/domain/services.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
+import { startPostgres } from './postgres.js';
 
 /** A real gdflow server on 127.0.0.1 with a temporary data root, for one test file. */
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The --database it runs on: empty for the SQLite file in the data root. */
+  database: string;
   server: RunningServer;
   /** The server's domain services (a test server serves the API). */
   services: Services;
@@ -27,14 +30,26 @@ export interface TestAccount {
 
 let counter = 0;
 
+/**
+ * `GDFLOW_TEST_STORE=postgres` runs every in-process test server on a fresh database of the test
+ * PostgreSQL (helpers/postgres.ts) instead of SQLite, so that the whole API suite can be run against
+ * the PostgreSQL store: `GDFLOW_TEST_STORE=postgres npm test`.
+ */
+async function testDatabase(): Promise<string> {
+  if (process.env.GDFLOW_TEST_STORE !== 'postgres') return '';
+  return (await startPostgres()).createDatabase();
+}
+
 export async function startTestServer(overrides: Partial<Record<keyof Config, string | number>> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-test-'));
-  const config = loadConfig({ env: {}, flags: { port: 0, dataDir, logLevel: 'silent', ...overrides } });
+  const database = await testDatabase();
+  const config = loadConfig({ env: {}, flags: { port: 0, dataDir, logLevel: 'silent', database, ...overrides } });
   const server = await startServer(config);
   const services = server.services!;
   return {
     url: server.url,
     dataDir,
+    database,
     server,
     services,
     async account(name?: string) {

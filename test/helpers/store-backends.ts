@@ -4,15 +4,25 @@
  */
 export interface StoreBackend {
   name: string;
-  skip?: string;
+  skip?: string | undefined;
   database(): Promise<{ url: string; cleanup(): Promise<void> }>;
 }
+
+import { skipWithout } from './components.js';
+import { postgresUnavailable, startPostgres } from './postgres.js';
 
 export const STORE_BACKENDS: StoreBackend[] = [
   {
     name: 'sqlite',
     async database() {
       return { url: '', cleanup: async () => undefined };
+    },
+  },
+  {
+    name: 'postgres',
+    skip: skipWithout(postgresUnavailable()),
+    async database() {
+      return { url: await (await startPostgres()).createDatabase(), cleanup: async () => undefined };
     },
   },
 ];

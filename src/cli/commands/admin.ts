@@ -4,8 +4,8 @@ import { createCoreServices, type CoreServices } from '../../domain/services.js'
 import { openStore } from '../../store/open.js';
 
 /**
- * `gdflow admin ...`: operator commands that act on the store directly (no server needed; safe
- * beside a running server thanks to SQLite's WAL and busy timeout).
+ * `gdflow admin ...`: operator commands that act on the store directly, SQLite or PostgreSQL (no
+ * server needed; safe beside running servers, which notice their writes: docs/api.md, Consistency).
  */
 async function withServices<T>(flags: { dataDir?: string; database?: string; config?: string }, fn: (services: CoreServices) => Promise<T>): Promise<T> {
   const config = loadConfig({ flags: { dataDir: flags.dataDir, database: flags.database }, configFile: flags.config });

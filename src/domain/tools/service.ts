@@ -51,21 +51,19 @@ export class ToolService {
     const tool = await this.store.getTool(project.id, name, version);
     if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
     const { stored, definition } = validateToolDefinition(input.configs, name);
-    // Check and write in one transaction so a workflow cannot pin the version in between. (On SQLite
-    // transactions are serial; a PostgreSQL store will need the tool row locked FOR UPDATE here, as
-    // PutWorkflow's foreign-key insert takes only a KEY SHARE lock on it.)
-    await this.store.transaction(async (store) => {
-      const users = await store.workflowsUsingTool(tool.id);
-      if (users.length > 0) {
-        throw invalid(`tool '${name}' version ${version} is pinned by workflow ${users.join(', ')}; create a new tool version instead`);
+    // The store checks the pins and writes atomically, so a workflow cannot pin the version in between.
+    try {
+      await this.store.putTool(
+        tool.id,
+        { ...(description !== undefined ? { description } : {}), configs: stored, category: definition.category, status: 'checked' },
+        { refuseIfPinned: true },
+      );
+    } catch (error) {
+      if (error instanceof InUse) {
+        throw invalid(`tool '${name}' version ${version} is pinned by workflow ${error.by.join(', ')}; create a new tool version instead`);
       }
-      await store.putTool(tool.id, {
-        ...(description !== undefined ? { description } : {}),
-        configs: stored,
-        category: definition.category,
-        status: 'checked',
-      });
-    });
+      throw error;
+    }
   }
 
   /** 4.3 DeleteTool: one version; refused while a workflow pins it. */

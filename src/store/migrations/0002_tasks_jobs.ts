@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { autoIncrementPrimaryKey } from '../dialect.js';
 
 // Tasks, their jobs, the log of every state transition, and server settings (the secret that
 // signs log URLs, shared by every replica).
@@ -52,7 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('task_events')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementPrimaryKey(db))
     .addColumn('task_id', 'varchar(24)', (c) => c.notNull().references('tasks.id').onDelete('cascade'))
     .addColumn('job_id', 'varchar(300)')
     .addColumn('from_status', 'varchar(16)')

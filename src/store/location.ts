@@ -1,0 +1,20 @@
+/**
+ * What a `--database` value names, decided without opening anything (the configuration checks it
+ * before the server starts): empty for the SQLite file in the data root, `sqlite:<file>` or a plain
+ * path for another SQLite file, `postgres://` or `postgresql://` for PostgreSQL.
+ */
+export type DatabaseLocation = { kind: 'sqlite'; file: string | undefined } | { kind: 'postgres'; url: string };
+
+/** The location, or a sentence saying why the value is not one. */
+export function parseDatabase(value: string): DatabaseLocation | { problem: string } {
+  if (value === '') return { kind: 'sqlite', file: undefined };
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value };
+  if (/^sqlite:/i.test(value)) {
+    const file = value.slice('sqlite:'.length);
+    return file === '' ? { problem: 'sqlite: needs a file name (sqlite:<file>)' } : { kind: 'sqlite', file };
+  }
+  // Any other URL scheme (mysql://, postgres+ssl://, ...) is a mistake, not a file name.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
+  if (scheme) return { problem: `'${scheme[1]}://' databases are not supported: use postgres://user@host:port/db, sqlite:<file> or a file path` };
+  return { kind: 'sqlite', file: value };
+}

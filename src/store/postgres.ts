@@ -1,0 +1,165 @@
+/**
+ * Opening the store on PostgreSQL: a pg connection pool under Kysely, the shared migrations (the
+ * Migrator holds a PostgreSQL advisory lock while it applies them, so servers starting at once take
+ * turns), and a watcher that tells the read cache when another process changed what it holds.
+ */
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { CachedStore } from './cached-store.js';
+import { CACHE_GENERATION_CHANNEL, ensureCacheGeneration, readCacheGeneration } from './cache-generation.js';
+import { POSTGRES } from './dialect.js';
+import { KyselyStore } from './kysely-store.js';
+import { migrateToLatest } from './migrate.js';
+import type { Database } from './schema.js';
+
+export interface PostgresStoreOptions {
+  /** Most connections the pool opens (default 10). */
+  maxConnections?: number;
+  /** How often the cache generation is read, in ms (default 200): the bound when a notification is missed. */
+  pollMs?: number;
+  /** Whether to LISTEN for cache generation changes (default true); without, only the poll notices them. */
+  listen?: boolean;
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the database URL';
+  }
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<CachedStore> {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, application_name: 'gdflow' });
+  // pg reports an idle connection that broke (a server restart) as an 'error' event, which would
+  // end the process if nobody listened. The pool drops that connection; the next query opens another.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let watcher: GenerationWatcher;
+  try {
+    try {
+      await sql`select 1`.execute(db);
+    } catch (error) {
+      throw new Error(`cannot connect to PostgreSQL at ${redactedUrl(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    await migrateToLatest(db);
+    await ensureCacheGeneration(db);
+    watcher = new GenerationWatcher(db, url, options.pollMs ?? 200, options.listen ?? true);
+    await watcher.start();
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const store = new KyselyStore(
+    db,
+    { dialect: 'postgres', rowLocks: POSTGRES.rowLocks },
+    {
+      relaxedTransaction: asyncCommitTransaction,
+      async onClose() {
+        await watcher.stop();
+        await db.destroy();
+      },
+    },
+  );
+  // The watcher's value is a field read, so the cache may look at it on every read.
+  return new CachedStore(store, () => watcher.latest, 0);
+}
+
+/**
+ * A transaction whose commit does not wait for its WAL record to reach the disk: it survives a crash
+ * of the server process (and of PostgreSQL itself, which flushes within 3 × wal_writer_delay), not
+ * of the machine. SET LOCAL ends with the transaction.
+ */
+function asyncCommitTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local synchronous_commit = off`.execute(trx);
+    return fn(trx);
+  });
+}
+
+/**
+ * The latest cache generation (cache-generation.ts) this process has seen: heard at once through
+ * LISTEN (writers NOTIFY in the transaction that bumps it; the notification arrives on commit), and
+ * read every `pollMs` in case a notification was missed (the listening connection broke, or was
+ * still being opened). The value only grows, so a poll that read before a notification arrived
+ * cannot take it back.
+ */
+class GenerationWatcher {
+  latest = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: pg.Client | undefined;
+  private connecting = false;
+  private lastConnectAttempt = 0;
+  private polling = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly url: string,
+    private readonly pollMs: number,
+    private readonly listen: boolean,
+  ) {}
+
+  async start(): Promise<void> {
+    this.see(await readCacheGeneration(this.db));
+    if (this.listen) await this.connectListener();
+    this.timer = setInterval(() => void this.poll(), this.pollMs);
+    // The poll alone must not keep a process alive (an admin command that forgot to close).
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private see(value: number): void {
+    if (Number.isFinite(value) && value > this.latest) this.latest = value;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    try {
+      this.see(await readCacheGeneration(this.db));
+      // A broken listening connection is opened again, at most every few seconds.
+      if (this.listen && !this.listener && Date.now() - this.lastConnectAttempt > 5000) await this.connectListener();
+    } catch {
+      // The database is unreachable for now: requests will say so; the cache keeps its last view.
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async connectListener(): Promise<void> {
+    if (this.connecting || this.stopped) return;
+    this.connecting = true;
+    this.lastConnectAttempt = Date.now();
+    const client = new pg.Client({ connectionString: this.url, application_name: 'gdflow-listen' });
+    const drop = (): void => {
+      if (this.listener === client) this.listener = undefined;
+    };
+    client.on('error', drop);
+    client.on('end', drop);
+    client.on('notification', (message) => {
+      if (message.channel === CACHE_GENERATION_CHANNEL && message.payload) this.see(Number(message.payload));
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CACHE_GENERATION_CHANNEL}`);
+      if (this.stopped) await client.end();
+      else this.listener = client;
+    } catch {
+      await client.end().catch(() => undefined);
+      // The poll goes on, and tries to listen again later.
+    } finally {
+      this.connecting = false;
+    }
+  }
+}
