@@ -1,6 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { bumpCacheGeneration } from './cache-generation.js';
-import { dbNow } from './db-clock.js';
 import { DefinitionStore, now, parseJson, type Owner, type TransactionState } from './definition-store.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
@@ -127,7 +126,7 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   /** The database's clock (leases are measured with it). */
   private get now() {
-    return dbNow(this.capabilities.dialect);
+    return this.dialect.epochNow();
   }
 
   async close(): Promise<void> {
@@ -336,7 +335,7 @@ export class KyselyStore extends DefinitionStore implements Store {
       .where('id', 'in', taskIds)
       .where('owner', '=', owner)
       .where('lease_expires_at', '>', this.now)
-      .$if(this.capabilities.rowLocks, (q) => q.forUpdate())
+      .$if(this.dialect.rowLocks, (q) => q.forUpdate())
       .execute();
     return new Set(rows.map((r) => r.id));
   }
@@ -349,7 +348,7 @@ export class KyselyStore extends DefinitionStore implements Store {
       // One statement each: the choice and the take are atomic (on PostgreSQL the candidates are locked, and rows
       // another worker is taking are skipped rather than waited for). Expired leases first: their tasks were
       // running and their owner is gone.
-      const lock = this.capabilities.rowLocks ? sql`for update skip locked` : sql``;
+      const lock = this.dialect.rowLocks ? sql`for update skip locked` : sql``;
       const take = async (candidates: RawBuilder<unknown>) => {
         const { rows } = await sql<{ id: string }>`update tasks set owner = ${owner}, lease_expires_at = ${this.now} + ${ttlSeconds}
           where id in (${candidates}) returning id`.execute(trx);
@@ -407,7 +406,7 @@ export class KyselyStore extends DefinitionStore implements Store {
   async lockTask(id: string): Promise<Task | undefined> {
     const row = await this.taskQuery()
       .where('tasks.id', '=', id)
-      .$if(this.capabilities.rowLocks, (q) => q.forUpdate(['tasks']))
+      .$if(this.dialect.rowLocks, (q) => q.forUpdate(['tasks']))
       .executeTakeFirst();
     return row && toTask(row);
   }

@@ -9,6 +9,9 @@ import { CachedStore } from './cached-store.js';
 import { CACHE_GENERATION_CHANNEL, ensureCacheGeneration, readCacheGeneration } from './cache-generation.js';
 import { POSTGRES } from './dialect.js';
 import { KyselyStore } from './kysely-store.js';
+import { PgListener } from './pg-listener.js';
+import { PgWorkEvents } from './pg-work-events.js';
+import type { WorkEvents } from './store.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
 
@@ -39,6 +42,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let watcher: GenerationWatcher;
+  let workEvents: WorkEvents;
+  // One listening session for the cache generation and for work events (pg-listener.ts).
+  const listener = options.listen === false ? undefined : new PgListener(url);
   try {
     try {
       await sql`select 1`.execute(db);
@@ -47,9 +53,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     }
     await migrateToLatest(db);
     await ensureCacheGeneration(db);
-    watcher = new GenerationWatcher(db, url, options.pollMs ?? 200, options.listen ?? true);
+    watcher = new GenerationWatcher(db, listener, options.pollMs ?? 200);
+    const events = new PgWorkEvents(db, listener);
+    await listener?.connect();
     await watcher.start();
+    workEvents = events;
   } catch (error) {
+    await listener?.stop();
     await db.destroy();
     throw error;
   }
@@ -58,8 +68,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     { dialect: 'postgres', rowLocks: POSTGRES.rowLocks },
     {
       relaxedTransaction: asyncCommitTransaction,
+      events: workEvents,
       async onClose() {
-        await watcher.stop();
+        watcher.stop();
+        await listener?.stop();
         await db.destroy();
       },
     },
@@ -90,33 +102,27 @@ function asyncCommitTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Databa
 class GenerationWatcher {
   latest = 0;
   private timer: NodeJS.Timeout | undefined;
-  private listener: pg.Client | undefined;
-  private connecting = false;
-  private lastConnectAttempt = 0;
   private polling = false;
   private stopped = false;
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly url: string,
+    private readonly listener: PgListener | undefined,
     private readonly pollMs: number,
-    private readonly listen: boolean,
-  ) {}
+  ) {
+    listener?.on(CACHE_GENERATION_CHANNEL, (payload) => this.see(Number(payload)));
+  }
 
   async start(): Promise<void> {
     this.see(await readCacheGeneration(this.db));
-    if (this.listen) await this.connectListener();
     this.timer = setInterval(() => void this.poll(), this.pollMs);
     // The poll alone must not keep a process alive (an admin command that forgot to close).
     this.timer.unref();
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
   }
 
   private see(value: number): void {
@@ -128,38 +134,11 @@ class GenerationWatcher {
     this.polling = true;
     try {
       this.see(await readCacheGeneration(this.db));
-      // A broken listening connection is opened again, at most every few seconds.
-      if (this.listen && !this.listener && Date.now() - this.lastConnectAttempt > 5000) await this.connectListener();
+      await this.listener?.reconnectIfNeeded();
     } catch {
       // The database is unreachable for now: requests will say so; the cache keeps its last view.
     } finally {
       this.polling = false;
-    }
-  }
-
-  private async connectListener(): Promise<void> {
-    if (this.connecting || this.stopped) return;
-    this.connecting = true;
-    this.lastConnectAttempt = Date.now();
-    const client = new pg.Client({ connectionString: this.url, application_name: 'gdflow-listen' });
-    const drop = (): void => {
-      if (this.listener === client) this.listener = undefined;
-    };
-    client.on('error', drop);
-    client.on('end', drop);
-    client.on('notification', (message) => {
-      if (message.channel === CACHE_GENERATION_CHANNEL && message.payload) this.see(Number(message.payload));
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CACHE_GENERATION_CHANNEL}`);
-      if (this.stopped) await client.end();
-      else this.listener = client;
-    } catch {
-      await client.end().catch(() => undefined);
-      // The poll goes on, and tries to listen again later.
-    } finally {
-      this.connecting = false;
     }
   }
 }

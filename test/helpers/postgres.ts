@@ -75,11 +75,15 @@ let started: Promise<PostgresCluster> | undefined;
 
 /** The cluster of this test process, started on first use. */
 export function startPostgres(): Promise<PostgresCluster> {
-  started ??= launch();
+  started ??= launchPostgres();
   return started;
 }
 
-async function launch(): Promise<PostgresCluster> {
+/**
+ * A cluster of its own. Tests run without fsync (their data is thrown away); benchmarks that compare PostgreSQL
+ * with the embedded SQLite store (which syncs every commit) ask for `durable`, PostgreSQL's default settings.
+ */
+export async function launchPostgres(options: { durable?: boolean } = {}): Promise<PostgresCluster> {
   const missing = postgresUnavailable();
   if (missing) throw new MissingComponent(missing);
   const bin = binDir()!;
@@ -122,9 +126,10 @@ async function launch(): Promise<PostgresCluster> {
     // Another process may take the free port between the probe and the start: try another.
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+      const durability = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+      const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${durability}`;
       try {
-        await run(pgCtl, ['-D', data, '-l', log, '-w', '-t', '30', '-o', options, 'start']);
+        await run(pgCtl, ['-D', data, '-l', log, '-w', '-t', '30', '-o', settings, 'start']);
         running = true;
         break;
       } catch (error) {

@@ -1,3 +1,6 @@
+import { skipWithout } from './components.js';
+import { postgresUnavailable, startPostgres } from './postgres.js';
+
 /**
  * The store backends end-to-end tests run against: each gives a database URL for `gdflow serve --database` (empty:
  * the embedded SQLite file in the data root). A backend that cannot run here says why it is skipped.
@@ -7,9 +10,6 @@ export interface StoreBackend {
   skip?: string | undefined;
   database(): Promise<{ url: string; cleanup(): Promise<void> }>;
 }
-
-import { skipWithout } from './components.js';
-import { postgresUnavailable, startPostgres } from './postgres.js';
 
 export const STORE_BACKENDS: StoreBackend[] = [
   {
