@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
+import { benchDatabase } from './lib/database.js';
 import { cpuSeconds, createAccount, machine, median, startGdflow, stopChild } from './lib/processes.js';
 
 /**
@@ -28,11 +29,14 @@ const definition = (name: string) => ({
   requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 2, mem: '4096m', disk: '4096m', network: false } },
 });
 
-async function main() {
-  const gdflow = await startGdflow();
-  const account = createAccount(gdflow.dataDir, gdflow.url, 'benchacct');
+type Request = { method: 'GET'; path: string; headers: Record<string, string> };
+
+/** A gdflow server with TOOLS tools of VERSIONS versions each, and signed GetTool and ListTool requests for it. */
+async function gdflowWithTools(databaseArgs: string[] = []) {
+  const server = await startGdflow(databaseArgs);
+  const account = createAccount(server.dataDir, server.url, 'benchacct', databaseArgs);
   const project = `/accounts/benchacct/projects/default`;
-  process.stdout.write(`registering ${TOOLS} tools x ${VERSIONS} versions...\n`);
+  process.stdout.write(`registering ${TOOLS} tools x ${VERSIONS} versions${databaseArgs.length ? ' (PostgreSQL)' : ''}...\n`);
   for (let t = 0; t < TOOLS; t++) {
     const name = `tool_${String(t).padStart(3, '0')}`;
     for (let v = 1; v <= VERSIONS; v++) {
@@ -40,16 +44,23 @@ async function main() {
       await account.transport.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: v, configs: definition(name) } });
     }
   }
-
   // Signed requests with a fixed Date (valid for the whole run: the Date window is 15 minutes).
   const date = new Date().toUTCString();
-  const signed = (target: string) => ({
-    method: 'GET' as const,
+  const signed = (target: string): Request => ({
+    method: 'GET',
     path: target,
     headers: { Date: date, Authorization: authorizationHeader(account.id, signRequest(account.secret, { method: 'GET', target, headers: { Date: date } })) },
   });
   const getTargets = Array.from({ length: TOOLS * VERSIONS }, (_, i) => `${project}/tools/tool_${String(i % TOOLS).padStart(3, '0')}/?tool_version=${(i % VERSIONS) + 1}`);
-  const scenarios = { GetTool: getTargets.map(signed), ListTool: [signed(`${project}/tools/`)] };
+  const scenarios: Record<'GetTool' | 'ListTool', Request[]> = { GetTool: getTargets.map(signed), ListTool: [signed(`${project}/tools/`)] };
+  return { server, scenarios };
+}
+
+async function main() {
+  const { server: gdflow, scenarios } = await gdflowWithTools();
+  // BENCH_DATABASE=postgres: a second gdflow on PostgreSQL, measured in the same rounds (issue 12).
+  const database = process.env.BENCH_DATABASE?.startsWith('postgres') ? await benchDatabase(process.env.BENCH_DATABASE) : undefined;
+  const onPostgres = database ? await gdflowWithTools(database.args) : undefined;
 
   // Record gdflow's answers for the bare server to replay byte for byte.
   const recorded: Record<string, { status: number; body: string; type: string }> = {};
@@ -63,12 +74,16 @@ async function main() {
   const bare = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bare-server.js'), recordFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const bareUrl = await new Promise<string>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(d.toString())![1]!)));
 
-  const results: Record<string, Record<'bare' | 'gdflow', Array<{ rps: number; p99: number; errors: number; cpuUs: number }>>> = {};
-  const pids = { bare: bare.pid!, gdflow: gdflow.pid };
-  for (const [scenario, requests] of Object.entries(scenarios)) {
-    results[scenario] = { bare: [], gdflow: [] };
+  type Label = 'bare' | 'gdflow' | 'gdflow-pg';
+  const results: Record<string, Record<Label, Array<{ rps: number; p99: number; errors: number; cpuUs: number }>>> = {};
+  const pids: Record<Label, number> = { bare: bare.pid!, gdflow: gdflow.pid, 'gdflow-pg': onPostgres?.server.pid ?? 0 };
+  const targets: Array<[Label, string]> = [['bare', bareUrl], ['gdflow', gdflow.url], ...(onPostgres ? [['gdflow-pg', onPostgres.server.url] as [Label, string]] : [])];
+  for (const scenario of Object.keys(scenarios) as Array<keyof typeof scenarios>) {
+    results[scenario] = { bare: [], gdflow: [], 'gdflow-pg': [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [label, url] of [['bare', bareUrl], ['gdflow', gdflow.url]] as const) {
+      for (const [label, url] of targets) {
+        // The PostgreSQL server has keys of its own: its requests are signed with them.
+        const requests = label === 'gdflow-pg' ? onPostgres!.scenarios[scenario] : scenarios[scenario];
         const cpuBefore = cpuSeconds(pids[label]);
         const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
         const cpuUs = ((cpuSeconds(pids[label]) - cpuBefore) * 1e6) / result.requests.total;
@@ -81,6 +96,11 @@ async function main() {
   await stopChild(bare);
   await gdflow.stop();
   rmSync(gdflow.dataDir, { recursive: true, force: true });
+  if (onPostgres) {
+    await onPostgres.server.stop();
+    rmSync(onPostgres.server.dataDir, { recursive: true, force: true });
+  }
+  await database?.stop();
 
   process.stdout.write(`\nbench:api on ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, medians\n`);
   process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | server CPU per request, bare / gdflow | gdflow errors |\n|---|---|---|---|---|---|---|---|\n');
@@ -90,6 +110,12 @@ async function main() {
     const errors = r.gdflow.reduce((sum, x) => sum + x.errors, 0);
     const cpu = `${median(r.bare.map((x) => x.cpuUs)).toFixed(1)} / ${median(r.gdflow.map((x) => x.cpuUs)).toFixed(1)} us`;
     process.stdout.write(`| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${cpu} | ${errors} |\n`);
+  }
+  if (onPostgres) {
+    for (const [scenario, r] of Object.entries(results)) {
+      const rps = (label: Label) => median(r[label].map((x) => x.rps));
+      process.stdout.write(`${scenario} on PostgreSQL: ${rps('gdflow-pg').toFixed(0)} req/s, ${(rps('gdflow-pg') / rps('gdflow')).toFixed(2)}x of SQLite, ${(rps('gdflow-pg') / rps('bare')).toFixed(2)}x of bare\n`);
+    }
   }
   // The ratio above is of the medians; each round's own ratio shows how much the machine moved.
   for (const [scenario, r] of Object.entries(results)) {

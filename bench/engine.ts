@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchDatabase } from './lib/database.js';
 import { cpuSeconds, createAccount, machine, median, peakRssMb, startGdflow, type ServerProcess } from './lib/processes.js';
 
 /**
@@ -62,12 +63,12 @@ function runIn(dir: string, files: Record<string, string>, command: string, args
   return seconds;
 }
 
-async function gdflowSetup(executor: 'bwrap' | 'host'): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[]; activation: number[] }> {
+async function gdflowSetup(executor: 'bwrap' | 'host', databaseArgs: string[] = []): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[]; activation: number[] }> {
   const serverCpu: number[] = [];
   /** Seconds ActivateWorkflow took to answer (validation, plan, 1,000 job rows), part of each run's time. */
   const activation: number[] = [];
-  const server = await startGdflow(['--executor', executor, '--cpus', '2']);
-  const { transport } = createAccount(server.dataDir, server.url, 'enginebench');
+  const server = await startGdflow(['--executor', executor, '--cpus', '2', ...databaseArgs]);
+  const { transport } = createAccount(server.dataDir, server.url, 'enginebench', databaseArgs);
   const project = '/accounts/enginebench/projects/default';
   const requirements = { container: { image: 'debian:bookworm' }, resources: { cpu: 1, mem: '64m' } };
   const tools = {
@@ -141,10 +142,14 @@ async function main() {
 
   const sandboxed = hasBwrap ? await gdflowSetup('bwrap') : undefined;
   const host = await gdflowSetup('host');
+  // BENCH_DATABASE=postgres: the host executor on PostgreSQL as well, in the same rounds (issue 12: >= 0.7x SQLite).
+  const database = process.env.BENCH_DATABASE?.startsWith('postgres') ? await benchDatabase(process.env.BENCH_DATABASE) : undefined;
+  const onPostgres = database ? await gdflowSetup('host', database.args) : undefined;
   process.stdout.write(`${JOBS} jobs (${CHAINS} chains x ${STEPS} steps), 2 parallel slots, ${ROUNDS} rounds\n`);
   for (let round = 0; round < ROUNDS; round++) {
     if (hasMake) await record('make -j2', () => runIn(join(work, 'make'), { Makefile: makefile(false) }, 'make', ['-j2', '-s']));
     await record('gdflow (host)', host.run);
+    if (onPostgres) await record('gdflow (host, pg)', onPostgres.run);
     if (hasMake && hasBwrap) await record('make -j2 + bwrap', () => runIn(join(work, 'makebwrap'), { Makefile: makefile(true) }, 'make', ['-j2', '-s']));
     if (sandboxed) await record('gdflow (bwrap)', sandboxed.run);
     if (hasSnakemake) {
@@ -155,6 +160,8 @@ async function main() {
   const rss = { host: peakRssMb(host.server.pid), bwrap: sandboxed ? peakRssMb(sandboxed.server.pid) : undefined };
   await host.server.stop();
   await sandboxed?.server.stop();
+  await onPostgres?.server.stop();
+  await database?.stop();
   rmSync(work, { recursive: true, force: true });
   if (!process.env.BENCH_KEEP) for (const s of [host.server, sandboxed?.server]) if (s) rmSync(s.dataDir, { recursive: true, force: true });
 
@@ -168,6 +175,7 @@ async function main() {
   process.stdout.write('| runner | wall time | machine CPU per job | compared with | ratio |\n|---|---|---|---|---|\n');
   row('make -j2', 'make -j2', '', '');
   row('gdflow, host executor', 'gdflow (host)', 'make -j2', ratio(m('gdflow (host)'), m('make -j2')));
+  if (onPostgres) row('gdflow, host executor, on PostgreSQL', 'gdflow (host, pg)', 'gdflow, host, SQLite: throughput', ratio(m('gdflow (host)'), m('gdflow (host, pg)')));
   row('make -j2, each recipe under bwrap', 'make -j2 + bwrap', '', '');
   row('gdflow, bwrap sandbox', 'gdflow (bwrap)', 'make -j2 + bwrap', ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap')));
   // Snakemake's default scheduler solves an ILP (with the CBC solver) to pick jobs, which on this DAG
@@ -187,6 +195,7 @@ async function main() {
     const [x, y] = [results[a], results[b]];
     return x && y ? x.map((value, i) => (y[i] === undefined ? '?' : `${(value / y[i]!).toFixed(2)}x`)).join(', ') : 'n/a';
   };
+  if (onPostgres) process.stdout.write(`per round: PostgreSQL / SQLite throughput ${perRound('gdflow (host)', 'gdflow (host, pg)')}\n`);
   process.stdout.write(
     `per round: host / make ${perRound('gdflow (host)', 'make -j2')}; bwrap / make + bwrap ${perRound('gdflow (bwrap)', 'make -j2 + bwrap')}; ` +
       `snakemake / host ${perRound('snakemake --cores 2', 'gdflow (host)')}; snakemake / bwrap ${perRound('snakemake --cores 2', 'gdflow (bwrap)')}\n`,

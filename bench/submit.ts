@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { Client } from '../src/client/client.js';
 import type { ActivateWorkflowRequest } from '../src/client/types.js';
+import { benchDatabase } from './lib/database.js';
 import { pool } from './lib/pool.js';
 import { CLI, createAccount, machine, median, startGdflow } from './lib/processes.js';
 
@@ -58,9 +59,9 @@ interface Setup {
  * every measurement starts from an empty project, so that neither submitter pays for the tasks
  * the other one left behind.
  */
-async function setup(work: string): Promise<Setup> {
-  const server = await startGdflow(['--executor', 'host']);
-  const key = createAccount(server.dataDir, server.url, 'benchsubmit');
+async function setup(work: string, databaseArgs: string[] = []): Promise<Setup> {
+  const server = await startGdflow(['--executor', 'host', ...databaseArgs]);
+  const key = createAccount(server.dataDir, server.url, 'benchsubmit', databaseArgs);
   const client = new Client({ endpoint: server.url, accessKeyId: key.id, accessKeySecret: key.secret });
   const tool = await client.registerTool(TOOL);
   await client.registerWorkflow('benchwf', {
@@ -89,11 +90,38 @@ async function setup(work: string): Promise<Setup> {
   };
 }
 
+/** ROWS signed ActivateWorkflow POSTs through the SDK at CONCURRENCY, on a fresh server; tasks per second. */
+async function sdkLoop(work: string, at: string, databaseArgs: string[] = []): Promise<number> {
+  const env = await setup(work, databaseArgs);
+  try {
+    const requests: ActivateWorkflowRequest[] = env.samples.map((s, i) => ({
+      workflow_name: 'benchwf',
+      task_name: `b_${s}`,
+      parameters: {
+        Inputs: { load_reads: { data: [{ name: `/bench/reads/${s}.fastq` }] } },
+        Outputs: { save: { data: [{ name: `/bench/out/${s}.fastq` }] } },
+        Parameters: { copy: { parameters: { threads: { value: (i % 4) + 1 } } } },
+        Conditions: { schedule: at },
+      },
+    }));
+    const client = env.client;
+    const started = process.hrtime.bigint();
+    await pool(requests, CONCURRENCY, async (request) => void (await client.activateWorkflow(request)));
+    return ROWS / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    await env.stop();
+  }
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'gdflow-bench-submit-'));
   const schedule = () => (RUN_TASKS ? '' : String(Math.floor(Date.now() / 1000) + 86_400));
   const cli: Array<{ submitRate: number; wallRate: number; seconds: number }> = [];
   const sdk: number[] = [];
+  /** BENCH_DATABASE=postgres: the SDK loop on PostgreSQL too, in the same rounds (issue 12: >= 0.7x SQLite). */
+  const onPostgres: number[] = [];
+  const database = process.env.BENCH_DATABASE?.startsWith('postgres') ? await benchDatabase(process.env.BENCH_DATABASE) : undefined;
+  let pgRound = 0;
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       // gdflow batch, as a user runs it: CLI start, validation (including one listing for the inputs), submission.
@@ -121,31 +149,19 @@ async function main() {
       }
 
       // The peer: the same submissions as a plain loop of signed POSTs through the SDK.
-      env = await setup(work);
-      try {
-        const at = schedule();
-        const requests: ActivateWorkflowRequest[] = env.samples.map((s, i) => ({
-          workflow_name: 'benchwf',
-          task_name: `b_${s}`,
-          parameters: {
-            Inputs: { load_reads: { data: [{ name: `/bench/reads/${s}.fastq` }] } },
-            Outputs: { save: { data: [{ name: `/bench/out/${s}.fastq` }] } },
-            Parameters: { copy: { parameters: { threads: { value: (i % 4) + 1 } } } },
-            Conditions: { schedule: at },
-          },
-        }));
-        const client = env.client;
-        const started = process.hrtime.bigint();
-        await pool(requests, CONCURRENCY, async (request) => void (await client.activateWorkflow(request)));
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        sdk.push(ROWS / seconds);
-        process.stdout.write(`  round ${round} SDK loop:     ${(ROWS / seconds).toFixed(1)} tasks/s (${seconds.toFixed(2)} s)\n`);
-      } finally {
-        await env.stop();
+      const loop = await sdkLoop(work, schedule());
+      sdk.push(loop);
+      process.stdout.write(`  round ${round} SDK loop:     ${loop.toFixed(1)} tasks/s\n`);
+      if (database) {
+        // Each round on a database of its own, as each SQLite round has a data root of its own.
+        const rate = await sdkLoop(work, schedule(), await database.fresh(`submit_${++pgRound}`));
+        onPostgres.push(rate);
+        process.stdout.write(`  round ${round} SDK loop on PostgreSQL: ${rate.toFixed(1)} tasks/s\n`);
       }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
+    await database?.stop();
   }
 
   const batchRate = median(cli.map((c) => c.submitRate));
@@ -156,6 +172,10 @@ async function main() {
   process.stdout.write(`| gdflow batch (submission phase) | ${batchRate.toFixed(1)} | ${(batchRate / loopRate).toFixed(2)}x |\n`);
   process.stdout.write(`| gdflow batch (end to end: start, validate, submit, exit) | ${wallRate.toFixed(1)} | ${(wallRate / loopRate).toFixed(2)}x |\n`);
   process.stdout.write(`| SDK loop of signed POSTs (peer) | ${loopRate.toFixed(1)} | 1.00x |\n`);
+  if (onPostgres.length > 0) {
+    const pgRate = median(onPostgres);
+    process.stdout.write(`| SDK loop on PostgreSQL | ${pgRate.toFixed(1)} | ${(pgRate / loopRate).toFixed(2)}x (PostgreSQL / SQLite; per round: ${onPostgres.map((r, i) => `${(r / sdk[i]!).toFixed(2)}x`).join(', ')}) |\n`);
+  }
   process.stdout.write(`\ntarget >= 100 tasks/s: ${wallRate >= 100 ? 'met' : 'NOT met'} (end to end ${wallRate.toFixed(1)} tasks/s)\n`);
 }
 

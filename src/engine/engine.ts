@@ -14,8 +14,10 @@ import { expireDeadLocalWorkers } from './worker-id.js';
  * The worker: claims tasks through the store and drives them to their end (docs/operating.md, "Workers").
  *
  * Its state is the store. A worker holds a task while its lease lives (renewed by heartbeat) and writes the task's
- * state only while it holds it: every write is checked against the lease in the same transaction, and a job starts
- * only after its start has been written that way, so two workers never run the same job. What it keeps in memory is
+ * state only while it holds it: every write is checked against the lease in the same transaction. It starts a job
+ * only while its own clock says the lease is good for a while yet (that clock's deadline comes before the database's,
+ * after which another worker may take the task), and kills the task's jobs itself when renewals fail until that
+ * deadline: so two workers never run the same job. What it keeps in memory is
  * a copy of the tasks it holds, which any worker can rebuild from the store: a take-over after a worker died, a
  * restart and a claim of a new task are the same code.
  *
@@ -95,7 +97,9 @@ export class Engine {
   private freeMemMb: number;
   private pending: { tasks: NonNullable<StateChanges['tasks']>; jobs: NonNullable<StateChanges['jobs']>; release: string[] } = { tasks: [], jobs: [], release: [] };
   private flushing: Promise<void> = Promise.resolve();
+  /** Jobs to start once the pass's writes are committed, and jobs to start at once (see dispatch). */
   private starts: Start[] = [];
+  private startsNow: Start[] = [];
   private passRunning = false;
   private passAgain = false;
   private claiming = false;
@@ -449,8 +453,8 @@ export class Engine {
       if ((isTerminalTask(live.task.status) || this.draining) && !this.runsJobsOf(id)) this.retire(live);
     }
     this.dispatch();
-    const starts = this.starts;
-    this.starts = [];
+    for (const start of this.startsNow.splice(0)) this.launch(start);
+    const starts = this.starts.splice(0);
     await this.flush();
     for (const start of starts) this.launch(start);
     if (this.claimSoon) {
@@ -529,12 +533,20 @@ export class Engine {
           this.prepareAhead(live, entry);
           continue;
         }
-        // The attempt is written (checked against the lease) before anything runs: see pass and launch.
         live.markStarting(entry);
         const attempt = entry.job.attempt + 1;
         entry.job.attempt = attempt;
-        this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { attempt, reason: `starting attempt ${attempt}` }, expect: ['queued'] });
-        this.starts.push({ live, entry, run: this.reserve(live, entry, cpu, memMb) });
+        const start = { live, entry, run: this.reserve(live, entry, cpu, memMb) };
+        if (Date.now() < live.leaseAskedAt + (this.leaseSeconds * 1000) / 2) {
+          // The lease is good for at least half its time by this process's clock, which runs out before the
+          // database's (see heartbeat and poll): nobody else can hold the task before this worker gives it up, so
+          // the job starts now, and its start (with the attempt) is written with the next pass.
+          this.startsNow.push(start);
+        } else {
+          // Renewals are late: write the attempt (checked against the lease) before anything runs.
+          this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { attempt, reason: `starting attempt ${attempt}` }, expect: ['queued'] });
+          this.starts.push(start);
+        }
       }
     }
   }
@@ -588,6 +600,7 @@ export class Engine {
   private launch({ live, entry, run, adopt }: Start): void {
     if (this.tasks.get(live.task.id) !== live || run.controller.signal.aborted || this.stopped) {
       // Stopped, lost or shutting down between the decision and the write: it did not start.
+      if (adopt === undefined) entry.job.attempt--;
       live.unmarkStarting(entry);
       this.unreserve(live, entry, run);
       return;
@@ -620,7 +633,7 @@ export class Engine {
     if (entry.job.status === 'queued') {
       if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
       const attempt = entry.job.attempt;
-      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { startedAt, endedAt: null, exitCode: null, ...handle });
+      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null, ...handle });
     } else if (externalId !== undefined) {
       this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: handle });
     }
@@ -634,11 +647,14 @@ export class Engine {
     const ran = result.exitCode !== null || result.outcome === 'succeeded';
     // An executor that did not report the start: the job ran all the same.
     if (entry.job.status === 'queued' && ran) this.started(live, entry, undefined, result.startedAt);
-    const ended = { exitCode: result.exitCode, endedAt: result.endedAt };
+    const ended = { attempt: entry.job.attempt, exitCode: result.exitCode, endedAt: result.endedAt };
     if (result.outcome === 'succeeded') return this.setJob(live, entry, 'succeeded', result.reason, ended);
     if (result.outcome === 'killed' && abortReason === 'shutdown') {
       if (entry.job.status === 'running') this.setJob(live, entry, 'queued', 'its worker shut down while it ran; it runs again from scratch', ended);
-      else live.unmarkStarting(entry);
+      else {
+        entry.job.attempt--;
+        live.unmarkStarting(entry);
+      }
       return;
     }
     if (result.outcome === 'killed') {

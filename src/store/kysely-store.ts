@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DefinitionStore, now, parseJson, type Owner, type TransactionState } from './definition-store.js';
+import { writeJobChanges } from './job-changes.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import { isUniqueViolation } from './sql-errors.js';
@@ -315,7 +316,7 @@ export class KyselyStore extends DefinitionStore implements Store {
         // The lease check and the writes are one transaction, and the task rows stay locked (PostgreSQL) until
         // its end: a worker that lost a task cannot write over its new owner's state.
         const held = owner === undefined ? touched : await this.heldBy(trx, owner, [...touched]);
-        for (const { id, taskId, patch, expect } of changes.jobs ?? []) if (held.has(taskId)) await this.patchJob(trx, id, patch, expect);
+        await writeJobChanges(trx, this.dialect, (changes.jobs ?? []).filter((c) => held.has(c.taskId)), now());
         for (const { id, patch, expect } of changes.tasks ?? []) if (held.has(id)) await this.patchTask(trx, id, patch, expect);
         const released = release.filter((id) => held.has(id));
         if (released.length > 0) await trx.updateTable('tasks').set({ owner: null, lease_expires_at: null }).where('id', 'in', released).execute();
