@@ -657,6 +657,9 @@ export class Engine {
       }
       return;
     }
+    if (result.outcome === 'lost') {
+      return this.setJob(live, entry, 'queued', `runs again from scratch: ${result.reason}`, ended);
+    }
     if (result.outcome === 'killed') {
       return this.setJob(live, entry, 'cancelled', abortReason === 'fail-fast' ? 'killed: another node of the task failed' : 'killed: the task was stopped', ended);
     }

@@ -41,7 +41,11 @@ export interface JobSpec {
   env?: Record<string, string>;
 }
 
-export type JobOutcome = 'succeeded' | 'failed' | 'killed' | 'timed_out';
+/**
+ * 'lost': the job cannot be found or followed any more (an adopted container or cluster job that is gone without a
+ * trace of how it ended); the engine runs it again from scratch.
+ */
+export type JobOutcome = 'succeeded' | 'failed' | 'killed' | 'timed_out' | 'lost';
 
 export interface JobResult {
   outcome: JobOutcome;
