@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { descendsFrom } from '../test/helpers/cluster.js';
 import { Client } from '../src/client/client.js';
 import { benchDatabase } from './lib/database.js';
 import { createAccount, machine, median, startGdflow, type ServerProcess } from './lib/processes.js';
@@ -11,20 +12,6 @@ import { createAccount, machine, median, startGdflow, type ServerProcess } from 
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LEASE = Number(process.env.BENCH_LEASE_TTL ?? 15);
-
-/** Whether `pid` descends from `ancestor`. */
-function descendsFrom(pid: number, ancestor: number): boolean {
-  for (let current = pid, hops = 0; current > 1 && hops < 64; hops++) {
-    if (current === ancestor) return true;
-    try {
-      const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
-      current = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      return false;
-    }
-  }
-  return false;
-}
 
 function sleepers(marker: string): number[] {
   return readdirSync('/proc')

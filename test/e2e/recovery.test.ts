@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Transport } from '../../src/client/transport.js';
+import { processesWith } from '../helpers/cluster.js';
 import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
 import { projectPath, type TestAccount } from '../helpers/server.js';
 import { activate, download, upload, waitForJob, waitForTask } from '../helpers/tasks.js';
@@ -21,18 +22,6 @@ after(async () => {
 });
 
 const requirements = { container: { image: 'debian:bookworm' }, resources: { cpu: 1, mem: '256m', disk: '256m', network: false } };
-
-function processesWith(marker: string): string[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    });
-}
 
 describe('recovery after SIGKILL', () => {
   it('continues a task after the server is killed mid-run: finished jobs are kept, the running one runs again', async () => {
