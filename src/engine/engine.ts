@@ -93,6 +93,8 @@ export class Engine {
   /** Jobs this worker runs or is starting, by job id (they hold their CPU and memory). */
   private readonly running = new Map<string, Running>();
   private readonly deleting = new Set<string>();
+  /** Tasks that may have queued jobs to start (dispatch looks at these only; it keeps those still waiting). */
+  private readonly ready = new Set<LiveTask>();
   private freeCpus: number;
   private freeMemMb: number;
   private pending: { tasks: NonNullable<StateChanges['tasks']>; jobs: NonNullable<StateChanges['jobs']>; release: string[] } = { tasks: [], jobs: [], release: [] };
@@ -298,6 +300,7 @@ export class Engine {
       this.log('warn', 'took over a job whose worker was lost while it ran', { job: job.id, status: job.status });
     }
     for (const entry of live.readyJobs()) this.setJob(live, entry, 'queued', 'upstream jobs succeeded');
+    this.ready.add(live);
     this.dirty.add(task.id);
   }
 
@@ -400,6 +403,7 @@ export class Engine {
     }
     Object.assign(entry.job, { reason, ...extra });
     const ready = live.setStatus(entry, status);
+    if (status === 'queued') this.ready.add(live);
     this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { status, reason, ...extra } });
     for (const next of ready) this.setJob(live, next, 'queued', 'upstream jobs succeeded');
   }
@@ -410,6 +414,7 @@ export class Engine {
     }
     Object.assign(live.task, { status, reason, ...extra });
     this.pending.tasks.push({ id: live.task.id, patch: { status, reason, ...extra } });
+    if (status === 'queued') this.ready.add(live); // a scheduled task's start time came
     if (isTerminalTask(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });
   }
 
@@ -450,7 +455,7 @@ export class Engine {
       const live = this.tasks.get(id);
       if (!live || this.deleting.has(id)) continue;
       this.advance(live, t);
-      if ((isTerminalTask(live.task.status) || this.draining) && !this.runsJobsOf(id)) this.retire(live);
+      if ((isTerminalTask(live.task.status) || this.draining) && live.jobsHere === 0) this.retire(live);
     }
     this.dispatch();
     for (const start of this.startsNow.splice(0)) this.launch(start);
@@ -461,11 +466,6 @@ export class Engine {
       this.claimSoon = false;
       this.maybeClaim();
     }
-  }
-
-  private runsJobsOf(taskId: string): boolean {
-    for (const run of this.running.values()) if (run.taskId === taskId) return true;
-    return false;
   }
 
   /** Done with a task (it ended, or this worker is shutting down): give up its lease with the next write. */
@@ -521,10 +521,16 @@ export class Engine {
     return entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
   }
 
-  /** Start queued jobs while resources allow, oldest task first. */
+  /**
+   * Start queued jobs while resources allow, oldest task first. Only tasks with queued jobs are looked at, so that a
+   * pass costs in proportion to what is ready, not to everything held.
+   */
   private dispatch(): void {
     if (this.stopped || this.draining) return;
-    for (const live of this.tasks.values()) {
+    const candidates = [...this.ready].filter((live) => this.tasks.get(live.task.id) === live && live.queued.size > 0);
+    this.ready.clear();
+    candidates.sort((a, b) => a.task.createdAt - b.task.createdAt);
+    for (const live of candidates) {
       if (live.task.stopRequested || live.failed || !['queued', 'running'].includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
         const cpu = this.cpuOf(entry);
@@ -548,6 +554,8 @@ export class Engine {
           this.starts.push(start);
         }
       }
+      // Jobs that did not fit wait for the next job to end.
+      if (live.queued.size > 0) this.ready.add(live);
     }
   }
 
@@ -557,6 +565,7 @@ export class Engine {
     this.running.set(entry.job.id, run);
     this.freeCpus -= cpu;
     this.freeMemMb -= memMb;
+    live.jobsHere++;
     if (cpu > 0) live.toolJobsHere++;
     return run;
   }
@@ -565,6 +574,7 @@ export class Engine {
     if (this.running.get(entry.job.id) === run) this.running.delete(entry.job.id);
     this.freeCpus += run.cpu;
     this.freeMemMb += run.memMb;
+    live.jobsHere--;
     if (run.cpu > 0) live.toolJobsHere--;
     this.jobEnded?.();
     this.claimSoon = true;
@@ -602,6 +612,7 @@ export class Engine {
       // Stopped, lost or shutting down between the decision and the write: it did not start.
       if (adopt === undefined) entry.job.attempt--;
       live.unmarkStarting(entry);
+      this.ready.add(live);
       this.unreserve(live, entry, run);
       return;
     }
@@ -654,6 +665,7 @@ export class Engine {
       else {
         entry.job.attempt--;
         live.unmarkStarting(entry);
+        this.ready.add(live);
       }
       return;
     }

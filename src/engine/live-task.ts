@@ -23,7 +23,8 @@ export class LiveTask {
   readonly queued = new Set<LiveJob>();
   /** Queued jobs this worker is starting (their start is being written, or their process is being spawned). */
   readonly starting = new Set<LiveJob>();
-  /** How many of its jobs that take CPU (tool jobs) this worker runs or is starting. */
+  /** How many of its jobs this worker runs or is starting, and how many of those take CPU (tool jobs). */
+  jobsHere = 0;
   toolJobsHere = 0;
   /** The first job found failed, if any. */
   failed: LiveJob | undefined;
