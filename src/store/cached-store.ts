@@ -225,7 +225,7 @@ export class CachedStore implements Store {
 
   // ---- tasks, jobs and settings: not cached (the engine writes them all the time) ---------------
 
-  createTask(task: NewTask, jobs: NewJob[]): Promise<Task> {
+  createTask(task: NewTask, jobs: NewJob[]): Promise<void> {
     return this.inner.createTask(task, jobs);
   }
   getTask(id: string): Promise<Task | undefined> {

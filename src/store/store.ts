@@ -301,7 +301,7 @@ export interface TaskRange {
 
 export interface TaskStore {
   /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
-  createTask(task: NewTask, jobs: NewJob[]): Promise<Task>;
+  createTask(task: NewTask, jobs: NewJob[]): Promise<void>;
   getTask(id: string): Promise<Task | undefined>;
   /**
    * Newest first (created_at, then id, both descending); `from`/`to` bound created_at in whole seconds (inclusive).

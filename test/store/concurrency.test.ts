@@ -55,7 +55,8 @@ for (const backend of BACKENDS) {
     };
 
     it('lets exactly one of two racing compare-and-sets of a task win, with one event', { timeout: 60_000 }, async () => {
-      const tasks = await Promise.all(Array.from({ length: 30 }, (_, i) => a.createTask(taskInput(`cas-${i}`), [])));
+      const tasks = Array.from({ length: 30 }, (_, i) => taskInput(`cas-${i}`));
+      await Promise.all(tasks.map((task) => a.createTask(task, [])));
       const results = await Promise.all(
         tasks.map(async (task, i) => {
           // Alternate who starts first; both expect 'queued'.
