@@ -68,8 +68,10 @@ async function waitForFile(path: string, text: string, timeoutMs = 10_000): Prom
   }
 }
 
-// GDFLOW_TEST_NO_CGROUPS=1 runs the contract without cgroup v1 groups (what a non-root server gets)
+// GDFLOW_TEST_NO_CGROUPS=1 runs the contract without cgroup v1 groups (what a non-root server gets);
+// GDFLOW_TEST_PROC_SCAN=1 also finds job processes by scans of /proc, as on a kernel without children files
 const noCgroups = Boolean(process.env.GDFLOW_TEST_NO_CGROUPS);
+const procScan = Boolean(process.env.GDFLOW_TEST_PROC_SCAN);
 const cgroupMemory = !noCgroups && (await discoverCgroupV1()).memory !== undefined;
 
 for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
@@ -82,6 +84,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       sampleIntervalMs: 200,
       launcher: launcherKind,
       ...(noCgroups ? { cgroups: false } : {}),
+      ...(procScan ? { processTracking: 'scan' as const } : {}),
     });
 
     it('check() passes on this machine and capabilities are declared', async () => {
