@@ -103,6 +103,37 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.ok(r.startedAt >= before - 0.01 && r.endedAt >= r.startedAt && r.endedAt <= Date.now() / 1000 + 0.01);
     });
 
+    it('onStarted: called once, with the first pid, before run resolves, for a job that started (even one that fails)', async () => {
+      for (const command of ['true', 'exit 3']) {
+        const calls: Array<{ pid?: number; runSettled: boolean }> = [];
+        let settled = false;
+        const r = await executor
+          .run(await job(command), never(), { onStarted: (info) => calls.push({ ...info, runSettled: settled }) })
+          .finally(() => (settled = true));
+        assert.equal(r.outcome, command === 'true' ? 'succeeded' : 'failed');
+        assert.equal(calls.length, 1, command);
+        assert.ok(typeof calls[0]!.pid === 'number' && calls[0]!.pid > 1, `a pid: ${calls[0]!.pid}`);
+        assert.equal(calls[0]!.runSettled, false);
+      }
+    });
+
+    it('onStarted: not called for a job that does not start (aborted before, an exec that fails, a log file that cannot be opened)', async () => {
+      let calls = 0;
+      const hooks = { onStarted: () => void calls++ };
+      const ac = new AbortController();
+      ac.abort();
+      assert.equal((await executor.run(await job('true'), ac.signal, hooks)).outcome, 'killed');
+      // One environment entry over the kernel's 128 KiB limit per string: the exec fails with E2BIG.
+      const tooBig = await executor.run(await job('true', { env: { BIG: 'x'.repeat(200_000) } }), never(), hooks);
+      assert.equal(tooBig.outcome, 'failed');
+      assert.match(tooBig.reason, /^could not start: .*(E2BIG|Argument list too long)/);
+      const spec = await job('echo should-not-run');
+      await mkdir(join(spec.dir, 'logs'), { recursive: true });
+      await symlink(join(spec.dir, 'elsewhere'), spec.stdoutLog);
+      await assert.rejects(executor.run(spec, never(), hooks), /ELOOP|symbolic link/);
+      assert.equal(calls, 0);
+    });
+
     it('exit 3 → failed with "exit code 3"', async () => {
       const r = await executor.run(await job('exit 3'), never());
       assert.equal(r.outcome, 'failed');

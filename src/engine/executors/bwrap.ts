@@ -30,7 +30,7 @@ import { constants as fsConstants, lstatSync, rmdirSync, statSync, unlinkSync } 
 import { access, realpath, stat } from 'node:fs/promises';
 import { delimiter, join, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
-import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec } from './executor.js';
+import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec, type RunHooks } from './executor.js';
 import { sandboxRelative } from './paths.js';
 import { Launcher } from './launcher.js';
 import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
@@ -161,7 +161,7 @@ export class BwrapExecutor implements Executor {
     this.launcher.check();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const workDir = await prepareWorkDir(spec);
 
     const args: string[] = [
@@ -220,7 +220,7 @@ export class BwrapExecutor implements Executor {
       termSkipsRoot: true,
       signalGroup: true,
       cleanup: () => removePlaceholders(placeholders),
-    }, this.launcher);
+    }, this.launcher, hooks);
   }
 }
 

@@ -68,11 +68,22 @@ export interface ExecutorCapabilities {
   network_isolation: boolean;
 }
 
+/** What the engine is told while a job runs. */
+export interface RunHooks {
+  /**
+   * Called once, when the job's first process has been spawned (the launcher reported it exec'd), before `run`
+   * resolves: the moment the job is really running. Never called when the job does not start (an aborted signal,
+   * a log file that cannot be opened, a program that cannot be executed). `pid` is the first process's pid on the
+   * host (bwrap: the bwrap process). It must not throw (an exception is reported as a process warning and ignored).
+   */
+  onStarted?: (info: { pid?: number }) => void;
+}
+
 export interface Executor {
   readonly name: string;
   readonly capabilities: ExecutorCapabilities;
   /** Run to the end. Aborting `signal` kills the job's whole process tree and resolves with outcome 'killed'. */
-  run(spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
+  run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult>;
   /** Checks that the executor can work on this machine (e.g. bwrap present and usable); throws an Error saying what is missing. */
   check(): Promise<void>;
   /** Release what the executor keeps between jobs (idle cgroups); called when the engine stops. */

@@ -22,7 +22,7 @@ import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, rmdirSync
 import { access } from 'node:fs/promises';
 import { dirname, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec } from './executor.js';
+import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
 import { sandboxRelative } from './paths.js';
 import { Launcher } from './launcher.js';
 import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
@@ -65,7 +65,7 @@ export class HostExecutor implements Executor {
     this.launcher.check();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
@@ -108,7 +108,7 @@ export class HostExecutor implements Executor {
       signalGroup: true,
       envMarker: `GDFLOW_JOB_TOKEN=${marker}`,
       cleanup: () => removeCreated(workDir, created),
-    }, this.launcher);
+    }, this.launcher, hooks);
   }
 }
 

@@ -31,4 +31,5 @@ export {
   type JobSpec,
   type MemoryEnforcement,
   type Mount,
+  type RunHooks,
 } from './executor.js';

@@ -34,7 +34,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { CgroupV1Job, discoverCgroupV1 } from './cgroup.js';
-import type { JobResult, JobSpec, MemoryEnforcement } from './executor.js';
+import type { JobResult, JobSpec, MemoryEnforcement, RunHooks } from './executor.js';
 import { LaunchError, type Launcher, type LauncherKind, type LaunchedProcess, type ProcessExit } from './launcher.js';
 import { validateSpec } from './paths.js';
 import { scanProcesses, type ProcTable } from './proc-scan.js';
@@ -136,6 +136,7 @@ export async function runProcess(
   options: ProcessExecutorOptions,
   plan: LaunchPlan,
   launcher: Launcher,
+  hooks?: RunHooks,
 ): Promise<JobResult> {
   const killGraceMs = options.killGraceMs ?? 5000;
   const sampleIntervalMs = Math.max(20, options.sampleIntervalMs ?? 1000);
@@ -188,6 +189,14 @@ export async function runProcess(
     else {
       await cg?.destroy();
       throw error;
+    }
+  }
+
+  if (launched) {
+    try {
+      hooks?.onStarted?.({ pid: launched.pid });
+    } catch (error) {
+      process.emitWarning(`the onStarted hook of job ${spec.jobId} threw: ${(error as Error).message}`);
     }
   }
 
