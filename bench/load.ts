@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { Client } from '../src/client/client.js';
 import { discoverCgroupV1 } from '../src/engine/executors/cgroup.js';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
+import { LagProbe } from './lib/lag-probe.js';
 import { descendantsByName, machineLimits } from './lib/process-table.js';
 import { cpuSeconds, createAccount, machine, startGdflow, stopChild, type ServerProcess } from './lib/processes.js';
 
@@ -45,6 +46,8 @@ interface Window {
   max: number;
   /** Share of one core the server used during the window. */
   serverCpu: number;
+  /** How late an idle bystander process's 1 ms timer was (lag-probe.ts): what the machine adds. */
+  bystander: { p99: number; max: number };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,21 +62,33 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
 }
 
 /** The job processes of the server: its descendants except the launcher (`sleep`, and bwrap's two per sandbox). */
-function jobProcesses(server: ServerProcess): { sleeps: number[]; all: number } {
+function jobProcesses(server: ServerProcess): { sleeps: number[]; pids: number[] } {
   const byName = descendantsByName(server.pid);
-  let all = 0;
-  for (const [name, pids] of byName) if (name !== 'gdflow-spawn' && name !== 'node') all += pids.length;
-  return { sleeps: byName.get('sleep') ?? [], all };
+  const pids: number[] = [];
+  for (const [name, list] of byName) if (name !== 'gdflow-spawn' && name !== 'node') pids.push(...list);
+  return { sleeps: byName.get('sleep') ?? [], pids };
 }
 
-async function measure(server: ServerProcess, request: autocannon.Request, phase: string, during?: () => Promise<void>): Promise<Window> {
+/** Whether a process (or its zombie) still exists. */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function measure(server: ServerProcess, probe: LagProbe, request: autocannon.Request, phase: string, during?: () => Promise<void>): Promise<Window> {
   const jobsBefore = jobProcesses(server).sleeps.length;
+  await probe.report(); // starts the bystander's window
   const cpuBefore = cpuSeconds(server.pid);
   const started = performance.now();
   const running = autocannon({ url: server.url, connections: CONNECTIONS, overallRate: RATE, duration: SECONDS, requests: [request] });
   await during?.();
   const result = await running;
   const serverCpu = (cpuSeconds(server.pid) - cpuBefore) / ((performance.now() - started) / 1000);
+  const bystander = await probe.report();
   const window: Window = {
     phase,
     jobsBefore,
@@ -84,10 +99,11 @@ async function measure(server: ServerProcess, request: autocannon.Request, phase
     p99: result.latency.p99,
     max: result.latency.max,
     serverCpu,
+    bystander,
   };
   process.stdout.write(
     `  ${phase.padEnd(10)} ${window.jobsBefore} -> ${window.jobsAfter} jobs: ${window.requests} GetTool, p50 ${window.p50} ms, p99 ${window.p99} ms, ` +
-      `max ${window.max} ms, errors ${window.errors}, server CPU ${(serverCpu * 100).toFixed(0)}%\n`,
+      `max ${window.max} ms, errors ${window.errors}, server CPU ${(serverCpu * 100).toFixed(0)}%; bystander timer late p99 ${bystander.p99.toFixed(1)} ms, max ${bystander.max.toFixed(1)} ms\n`,
   );
   return window;
 }
@@ -117,7 +133,7 @@ async function stopServer(server: ServerProcess): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-async function run(executor: 'host' | 'bwrap'): Promise<{ windows: Window[]; startSeconds: number; endSeconds: number; peak: number; stopSeconds: number }> {
+async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windows: Window[]; startSeconds: number; endSeconds: number; peak: number; stopSeconds: number }> {
   process.stdout.write(`${executor}: starting a server for ${JOBS} jobs\n`);
   const server = await startGdflow(['--executor', executor, '--cpus', String(JOBS), '--memory', `${JOBS * 64 + 1024}m`]);
   const taskIds: string[] = [];
@@ -148,7 +164,7 @@ async function run(executor: 'host' | 'bwrap'): Promise<{ windows: Window[]; sta
     const count = () => jobProcesses(server).sleeps.length;
     // Warm up (JIT, caches) unrecorded, then the idle peer.
     await autocannon({ url: server.url, connections: CONNECTIONS, overallRate: RATE, duration: 2, requests: [signed()] });
-    windows.push(await measure(server, signed(), 'idle'));
+    windows.push(await measure(server, probe, signed(), 'idle'));
 
     // Start the tasks; count the sleeps until all run.
     const startedAt = performance.now();
@@ -178,17 +194,19 @@ async function run(executor: 'host' | 'bwrap'): Promise<{ windows: Window[]; sta
     const startSeconds = (performance.now() - startedAt) / 1000;
     process.stdout.write(`  ${running} of ${JOBS} jobs running ${startSeconds.toFixed(1)} s after the first submission\n`);
     await sleep(3000); // let the engine finish what the submissions started
-    windows.push(await measure(server, signed(), 'running'));
+    windows.push(await measure(server, probe, signed(), 'running'));
 
-    // Every job ends at once.
+    // Every job ends at once. Whether the job processes listed now are gone is then checked with kill(pid, 0),
+    // which costs far less than a scan of /proc (that would compete with the server for the two cores).
     let endSeconds = NaN;
-    const peak = count();
+    const procs = jobProcesses(server);
+    const peak = procs.sleeps.length;
     windows.push(
-      await measure(server, signed(), 'ending', async () => {
+      await measure(server, probe, signed(), 'ending', async () => {
         await sleep(1000);
         const endAt = performance.now();
         if (END === 'kill') {
-          for (const pid of jobProcesses(server).sleeps) {
+          for (const pid of procs.sleeps) {
             try {
               process.kill(pid, 'SIGTERM');
             } catch {
@@ -198,7 +216,11 @@ async function run(executor: 'host' | 'bwrap'): Promise<{ windows: Window[]; sta
         } else {
           await pool([...taskIds], 16, async (id) => void (await client.stopTask(id)));
         }
-        while (jobProcesses(server).all > 0 && (performance.now() - endAt) / 1000 < WAIT_SECONDS) await sleep(100);
+        let left = procs.pids;
+        while (left.length > 0 && (performance.now() - endAt) / 1000 < WAIT_SECONDS) {
+          await sleep(50);
+          left = left.filter(exists);
+        }
         endSeconds = (performance.now() - endAt) / 1000;
       }),
     );
@@ -214,7 +236,7 @@ async function run(executor: 'host' | 'bwrap'): Promise<{ windows: Window[]; sta
       if (![...statuses.keys()].some((s) => ['queued', 'running', 'stopping', 'scheduled'].includes(s))) break;
     }
     process.stdout.write(`  task states: ${[...statuses].map(([s, n]) => `${n} ${s}`).join(', ')}\n`);
-    windows.push(await measure(server, signed(), 'idle after'));
+    windows.push(await measure(server, probe, signed(), 'idle after'));
     const stopSeconds = await stopServer(server);
     return { windows, startSeconds, endSeconds, peak, stopSeconds };
   } finally {
@@ -228,15 +250,26 @@ async function main() {
   process.stdout.write(`bench:load: ${JOBS} jobs of sleep 3600, executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
   process.stdout.write(`limits: ${machineLimits()}\n`);
   const results: Array<{ executor: string } & Awaited<ReturnType<typeof run>>> = [];
-  for (const executor of EXECUTORS) results.push({ executor, ...(await run(executor)) });
+  const probe = new LagProbe();
+  try {
+    for (const executor of EXECUTORS) results.push({ executor, ...(await run(executor, probe)) });
+  } finally {
+    probe.close();
+  }
 
   process.stdout.write(`\nbench:load on ${machine()}; ${JOBS} jobs; GetTool at ${RATE} req/s, ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
-  process.stdout.write('| executor | phase | jobs running (start → end) | GetTool requests | errors | p50 ms | p99 ms | max ms | p99 / idle p99 | server CPU |\n|---|---|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '| executor | phase | jobs running (start → end) | GetTool requests | errors | p50 ms | p99 ms | max ms | p99 / idle p99 | server CPU | bystander timer late, p99 / max ms |\n' +
+      '|---|---|---|---|---|---|---|---|---|---|---|\n',
+  );
   for (const r of results) {
     const idle = r.windows[0]!;
     for (const w of r.windows) {
       const ratio = idle.p99 > 0 ? `${(w.p99 / idle.p99).toFixed(1)}x` : 'n/a';
-      process.stdout.write(`| ${r.executor} | ${w.phase} | ${w.jobsBefore} → ${w.jobsAfter} | ${w.requests} | ${w.errors} | ${w.p50} | ${w.p99} | ${w.max} | ${ratio} | ${(w.serverCpu * 100).toFixed(0)}% |\n`);
+      process.stdout.write(
+        `| ${r.executor} | ${w.phase} | ${w.jobsBefore} → ${w.jobsAfter} | ${w.requests} | ${w.errors} | ${w.p50} | ${w.p99} | ${w.max} | ${ratio} | ` +
+          `${(w.serverCpu * 100).toFixed(0)}% | ${w.bystander.p99.toFixed(1)} / ${w.bystander.max.toFixed(1)} |\n`,
+      );
     }
   }
   for (const r of results) {
