@@ -180,7 +180,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       }
     });
 
-    it('with cgroups, the first process of the job is in the job\'s memory and cpu groups, and its launcher in neither', {
+    it('with cgroups, the first process of the job is in the job\'s memory and cpu groups (under the jobs\' shared parent), and its launcher in neither', {
       skip: isolated ? 'bwrap: the sandbox has its own cgroup namespace, so the job sees its group as /' : !cgroupMemory ? 'no writable cgroup v1 hierarchy here' : false,
     }, async () => {
       const spec = await job('cat /proc/$$/cgroup > cgroups; echo $PPID > ppid', { memMb: 64 });
@@ -188,8 +188,8 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(r.outcome, 'succeeded', r.reason);
       const lines = (await read(join(spec.workDir, 'cgroups'))).split('\n');
       const group = (controller: string) => lines.find((l) => l.split(':')[1]?.split(',').includes(controller))?.split(':')[2] ?? '';
-      assert.match(group('memory'), /\/gdflow-[^/]+$/);
-      assert.match(group('cpu'), /\/gdflow-[^/]+$/);
+      assert.match(group('memory'), /\/gdflow-jobs\/gdflow-[^/]+$/);
+      assert.match(group('cpu'), /\/gdflow-jobs\/gdflow-[^/]+$/);
       const launcherGroups = await read(`/proc/${(await read(join(spec.workDir, 'ppid'))).trim()}/cgroup`).catch(() => '');
       assert.doesNotMatch(launcherGroups, /gdflow-/, 'the launcher is not left in a job group');
     });
