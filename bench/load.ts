@@ -1,8 +1,8 @@
-import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from '../src/client/client.js';
-import { discoverCgroupV1 } from '../src/engine/executors/cgroup.js';
+import { discoverCgroupV1, JOBS_GROUP } from '../src/engine/executors/cgroup.js';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
 import { LagProbe } from './lib/lag-probe.js';
 import { descendantsByName, machineLimits } from './lib/process-table.js';
@@ -11,13 +11,13 @@ import { cpuSeconds, createAccount, machine, startGdflow, stopChild, type Server
 /**
  * bench:load — is the API still responsive while many jobs run at once? A gdflow server (its own process,
  * `--cpus` and `--memory` large enough for every job) runs JOBS tasks of a one-node workflow whose job is
- * `sleep 3600`. GetTool latency is measured at a modest, fixed rate (autocannon, `RATE` requests per second
+ * `sleep 3600` (BENCH_COMMAND). GetTool latency is measured at a modest, fixed rate (autocannon, `RATE` requests per second
  * over `CONNECTIONS` connections) in four phases of the same server:
  *
  * - idle: before any task (the peer: the same server with 0 jobs);
- * - running: when JOBS sleeps run (counted in /proc as the server's descendants, so a job counts once its
+ * - running: when JOBS commands run (counted in /proc as the server's descendants, so a job counts once its
  *   process has really started, not when the engine marked it running);
- * - ending: every job ends at once (BENCH_END=kill: the bench SIGTERMs all the sleeps, so each job's
+ * - ending: every job ends at once (BENCH_END=kill: the bench SIGTERMs all the commands, so each job's
  *   command exits and the server sweeps, reports and records it; BENCH_END=stop: StopTask for every task,
  *   so the server kills every job's tree itself); the window starts a second before;
  * - idle after: when every task has ended.
@@ -30,13 +30,19 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const END: 'kill' | 'stop' = process.env.BENCH_END === 'stop' ? 'stop' : 'kill';
+/**
+ * The job's command (BENCH_COMMAND, default `sleep 3600`) and the name its process has in /proc (BENCH_COMM,
+ * default `sleep`): e.g. BENCH_COMMAND='while :; do :; done' BENCH_COMM=sh for jobs that keep a core busy.
+ */
+const COMMAND = process.env.BENCH_COMMAND ?? 'sleep 3600';
+const COMM = process.env.BENCH_COMM ?? 'sleep';
 /** How long to wait for all jobs to run (or, after the end, for all to be gone) before measuring what there is. */
 const WAIT_SECONDS = Number(process.env.BENCH_WAIT ?? 900);
 const ACCOUNT = 'loadbench';
 
 interface Window {
   phase: string;
-  /** Job sleeps running when the window began and when it ended. */
+  /** Job commands running when the window began and when it ended. */
   jobsBefore: number;
   jobsAfter: number;
   requests: number;
@@ -46,8 +52,17 @@ interface Window {
   max: number;
   /** Share of one core the server used during the window. */
   serverCpu: number;
+  /** Share of one core the whole machine used during the window (all processes, steal excluded): 200% is all. */
+  machineCpu: number;
   /** How late an idle bystander process's 1 ms timer was (lag-probe.ts): what the machine adds. */
   bystander: { p99: number; max: number };
+}
+
+/** CPU seconds (all cores: user, nice, system, irq, softirq; not steal) the whole machine has used so far. */
+function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+  return (user + nice + system + irq + softirq) / 100;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,11 +77,11 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
 }
 
 /** The job processes of the server: its descendants except the launcher (`sleep`, and bwrap's two per sandbox). */
-function jobProcesses(server: ServerProcess): { sleeps: number[]; pids: number[] } {
+function jobProcesses(server: ServerProcess): { commands: number[]; pids: number[] } {
   const byName = descendantsByName(server.pid);
   const pids: number[] = [];
   for (const [name, list] of byName) if (name !== 'gdflow-spawn' && name !== 'node') pids.push(...list);
-  return { sleeps: byName.get('sleep') ?? [], pids };
+  return { commands: byName.get(COMM) ?? [], pids };
 }
 
 /** Whether a process (or its zombie) still exists. */
@@ -80,30 +95,34 @@ function exists(pid: number): boolean {
 }
 
 async function measure(server: ServerProcess, probe: LagProbe, request: autocannon.Request, phase: string, during?: () => Promise<void>): Promise<Window> {
-  const jobsBefore = jobProcesses(server).sleeps.length;
+  const jobsBefore = jobProcesses(server).commands.length;
   await probe.report(); // starts the bystander's window
   const cpuBefore = cpuSeconds(server.pid);
+  const machineBefore = machineBusySeconds();
   const started = performance.now();
   const running = autocannon({ url: server.url, connections: CONNECTIONS, overallRate: RATE, duration: SECONDS, requests: [request] });
   await during?.();
   const result = await running;
-  const serverCpu = (cpuSeconds(server.pid) - cpuBefore) / ((performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const serverCpu = (cpuSeconds(server.pid) - cpuBefore) / seconds;
+  const machineCpu = (machineBusySeconds() - machineBefore) / seconds;
   const bystander = await probe.report();
   const window: Window = {
     phase,
     jobsBefore,
-    jobsAfter: jobProcesses(server).sleeps.length,
+    jobsAfter: jobProcesses(server).commands.length,
     requests: result.requests.total,
     errors: result.errors + result.non2xx + result.timeouts,
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
     serverCpu,
+    machineCpu,
     bystander,
   };
   process.stdout.write(
     `  ${phase.padEnd(10)} ${window.jobsBefore} -> ${window.jobsAfter} jobs: ${window.requests} GetTool, p50 ${window.p50} ms, p99 ${window.p99} ms, ` +
-      `max ${window.max} ms, errors ${window.errors}, server CPU ${(serverCpu * 100).toFixed(0)}%; bystander timer late p99 ${bystander.p99.toFixed(1)} ms, max ${bystander.max.toFixed(1)} ms\n`,
+      `max ${window.max} ms, errors ${window.errors}, server CPU ${(serverCpu * 100).toFixed(0)}%, machine ${(machineCpu * 100).toFixed(0)}%; bystander timer late p99 ${bystander.p99.toFixed(1)} ms, max ${bystander.max.toFixed(1)} ms\n`,
   );
   return window;
 }
@@ -111,9 +130,16 @@ async function measure(server: ServerProcess, probe: LagProbe, request: autocann
 /** Removes the cgroups a server killed before it could clean up left behind for this run's jobs. */
 async function removeLeftoverCgroups(taskIds: string[]): Promise<void> {
   const found = await discoverCgroupV1();
-  for (const base of [found.memory?.base, found.cpu?.base]) {
-    if (!base) continue;
-    for (const name of readdirSync(base)) {
+  for (const server of [found.memory?.base, found.cpu?.base]) {
+    if (!server) continue;
+    const base = join(server, JOBS_GROUP);
+    let names: string[];
+    try {
+      names = readdirSync(base);
+    } catch {
+      continue; // no job group left
+    }
+    for (const name of names) {
       if (!name.startsWith('gdflow-') || !taskIds.some((id) => name.startsWith(`gdflow-${id}`))) continue;
       try {
         rmdirSync(join(base, name));
@@ -127,9 +153,9 @@ async function removeLeftoverCgroups(taskIds: string[]): Promise<void> {
 async function stopServer(server: ServerProcess): Promise<number> {
   const started = performance.now();
   const stopped = stopChild(server.child);
-  const killed = sleep(120_000).then(() => server.child.kill('SIGKILL'));
-  await Promise.race([stopped, killed]);
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 120_000);
   await stopped;
+  clearTimeout(timer);
   return (performance.now() - started) / 1000;
 }
 
@@ -142,7 +168,7 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
     const client = new Client({ endpoint: server.url, accessKeyId: key.id, accessKeySecret: key.secret });
     const tool = await client.registerTool({
       name: 'sleeper',
-      cmd_template: 'sleep 3600',
+      cmd_template: COMMAND,
       inputs: {},
       outputs: {},
       requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '64m', network: false } },
@@ -161,12 +187,12 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
     if (check.status !== 200) throw new Error(`GetTool answered ${check.status}: ${await check.text()}`);
 
     const windows: Window[] = [];
-    const count = () => jobProcesses(server).sleeps.length;
+    const count = () => jobProcesses(server).commands.length;
     // Warm up (JIT, caches) unrecorded, then the idle peer.
     await autocannon({ url: server.url, connections: CONNECTIONS, overallRate: RATE, duration: 2, requests: [signed()] });
     windows.push(await measure(server, probe, signed(), 'idle'));
 
-    // Start the tasks; count the sleeps until all run.
+    // Start the tasks; count the commands until all run.
     const startedAt = performance.now();
     let submitted = 0;
     const submitting = pool(
@@ -185,7 +211,7 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
       const elapsed = (performance.now() - startedAt) / 1000;
       if (running >= JOBS || elapsed > WAIT_SECONDS) break;
       if (elapsed - lastReport >= 10) {
-        process.stdout.write(`  ${elapsed.toFixed(0)} s: ${submitted} tasks submitted, ${running} sleeps running\n`);
+        process.stdout.write(`  ${elapsed.toFixed(0)} s: ${submitted} tasks submitted, ${running} commands running\n`);
         lastReport = elapsed;
       }
       await sleep(500);
@@ -200,13 +226,13 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
     // which costs far less than a scan of /proc (that would compete with the server for the two cores).
     let endSeconds = NaN;
     const procs = jobProcesses(server);
-    const peak = procs.sleeps.length;
+    const peak = procs.commands.length;
     windows.push(
       await measure(server, probe, signed(), 'ending', async () => {
         await sleep(1000);
         const endAt = performance.now();
         if (END === 'kill') {
-          for (const pid of procs.sleeps) {
+          for (const pid of procs.commands) {
             try {
               process.kill(pid, 'SIGTERM');
             } catch {
@@ -247,7 +273,7 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
 }
 
 async function main() {
-  process.stdout.write(`bench:load: ${JOBS} jobs of sleep 3600, executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
+  process.stdout.write(`bench:load: ${JOBS} jobs of ${COMMAND}, executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
   process.stdout.write(`limits: ${machineLimits()}\n`);
   const results: Array<{ executor: string } & Awaited<ReturnType<typeof run>>> = [];
   const probe = new LagProbe();
@@ -259,8 +285,8 @@ async function main() {
 
   process.stdout.write(`\nbench:load on ${machine()}; ${JOBS} jobs; GetTool at ${RATE} req/s, ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
   process.stdout.write(
-    '| executor | phase | jobs running (start → end) | GetTool requests | errors | p50 ms | p99 ms | max ms | p99 / idle p99 | server CPU | bystander timer late, p99 / max ms |\n' +
-      '|---|---|---|---|---|---|---|---|---|---|---|\n',
+    '| executor | phase | jobs running (start → end) | GetTool requests | errors | p50 ms | p99 ms | max ms | p99 / idle p99 | server CPU | machine CPU (of 200%) | bystander timer late, p99 / max ms |\n' +
+      '|---|---|---|---|---|---|---|---|---|---|---|---|\n',
   );
   for (const r of results) {
     const idle = r.windows[0]!;
@@ -268,7 +294,7 @@ async function main() {
       const ratio = idle.p99 > 0 ? `${(w.p99 / idle.p99).toFixed(1)}x` : 'n/a';
       process.stdout.write(
         `| ${r.executor} | ${w.phase} | ${w.jobsBefore} → ${w.jobsAfter} | ${w.requests} | ${w.errors} | ${w.p50} | ${w.p99} | ${w.max} | ${ratio} | ` +
-          `${(w.serverCpu * 100).toFixed(0)}% | ${w.bystander.p99.toFixed(1)} / ${w.bystander.max.toFixed(1)} |\n`,
+          `${(w.serverCpu * 100).toFixed(0)}% | ${(w.machineCpu * 100).toFixed(0)}% | ${w.bystander.p99.toFixed(1)} / ${w.bystander.max.toFixed(1)} |\n`,
       );
     }
   }
