@@ -195,28 +195,38 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
     // Start the tasks; count the commands until all run.
     const startedAt = performance.now();
     let submitted = 0;
+    // A failed submission (a server too busy to answer within the client's timeout, say) ends the wait and the
+    // run, through the clean-up below.
+    let submitError: unknown;
+    /** Set when the wait is over: the tasks not yet submitted are not (a slow server may never run them all). */
+    let giveUp = false;
     const submitting = pool(
       Array.from({ length: JOBS }, (_, i) => i),
       8,
       async (i) => {
+        if (giveUp) return;
         const task = await client.activateWorkflow({ workflow_name: workflow.workflow_name, workflow_version: workflow.workflow_version, task_name: `load-${i}`, parameters: {} });
         taskIds.push(task.task_id);
         submitted++;
       },
-    );
+    ).catch((error: unknown) => {
+      submitError = error;
+    });
     let running = 0;
     let lastReport = 0;
     for (;;) {
       running = count();
       const elapsed = (performance.now() - startedAt) / 1000;
-      if (running >= JOBS || elapsed > WAIT_SECONDS) break;
+      if (running >= JOBS || elapsed > WAIT_SECONDS || submitError) break;
       if (elapsed - lastReport >= 10) {
         process.stdout.write(`  ${elapsed.toFixed(0)} s: ${submitted} tasks submitted, ${running} commands running\n`);
         lastReport = elapsed;
       }
       await sleep(500);
     }
+    giveUp = true;
     await submitting;
+    if (submitError) throw submitError;
     const startSeconds = (performance.now() - startedAt) / 1000;
     process.stdout.write(`  ${running} of ${JOBS} jobs running ${startSeconds.toFixed(1)} s after the first submission\n`);
     await sleep(3000); // let the engine finish what the submissions started
