@@ -358,6 +358,10 @@ export class Engine {
     this.pending = { tasks: this.pending.tasks.filter(mine), jobs: this.pending.jobs.filter(mine), release: this.pending.release.filter((id) => id !== live.task.id) };
   }
 
+  private runsOf(taskId: string): Running[] {
+    return [...this.running.values()].filter((r) => r.taskId === taskId);
+  }
+
   private forget(taskId: string): void {
     this.tasks.delete(taskId);
     this.dirty.delete(taskId);
@@ -372,9 +376,13 @@ export class Engine {
     if (this.deleting.has(taskId) || this.tasks.get(taskId) !== live) return;
     this.deleting.add(taskId);
     try {
-      const runs = [...this.running.values()].filter((r) => r.taskId === taskId);
-      for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
-      await Promise.all(runs.map((r) => r.done));
+      // Nothing new starts for it meanwhile (dispatch passes over tasks being deleted); wait until none of its jobs
+      // runs, including one whose start was under way.
+      for (let runs = this.runsOf(taskId); runs.length > 0; runs = this.runsOf(taskId)) {
+        for (const run of runs) run.controller.abort('stop' satisfies AbortReason);
+        await Promise.all(runs.map((r) => r.done));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       this.forget(taskId);
       this.pending = {
         tasks: this.pending.tasks.filter((c) => c.id !== taskId),
@@ -531,7 +539,7 @@ export class Engine {
     this.ready.clear();
     candidates.sort((a, b) => a.task.createdAt - b.task.createdAt);
     for (const live of candidates) {
-      if (live.task.stopRequested || live.failed || !['queued', 'running'].includes(live.task.status)) continue;
+      if (live.task.stopRequested || live.failed || this.deleting.has(live.task.id) || !['queued', 'running'].includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
         const cpu = this.cpuOf(entry);
         const memMb = this.memOf(entry);

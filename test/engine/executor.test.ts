@@ -68,8 +68,10 @@ async function waitForFile(path: string, text: string, timeoutMs = 10_000): Prom
   }
 }
 
-// GDFLOW_TEST_NO_CGROUPS=1 runs the contract without cgroup v1 groups (what a non-root server gets)
+// GDFLOW_TEST_NO_CGROUPS=1 runs the contract without cgroup v1 groups (what a non-root server gets);
+// GDFLOW_TEST_PROC_SCAN=1 also finds job processes by scans of /proc, as on a kernel without children files
 const noCgroups = Boolean(process.env.GDFLOW_TEST_NO_CGROUPS);
+const procScan = Boolean(process.env.GDFLOW_TEST_PROC_SCAN);
 const cgroupMemory = !noCgroups && (await discoverCgroupV1()).memory !== undefined;
 
 for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
@@ -82,6 +84,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       sampleIntervalMs: 200,
       launcher: launcherKind,
       ...(noCgroups ? { cgroups: false } : {}),
+      ...(procScan ? { processTracking: 'scan' as const } : {}),
     });
 
     it('check() passes on this machine and capabilities are declared', async () => {
@@ -98,6 +101,37 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(r.exitCode, 0);
       assert.equal(r.signal, null);
       assert.ok(r.startedAt >= before - 0.01 && r.endedAt >= r.startedAt && r.endedAt <= Date.now() / 1000 + 0.01);
+    });
+
+    it('onStarted: called once, with the first pid, before run resolves, for a job that started (even one that fails)', async () => {
+      for (const command of ['true', 'exit 3']) {
+        const calls: Array<{ pid?: number; runSettled: boolean }> = [];
+        let settled = false;
+        const r = await executor
+          .run(await job(command), never(), { onStarted: (info) => calls.push({ ...info, runSettled: settled }) })
+          .finally(() => (settled = true));
+        assert.equal(r.outcome, command === 'true' ? 'succeeded' : 'failed');
+        assert.equal(calls.length, 1, command);
+        assert.ok(typeof calls[0]!.pid === 'number' && calls[0]!.pid > 1, `a pid: ${calls[0]!.pid}`);
+        assert.equal(calls[0]!.runSettled, false);
+      }
+    });
+
+    it('onStarted: not called for a job that does not start (aborted before, an exec that fails, a log file that cannot be opened)', async () => {
+      let calls = 0;
+      const hooks = { onStarted: () => void calls++ };
+      const ac = new AbortController();
+      ac.abort();
+      assert.equal((await executor.run(await job('true'), ac.signal, hooks)).outcome, 'killed');
+      // One environment entry over the kernel's 128 KiB limit per string: the exec fails with E2BIG.
+      const tooBig = await executor.run(await job('true', { env: { BIG: 'x'.repeat(200_000) } }), never(), hooks);
+      assert.equal(tooBig.outcome, 'failed');
+      assert.match(tooBig.reason, /^could not start: .*(E2BIG|Argument list too long)/);
+      const spec = await job('echo should-not-run');
+      await mkdir(join(spec.dir, 'logs'), { recursive: true });
+      await symlink(join(spec.dir, 'elsewhere'), spec.stdoutLog);
+      await assert.rejects(executor.run(spec, never(), hooks), /ELOOP|symbolic link/);
+      assert.equal(calls, 0);
     });
 
     it('exit 3 → failed with "exit code 3"', async () => {
@@ -146,7 +180,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       }
     });
 
-    it('with cgroups, the first process of the job is in the job\'s memory and cpu groups, and its launcher in neither', {
+    it('with cgroups, the first process of the job is in the job\'s memory and cpu groups (under the jobs\' shared parent), and its launcher in neither', {
       skip: isolated ? 'bwrap: the sandbox has its own cgroup namespace, so the job sees its group as /' : !cgroupMemory ? 'no writable cgroup v1 hierarchy here' : false,
     }, async () => {
       const spec = await job('cat /proc/$$/cgroup > cgroups; echo $PPID > ppid', { memMb: 64 });
@@ -154,8 +188,8 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(r.outcome, 'succeeded', r.reason);
       const lines = (await read(join(spec.workDir, 'cgroups'))).split('\n');
       const group = (controller: string) => lines.find((l) => l.split(':')[1]?.split(',').includes(controller))?.split(':')[2] ?? '';
-      assert.match(group('memory'), /\/gdflow-[^/]+$/);
-      assert.match(group('cpu'), /\/gdflow-[^/]+$/);
+      assert.match(group('memory'), /\/gdflow-jobs\/gdflow-[^/]+$/);
+      assert.match(group('cpu'), /\/gdflow-jobs\/gdflow-[^/]+$/);
       const launcherGroups = await read(`/proc/${(await read(join(spec.workDir, 'ppid'))).trim()}/cgroup`).catch(() => '');
       assert.doesNotMatch(launcherGroups, /gdflow-/, 'the launcher is not left in a job group');
     });

@@ -115,8 +115,9 @@ async function startFailures(kind: LauncherKind): Promise<void> {
 }
 
 describe('launcher in the executors', () => {
-  it('a sandbox that cannot be started fails its job with "could not start"', async () => {
+  it('a sandbox that cannot be started fails its job with "could not start", and is never reported started', async () => {
     const executor = createExecutor('bwrap', { bwrapPath: join(base, 'no-bwrap-here') });
+    let started = 0;
     const r = await executor.run(
       {
         jobId: 'nostart',
@@ -131,10 +132,12 @@ describe('launcher in the executors', () => {
         timeoutSeconds: 0,
       },
       new AbortController().signal,
+      { onStarted: () => void started++ },
     );
     await executor.close?.();
     assert.equal(r.outcome, 'failed');
     assert.match(r.reason, /^could not start: .*ENOENT/);
+    assert.equal(started, 0);
   });
 
   for (const kind of ['host', 'bwrap'] as const) for (const launcherKind of LAUNCHERS) {

@@ -161,7 +161,7 @@ export class BwrapExecutor implements Executor {
     this.launcher.check();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal, hooks: RunHooks = {}): Promise<JobResult> {
+  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const workDir = await prepareWorkDir(spec);
 
     const args: string[] = [

@@ -4,9 +4,17 @@
  * This machine has a hybrid cgroup layout (v1 controllers, an almost empty cgroup2 at /sys/fs/cgroup/unified)
  * and PID 1 is not systemd, so there is no cgroup v2 delegation to rely on. When the server runs as root and a
  * v1 `memory` (or `cpu`) hierarchy is mounted writable, a job gets its own group *nested under the server's own
- * cgroup* (so whatever supervises the server keeps seeing, accounting and limiting the jobs):
+ * cgroup* (so whatever supervises the server keeps seeing, accounting and limiting the jobs), in a parent shared
+ * by all jobs:
  *
- *   <mount>/<server's cgroup>/gdflow-<jobId>-<random>/
+ *   <mount>/<server's cgroup>/gdflow-jobs/gdflow-<jobId>-<random>/
+ *
+ * The shared parent is for the cpu controller: every group is one scheduling entity with the default weight
+ * (cpu.shares 1024, that of one process), so a thousand job groups side by side with the server weighed a thousand
+ * times the server whenever they all wanted CPU at once (a thousand sandboxes exiting together held GetTool back
+ * for half a second; BENCHMARKS.md, bench:load). Under one parent, all jobs together weigh what one process does
+ * when the server (or anything else beside it) needs CPU, and get all of it when nothing else does. The parent
+ * has no limits of its own; it is removed with the idle groups when it is empty.
  *
  * A group whose job has ended empty is kept and handed to the next job with that job's limits
  * (creating and removing memory cgroups costs milliseconds); `removeIdleCgroups` removes them.
@@ -24,7 +32,7 @@
  * can start outside it.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { access, constants, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -113,6 +121,31 @@ export interface CgroupLimits {
 /** The CFS period of new groups (the kernel default, 100 ms, unless changed), read once. */
 let cfsPeriod: number | undefined;
 
+/** The parent of all job groups in each hierarchy (see the top of this file). */
+export const JOBS_GROUP = 'gdflow-jobs';
+
+/**
+ * Makes `<base>/gdflow-jobs/<name>`, and the parent when it is missing (the first job, or another server in the
+ * same cgroup removed it when it was empty a moment ago).
+ */
+function makeJobDir(base: string, name: string): string {
+  const parent = join(base, JOBS_GROUP);
+  const dir = join(parent, name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw err;
+    }
+    try {
+      mkdirSync(parent);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 /** Empty groups kept for the next job: creating and removing memory cgroups costs milliseconds. */
 const idle: CgroupV1Job[] = [];
 const MAX_IDLE = 16;
@@ -151,16 +184,8 @@ export class CgroupV1Job {
       const name = `gdflow-${jobId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80)}-${randomBytes(4).toString('hex')}`;
       const dirs: string[] = [];
       try {
-        if (found.memory) {
-          const dir = join(found.memory.base, name);
-          mkdirSync(dir);
-          dirs.push(dir);
-        }
-        if (found.cpu) {
-          const dir = join(found.cpu.base, name);
-          mkdirSync(dir);
-          dirs.push(dir);
-        }
+        if (found.memory) dirs.push(makeJobDir(found.memory.base, name));
+        if (found.cpu) dirs.push(makeJobDir(found.cpu.base, name));
       } catch (err) {
         for (const dir of dirs.reverse()) await rmdir(dir).catch(() => undefined);
         throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
@@ -272,12 +297,16 @@ export class CgroupV1Job {
     return this.remove();
   }
 
-  /** Removes the groups; they must be empty (retries briefly while dying processes leave). */
+  /**
+   * Removes the groups; they must be empty (retries briefly while dying processes leave). The rmdir itself is
+   * synchronous: on cgroupfs it takes tens of microseconds (the kernel takes the group offline later), less than
+   * a trip through libuv's thread pool, which a thousand jobs ending at once would make a thousand times.
+   */
   private async remove(): Promise<void> {
     for (const dir of [...this.dirs].reverse()) {
       for (let attempt = 0; ; attempt++) {
         try {
-          await rmdir(dir);
+          rmdirSync(dir);
           break;
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
@@ -290,7 +319,16 @@ export class CgroupV1Job {
   }
 }
 
-/** Remove the idle groups (when the executor is done, and in tests). */
+/** Remove the idle groups, and the jobs' parent if no job is left in it (when the executor is done, and in tests). */
 export async function removeIdleCgroups(): Promise<void> {
   for (const job of idle.splice(0)) await job.destroyNow();
+  const found = await discoverCgroupV1();
+  for (const base of [found.memory?.base, found.cpu?.base]) {
+    if (!base) continue;
+    try {
+      rmdirSync(join(base, JOBS_GROUP));
+    } catch {
+      // jobs of this or another server are still in it, or it is gone
+    }
+  }
 }

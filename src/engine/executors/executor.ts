@@ -72,12 +72,15 @@ export interface ExecutorCapabilities {
   network_isolation: boolean;
 }
 
-/** What a running job tells its caller before it ends. */
+/** What the engine is told while a job runs. */
 export interface RunHooks {
   /**
-   * Called once, when the job's first process has been started (never when it could not start). `externalId` is
-   * the handle of a job that can outlive the worker (a Slurm job id, a container name): the engine records it
-   * so that a later owner of the task can adopt the job instead of running it again.
+   * Called once, when the job's first process has been spawned (the launcher reported it exec'd), before `run`
+   * resolves: the moment the job is really running. Never called when the job does not start (an aborted signal,
+   * a log file that cannot be opened, a program that cannot be executed). `pid` is the first process's pid on the
+   * host (bwrap: the bwrap process). `externalId` is the handle of a job that can outlive the worker (a Slurm job
+   * id, a container name): the engine records it so that a later owner of the task can adopt the job instead of
+   * running it again. It must not throw (an exception is reported as a process warning and ignored).
    */
   onStarted?: (info: { pid?: number; externalId?: string }) => void;
 }

@@ -65,7 +65,7 @@ export class HostExecutor implements Executor {
     this.launcher.check();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal, hooks: RunHooks = {}): Promise<JobResult> {
+  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);

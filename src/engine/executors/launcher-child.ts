@@ -40,13 +40,14 @@ function moveSelf(procsFiles: string[]): void {
 }
 
 /**
- * Moves this process back to its own groups (the parents of the job's). If that fails it must not go on: the
- * server kills whatever is in a job's group when the job ends. It exits; the server starts a new launcher.
+ * Moves this process back to its own groups, the server's: a job's group is <server's group>/gdflow-jobs/<job>
+ * (cgroup.ts). If that fails it must not go on: the server kills whatever is in a job's group when the job ends.
+ * It exits; the server starts a new launcher.
  */
 function leaveJobGroups(request: DecodedRequest): void {
   if (request.cgroups.length === 0) return;
   try {
-    moveSelf(request.cgroups.map((file) => join(dirname(dirname(file)), 'cgroup.procs')));
+    moveSelf(request.cgroups.map((file) => join(dirname(dirname(dirname(file))), 'cgroup.procs')));
   } catch (error) {
     process.stderr.write(`gdflow launcher: cannot leave the cgroup of a job (${(error as Error).message}); exiting\n`);
     process.exit(70);

@@ -24,7 +24,7 @@ export interface LaunchRequest {
   /**
    * The `cgroup.procs` files of the job's cgroup v1 groups: the job is in them from its first instruction (the
    * native launcher's child joins them before it execs; the Node launcher moves itself into them to fork and back
-   * to their parents, its own groups, afterwards).
+   * to its own groups, the server's, afterwards: see launcher-child.ts).
    */
   cgroups?: string[];
 }

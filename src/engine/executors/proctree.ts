@@ -2,10 +2,12 @@
  * Small /proc readers used to find, sample and kill a job's process tree (Linux only).
  *
  * They read synchronously: /proc is generated in memory, a read takes microseconds, and a trip
- * through libuv's thread pool costs more than that (and delays every job's end under load).
+ * through libuv's thread pool costs more than that (and delays every job's end under load). What reads
+ * the whole of /proc (every process on the machine) is in proc-scan.ts, shared between jobs and cut into
+ * slices; what is here reads a given process or a job's own tree.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcInfo {
   pid: number;
@@ -15,6 +17,8 @@ export interface ProcInfo {
   /** Clock ticks after boot; with the pid it identifies a process even if the pid is reused later. */
   startTime: string;
   rssBytes: number;
+  /** Threads of the process (each has its own children file). */
+  threads: number;
 }
 
 let pageSize = 4096;
@@ -47,12 +51,13 @@ function parseStat(pid: number, text: string): ProcInfo | undefined {
   const pgid = Number(fields[2]);
   const startTime = fields[19];
   const rssPages = Number(fields[21]);
+  const threads = Number(fields[17]);
   if (state === undefined || startTime === undefined || !Number.isFinite(ppid)) return undefined;
-  return { pid, ppid, pgid, state, startTime, rssBytes: Number.isFinite(rssPages) ? rssPages * pageSize : 0 };
+  return { pid, ppid, pgid, state, startTime, rssBytes: Number.isFinite(rssPages) ? rssPages * pageSize : 0, threads: Number.isFinite(threads) ? threads : 0 };
 }
 
 /** The pids listed in /proc, as its directory names. */
-function procPidNames(): string[] {
+export function procPidNames(): string[] {
   try {
     return readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n));
   } catch {
@@ -60,51 +65,66 @@ function procPidNames(): string[] {
   }
 }
 
-/** Every process on the machine (that we can read). */
-export function allProcs(): ProcInfo[] {
-  return procsByPid(procPidNames().map(Number));
+let childrenFiles: boolean | undefined;
+
+/**
+ * Whether this kernel has /proc/<pid>/task/<tid>/children (CONFIG_PROC_CHILDREN, on in Debian's and most
+ * distributions' kernels): then a process's descendants can be found without reading the whole of /proc.
+ */
+export function procChildrenSupported(): boolean {
+  childrenFiles ??= existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  return childrenFiles;
 }
 
-/** The process `root` and all its live descendants (root first); empty when root is gone. */
-export function processTree(root: number): ProcInfo[] {
-  const procs = allProcs();
-  const children = new Map<number, ProcInfo[]>();
-  let rootInfo: ProcInfo | undefined;
-  for (const p of procs) {
-    if (p.pid === root) rootInfo = p;
-    const list = children.get(p.ppid);
-    if (list) list.push(p);
-    else children.set(p.ppid, [p]);
+/**
+ * Pids of the children of a process, from the children files of its threads; empty when it is gone. A
+ * single-threaded process has one (its thread's id is its pid), which saves listing its task directory.
+ */
+function childPids(proc: ProcInfo): number[] {
+  let tids: string[];
+  if (proc.threads === 1) tids = [String(proc.pid)];
+  else {
+    try {
+      tids = readdirSync(`/proc/${proc.pid}/task`);
+    } catch {
+      return [];
+    }
   }
-  if (!rootInfo) return [];
-  const out: ProcInfo[] = [rootInfo];
-  for (let i = 0; i < out.length; i++) {
-    const parent = out[i];
-    if (!parent) continue;
-    for (const child of children.get(parent.pid) ?? []) out.push(child);
+  const pid = proc.pid;
+  const out: number[] = [];
+  for (const tid of tids) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    // "12 34 " (each pid followed by a space)
+    for (const child of text.split(/\s+/)) if (child !== '') out.push(Number(child));
   }
   return out;
 }
 
 /**
- * Processes whose environment contains `entry` ("NAME=value"): finds a job's processes that escaped its tree
- * (setsid + double fork) as long as they kept the inherited environment. Reads /proc/<pid>/environ, which needs
- * the same uid or root.
+ * The process `root` and its live descendants (root first), found by following the children files
+ * (procChildrenSupported() must be true): a few reads per process of the tree, whatever else runs on the
+ * machine. Empty when root is gone. A process that forks or exits during the walk may be missed or listed
+ * dead: callers sample again, and the kill path repeats its SIGKILLs.
  */
-export function procsWithEnv(entry: string): ProcInfo[] {
-  const needle = Buffer.from(`${entry}\0`);
-  const hits: ProcInfo[] = [];
-  for (const n of procPidNames()) {
-    try {
-      const env = readFileSync(`/proc/${n}/environ`);
-      const at = env.indexOf(needle);
-      const info = at === 0 || (at > 0 && env[at - 1] === 0) ? readProc(Number(n)) : undefined;
-      if (info) hits.push(info);
-    } catch {
-      // gone, or not ours to read
+export function descendants(root: number): ProcInfo[] {
+  const rootInfo = readProc(root);
+  if (!rootInfo) return [];
+  const out: ProcInfo[] = [rootInfo];
+  const seen = new Set([root]);
+  for (let i = 0; i < out.length; i++) {
+    for (const pid of childPids(out[i]!)) {
+      if (seen.has(pid)) continue;
+      seen.add(pid);
+      const info = readProc(pid);
+      if (info) out.push(info);
     }
   }
-  return hits;
+  return out;
 }
 
 /** Processes whose pids are listed (e.g. from a cgroup.procs file). */

@@ -3,13 +3,28 @@
  * (and, when possible, its own cgroup v1 group), timeouts, abort, memory enforcement, peak-RSS sampling,
  * killing the whole process tree, and turning the exit into a JobResult.
  *
+ * Finding a job's processes costs in proportion to the job, not to the machine (a server may run a thousand
+ * jobs at once, BENCHMARKS.md, bench:load):
+ * - with a cgroup, they are its members (`cgroup.procs`): the job is born in its group, and leaving it takes a
+ *   write to cgroupfs, which a bwrap job cannot make (read-only, no capabilities) and a host job running as root
+ *   could, like anything else (the host executor is for trusted commands); the kill path walks the tree too;
+ * - without one, they are the first process and its descendants, walked through the kernel's
+ *   /proc/<pid>/task/<tid>/children files; on a kernel without those files, they come from a scan of all of
+ *   /proc that one sampling tick shares between all jobs (proc-scan.ts);
+ * - a host job without a cgroup can also have processes that left the tree (setsid() and a double fork): those
+ *   carry its environment marker, which only a scan of /proc finds. The kill path scans (shared and in slices
+ *   as well); sampling does not, and keeps such processes in view as long as an earlier sample saw them.
+ * Samples are taken by one sampler for all jobs (sampler.ts); samples, kills and sweeps of many jobs at once are
+ * spread over turns of the event loop (turn-budget.ts).
+ *
  * Killing a tree ("terminate"):
  * 1. SIGTERM to every process of the job: the members of its cgroup (exact, when cgroups are used), all live
- *    descendants of the first process (found through /proc, so processes that called setsid() are included),
- *    every process seen in an earlier sample that is still alive (matched by pid *and* start time, so a reused
- *    pid is never hit), and, for the host executor, the process group. For bwrap the bwrap process itself is
- *    spared in this step: its death SIGKILLs the sandbox at once (--die-with-parent + PID namespace), which
- *    would take the grace period away from the tool.
+ *    descendants of the first process (so processes that called setsid() are included), those that carry
+ *    the job's environment marker (host, without a cgroup), every process seen in an earlier sample that is
+ *    still alive (matched by pid *and* start time, so a reused pid is never hit; processes found by a scan are
+ *    checked again the same way just before they are signalled), and, for the host executor, the process group.
+ *    For bwrap the bwrap process itself is spared in this step: its death SIGKILLs the sandbox at once
+ *    (--die-with-parent + PID namespace), which would take the grace period away from the tool.
  * 2. After `killGraceMs` (default 5 s; 0 for a memory overrun), SIGKILL to the same set including the first
  *    process, repeated until it has exited.
  * 3. When the first process has exited, whatever is left of the job (host-mode background processes, for
@@ -22,7 +37,10 @@ import { CgroupV1Job, discoverCgroupV1 } from './cgroup.js';
 import type { JobResult, JobSpec, MemoryEnforcement, RunHooks } from './executor.js';
 import { LaunchError, type Launcher, type LauncherKind, type LaunchedProcess, type ProcessExit } from './launcher.js';
 import { validateSpec } from './paths.js';
-import { isAlive, processTree, procsByPid, procsWithEnv, signalPid, type ProcInfo } from './proctree.js';
+import { scanProcesses, type ProcTable } from './proc-scan.js';
+import { descendants, isAlive, procChildrenSupported, procsByPid, signalPid, type ProcInfo } from './proctree.js';
+import { samplerFor } from './sampler.js';
+import { budgeted } from './turn-budget.js';
 
 export interface ProcessExecutorOptions {
   /** Time between SIGTERM and SIGKILL when a job is stopped or times out. Default 5000 ms. */
@@ -45,6 +63,13 @@ export interface ProcessExecutorOptions {
   launcher?: LauncherKind;
   /** Interval of process sampling (peak RSS, watchdog, tracking of escaped processes). Default 1000 ms. */
   sampleIntervalMs?: number;
+  /**
+   * How the processes of a job without a cgroup are found (with one, they are its group's members):
+   * - 'auto' (default): from its first process through /proc/<pid>/task/<tid>/children when the kernel has those
+   *   files (CONFIG_PROC_CHILDREN), a few reads per process of the job; else as 'scan'.
+   * - 'scan': in a scan of all of /proc, one per sampling tick shared by all such jobs (proc-scan.ts).
+   */
+  processTracking?: 'auto' | 'scan';
 }
 
 /** What both executors check in `check()`: a required cgroup memory limit is possible here. */
@@ -111,7 +136,7 @@ export async function runProcess(
   options: ProcessExecutorOptions,
   plan: LaunchPlan,
   launcher: Launcher,
-  hooks: RunHooks = {},
+  hooks?: RunHooks,
 ): Promise<JobResult> {
   const killGraceMs = options.killGraceMs ?? 5000;
   const sampleIntervalMs = Math.max(20, options.sampleIntervalMs ?? 1000);
@@ -167,31 +192,54 @@ export async function runProcess(
     }
   }
 
+  if (launched) {
+    try {
+      hooks?.onStarted?.({ pid: launched.pid });
+    } catch (error) {
+      process.emitWarning(`the onStarted hook of job ${spec.jobId} threw: ${(error as Error).message}`);
+    }
+  }
+
   return await new Promise<JobResult>((resolve) => {
     let cause: Cause | undefined;
     let exited = false;
+    let settled = false;
     let peakRss: number | undefined;
     let watchdogRss = 0;
     const known = new Map<number, string>(); // pid -> start time, every job process ever seen
     const timers: NodeJS.Timeout[] = [];
 
     const rootPid = launched?.pid;
+    /** The job's tree can be walked from its first process through the children files (proctree.ts). */
+    const walkTree = (options.processTracking ?? 'auto') === 'auto' && procChildrenSupported();
+    /** Without a cgroup or children files, the job's tree shows only in a scan of all of /proc (proc-scan.ts). */
+    const needsTable = !cg && !walkTree;
+    /** Without a cgroup, processes that escaped the tree are found by their environment marker, in a scan. */
+    const marker = !cg ? plan.envMarker : undefined;
+    /** Whether the kill path needs a scan of /proc as well as what it finds at once. */
+    const killScans = needsTable || marker !== undefined;
+    const markerName = marker?.slice(0, marker.indexOf('='));
 
-    const jobProcs = (): ProcInfo[] => {
-      const seen = new Map<number, ProcInfo>();
-      if (rootPid !== undefined) for (const p of processTree(rootPid)) seen.set(p.pid, p);
-      if (cg) for (const p of procsByPid(cg.pids())) seen.set(p.pid, p);
-      if (launcher.pid !== undefined) seen.delete(launcher.pid); // the Node launcher visits a job's group while it forks
-      return [...seen.values()];
+    /** The tree of the first process: from `table` when given, else through the children files (when usable). */
+    const tree = (table?: ProcTable): ProcInfo[] => {
+      if (rootPid === undefined) return [];
+      if (table) return table.tree(rootPid);
+      return walkTree ? descendants(rootPid) : [];
     };
-    /** Processes that escaped the tree, found by the environment marker (only without cgroups). */
-    const escaped = (): ProcInfo[] => (!cg && plan.envMarker ? procsWithEnv(plan.envMarker) : []);
+    /** The members of the job's cgroup (the Node launcher visits a job's group while it forks: never one of them). */
+    const members = (): ProcInfo[] => (cg ? procsByPid(cg.pids()).filter((p) => p.pid !== launcher.pid) : []);
 
-    const signalAll = (sig: NodeJS.Signals, skipRoot: boolean): void => {
-      const procs = [...jobProcs(), ...escaped()];
-      for (const p of procs) known.set(p.pid, p.startTime);
+    /**
+     * Signals every process of the job that `found` lists, or an earlier sample saw and still runs (pid and start
+     * time). Processes listed by a scan are checked again first: the scan may be some milliseconds old.
+     */
+    const signalFound = (found: ProcInfo[], sig: NodeJS.Signals, skipRoot: boolean, fromScan: boolean): void => {
       const targets = new Set<number>();
-      for (const p of procs) if (p.state !== 'Z') targets.add(p.pid);
+      for (const p of found) {
+        if (p.state === 'Z' || (fromScan && !isAlive(p.pid, p.startTime))) continue;
+        known.set(p.pid, p.startTime);
+        targets.add(p.pid);
+      }
       for (const [pid, start] of known) if (!targets.has(pid) && isAlive(pid, start)) targets.add(pid);
       if (plan.signalGroup && rootPid !== undefined && !(skipRoot && !exited)) signalPid(-rootPid, sig);
       for (const pid of targets) {
@@ -200,9 +248,24 @@ export async function runProcess(
       }
     };
 
-    const sample = (): void => {
+    /**
+     * Signals the whole job: at once what its cgroup and its tree show, then, when that may not be all, what a
+     * scan of /proc shows (a scan shared with every other job that needs one now). Never rejects.
+     */
+    const signalAll = async (sig: NodeJS.Signals, skipRoot: boolean): Promise<void> => {
+      const atOnce = budgeted(() => signalFound([...members(), ...tree()], sig, skipRoot, false));
+      if (!killScans) return atOnce.catch(() => undefined);
+      const scanned = scanProcesses(markerName).then((table) =>
+        budgeted(() => signalFound([...(needsTable ? tree(table) : []), ...(marker ? table.withEnv(marker) : [])], sig, skipRoot, true)),
+      );
+      await Promise.all([atOnce, scanned]).catch(() => undefined);
+    };
+
+    /** One sample (sampler.ts): the job's processes now, their RSS, and the watchdog's verdict. */
+    const sample = (table: ProcTable | undefined): void => {
       if (exited) return;
-      const procs = jobProcs();
+      // With a cgroup its members are the job (see the top of this file); the kill path also walks the tree.
+      const procs = cg ? members() : tree(table);
       let total = 0;
       const current = new Set<number>();
       for (const p of procs) {
@@ -220,10 +283,15 @@ export async function runProcess(
     };
 
     const killHard = (): void => {
-      signalAll('SIGKILL', false);
+      let signalling = true;
+      const kill = (): void => {
+        signalling = true;
+        void signalAll('SIGKILL', false).then(() => (signalling = false));
+      };
+      kill();
       const again = setInterval(() => {
         if (exited) clearInterval(again);
-        else signalAll('SIGKILL', false);
+        else if (!signalling) kill(); // (a scan under load can take longer than the interval)
       }, 250);
       timers.push(again);
     };
@@ -236,7 +304,7 @@ export async function runProcess(
         killHard();
         return;
       }
-      signalAll('SIGTERM', plan.termSkipsRoot);
+      void signalAll('SIGTERM', plan.termSkipsRoot);
       timers.push(setTimeout(killHard, grace));
     };
 
@@ -244,15 +312,14 @@ export async function runProcess(
     abortSignal.addEventListener('abort', onAbort, { once: true });
     if (abortSignal.aborted) terminate('abort'); // aborted while the run was being set up
     if (spec.timeoutSeconds > 0) timers.push(setTimeout(() => terminate('timeout'), spec.timeoutSeconds * 1000));
-    timers.push(setTimeout(() => sample(), Math.min(100, sampleIntervalMs)));
-    timers.push(setInterval(() => sample(), sampleIntervalMs));
+    const stopSampling = launched ? samplerFor(sampleIntervalMs).watch({ sample, needsTable }, Math.min(100, sampleIntervalMs)) : undefined;
 
-    let settled = false;
     const finish = async (code: number | null, sig: NodeJS.Signals | null, startError?: Error, lost?: string): Promise<void> => {
       if (settled) return;
       settled = true;
       exited = true;
       abortSignal.removeEventListener('abort', onAbort);
+      stopSampling?.();
       for (const t of timers) {
         clearTimeout(t);
         clearInterval(t);
@@ -297,28 +364,39 @@ export async function runProcess(
       resolve({ ...result, ...extra });
     };
 
-    /** Kills what is left of the job; true when nothing was left in its cgroup at the end. */
+    /**
+     * Kills what is left of the job; true when nothing was left in its cgroup at the end. Each look is a budgeted
+     * piece, so that a thousand jobs ending at once do not hold the event loop together.
+     */
     const sweep = async (): Promise<boolean> => {
       const deadline = Date.now() + 5000;
       // Poll quickly at first: a sandbox's processes are usually gone a few milliseconds after
       // its first process, and every job pays this wait.
       let pause = 2;
       for (;;) {
-        const procs = cg ? procsByPid(cg.pids()) : escaped();
-        const left: number[] = [];
-        for (const p of procs) if (p.state !== 'Z' && p.pid !== launcher.pid) left.push(p.pid);
-        for (const [pid, start] of known) if (pid !== rootPid && isAlive(pid, start)) left.push(pid);
-        if (plan.signalGroup && rootPid !== undefined) signalPid(-rootPid, 'SIGKILL');
-        if (left.length === 0) return procs.length === 0; // a zombie still listed: let destroy() look again
-        if (Date.now() > deadline) return false;
-        for (const pid of left) signalPid(pid, 'SIGKILL');
+        // Without a cgroup, what escaped the tree is found by its marker in a scan (shared with other jobs).
+        const table = marker ? await scanProcesses(markerName) : undefined;
+        const look = await budgeted(() => {
+          const procs = cg ? procsByPid(cg.pids()) : table && marker ? table.withEnv(marker) : [];
+          const left: number[] = [];
+          for (const p of procs) {
+            if (p.state === 'Z' || p.pid === launcher.pid || (table && !isAlive(p.pid, p.startTime))) continue;
+            left.push(p.pid);
+          }
+          for (const [pid, start] of known) if (pid !== rootPid && isAlive(pid, start)) left.push(pid);
+          if (plan.signalGroup && rootPid !== undefined) signalPid(-rootPid, 'SIGKILL');
+          if (left.length === 0) return { done: true, empty: procs.length === 0 }; // a zombie still listed: let destroy() look again
+          if (Date.now() > deadline) return { done: true, empty: false };
+          for (const pid of left) signalPid(pid, 'SIGKILL');
+          return { done: false, empty: false };
+        });
+        if (look.done) return look.empty;
         await new Promise((r) => setTimeout(r, pause));
         pause = Math.min(pause * 2, 50);
       }
     };
 
     if (launchError || !launched) void finish(null, null, launchError ?? new Error('no process'));
-    else hooks.onStarted?.({ pid: launched.pid });
-    if (launched && !launchError) void launched.exited.then((exit: ProcessExit) => finish(exit.code, exit.signal, undefined, exit.lost));
+    else void launched.exited.then((exit: ProcessExit) => finish(exit.code, exit.signal, undefined, exit.lost));
   });
 }
