@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
@@ -41,6 +41,21 @@ const now = () => Date.now() / 1000;
 async function hostPathOf(source: FileSource, context: RunContext): Promise<string> {
   if (source.kind === 'data') return context.dataStore.resolve({ account: source.account, path: source.path });
   return join(context.layout.workDir(context.taskId, source.nodeId), source.path);
+}
+
+/**
+ * Whether an upstream job's file, as a bind source, stays inside that job's working directory. Sandboxes and
+ * container runtimes follow symlinks in bind sources on the host: an output that is a symlink to /etc/shadow
+ * would otherwise give the next job the host's file, which its own sandbox hides.
+ */
+function staysInside(source: FileSource, hostPath: string, context: RunContext): boolean {
+  if (source.kind !== 'job') return true; // the data store resolves its paths refusing symlinks
+  try {
+    const root = realpathSync(context.layout.workDir(context.taskId, source.nodeId));
+    return realpathSync(hostPath).startsWith(`${root}/`);
+  } catch {
+    return false;
+  }
 }
 
 function describeSource(source: FileSource): string {
@@ -92,6 +107,9 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     const hostPath = await hostPathOf(mount.source, context);
     if (!existsSync(hostPath)) {
       return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is missing`, startedAt, endedAt: now() };
+    }
+    if (!staysInside(mount.source, hostPath, context)) {
+      return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is a symbolic link out of its job's directory`, startedAt, endedAt: now() };
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }

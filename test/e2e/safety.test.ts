@@ -103,6 +103,36 @@ describe('command injection through parameter values and file names fails harmle
   });
 });
 
+describe('a job cannot hand the next one a host file', () => {
+  it('refuses an upstream output that is a symbolic link out of its job\'s directory', async () => {
+    const secret = join(server.dataDir, 'host-secret.txt');
+    writeFileSync(secret, 'not for jobs\n');
+    await registerTool(alice, 'linker', {
+      cmd_template: `ln -s ${secret} {{ outputs.out[0].path }}`,
+      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    await registerTool(alice, 'reader', {
+      cmd_template: 'cat {{ inputs.src[0].path }} > {{ outputs.out[0].path }}',
+      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    await createWorkflow(alice, 'link_flow', {
+      nodelist: [
+        { node_id: 'link', app_id: await toolId(alice, 'linker', 1), outputs: { out: [{ enid: 'l' }] } },
+        { node_id: 'read', app_id: await toolId(alice, 'reader', 1), inputs: { src: [{ enid: 'l' }] }, outputs: { out: [{ enid: 'r' }] } },
+        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'r' } }, parameters: { name: { value: '/links/read.txt' } } },
+      ],
+    });
+    const { parameter } = await alice.api.json<any>('GET', projectPath(alice.name, 'executable-workflows/link_flow/'), { query: { workflow_version: 1 } });
+    const { task_id } = await activate(alice, { workflow_name: 'link_flow', workflow_version: 1, parameters: parameter });
+    const task = await waitForTask(alice, task_id);
+    assert.equal(task.status, 'failed');
+    assert.match(task.reason, /node read \(reader\) failed: input link's .* is a symbolic link out of its job's directory/);
+  });
+});
+
 describe('the data store cannot be escaped', () => {
   it('refuses .. segments, however they are spelled, and answers JSON', async () => {
     const sign = { id: alice.accessKeyId, secret: alice.accessKeySecret };
