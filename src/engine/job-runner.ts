@@ -126,6 +126,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
       memMb: context.memMb,
       network: spec.network,
       timeoutSeconds: context.timeoutSeconds,
+      image: spec.image,
   };
   const result = await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted });
   return checkOutputs(spec, workDir, result);
@@ -156,6 +157,7 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
     memMb: context.memMb,
     network: spec.network,
     timeoutSeconds: context.timeoutSeconds,
+    image: spec.image,
   };
   context.onStarted({ externalId });
   return checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal));

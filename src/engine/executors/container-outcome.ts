@@ -1,0 +1,46 @@
+/**
+ * How a container's end becomes a JobResult: the same outcomes and reasons as the process executors
+ * (runner.ts), so that a job reads the same whichever executor ran it.
+ */
+import { constants as osConstants } from 'node:os';
+import type { ContainerStatus } from './container-script.js';
+import type { JobOutcome, JobSpec } from './executor.js';
+
+/** Why the executor ended the container itself, if it did. */
+export type StopCause = 'abort' | 'timeout';
+
+const signalNames = new Map<number, string>();
+for (const [name, num] of Object.entries(osConstants.signals)) {
+  if (!signalNames.has(num)) signalNames.set(num, name);
+}
+
+export interface Ending {
+  outcome: JobOutcome;
+  exitCode: number | null;
+  signal: string | null;
+  reason: string;
+}
+
+/**
+ * `code` is the container's exit code (its script's: the command's own, or 128+N for a command killed by signal
+ * N); `status` what the script wrote, if it got that far.
+ */
+export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: number, status: ContainerStatus | undefined, cause: StopCause | undefined): Ending {
+  const base = { exitCode: code, signal: null as string | null };
+  if (cause === 'abort') return { ...base, outcome: 'killed', reason: 'stopped' };
+  if (cause === 'timeout') return { ...base, outcome: 'timed_out', reason: `timed out after ${spec.timeoutSeconds} s` };
+  if (code === 0) return { ...base, outcome: 'succeeded', reason: 'exit code 0' };
+  let reason = `exit code ${code}`;
+  let signal: string | null = null;
+  if (code > 128 && code <= 128 + 64 && signalNames.has(code - 128)) {
+    signal = signalNames.get(code - 128) ?? null;
+    reason = `killed by ${signal} (exit code ${code})`;
+  }
+  if ((status?.oomKills ?? 0) > 0) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
+  else if (!status && code === 137 && spec.memMb > 0) {
+    // The script itself was SIGKILLed before it could say why, and the executor did not stop the container: most
+    // likely the kernel's out-of-memory killer chose it (anyone with access to the runtime could have killed it too).
+    reason = `out of memory, most likely: the container's first process was SIGKILLed under the ${spec.memMb} MB limit (${reason})`;
+  }
+  return { ...base, signal, outcome: 'failed', reason };
+}
