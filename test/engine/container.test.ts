@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -171,6 +172,16 @@ for (const kind of CONTAINER_KINDS) {
       const numbers = (await read(spec.stdoutLog)).split(/\s+/).filter(Boolean).map(Number);
       assert.equal(numbers[0], 96 * 1024 * 1024);
       assert.equal(numbers[1]! / numbers[2]!, 2, 'a quota of two cpus');
+    });
+
+    it('a job over its memory limit fails as out of memory; what told so is removed with the container', async () => {
+      const spec = await job(`x=$(head -c 419430400 /dev/zero | tr '\\0' a); echo survived`, { memMb: 64 });
+      const { result } = await runRecorded(executor, spec);
+      assert.equal(result.outcome, 'failed');
+      assert.match(result.reason, /^out of memory: exceeded the 64 MB limit \(killed by SIGKILL \(exit code 137\)\)$/);
+      assert.equal(await read(spec.stdoutLog), '');
+      assert.deepEqual((await readdir(join(spec.dir, 'logs'))).sort(), ['stderr.log', 'stdout.log'], 'only the logs are left');
+      assert.equal(existsSync(join(process.cwd(), 'oom')), false, "nothing in the server's working directory");
     });
 
     it("files the job writes belong to the server's user", async () => {

@@ -66,15 +66,17 @@ export class ContainerCli {
   /**
    * Run the CLI with `args` (never through a shell) and collect its output. `env` is added to the server's
    * environment, which the CLI needs (PATH to find its runtime, XDG_RUNTIME_DIR, DOCKER_HOST...). Aborting
-   * `signal` terminates the CLI process (not what it manages: a container lives on).
+   * `signal` terminates the CLI process (not what it manages: a container lives on). `cwd` is the working
+   * directory of the CLI, and of the monitor process podman starts with a container (see ContainerExecutor.run).
    */
-  run(args: string[], options: { signal?: AbortSignal; env?: Record<string, string> } = {}): Promise<CliResult> {
+  run(args: string[], options: { signal?: AbortSignal; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
     return new Promise((resolve) => {
       let stdout = '';
       let stderr = '';
       const child = spawn(this.program, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: options.env ? { ...process.env, ...options.env } : process.env,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
       });
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));

@@ -21,11 +21,20 @@ export interface Ending {
   reason: string;
 }
 
+/** What is known of out-of-memory kills in the container. */
+export interface MemoryEvidence {
+  /** What the container's script wrote, if it got that far. */
+  status: ContainerStatus | undefined;
+  /** Whether podman's monitor (conmon) saw an out-of-memory kill in the container. */
+  monitorSawOom: boolean;
+}
+
 /**
  * `code` is the container's exit code (its script's: the command's own, or 128+N for a command killed by signal
- * N); `status` what the script wrote, if it got that far.
+ * N).
  */
-export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: number, status: ContainerStatus | undefined, cause: StopCause | undefined): Ending {
+export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: number, evidence: MemoryEvidence, cause: StopCause | undefined): Ending {
+  const { status } = evidence;
   const base = { exitCode: code, signal: null as string | null };
   if (cause === 'abort') return { ...base, outcome: 'killed', reason: 'stopped' };
   if (cause === 'timeout') return { ...base, outcome: 'timed_out', reason: `timed out after ${spec.timeoutSeconds} s` };
@@ -36,7 +45,7 @@ export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: 
     signal = signalNames.get(code - 128) ?? null;
     reason = `killed by ${signal} (exit code ${code})`;
   }
-  if ((status?.oomKills ?? 0) > 0) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
+  if ((status?.oomKills ?? 0) > 0 || (!status && evidence.monitorSawOom)) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
   else if (!status && code === 137 && spec.memMb > 0) {
     // The script itself was SIGKILLed before it could say why, and the executor did not stop the container: most
     // likely the kernel's out-of-memory killer chose it (anyone with access to the runtime could have killed it too).

@@ -11,7 +11,7 @@
  * Stop and timeout: `stop` with the grace period (SIGTERM to every process of the job, SIGKILL after it), then the
  * container is removed, as it is after every end: nothing is left behind once `run` or `adopt` has resolved.
  */
-import { closeSync, constants as fsConstants, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
@@ -57,6 +57,8 @@ interface JobFiles {
   stdout: string;
   stderr: string;
   status: string;
+  /** The directory holding them: the working directory of the container's monitor (see run). */
+  dir: string;
 }
 
 const now = (): number => Date.now() / 1000;
@@ -76,10 +78,18 @@ function parseTime(text: unknown): number | undefined {
   return Number.isFinite(ms) && ms > 0 ? ms / 1000 : undefined;
 }
 
-/** Where the container's script writes the exit code and out-of-memory count: beside the job's stdout log. */
-function statusFileOf(spec: JobSpec): string {
-  return join(dirname(spec.stdoutLog), 'container-status');
+/** The job's files: the logs, and beside the stdout log the status file of the container's script. */
+function jobFilesOf(spec: JobSpec): JobFiles {
+  const dir = dirname(spec.stdoutLog);
+  return { stdout: spec.stdoutLog, stderr: spec.stderrLog, status: join(dir, 'container-status'), dir };
 }
+
+/**
+ * conmon, podman's monitor of a container, writes an empty file named `oom` into its working directory (the one
+ * `podman run` was started in) when the kernel kills a process of the container for memory. podman 4.3 itself
+ * looks for it elsewhere, so its OOMKilled stays false (measured here); the executor reads it instead.
+ */
+const MONITOR_OOM_FILE = 'oom';
 
 /** Create (or truncate) a file the container will write, refusing a symlink planted at its path. */
 function createFile(path: string): void {
@@ -146,8 +156,9 @@ export class ContainerExecutor implements Executor {
     for (const value of Object.values(spec.env ?? {})) {
       if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
     }
-    const files: JobFiles = { stdout: spec.stdoutLog, stderr: spec.stderrLog, status: statusFileOf(spec) };
-    for (const file of Object.values(files)) createFile(file);
+    const files = jobFilesOf(spec);
+    for (const file of [files.stdout, files.stderr, files.status]) createFile(file);
+    rmSync(join(files.dir, MONITOR_OOM_FILE), { force: true });
     if (signal.aborted) return this.notStarted(spec, startedAt, 'killed', 'stopped', files);
 
     let image: ResolvedImage;
@@ -186,11 +197,13 @@ export class ContainerExecutor implements Executor {
         user: this.containerUser(),
         ...(envFile ? { envFile } : {}),
       });
-      started = await this.cli.run(args);
+      // Started in the job's directory, which the container's monitor keeps as its own: what it writes there
+      // (MONITOR_OOM_FILE) is the job's, and removed with the rest of the job's files.
+      started = await this.cli.run(args, { cwd: files.dir });
       if (started.code !== 0 && /already in use|is already in use|Conflict/i.test(started.stderr)) {
         // Left by an earlier attempt of this job (its worker died before the job's state said so): it goes.
         await this.remove(name);
-        started = await this.cli.run(args);
+        started = await this.cli.run(args, { cwd: files.dir });
       }
     } finally {
       // The mounts are made when the container starts: the links and the environment file are no longer needed.
@@ -208,7 +221,7 @@ export class ContainerExecutor implements Executor {
 
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
     const t = now();
-    const files: JobFiles = { stdout: spec.stdoutLog, stderr: spec.stderrLog, status: statusFileOf(spec) };
+    const files = jobFilesOf(spec);
     const lost = (reason: string): JobResult => ({ outcome: 'lost', exitCode: null, signal: null, reason, startedAt: t, endedAt: now() });
     if (!isContainerName(externalId)) return lost(`"${externalId}" is not the name of a container this executor started`);
     const state = await this.inspect(externalId);
@@ -264,14 +277,17 @@ export class ContainerExecutor implements Executor {
     }
     await stopping;
     const status = readStatus(files.status);
+    const monitorOom = join(files.dir, MONITOR_OOM_FILE);
+    const monitorSawOom = existsSync(monitorOom);
     await this.remove(name);
     rmSync(files.status, { force: true });
+    rmSync(monitorOom, { force: true });
     removePlaceholders(placeholders);
     const memoryEnforcement = spec.memMb > 0 ? 'container' : 'none';
     if (!ended) {
       return { outcome: 'lost', exitCode: null, signal: null, reason: `its container ${name} disappeared while it ran`, startedAt, endedAt: now(), memoryEnforcement };
     }
-    return { ...endingOf(spec, ended.code, status, cause), startedAt, endedAt: ended.endedAt, memoryEnforcement };
+    return { ...endingOf(spec, ended.code, { status, monitorSawOom }, cause), startedAt, endedAt: ended.endedAt, memoryEnforcement };
   }
 
   /** The container's exit code once it has ended; undefined when it is gone without a trace. */
