@@ -63,6 +63,8 @@ export interface RunPlan {
   user: string;
   /** A file of NAME=value lines for the spec's environment. */
   envFile?: string;
+  /** podman: where its monitor (conmon) writes its pid, to be watched for the container's end. */
+  monitorPidFile?: string;
 }
 
 /** `--mount` of a bind; commas separate the mount's fields, so a destination holding one cannot be mounted. */
@@ -75,7 +77,9 @@ function mountArg(bind: Bind): string {
 
 export function runArgs(plan: RunPlan): string[] {
   const { spec } = plan;
-  const args = ['run', '--detach', '--name', plan.name, '--label', `${JOB_LABEL}=${spec.jobId}`, '--pull=never'];
+  // --rm: the runtime removes the container when it ends, whether or not a worker is watching then.
+  const args = ['run', '--detach', '--rm', '--name', plan.name, '--label', `${JOB_LABEL}=${spec.jobId}`, '--pull=never'];
+  if (plan.monitorPidFile) args.push('--conmon-pidfile', plan.monitorPidFile);
   if (!spec.network) args.push('--network', 'none');
   if (spec.cpu > 0) args.push('--cpus', String(spec.cpu));
   if (spec.memMb > 0) args.push('--memory', `${Math.round(spec.memMb)}m`, '--memory-swap', `${Math.round(spec.memMb)}m`);

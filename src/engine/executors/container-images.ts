@@ -59,25 +59,43 @@ function parseInspect(stdout: string): ResolvedImage | undefined {
 export class ImageResolver {
   /** Pulls under way, by reference: jobs starting together share one. */
   private readonly pulls = new Map<string, Promise<CliResult>>();
+  /**
+   * Recent resolutions, by reference. An inspect is a CLI process (25-30 ms of CPU), a sixth of what a short
+   * containerised job costs in all; a tag moved to another image is noticed once its entry is older than
+   * `cacheMs`. (What ran is recorded right either way: the container is made from the resolved id.)
+   */
+  private readonly recent = new Map<string, { image: ResolvedImage; at: number }>();
 
   constructor(
     private readonly cli: ContainerCli,
     readonly policy: PullPolicy,
+    private readonly cacheMs = 0,
   ) {}
 
   /** The image to run `image` in, pulling it as the policy says; ImageError says why there is none. */
   async resolve(image: string, signal: AbortSignal): Promise<ResolvedImage> {
     checkImageReference(image);
     if (this.policy !== 'always') {
+      const known = this.recent.get(image);
+      if (known && Date.now() - known.at < this.cacheMs) return known.image;
       const here = await this.inspect(image);
-      if (here) return here;
+      if (here) return this.remember(image, here);
       if (this.policy === 'never') throw new ImageError(`image ${image} is not present here, and the pull policy is "never"`);
     }
     const pulled = await this.pull(image, signal);
     if (pulled.code !== 0) throw new ImageError(`image ${image} could not be pulled: ${errorText(pulled)}`);
     const after = await this.inspect(image);
     if (!after) throw new ImageError(`image ${image} was pulled but cannot be found`);
-    return after;
+    return this.remember(image, after);
+  }
+
+  private remember(reference: string, image: ResolvedImage): ResolvedImage {
+    if (this.cacheMs > 0) {
+      this.recent.set(reference, { image, at: Date.now() });
+      // Tools name a handful of images: drop old entries rather than bound the map's size.
+      if (this.recent.size > 1000) for (const [key, entry] of this.recent) if (Date.now() - entry.at >= this.cacheMs) this.recent.delete(key);
+    }
+    return image;
   }
 
   private async inspect(image: string): Promise<ResolvedImage | undefined> {

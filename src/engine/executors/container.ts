@@ -3,24 +3,27 @@
  * docker-compatible CLI. What the job sees is in container-args.ts, what its container runs in
  * container-script.ts. Jobs whose tool names no image run on the host sandbox (bwrap) as with `--executor bwrap`.
  *
- * A container is started detached (`run --detach`) and followed with `wait`: it belongs to the runtime, not to the
- * worker, so it keeps running when the worker dies. Its name (`gdflow-<job id>`) is the job's external id: a worker
- * that takes the task over finds the container by it and waits for it (adopt) instead of running the job again.
- * A run that finds a container of that name left by an earlier attempt removes it first.
+ * A container is started detached (`run --detach --rm`): it belongs to the runtime, not to the worker, so it keeps
+ * running when the worker dies. Its name (`gdflow-<job id>`) is the job's external id: a worker that takes the
+ * task over finds the container by it and waits for it (adopt) instead of running the job again. A run that finds
+ * a container of that name left by an earlier attempt removes it first. Its end is known from the status file its
+ * script writes and from the runtime's monitor (container-watch.ts); the runtime removes it when it ends (`--rm`),
+ * and the status file, on the host, tells how it ended even when no worker watched it.
  *
- * Stop and timeout: `stop` with the grace period (SIGTERM to every process of the job, SIGKILL after it), then the
- * container is removed, as it is after every end: nothing is left behind once `run` or `adopt` has resolved.
+ * Stop and timeout: `stop` with the grace period (SIGTERM to every process of the job, SIGKILL after it); nothing
+ * is left behind once `run` or `adopt` has resolved.
  */
-import { closeSync, constants as fsConstants, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
 import { containerName, isContainerName, JOB_LABEL, runArgs, type Bind } from './container-args.js';
 import { ContainerCli, errorText, saysNoSuchContainer, type CliFlavour } from './container-cli.js';
 import { ImageError, ImageResolver, PullAborted, type PullPolicy, type ResolvedImage } from './container-images.js';
 import { endingOf, type StopCause } from './container-outcome.js';
-import { readStatus } from './container-script.js';
+import { readStatus, type ContainerStatus } from './container-script.js';
 import { defaultUlimits } from './container-ulimits.js';
+import { containerFilesOf, createFile, untilEnded, WatchedProcess, type ContainerFiles } from './container-watch.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
 import { missingComponents, removePlaceholders } from './mount-points.js';
 import { sandboxRelative } from './paths.js';
@@ -37,8 +40,8 @@ export interface ContainerExecutorOptions {
   killGraceMs?: number;
   /** `--ulimit` values for every container; default: podman gets the server's own limits (container-ulimits.ts). */
   ulimits?: string[];
-  /** How often podman's `wait` looks at a running container (docker's waits for an event). Default 50 ms. */
-  waitIntervalMs?: number;
+  /** How long an image reference's resolution is reused before it is resolved again (policies never and missing). Default 10 s. */
+  imageCacheMs?: number;
   /** Options of the host sandbox that runs jobs without an image. */
   hostSandbox?: BwrapExecutorOptions;
 }
@@ -52,49 +55,20 @@ interface ContainerState {
   job: string | undefined;
 }
 
-/** The job's files on the host that its container writes (created before it starts, never through a symlink). */
-interface JobFiles {
-  stdout: string;
-  stderr: string;
-  status: string;
-  /** The directory holding them: the working directory of the container's monitor (see run). */
-  dir: string;
-}
-
 const now = (): number => Date.now() / 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A bind source the CLI's --mount syntax carries as it is; others are bound through a symlink (see bindSource). */
 const PLAIN_SOURCE = /^[^,"'\n\r]*$/;
 
-/** Runtime states in which the container's command has not started, runs, or has ended. */
+/** Runtime states in which the container's command has not started. */
 const NOT_STARTED = new Set(['created', 'configured', 'initialized']);
-const ENDED = new Set(['exited', 'stopped', 'dead']);
 
 function parseTime(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
   const ms = Date.parse(text);
   // podman and docker write the zero time (year 1) for "never"
   return Number.isFinite(ms) && ms > 0 ? ms / 1000 : undefined;
-}
-
-/** The job's files: the logs, and beside the stdout log the status file of the container's script. */
-function jobFilesOf(spec: JobSpec): JobFiles {
-  const dir = dirname(spec.stdoutLog);
-  return { stdout: spec.stdoutLog, stderr: spec.stderrLog, status: join(dir, 'container-status'), dir };
-}
-
-/**
- * conmon, podman's monitor of a container, writes an empty file named `oom` into its working directory (the one
- * `podman run` was started in) when the kernel kills a process of the container for memory. podman 4.3 itself
- * looks for it elsewhere, so its OOMKilled stays false (measured here); the executor reads it instead.
- */
-const MONITOR_OOM_FILE = 'oom';
-
-/** Create (or truncate) a file the container will write, refusing a symlink planted at its path. */
-function createFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  closeSync(openSync(path, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644));
 }
 
 export class ContainerExecutor implements Executor {
@@ -111,7 +85,7 @@ export class ContainerExecutor implements Executor {
     private readonly options: ContainerExecutorOptions = {},
   ) {
     this.cli = new ContainerCli(options.runtime ?? name, name);
-    this.images = new ImageResolver(this.cli, options.pullPolicy ?? 'missing');
+    this.images = new ImageResolver(this.cli, options.pullPolicy ?? 'missing', options.imageCacheMs ?? 10_000);
     this.host = new BwrapExecutor({ killGraceMs: options.killGraceMs, ...options.hostSandbox });
   }
 
@@ -156,9 +130,10 @@ export class ContainerExecutor implements Executor {
     for (const value of Object.values(spec.env ?? {})) {
       if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
     }
-    const files = jobFilesOf(spec);
+    const files = containerFilesOf(spec);
+    // Nothing of an earlier attempt's container may be taken for this one's.
+    rmSync(files.dir, { recursive: true, force: true });
     for (const file of [files.stdout, files.stderr, files.status]) createFile(file);
-    rmSync(join(files.dir, MONITOR_OOM_FILE), { force: true });
     if (signal.aborted) return this.notStarted(spec, startedAt, 'killed', 'stopped', files);
 
     let image: ResolvedImage;
@@ -195,10 +170,11 @@ export class ContainerExecutor implements Executor {
         mounts,
         ulimits: this.ulimits(),
         user: this.containerUser(),
+        ...(this.cli.flavour === 'podman' ? { monitorPidFile: files.monitorPid } : {}),
         ...(envFile ? { envFile } : {}),
       });
-      // Started in the job's directory, which the container's monitor keeps as its own: what it writes there
-      // (MONITOR_OOM_FILE) is the job's, and removed with the rest of the job's files.
+      // Started in the job's container directory, which podman's monitor keeps as its working directory: what it
+      // writes there (ContainerFiles.monitorOom) is the job's, and removed with the rest of the job's files.
       started = await this.cli.run(args, { cwd: files.dir });
       if (started.code !== 0 && /already in use|is already in use|Conflict/i.test(started.stderr)) {
         // Left by an earlier attempt of this job (its worker died before the job's state said so): it goes.
@@ -221,13 +197,18 @@ export class ContainerExecutor implements Executor {
 
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
     const t = now();
-    const files = jobFilesOf(spec);
+    const files = containerFilesOf(spec);
     const lost = (reason: string): JobResult => ({ outcome: 'lost', exitCode: null, signal: null, reason, startedAt: t, endedAt: now() });
     if (!isContainerName(externalId)) return lost(`"${externalId}" is not the name of a container this executor started`);
     const state = await this.inspect(externalId);
-    if (!state) return lost(`its container ${externalId} is gone`);
+    if (!state) {
+      // Ended while no worker watched, and removed by the runtime: its script's status tells how it ended.
+      const status = readStatus(files.status);
+      if (!status) return lost(`its container ${externalId} is gone`);
+      return this.ended(spec, t, now(), status, existsSync(files.monitorOom), undefined, files, []);
+    }
     if (state.job !== spec.jobId) return lost(`container ${externalId} is not this job's`);
-    if (NOT_STARTED.has(state.status) || state.status === 'removing') {
+    if (NOT_STARTED.has(state.status)) {
       await this.remove(externalId);
       return lost(`its container ${externalId} never started`);
     }
@@ -251,10 +232,10 @@ export class ContainerExecutor implements Executor {
   }
 
   /**
-   * Wait for the container to end (stopping it on abort or timeout), turn its end into the result and remove it.
-   * `startedAt` is when the job started (the timeout counts from it, also for an adopted container).
+   * Wait for the container to end (stopping it on abort or timeout) and to be gone, and turn its end into the
+   * result. `startedAt` is when the job started (the timeout counts from it, also for an adopted container).
    */
-  private async follow(name: string, spec: JobSpec, signal: AbortSignal, startedAt: number, files: JobFiles, placeholders: string[]): Promise<JobResult> {
+  private async follow(name: string, spec: JobSpec, signal: AbortSignal, startedAt: number, files: ContainerFiles, placeholders: string[]): Promise<JobResult> {
     let cause: StopCause | undefined;
     let stopping: Promise<unknown> | undefined;
     const stop = (why: StopCause) => {
@@ -268,41 +249,68 @@ export class ContainerExecutor implements Executor {
     if (signal.aborted) stop('abort');
     let timer: NodeJS.Timeout | undefined;
     if (spec.timeoutSeconds > 0) timer = setTimeout(() => stop('timeout'), Math.max(0, (startedAt + spec.timeoutSeconds - now()) * 1000));
-    let ended: { code: number; endedAt: number } | undefined;
+    const monitor = this.monitorOf(name, files);
+    let status: ContainerStatus | undefined;
     try {
-      ended = await this.waitForEnd(name);
+      status = await untilEnded(files, monitor.gone, 250);
     } finally {
       signal.removeEventListener('abort', onAbort);
       clearTimeout(timer);
     }
+    const endedAt = now();
     await stopping;
-    const status = readStatus(files.status);
-    const monitorOom = join(files.dir, MONITOR_OOM_FILE);
-    const monitorSawOom = existsSync(monitorOom);
-    await this.remove(name);
-    rmSync(files.status, { force: true });
-    rmSync(monitorOom, { force: true });
-    removePlaceholders(placeholders);
-    const memoryEnforcement = spec.memMb > 0 ? 'container' : 'none';
-    if (!ended) {
-      return { outcome: 'lost', exitCode: null, signal: null, reason: `its container ${name} disappeared while it ran`, startedAt, endedAt: now(), memoryEnforcement };
-    }
-    return { ...endingOf(spec, ended.code, { status, monitorSawOom }, cause), startedAt, endedAt: ended.endedAt, memoryEnforcement };
+    await monitor.removed();
+    return this.ended(spec, startedAt, endedAt, status, existsSync(files.monitorOom), cause, files, placeholders);
   }
 
-  /** The container's exit code once it has ended; undefined when it is gone without a trace. */
-  private async waitForEnd(name: string): Promise<{ code: number; endedAt: number } | undefined> {
-    const args = this.cli.flavour === 'podman' ? ['wait', '--interval', `${this.options.waitIntervalMs ?? 50}ms`, name] : ['wait', name];
-    for (;;) {
-      const waited = await this.cli.run(args);
-      const code = Number(waited.stdout.trim().split('\n').pop());
-      if (waited.code === 0 && waited.stdout.trim() !== '' && Number.isInteger(code)) return { code, endedAt: now() };
-      // The wait failed: the container may have ended (and be gone) meanwhile, or the runtime had a hiccup.
-      const state = await this.inspect(name);
-      if (!state) return undefined;
-      if (ENDED.has(state.status)) return { code: state.exitCode, endedAt: state.finishedAt ?? now() };
-      await sleep(1000);
+  /** The result of a container that has ended and is gone; its files are removed. */
+  private ended(
+    spec: JobSpec,
+    startedAt: number,
+    endedAt: number,
+    status: ContainerStatus | undefined,
+    monitorSawOom: boolean,
+    cause: StopCause | undefined,
+    files: ContainerFiles,
+    placeholders: string[],
+  ): JobResult {
+    rmSync(files.dir, { recursive: true, force: true });
+    removePlaceholders(placeholders);
+    const memoryEnforcement = spec.memMb > 0 ? 'container' : 'none';
+    if (status || cause) {
+      // Stopped: the script may have been SIGKILLed before its status (a command ignoring SIGTERM); the cause says it all.
+      const code = status?.exitCode ?? 137;
+      return { ...endingOf(spec, code, { status, monitorSawOom }, cause), ...(status ? {} : { exitCode: null }), startedAt, endedAt, memoryEnforcement };
     }
+    if (monitorSawOom) return { ...endingOf(spec, 137, { status, monitorSawOom }, undefined), startedAt, endedAt, memoryEnforcement };
+    // Killed from outside (podman kill, a reboot of the runtime...) before its script could say how it ended.
+    return { outcome: 'failed', exitCode: null, signal: null, reason: 'the container ended without telling how (killed from outside gdflow?)', startedAt, endedAt, memoryEnforcement };
+  }
+
+  /**
+   * How the end of a container shows besides its status file (container-watch.ts): podman's monitor exiting, or
+   * a docker `wait` returning; and, after it, that the container is gone.
+   */
+  private monitorOf(name: string, files: ContainerFiles): { gone: () => boolean | Promise<boolean>; removed: () => Promise<void> } {
+    if (this.cli.flavour === 'podman') {
+      const conmon = WatchedProcess.fromPidFile(files.monitorPid);
+      if (conmon) {
+        return {
+          gone: () => !conmon.alive(),
+          // conmon exits once the runtime has removed the container (--rm): wait for that, briefly.
+          removed: async () => {
+            for (let waited = 0; conmon.alive(); waited += 10) {
+              if (waited > 10_000) return this.remove(name);
+              await sleep(10);
+            }
+          },
+        };
+      }
+    }
+    // docker, or no monitor to watch: `wait` (a process for the whole run), then make sure the container is gone.
+    let waited = false;
+    void this.cli.run(['wait', name]).then(() => (waited = true));
+    return { gone: () => waited, removed: () => this.remove(name) };
   }
 
   /** The container's state, or undefined when there is no container of that name. */
@@ -364,8 +372,8 @@ export class ContainerExecutor implements Executor {
     return this.cli.flavour === 'podman' || uid === 0 ? '0:0' : `${uid}:${gid}`;
   }
 
-  private notStarted(spec: JobSpec, startedAt: number, outcome: 'killed' | 'failed', reason: string, files: JobFiles): JobResult {
-    rmSync(files.status, { force: true });
+  private notStarted(spec: JobSpec, startedAt: number, outcome: 'killed' | 'failed', reason: string, files: ContainerFiles): JobResult {
+    rmSync(files.dir, { recursive: true, force: true });
     return { outcome, exitCode: null, signal: null, reason, startedAt, endedAt: now(), memoryEnforcement: spec.memMb > 0 ? 'container' : 'none' };
   }
 }
