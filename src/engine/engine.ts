@@ -525,7 +525,9 @@ export class Engine {
   private dispatch(): void {
     if (this.stopped || this.draining) return;
     for (const live of this.tasks.values()) {
-      if (live.task.stopRequested || live.failed || !['queued', 'running'].includes(live.task.status)) continue;
+      // A task being deleted starts nothing more: deleteHeld kills the jobs that ran when the deletion began, and a
+      // job started in a slot one of them freed would write into the task's directory after its removal.
+      if (live.task.stopRequested || live.failed || this.deleting.has(live.task.id) || !['queued', 'running'].includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
         const cpu = this.cpuOf(entry);
         const memMb = this.memOf(entry);
