@@ -31,7 +31,7 @@ export interface MemoryEvidence {
 
 /**
  * `code` is the container's exit code (its script's: the command's own, or 128+N for a command killed by signal
- * N).
+ * N; 137 for the script itself SIGKILLed).
  */
 export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: number, evidence: MemoryEvidence, cause: StopCause | undefined): Ending {
   const { status } = evidence;
@@ -45,11 +45,7 @@ export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: 
     signal = signalNames.get(code - 128) ?? null;
     reason = `killed by ${signal} (exit code ${code})`;
   }
+  // The script counts the kills while the command ran; podman's monitor saw one when the script itself was chosen.
   if ((status?.oomKills ?? 0) > 0 || (!status && evidence.monitorSawOom)) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
-  else if (!status && code === 137 && spec.memMb > 0) {
-    // The script itself was SIGKILLed before it could say why, and the executor did not stop the container: most
-    // likely the kernel's out-of-memory killer chose it (anyone with access to the runtime could have killed it too).
-    reason = `out of memory, most likely: the container's first process was SIGKILLed under the ${spec.memMb} MB limit (${reason})`;
-  }
   return { ...base, signal, outcome: 'failed', reason };
 }

@@ -48,10 +48,9 @@ export interface ContainerExecutorOptions {
 
 interface ContainerState {
   status: string;
-  exitCode: number;
   /** Seconds since the epoch; undefined when the runtime has no start time. */
   startedAt: number | undefined;
-  finishedAt: number | undefined;
+  /** The job the container was started for (its label). */
   job: string | undefined;
 }
 
@@ -323,9 +322,7 @@ export class ContainerExecutor implements Executor {
           const state = info?.State ?? {};
           return {
             status: String(state.Status ?? 'unknown').toLowerCase(),
-            exitCode: Number(state.ExitCode ?? 0),
             startedAt: parseTime(state.StartedAt),
-            finishedAt: parseTime(state.FinishedAt),
             job: info?.Config?.Labels?.[JOB_LABEL],
           };
         } catch {
