@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase } from './lib/database.js';
-import { cpuSeconds, createAccount, machine, median, peakRssMb, startGdflow, type ServerProcess } from './lib/processes.js';
+import { defaultUlimits } from '../src/engine/executors/container-ulimits.js';
+import { cpuSeconds, createAccount, machine, median, peakRssMb, ROOT, startGdflow, type ServerProcess } from './lib/processes.js';
 
 /**
  * CPU seconds (all cores: user, nice, system, irq, softirq) the whole machine has used so far. Steal time (the
@@ -19,15 +20,22 @@ function machineBusySeconds(): number {
  * bench:engine — a DAG of 1,000 trivial jobs (250 chains of 4 steps) run with 2 parallel slots by
  * gdflow's engine, by GNU make -j2 and by snakemake --cores 2, in the same run, alternating.
  *
- * Two fair pairs (../shared/notes/benchmarks.md): gdflow with the bubblewrap sandbox against make
+ * Three fair pairs (../shared/notes/benchmarks.md): gdflow with the bubblewrap sandbox against make
  * running every recipe under the same kind of bwrap command; gdflow's host executor (no sandbox)
- * against plain make. Snakemake runs plain (it has no sandbox of its own), with its default (ILP)
- * scheduler and with `--scheduler greedy`; gdflow is compared with the faster of the two.
+ * against plain make; gdflow's podman executor against make running every recipe under the same
+ * `podman run` (the floor for containerised jobs), on a smaller DAG of the same shape (40 jobs by
+ * default: a container costs about 0.15 s of CPU, so 1,000 would take minutes per round). Snakemake
+ * runs plain (it has no sandbox of its own), with its default (ILP) scheduler and with
+ * `--scheduler greedy`; gdflow is compared with the faster of the two.
  */
 const CHAINS = Number(process.env.BENCH_CHAINS ?? 250);
 const STEPS = 4;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const JOBS = CHAINS * STEPS;
+const CONTAINER_CHAINS = Number(process.env.BENCH_CONTAINER_CHAINS ?? 10);
+const CONTAINER_JOBS = CONTAINER_CHAINS * STEPS;
+/** The image both sides of the container pair run in (scripts/images/build-tiny.sh). */
+const TINY_IMAGE = 'localhost/gdflow-tiny:latest';
 
 /** BENCH_SKIP=snakemake,make skips peers (for quick runs); a skipped peer is reported as such. */
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
@@ -35,9 +43,28 @@ const have = (command: string) => !SKIP.has(command) && spawnSync('sh', ['-c', `
 
 const BWRAP = 'bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --new-session';
 
-function makefile(sandbox: boolean): string {
-  const wrap = (cmd: string) => (sandbox ? `${BWRAP} --bind $(CURDIR) $(CURDIR) --chdir $(CURDIR) sh -c '${cmd}'` : cmd);
-  const lines = [`N := ${CHAINS}`, 'IDS := $(shell seq 1 $(N))', `all: $(foreach i,$(IDS),s${STEPS}/$(i).txt)`, '.SECONDARY:'];
+/**
+ * The `podman run` of a recipe: the container gdflow's podman executor makes for a job (container-args.ts: the
+ * same image, limits, file systems and flags), run attached and removed on exit (`--rm`) as a plain runner would,
+ * with the make directory as /var/data. gdflow's executor adds what only it needs: a detached start, `wait`,
+ * the removal, the name and label, the log files and its script as the container's first process.
+ */
+function podmanRun(): string {
+  const tmpfs = 'rw,exec,nosuid,nodev,mode=1777';
+  return [
+    'podman run --rm --pull=never --network none --cpus 1 --memory 64m --memory-swap 64m',
+    ...defaultUlimits().map((u) => `--ulimit ${u}`),
+    `--user 0:0 --read-only --tmpfs /tmp:${tmpfs} --tmpfs /var/tmp:${tmpfs} --cap-drop all --security-opt no-new-privileges`,
+    '--hostname gdflow --stop-signal SIGTERM --log-driver none --workdir /var/data',
+    '--env HOME=/var/data --env TMPDIR=/tmp --env LANG=C.UTF-8 --mount type=bind,source=$(CURDIR),destination=/var/data',
+    `--entrypoint /bin/sh ${TINY_IMAGE} -c`,
+  ].join(' ');
+}
+
+function makefile(sandbox: 'none' | 'bwrap' | 'podman', chains = CHAINS): string {
+  const wrap = (cmd: string) =>
+    sandbox === 'bwrap' ? `${BWRAP} --bind $(CURDIR) $(CURDIR) --chdir $(CURDIR) sh -c '${cmd}'` : sandbox === 'podman' ? `${podmanRun()} '${cmd}'` : cmd;
+  const lines = [`N := ${chains}`, 'IDS := $(shell seq 1 $(N))', `all: $(foreach i,$(IDS),s${STEPS}/$(i).txt)`, '.SECONDARY:'];
   lines.push('s1/%.txt:', `\t@mkdir -p s1; ${wrap('echo x > $@')}`);
   for (let s = 2; s <= STEPS; s++) lines.push(`s${s}/%.txt: s${s - 1}/%.txt`, `\t@mkdir -p s${s}; ${wrap('cat $< > $@; echo x >> $@')}`);
   return `${lines.join('\n')}\n.PHONY: all\n`;
@@ -63,14 +90,19 @@ function runIn(dir: string, files: Record<string, string>, command: string, args
   return seconds;
 }
 
-async function gdflowSetup(executor: 'bwrap' | 'host', databaseArgs: string[] = []): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[]; activation: number[] }> {
+async function gdflowSetup(
+  executor: 'bwrap' | 'host' | 'podman',
+  databaseArgs: string[] = [],
+  chains = CHAINS,
+): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[]; activation: number[] }> {
+  const jobs = chains * STEPS;
   const serverCpu: number[] = [];
   /** Seconds ActivateWorkflow took to answer (validation, plan, 1,000 job rows), part of each run's time. */
   const activation: number[] = [];
   const server = await startGdflow(['--executor', executor, '--cpus', '2', ...databaseArgs]);
   const { transport } = createAccount(server.dataDir, server.url, 'enginebench', databaseArgs);
   const project = '/accounts/enginebench/projects/default';
-  const requirements = { container: { image: 'debian:bookworm' }, resources: { cpu: 1, mem: '64m' } };
+  const requirements = { container: { image: executor === 'podman' ? TINY_IMAGE : 'debian:bookworm' }, resources: { cpu: 1, mem: '64m' } };
   const tools = {
     first: { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements },
     next: {
@@ -87,7 +119,7 @@ async function gdflowSetup(executor: 'bwrap' | 'host', databaseArgs: string[] = 
     ids[name] = (await transport.json<any>('GET', `${project}/tools/${name}/`)).tools[0].configs._id;
   }
   const nodelist = [];
-  for (let c = 0; c < CHAINS; c++) {
+  for (let c = 0; c < chains; c++) {
     for (let s = 1; s <= STEPS; s++) {
       nodelist.push({
         node_id: `c${c}_s${s}`,
@@ -111,7 +143,7 @@ async function gdflowSetup(executor: 'bwrap' | 'host', databaseArgs: string[] = 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const seconds = (performance.now() - start) / 1000;
-    serverCpu.push((cpuSeconds(server.pid) - cpuBefore) / JOBS);
+    serverCpu.push((cpuSeconds(server.pid) - cpuBefore) / jobs);
     // Delete the task so the next round starts from the same state (BENCH_KEEP=1 keeps it, to study its jobs' times).
     if (!process.env.BENCH_KEEP) await transport.send('DELETE', `${project}/tasks/${task_id}/`);
     else process.stdout.write(`  kept task ${task_id} in ${server.dataDir}\n`);
@@ -125,10 +157,10 @@ async function main() {
   const results: Record<string, number[]> = {};
   const busy: Record<string, number[]> = {};
   /** Runs one measurement; also records the machine's CPU time per job during it (all processes). */
-  const record = async (name: string, measure: () => number | Promise<number>) => {
+  const record = async (name: string, measure: () => number | Promise<number>, jobs = JOBS) => {
     const busyBefore = machineBusySeconds();
     const seconds = await measure();
-    const cpuPerJob = (machineBusySeconds() - busyBefore) / JOBS;
+    const cpuPerJob = (machineBusySeconds() - busyBefore) / jobs;
     (results[name] ??= []).push(seconds);
     (busy[name] ??= []).push(cpuPerJob);
     process.stdout.write(`  ${name.padEnd(22)} ${seconds.toFixed(2)} s, machine CPU ${(cpuPerJob * 1000).toFixed(1)} ms/job\n`);
@@ -139,19 +171,30 @@ async function main() {
   if (!hasMake) process.stdout.write('GNU make is not installed or skipped: no make peers (apt-get install make)\n');
   if (!hasSnakemake) process.stdout.write('snakemake is not installed or skipped: no snakemake peer (apt-get install --no-install-recommends snakemake)\n');
   if (!hasBwrap) process.stdout.write('bubblewrap is not installed: skipping the sandboxed runs (apt-get install bubblewrap)\n');
+  // BENCH_SKIP=podman skips the container pair.
+  const hasPodman = have('podman');
+  if (!hasPodman) process.stdout.write('podman is not installed or skipped: no container pair (apt-get install podman runc)\n');
+  if (hasPodman) {
+    const built = spawnSync(join(ROOT, 'scripts', 'images', 'build-tiny.sh'), [], { encoding: 'utf8', env: { ...process.env, IMAGE: TINY_IMAGE } });
+    if (built.status !== 0) throw new Error(`building ${TINY_IMAGE} failed: ${built.stderr}`);
+  }
 
   const sandboxed = hasBwrap ? await gdflowSetup('bwrap') : undefined;
   const host = await gdflowSetup('host');
   // BENCH_DATABASE=postgres: the host executor on PostgreSQL as well, in the same rounds (issue 12: >= 0.7x SQLite).
   const database = process.env.BENCH_DATABASE?.startsWith('postgres') ? await benchDatabase(process.env.BENCH_DATABASE) : undefined;
   const onPostgres = database ? await gdflowSetup('host', database.args) : undefined;
+  const contained = hasPodman ? await gdflowSetup('podman', [], CONTAINER_CHAINS) : undefined;
   process.stdout.write(`${JOBS} jobs (${CHAINS} chains x ${STEPS} steps), 2 parallel slots, ${ROUNDS} rounds\n`);
+  if (contained) process.stdout.write(`container pair: ${CONTAINER_JOBS} jobs (${CONTAINER_CHAINS} chains x ${STEPS} steps) in ${TINY_IMAGE}\n`);
   for (let round = 0; round < ROUNDS; round++) {
-    if (hasMake) await record('make -j2', () => runIn(join(work, 'make'), { Makefile: makefile(false) }, 'make', ['-j2', '-s']));
+    if (hasMake) await record('make -j2', () => runIn(join(work, 'make'), { Makefile: makefile('none') }, 'make', ['-j2', '-s']));
     await record('gdflow (host)', host.run);
     if (onPostgres) await record('gdflow (host, pg)', onPostgres.run);
-    if (hasMake && hasBwrap) await record('make -j2 + bwrap', () => runIn(join(work, 'makebwrap'), { Makefile: makefile(true) }, 'make', ['-j2', '-s']));
+    if (hasMake && hasBwrap) await record('make -j2 + bwrap', () => runIn(join(work, 'makebwrap'), { Makefile: makefile('bwrap') }, 'make', ['-j2', '-s']));
     if (sandboxed) await record('gdflow (bwrap)', sandboxed.run);
+    if (hasMake && contained) await record('make -j2 + podman', () => runIn(join(work, 'makepodman'), { Makefile: makefile('podman', CONTAINER_CHAINS) }, 'make', ['-j2', '-s']), CONTAINER_JOBS);
+    if (contained) await record('gdflow (podman)', contained.run, CONTAINER_JOBS);
     if (hasSnakemake) {
       await record('snakemake --cores 2', () => runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet']));
       await record('snakemake, greedy', () => runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet', '--scheduler', 'greedy']));
@@ -160,10 +203,11 @@ async function main() {
   const rss = { host: peakRssMb(host.server.pid), bwrap: sandboxed ? peakRssMb(sandboxed.server.pid) : undefined };
   await host.server.stop();
   await sandboxed?.server.stop();
+  await contained?.server.stop();
   await onPostgres?.server.stop();
   await database?.stop();
   rmSync(work, { recursive: true, force: true });
-  if (!process.env.BENCH_KEEP) for (const s of [host.server, sandboxed?.server]) if (s) rmSync(s.dataDir, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) for (const s of [host.server, sandboxed?.server, contained?.server]) if (s) rmSync(s.dataDir, { recursive: true, force: true });
 
   const m = (name: string) => (results[name] ? median(results[name]!) : undefined);
   const fmt = (x: number | undefined) => (x === undefined ? 'skipped' : `${x.toFixed(2)} s`);
@@ -178,6 +222,8 @@ async function main() {
   if (onPostgres) row('gdflow, host executor, on PostgreSQL', 'gdflow (host, pg)', 'gdflow, host, SQLite: throughput', ratio(m('gdflow (host)'), m('gdflow (host, pg)')));
   row('make -j2, each recipe under bwrap', 'make -j2 + bwrap', '', '');
   row('gdflow, bwrap sandbox', 'gdflow (bwrap)', 'make -j2 + bwrap', ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap')));
+  row(`make -j2, each recipe under podman run (${CONTAINER_JOBS} jobs)`, 'make -j2 + podman', '', '');
+  row(`gdflow, podman executor (${CONTAINER_JOBS} jobs)`, 'gdflow (podman)', 'make -j2 + podman', ratio(m('gdflow (podman)'), m('make -j2 + podman')));
   // Snakemake's default scheduler solves an ILP (with the CBC solver) to pick jobs, which on this DAG
   // takes from seconds to minutes from run to run; the greedy one is steady. gdflow is compared with the
   // faster of the two, so that a bad day of the solver does not flatter gdflow.
@@ -198,10 +244,11 @@ async function main() {
   if (onPostgres) process.stdout.write(`per round: PostgreSQL / SQLite throughput ${perRound('gdflow (host)', 'gdflow (host, pg)')}\n`);
   process.stdout.write(
     `per round: host / make ${perRound('gdflow (host)', 'make -j2')}; bwrap / make + bwrap ${perRound('gdflow (bwrap)', 'make -j2 + bwrap')}; ` +
+      `podman / make + podman ${perRound('gdflow (podman)', 'make -j2 + podman')}; ` +
       `snakemake / host ${perRound('snakemake --cores 2', 'gdflow (host)')}; snakemake / bwrap ${perRound('snakemake --cores 2', 'gdflow (bwrap)')}\n`,
   );
   const medianMs = (seconds: number[] | undefined) => (seconds && seconds.length ? `${(median(seconds) * 1000).toFixed(1)} ms` : '?');
-  process.stdout.write(`server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}\n`);
+  process.stdout.write(`server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}, podman ${medianMs(contained?.serverCpu)}\n`);
   process.stdout.write(`ActivateWorkflow answered in (median): host ${medianMs(host.activation)}, bwrap ${medianMs(sandboxed?.activation)}\n`);
   process.stdout.write(`server peak RSS: host ${rss.host?.toFixed(0) ?? '?'} MiB, bwrap ${rss.bwrap?.toFixed(0) ?? '?'} MiB\n`);
 }

@@ -285,6 +285,8 @@ export interface Job {
   attempt: number;
   startTime: number | null;
   endTime: number | null;
+  /** The digest of the container image the job ran in (podman and docker executors), or null. */
+  image_digest?: string | null;
   [key: string]: unknown;
 }
 

@@ -33,7 +33,9 @@ export const OPTIONS = {
   uploadLimit: { env: 'GDFLOW_UPLOAD_LIMIT', flag: '--upload-limit', kind: 'size', default: () => 64 * 1024 ** 3, description: 'largest data upload (64g)' },
   clockSkew: { env: 'GDFLOW_CLOCK_SKEW', flag: '--clock-skew', kind: 'seconds', default: () => 900, description: 'how far a signed request\'s Date may be from the server clock, in seconds, either way' },
   logLevel: { env: 'GDFLOW_LOG_LEVEL', flag: '--log-level', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: () => 'info', description: 'log level (one line per request at info)' },
-  executor: { env: 'GDFLOW_EXECUTOR', flag: '--executor', kind: 'enum', values: ['bwrap', 'host'], default: () => 'bwrap', description: 'how jobs run: bwrap (bubblewrap sandbox) or host (plain processes, no isolation)' },
+  executor: { env: 'GDFLOW_EXECUTOR', flag: '--executor', kind: 'enum', values: ['bwrap', 'host', 'podman', 'docker'], default: () => 'bwrap', description: 'how jobs run: bwrap (bubblewrap sandbox), podman or docker (a container of the tool\'s image; tools without an image run in the bwrap sandbox), or host (plain processes, no isolation)' },
+  containerRuntime: { env: 'GDFLOW_CONTAINER_RUNTIME', flag: '--container-runtime', kind: 'string', default: () => '', description: 'the docker-compatible CLI the podman and docker executors run: a path or a name in PATH (default: the executor\'s name)' },
+  pullPolicy: { env: 'GDFLOW_PULL_POLICY', flag: '--pull-policy', kind: 'enum', values: ['never', 'missing', 'always'], default: () => 'missing', description: 'when the podman and docker executors pull a tool\'s image: never (only images already here), missing (when not here), always (before every job)' },
   launcher: { env: 'GDFLOW_LAUNCHER', flag: '--launcher', kind: 'enum', values: ['auto', 'native', 'node'], default: () => 'auto', description: 'what starts job processes: native (gdflow-spawn, built by npm run build), node (a Node helper), auto (native when built)' },
   cpus: { env: 'GDFLOW_CPUS', flag: '--cpus', kind: 'integer', default: () => availableParallelism(), description: 'CPU slots the local executor hands out to jobs' },
   memory: { env: 'GDFLOW_MEMORY', flag: '--memory', kind: 'size', default: () => Math.floor(totalmem() * 0.8), description: 'memory the local executor hands out to jobs' },
@@ -57,7 +59,9 @@ export interface Config {
   uploadLimit: number;
   clockSkew: number;
   logLevel: string;
-  executor: 'bwrap' | 'host';
+  executor: 'bwrap' | 'host' | 'podman' | 'docker';
+  containerRuntime: string;
+  pullPolicy: 'never' | 'missing' | 'always';
   launcher: 'auto' | 'native' | 'node';
   cpus: number;
   memory: number;

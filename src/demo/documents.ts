@@ -16,8 +16,17 @@ const TOOL_FILES: Record<(typeof DEMO_TOOLS)[number], string> = {
   samtools_flagstat: 'samtools-flagstat-tool.yml',
 };
 
-export function toolDocument(name: (typeof DEMO_TOOLS)[number]): Record<string, unknown> {
-  return (parse(readFileSync(join(EXAMPLES, TOOL_FILES[name]), 'utf8')) as { app: Record<string, unknown> }).app;
+/** The image the demo's tools run in under the container executors (scripts/images/build-demo.sh). */
+export const DEMO_IMAGE = 'localhost/gdflow-demo:latest';
+
+/** A demo tool's document; `image` replaces the image it names (the examples name the biocontainers ones). */
+export function toolDocument(name: (typeof DEMO_TOOLS)[number], image?: string): Record<string, unknown> {
+  const app = (parse(readFileSync(join(EXAMPLES, TOOL_FILES[name]), 'utf8')) as { app: Record<string, unknown> }).app;
+  if (image !== undefined) {
+    const requirements = app.requirements as { container?: { image?: string } };
+    requirements.container = { ...requirements.container, image };
+  }
+  return app;
 }
 
 /** The workflow with its `{account}` placeholders filled in. */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Transport } from '../client/transport.js';
 import type { Config } from '../config/config.js';
 import { startServer } from '../server/start.js';
-import { DEMO_TOOLS, toolDocument, workflowDocument } from './documents.js';
+import { packageRoot } from '../package-root.js';
+import { DEMO_IMAGE, DEMO_TOOLS, toolDocument, workflowDocument } from './documents.js';
 import { randomReference } from './reference.js';
 
 /**
@@ -13,18 +14,37 @@ import { randomReference } from './reference.js';
  * embedded server, makes an account, registers four real tools and a workflow, simulates a
  * sample, runs fastp → bwa mem → samtools sort/index → samtools flagstat as a task, follows it,
  * and summarises the results read back from the data store.
+ *
+ * With `--executor podman` (or docker) the tools run in containers of the demo image, which the
+ * demo builds first when it is missing (scripts/images/build-demo.sh); the host then needs only
+ * the container runtime and wgsim (in Debian's samtools package) to simulate the reads.
  */
 
 const ACCOUNT = 'demo';
-const REQUIRED = ['bwrap', 'samtools', 'bwa', 'fastp', 'wgsim'];
 
 export interface DemoOptions {
   reads: number;
   say: (line: string) => void;
 }
 
-function missingCommands(executor: string): string[] {
-  return REQUIRED.filter((c) => (c !== 'bwrap' || executor === 'bwrap') && spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0);
+const inContainers = (config: Config) => config.executor === 'podman' || config.executor === 'docker';
+
+/** The commands the demo needs on the host: the tools themselves unless they run in the demo image. */
+function missingCommands(config: Config): string[] {
+  const required = inContainers(config) ? ['wgsim'] : ['samtools', 'bwa', 'fastp', 'wgsim', ...(config.executor === 'bwrap' ? ['bwrap'] : [])];
+  return required.filter((c) => spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0);
+}
+
+/** The demo image for the configured container runtime, built when it is not there yet. */
+function ensureDemoImage(config: Config, say: (line: string) => void): void {
+  const runtime = config.containerRuntime || config.executor;
+  if (spawnSync(runtime, ['image', 'inspect', DEMO_IMAGE], { stdio: 'ignore' }).status === 0) return;
+  say(`building the demo image ${DEMO_IMAGE} (Debian minbase with fastp, bwa and samtools; about a minute) ...`);
+  const built = spawnSync(join(packageRoot(), 'scripts', 'images', 'build-demo.sh'), [], {
+    env: { ...process.env, CONTAINER_RUNTIME: runtime, IMAGE: DEMO_IMAGE },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (built.status !== 0) throw new Error(`building the demo image failed (scripts/images/build-demo.sh exited ${built.status ?? built.signal})`);
 }
 
 /** Simulated paired-end reads with wgsim (shipped in Debian's samtools package). */
@@ -45,10 +65,11 @@ function simulate(reference: string, reads: number): { r1: Buffer; r2: Buffer } 
 
 export async function runDemo(config: Config, options: DemoOptions): Promise<boolean> {
   const say = options.say;
-  const missing = missingCommands(config.executor);
+  const missing = missingCommands(config);
   if (missing.length > 0) {
     throw new Error(`the demo needs ${missing.join(', ')}: install them with\n  apt-get install -y bubblewrap samtools bwa fastp`);
   }
+  if (inContainers(config)) ensureDemoImage(config, say);
   // The demo runs API and worker in one process, whatever the configuration says.
   const server = await startServer({ ...config, role: 'all', port: 0, host: '127.0.0.1' });
   try {
@@ -64,7 +85,7 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     // Tools: a new version of each on every run, so the documents in examples/demo/ are what runs.
     const versions: Record<string, number> = {};
     for (const name of DEMO_TOOLS) {
-      const document = toolDocument(name);
+      const document = toolDocument(name, inContainers(config) ? DEMO_IMAGE : undefined);
       await api.send('POST', `${project}/tools/`, { json: { tool_name: name, description: String(document.description ?? '') } });
       const { tools } = await api.json<{ tools: Array<{ configs: { version: number } }> }>('GET', `${project}/tools/${name}/`);
       const version = tools[tools.length - 1]!.configs.version;

@@ -539,6 +539,8 @@ export class Engine {
     this.ready.clear();
     candidates.sort((a, b) => a.task.createdAt - b.task.createdAt);
     for (const live of candidates) {
+      // A task being deleted starts nothing more: deleteHeld kills the jobs that ran when the deletion began, and a
+      // job started in a slot one of them freed would write into the task's directory after its removal.
       if (live.task.stopRequested || live.failed || this.deleting.has(live.task.id) || !['queued', 'running'].includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
         const cpu = this.cpuOf(entry);
@@ -636,7 +638,7 @@ export class Engine {
       memMb: run.memMb,
       timeoutSeconds: this.options.jobTimeoutSeconds,
       signal: run.controller.signal,
-      onStarted: (info) => this.started(live, entry, info.externalId, now()),
+      onStarted: (info) => this.started(live, entry, info, now()),
       ...(adopt !== undefined ? { adopt } : {}),
       ...(madeAhead ? { madeAhead } : {}),
     })
@@ -645,14 +647,19 @@ export class Engine {
       .finally(() => this.unreserve(live, entry, run));
   }
 
-  /** The job's process runs: only now is it reported running. */
-  private started(live: LiveTask, entry: LiveJob, externalId: string | undefined, startedAt: number): void {
+  /**
+   * The job's process runs: only now is it reported running, with the executor's handle of it and the digest of
+   * the image it runs in (null for a job without one, so that a rerun does not keep an earlier attempt's).
+   */
+  private started(live: LiveTask, entry: LiveJob, info: { externalId?: string; imageDigest?: string }, startedAt: number): void {
     if (this.tasks.get(live.task.id) !== live) return;
+    const { externalId } = info;
     const handle = externalId !== undefined && externalId !== entry.job.externalId ? { externalId } : {};
     if (entry.job.status === 'queued') {
       if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
       const attempt = entry.job.attempt;
-      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null, ...handle });
+      const imageDigest = info.imageDigest ?? null;
+      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null, imageDigest, ...handle });
     } else if (externalId !== undefined) {
       this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: handle });
     }
@@ -665,7 +672,7 @@ export class Engine {
     live.starting.delete(entry);
     const ran = result.exitCode !== null || result.outcome === 'succeeded';
     // An executor that did not report the start: the job ran all the same.
-    if (entry.job.status === 'queued' && ran) this.started(live, entry, undefined, result.startedAt);
+    if (entry.job.status === 'queued' && ran) this.started(live, entry, {}, result.startedAt);
     const ended = { attempt: entry.job.attempt, exitCode: result.exitCode, endedAt: result.endedAt };
     if (result.outcome === 'succeeded') return this.setJob(live, entry, 'succeeded', result.reason, ended);
     if (result.outcome === 'killed' && abortReason === 'shutdown') {

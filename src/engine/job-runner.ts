@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
@@ -41,6 +41,21 @@ const now = () => Date.now() / 1000;
 async function hostPathOf(source: FileSource, context: RunContext): Promise<string> {
   if (source.kind === 'data') return context.dataStore.resolve({ account: source.account, path: source.path });
   return join(context.layout.workDir(context.taskId, source.nodeId), source.path);
+}
+
+/**
+ * Whether an upstream job's file, as a bind source, stays inside that job's working directory. Sandboxes and
+ * container runtimes follow symlinks in bind sources on the host: an output that is a symlink to /etc/shadow
+ * would otherwise give the next job the host's file, which its own sandbox hides.
+ */
+function staysInside(source: FileSource, hostPath: string, context: RunContext): boolean {
+  if (source.kind !== 'job') return true; // the data store resolves its paths refusing symlinks
+  try {
+    const root = realpathSync(context.layout.workDir(context.taskId, source.nodeId));
+    return realpathSync(hostPath).startsWith(`${root}/`);
+  } catch {
+    return false;
+  }
 }
 
 function describeSource(source: FileSource): string {
@@ -93,6 +108,9 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     if (!existsSync(hostPath)) {
       return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is missing`, startedAt, endedAt: now() };
     }
+    if (!staysInside(mount.source, hostPath, context)) {
+      return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is a symbolic link out of its job's directory`, startedAt, endedAt: now() };
+    }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
   const jobSpec: JobSpec = {
@@ -108,6 +126,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
       memMb: context.memMb,
       network: spec.network,
       timeoutSeconds: context.timeoutSeconds,
+      image: spec.image,
   };
   const result = await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted });
   return checkOutputs(spec, workDir, result);
@@ -138,6 +157,7 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
     memMb: context.memMb,
     network: spec.network,
     timeoutSeconds: context.timeoutSeconds,
+    image: spec.image,
   };
   context.onStarted({ externalId });
   return checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal));

@@ -5,7 +5,7 @@ import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
 import { Engine, removeTaskFiles } from '../engine/engine.js';
-import { createExecutor } from '../engine/executors/index.js';
+import { createExecutor, type Executor } from '../engine/executors/index.js';
 import { Layout } from '../engine/layout.js';
 import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
@@ -32,10 +32,28 @@ export interface RunningServer {
   shutdown(drainMs: number): Promise<void>;
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger): Engine {
+/** The configured executor. */
+export function configuredExecutor(config: Config): Executor {
   // Jobs see their own directories only: the rest of the data root is hidden from the sandbox.
   const launcher = config.launcher === 'auto' ? {} : { launcher: config.launcher };
-  const executor = config.executor === 'bwrap' ? createExecutor('bwrap', { hidePaths: [config.dataDir], ...launcher }) : createExecutor('host', launcher);
+  const sandbox = { hidePaths: [config.dataDir], ...launcher };
+  switch (config.executor) {
+    case 'bwrap':
+      return createExecutor('bwrap', sandbox);
+    case 'host':
+      return createExecutor('host', launcher);
+    case 'podman':
+    case 'docker':
+      return createExecutor(config.executor, {
+        pullPolicy: config.pullPolicy,
+        ...(config.containerRuntime ? { runtime: config.containerRuntime } : {}),
+        hostSandbox: sandbox,
+      });
+  }
+}
+
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger): Engine {
+  const executor = configuredExecutor(config);
   return new Engine({
     store,
     dataStore,

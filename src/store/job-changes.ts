@@ -23,6 +23,7 @@ const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer'
   endedAt: { column: 'ended_at', type: 'double precision' },
   command: { column: 'command', type: 'text' },
   externalId: { column: 'external_id', type: 'text' },
+  imageDigest: { column: 'image_digest', type: 'text' },
 };
 
 /** Rows per statement: well under SQLite's limit of bound parameters. */

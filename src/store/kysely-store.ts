@@ -69,6 +69,7 @@ function toJob(row: Selectable<JobsTable>): Job {
     cpu: row.cpu,
     memMb: row.mem_mb,
     externalId: row.external_id,
+    imageDigest: row.image_digest,
     startedAt: row.started_at,
     endedAt: row.ended_at,
     modifiedAt: row.modified_at,
@@ -194,6 +195,7 @@ export class KyselyStore extends DefinitionStore implements Store {
                 cpu: job.cpu,
                 mem_mb: job.memMb,
                 external_id: null,
+                image_digest: null,
                 started_at: null,
                 ended_at: null,
                 modified_at: at,
@@ -428,6 +430,7 @@ export class KyselyStore extends DefinitionStore implements Store {
         ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
         ...(patch.command !== undefined ? { command: patch.command } : {}),
         ...(patch.externalId !== undefined ? { external_id: patch.externalId } : {}),
+        ...(patch.imageDigest !== undefined ? { image_digest: patch.imageDigest } : {}),
         modified_at: at,
       })
       .where('id', '=', id)

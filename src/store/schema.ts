@@ -102,6 +102,8 @@ export interface JobsTable {
   mem_mb: number;
   /** The executor's handle of a job that can outlive its worker (a Slurm job id, a container name). */
   external_id: string | null;
+  /** The digest of the container image the latest attempt ran in (migration 0004). */
+  image_digest: string | null;
   started_at: number | null;
   ended_at: number | null;
   modified_at: number;

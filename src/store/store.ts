@@ -218,6 +218,8 @@ export interface Job {
   memMb: number;
   /** The executor's handle of a job that can outlive its worker (Slurm job id, container name), or null. */
   externalId: string | null;
+  /** The digest of the container image the job's latest attempt ran in (sha256:...), or null. */
+  imageDigest: string | null;
   startedAt: number | null;
   endedAt: number | null;
   modifiedAt: number;
@@ -233,9 +235,9 @@ export interface TaskEvent {
 }
 
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'>;
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId'>;
+export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest'>;
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
-export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId'>>;
+export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest'>>;
 
 export interface StateChanges {
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { rejectsWith } from '../helpers/assert-api.js';
+import { E2E_EXECUTORS } from '../helpers/executors.js';
 import { rawRequest } from '../helpers/raw.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { activate, download, upload, waitForTask } from '../helpers/tasks.js';
@@ -27,7 +28,12 @@ function allFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true }).map((d) => join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
 }
 
-describe('command injection through parameter values and file names fails harmlessly', () => {
+for (const executor of E2E_EXECUTORS) describe(`command injection through parameter values and file names fails harmlessly: ${executor.name}`, { skip: executor.skip }, () => {
+  /** The default server runs on bwrap; a container executor gets a server of its own. */
+  let target: TestServer;
+  let alice: TestAccount;
+  const requirements = { container: { image: executor.image }, resources: { cpu: 1, mem: '256m', disk: '256m', network: false } };
+
   const HOSTILE = [
     '$(touch /var/data/PWNED)',
     '`touch /var/data/PWNED`',
@@ -42,6 +48,9 @@ describe('command injection through parameter values and file names fails harmle
   ];
 
   before(async () => {
+    executor.prepare();
+    target = executor.name === 'bwrap' ? server : await startTestServer(executor.config);
+    alice = await target.account();
     // The parameter in four shell contexts: bare, double-quoted, single-quoted, inside $( ).
     await registerTool(alice, 'echoer', {
       cmd_template:
@@ -70,7 +79,7 @@ describe('command injection through parameter values and file names fails harmle
       assert.equal(task.status, 'succeeded', task.reason);
       const output = await download(alice, `/injection/out${i}.txt`);
       assert.equal(output, `${value}\n${value}\n${value}\n${value}\n`, 'every context received the exact value');
-      assert.deepEqual(allFiles(join(server.dataDir, 'tasks', task_id)).filter((f) => f.includes('PWNED')), [], 'no PWNED file was created');
+      assert.deepEqual(allFiles(join(target.dataDir, 'tasks', task_id)).filter((f) => f.includes('PWNED')), [], 'no PWNED file was created');
     });
   }
 
@@ -99,7 +108,41 @@ describe('command injection through parameter values and file names fails harmle
     const [count, listed] = (await download(alice, '/injection/count.txt')).trim().split('\n');
     assert.equal(count, '3');
     assert.match(listed!, /^[A-Za-z0-9._-]+$/, 'the staged file name is sanitised');
-    assert.deepEqual(allFiles(join(server.dataDir, 'tasks', task_id)).filter((f) => f.includes('PWNED')), []);
+    assert.deepEqual(allFiles(join(target.dataDir, 'tasks', task_id)).filter((f) => f.includes('PWNED')), []);
+  });
+
+  after(async () => {
+    if (target !== server) await target?.close();
+  });
+});
+
+describe('a job cannot hand the next one a host file', () => {
+  it('refuses an upstream output that is a symbolic link out of its job\'s directory', async () => {
+    const secret = join(server.dataDir, 'host-secret.txt');
+    writeFileSync(secret, 'not for jobs\n');
+    await registerTool(alice, 'linker', {
+      cmd_template: `ln -s ${secret} {{ outputs.out[0].path }}`,
+      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    await registerTool(alice, 'reader', {
+      cmd_template: 'cat {{ inputs.src[0].path }} > {{ outputs.out[0].path }}',
+      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    await createWorkflow(alice, 'link_flow', {
+      nodelist: [
+        { node_id: 'link', app_id: await toolId(alice, 'linker', 1), outputs: { out: [{ enid: 'l' }] } },
+        { node_id: 'read', app_id: await toolId(alice, 'reader', 1), inputs: { src: [{ enid: 'l' }] }, outputs: { out: [{ enid: 'r' }] } },
+        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'r' } }, parameters: { name: { value: '/links/read.txt' } } },
+      ],
+    });
+    const { parameter } = await alice.api.json<any>('GET', projectPath(alice.name, 'executable-workflows/link_flow/'), { query: { workflow_version: 1 } });
+    const { task_id } = await activate(alice, { workflow_name: 'link_flow', workflow_version: 1, parameters: parameter });
+    const task = await waitForTask(alice, task_id);
+    assert.equal(task.status, 'failed');
+    assert.match(task.reason, /node read \(reader\) failed: input link's .* is a symbolic link out of its job's directory/);
   });
 });
 

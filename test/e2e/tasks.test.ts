@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { activate, download, upload, waitForJob, waitForTask } from '../helpers/tasks.js';
-import { TOOLS, createWorkflow, pipelineConfigs, registerPipeline, registerTool, toolId } from '../helpers/workflows.js';
+import { TOOLS, createWorkflow, pipelineConfigs, registerPipeline, registerTool, singleToolWorkflow, template, toolId } from '../helpers/workflows.js';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -25,32 +25,11 @@ before(async () => {
 });
 after(async () => server.close());
 
-async function template(account: TestAccount, workflow: string) {
-  const { parameter } = await account.api.json<any>('GET', projectPath(account.name, `executable-workflows/${workflow}/`), { query: { workflow_version: 1 } });
-  return parameter;
-}
-
 async function pipelineParameters() {
   const parameters = await template(alice, 'pipeline');
   parameters.Inputs.load_reads.data[0].name = '/reads/s1.fastq';
   parameters.Inputs.load_ref.data[0].name = '/ref/genome.fa';
   return parameters;
-}
-
-/** A one-tool workflow: load → tool → store, the tool given by its definition. */
-async function singleToolWorkflow(account: TestAccount, name: string, definition: Record<string, unknown>, parameters: Record<string, unknown> = {}) {
-  await registerTool(account, `${name}_tool`, definition);
-  const app = await toolId(account, `${name}_tool`, 1);
-  const inputs = Object.keys((definition.inputs as object) ?? {});
-  const configs = {
-    nodelist: [
-      ...(inputs.length ? [{ node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'in' } } }] : []),
-      { node_id: 'work', app_id: app, inputs: inputs.length ? { [inputs[0]!]: [{ enid: 'in' }] } : {}, outputs: { out: [{ enid: 'result' }] }, parameters },
-      { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'result' } } },
-    ],
-  };
-  const put = await createWorkflow(account, name, configs);
-  assert.equal(put.status, 200);
 }
 
 /**
@@ -191,26 +170,6 @@ describe('ActivateWorkflow runs real jobs', () => {
     assert.ok(byNode.both.startTime >= Math.max(byNode.left.endTime, byNode.right.endTime), 'the join waited for both');
   });
 
-  it('fails the task when a node fails, with the reason on the job, and runs nothing after it', async () => {
-    const account = await server.account();
-    await singleToolWorkflow(account, 'failing', {
-      cmd_template: 'echo about to fail >&2; exit 3',
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      requirements,
-    });
-    const { task_id } = await activate(account, { workflow_name: 'failing', workflow_version: 1, parameters: await template(account, 'failing') });
-    const task = await waitForTask(account, task_id);
-    assert.equal(task.status, 'failed');
-    assert.match(task.reason, /node work \(failing_tool\) failed: exit code 3/);
-    const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
-    const work = jobs.find((j: any) => j.node_id === 'work');
-    assert.equal(work.status, 'failed');
-    assert.equal(work.exit_code, 3);
-    assert.equal(jobs.find((j: any) => j.node_id === 'save').status, 'cancelled');
-    const info = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/${work.job_id}/`));
-    assert.equal(await (await fetch(info.Log_downloadURL)).text(), 'about to fail\n');
-  });
-
   it('fails a job whose command exits 0 without writing a declared output', async () => {
     const account = await server.account();
     await singleToolWorkflow(account, 'lazy', { cmd_template: 'true', outputs: { out: { type: 'file', formats: 'txt', required: true } }, requirements });
@@ -218,43 +177,6 @@ describe('ActivateWorkflow runs real jobs', () => {
     const task = await waitForTask(account, task_id);
     assert.equal(task.status, 'failed');
     assert.match(task.reason, /did not write \/var\/data\/outputs\/out\/save\.txt|did not write \/var\/data\/outputs\/out\//);
-  });
-
-  it('stops a running task: the job and its whole process tree are killed, nothing further starts', async () => {
-    const account = await server.account();
-    // Sleep durations unique to this run, so that other tests' sleeps are never taken for ours.
-    const tag = `${process.pid % 1000}${Date.now() % 100000}`;
-    const durations = [`300.${tag}1`, `301.${tag}2`, `302.${tag}3`];
-    await singleToolWorkflow(account, 'sleepy', {
-      cmd_template: `(sleep ${durations[0]}; echo late) & setsid sleep ${durations[1]} & sleep ${durations[2]} && echo done > {{ outputs.out[0].path }}`,
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      requirements,
-    });
-    const ours = () =>
-      readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            const cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-            return durations.some((d) => cmdline === `sleep\u0000${d}\u0000`);
-          } catch {
-            return false;
-          }
-        });
-    const { task_id } = await activate(account, { workflow_name: 'sleepy', workflow_version: 1, parameters: await template(account, 'sleepy') });
-    await waitForJob(account, task_id, 'work', 'running');
-    for (let i = 0; i < 200 && ours().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-    assert.equal(ours().length, 3, 'the three sleeps of the job are running');
-    const stop = await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`));
-    assert.equal(stop.status, 200);
-    const task = await waitForTask(account, task_id, { timeoutMs: 20_000 });
-    assert.equal(task.status, 'stopped');
-    const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
-    assert.equal(jobs.find((j: any) => j.node_id === 'work').status, 'cancelled');
-    assert.equal(jobs.find((j: any) => j.node_id === 'save').status, 'cancelled');
-    assert.deepEqual(ours(), [], 'no sleep of the job survives, not even the setsid one');
-    // Stopping an ended task is a harmless 200.
-    assert.equal((await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
   });
 
   it('waits for a scheduled start time', async () => {

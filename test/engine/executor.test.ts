@@ -1,7 +1,9 @@
 /**
- * Contract tests for the executors, run against real processes and files: every case runs for both the
- * bwrap and the host executor unless it tests isolation, which only bwrap provides (those say so when skipped),
- * and for both launchers (the native one when it has been built, see launcher.test.ts, and the Node one).
+ * Contract tests for the executors, run against real processes, files and containers: every case runs for the
+ * bwrap and the host executor, with both launchers (the native one when it has been built, see launcher.test.ts,
+ * and the Node one), and for the podman and docker executors (jobs in the tiny busybox image), unless it tests
+ * what only some of them provide (those say so when skipped). The container executors' own cases (images,
+ * adoption) are in container.test.ts.
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -12,10 +14,17 @@ import { after, before, describe, it } from 'node:test';
 import { discoverCgroupV1 } from '../../src/engine/executors/cgroup.js';
 import { createExecutor, type Executor, type JobSpec } from '../../src/engine/executors/index.js';
 import { defaultLauncherKind, type LauncherKind } from '../../src/engine/executors/launcher.js';
+import { CONTAINER_KINDS, DEMO_IMAGE, ensureTinyImage, hasImage, skipWithoutRuntime, TINY_IMAGE, type ContainerKind } from '../helpers/containers.js';
 import { ancestorMatching, liveProcesses } from '../helpers/processes.js';
 
-const KINDS = ['bwrap', 'host'] as const;
+type Kind = 'bwrap' | 'host' | ContainerKind;
 const LAUNCHERS: LauncherKind[] = defaultLauncherKind() === 'native' ? ['native', 'node'] : ['node'];
+/** Every executor, the process ones once per launcher; a container executor that cannot run here is skipped. */
+const VARIANTS: Array<{ kind: Kind; launcher?: LauncherKind; skip?: string | undefined }> = [
+  ...(['bwrap', 'host'] as const).flatMap((kind) => LAUNCHERS.map((launcher) => ({ kind, launcher }))),
+  ...CONTAINER_KINDS.map((kind) => ({ kind, skip: skipWithoutRuntime(kind) })),
+];
+const isContainer = (kind: Kind): kind is ContainerKind => kind === 'podman' || kind === 'docker';
 /** What the launcher's command line contains. */
 const LAUNCHER_PROGRAM: Record<LauncherKind, string> = { native: 'gdflow-spawn', node: 'launcher-child.js' };
 
@@ -29,7 +38,7 @@ after(async () => {
 });
 
 /** A fresh job directory and spec. */
-async function job(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec & { dir: string }> {
+async function newJob(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec & { dir: string }> {
   const n = ++counter;
   const dir = join(base, `job${n}`);
   await mkdir(dir, { recursive: true });
@@ -56,7 +65,7 @@ const read = (path: string): Promise<string> => readFile(path, 'utf8');
 const processesMatching = (marker: string): Promise<number[]> => liveProcesses((cmdline) => cmdline.includes(marker));
 
 /** A number unique to this test process, kind and case, used as a sleep duration to find the job's sleeps. */
-const sleepMarker = (kind: string, n: number): string => `9${kind === 'bwrap' ? 1 : 2}${n}${process.pid}`;
+const sleepMarker = (kind: Kind, n: number): string => `9${['bwrap', 'host', 'podman', 'docker'].indexOf(kind) + 1}${n}${process.pid}`;
 
 async function waitForFile(path: string, text: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -74,18 +83,33 @@ const noCgroups = Boolean(process.env.GDFLOW_TEST_NO_CGROUPS);
 const procScan = Boolean(process.env.GDFLOW_TEST_PROC_SCAN);
 const cgroupMemory = !noCgroups && (await discoverCgroupV1()).memory !== undefined;
 
-for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
-  const isolated = kind === 'bwrap';
-  const onlyBwrap = (why: string): { skip: string | false } => ({ skip: isolated ? false : `host executor: ${why}` });
+for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
+  const container = isContainer(kind);
+  const isolated = kind !== 'host';
+  const onlyIsolated = (why: string): { skip: string | false } => ({ skip: isolated ? false : `host executor: ${why}` });
+  const onlyBwrap = (why: string): { skip: string | false } => ({ skip: kind === 'bwrap' ? false : `${kind} executor: ${why}` });
+  /** Cases about the launcher, job processes of the server's own making, or options of the process executors. */
+  const processesOnly = (why: string): { skip: string | false } => ({ skip: container ? `${kind} executor: ${why}` : false });
+  /** A command connecting to host:port (bash's /dev/tcp on the host; busybox nc in the tiny image). */
+  const connect = (host: string, port: number) => (container ? `echo hi | nc -w 2 ${host} ${port}` : `bash -c 'echo hi > /dev/tcp/${host}/${port}'`);
+  /** A command that takes 400 MB and holds it (the tiny image has no perl: its shell holds a 400 MB string). */
+  const allocate = (seconds: number) =>
+    container ? `x=$(head -c 419430400 /dev/zero | tr '\\0' a); sleep ${seconds}` : `perl -e '$x = "a" x (400*1024*1024); sleep ${seconds}'`;
+  const title = container ? `executor contract: ${kind}` : `executor contract: ${kind}, ${launcherKind} launcher`;
 
-  describe(`executor contract: ${kind}, ${launcherKind} launcher`, { timeout: 120_000 }, () => {
-    const executor: Executor = createExecutor(kind, {
-      killGraceMs: 2000,
-      sampleIntervalMs: 200,
-      launcher: launcherKind,
-      ...(noCgroups ? { cgroups: false } : {}),
-      ...(procScan ? { processTracking: 'scan' as const } : {}),
-    });
+  describe(title, { timeout: 120_000, skip }, () => {
+    const executor: Executor = container
+      ? createExecutor(kind, { killGraceMs: 2000 })
+      : createExecutor(kind, {
+          killGraceMs: 2000,
+          sampleIntervalMs: 200,
+          launcher: launcherKind,
+          ...(noCgroups ? { cgroups: false } : {}),
+          ...(procScan ? { processTracking: 'scan' as const } : {}),
+        });
+    /** A job for this executor: in the tiny image for a container executor. */
+    const job = (command: string, extra: Partial<JobSpec> = {}) => newJob(command, { ...(container ? { image: TINY_IMAGE } : {}), ...extra });
+    if (container) before(() => ensureTinyImage(kind));
 
     it('check() passes on this machine and capabilities are declared', async () => {
       await executor.check();
@@ -103,16 +127,17 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.ok(r.startedAt >= before - 0.01 && r.endedAt >= r.startedAt && r.endedAt <= Date.now() / 1000 + 0.01);
     });
 
-    it('onStarted: called once, with the first pid, before run resolves, for a job that started (even one that fails)', async () => {
+    it('onStarted: called once, with the first pid (a container: its name), before run resolves, for a job that started (even one that fails)', async () => {
       for (const command of ['true', 'exit 3']) {
-        const calls: Array<{ pid?: number; runSettled: boolean }> = [];
+        const calls: Array<{ pid?: number; externalId?: string; runSettled: boolean }> = [];
         let settled = false;
         const r = await executor
           .run(await job(command), never(), { onStarted: (info) => calls.push({ ...info, runSettled: settled }) })
           .finally(() => (settled = true));
         assert.equal(r.outcome, command === 'true' ? 'succeeded' : 'failed');
         assert.equal(calls.length, 1, command);
-        assert.ok(typeof calls[0]!.pid === 'number' && calls[0]!.pid > 1, `a pid: ${calls[0]!.pid}`);
+        if (container) assert.match(calls[0]!.externalId ?? '', /^gdflow-/);
+        else assert.ok(typeof calls[0]!.pid === 'number' && calls[0]!.pid > 1, `a pid: ${calls[0]!.pid}`);
         assert.equal(calls[0]!.runSettled, false);
       }
     });
@@ -126,7 +151,8 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       // One environment entry over the kernel's 128 KiB limit per string: the exec fails with E2BIG.
       const tooBig = await executor.run(await job('true', { env: { BIG: 'x'.repeat(200_000) } }), never(), hooks);
       assert.equal(tooBig.outcome, 'failed');
-      assert.match(tooBig.reason, /^could not start: .*(E2BIG|Argument list too long)/);
+      // Process executors: the kernel refuses the exec; container runtimes refuse the environment before that.
+      assert.match(tooBig.reason, container ? /^could not start/ : /^could not start: .*(E2BIG|Argument list too long)/);
       const spec = await job('echo should-not-run');
       await mkdir(join(spec.dir, 'logs'), { recursive: true });
       await symlink(join(spec.dir, 'elsewhere'), spec.stdoutLog);
@@ -168,7 +194,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(await read(target), 'precious\n');
     });
 
-    it('the job is a child of the launcher process, never of the server, and sits in its own process group', async () => {
+    it('the job is a child of the launcher process, never of the server, and sits in its own process group', processesOnly('the runtime starts the container, which outlives the server (container.test.ts)'), async () => {
       const spec = await job('echo "$$ $PPID" > ids; cut -d " " -f 5 /proc/$$/stat > pgid');
       const r = await executor.run(spec, never());
       assert.equal(r.outcome, 'succeeded', r.reason);
@@ -181,7 +207,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
     });
 
     it('with cgroups, the first process of the job is in the job\'s memory and cpu groups (under the jobs\' shared parent), and its launcher in neither', {
-      skip: isolated ? 'bwrap: the sandbox has its own cgroup namespace, so the job sees its group as /' : !cgroupMemory ? 'no writable cgroup v1 hierarchy here' : false,
+      skip: isolated ? `${kind}: the job has its own cgroup namespace, so it sees its group as /` : !cgroupMemory ? 'no writable cgroup v1 hierarchy here' : false,
     }, async () => {
       const spec = await job('cat /proc/$$/cgroup > cgroups; echo $PPID > ppid', { memMb: 64 });
       const r = await executor.run(spec, never());
@@ -194,7 +220,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.doesNotMatch(launcherGroups, /gdflow-/, 'the launcher is not left in a job group');
     });
 
-    it('when the launcher dies mid-job, the job fails with a reason, its processes end, and the next job runs', async () => {
+    it('when the launcher dies mid-job, the job fails with a reason, its processes end, and the next job runs', processesOnly('no launcher: a container keeps running when its worker dies, and is adopted (container.test.ts)'), async () => {
       const marker = sleepMarker(kind, 5);
       const spec = await job(`echo started; sleep ${marker}`);
       const running = executor.run(spec, never());
@@ -260,7 +286,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.deepEqual(await readdir(join(spec.workDir, 'inputs', 'near')), []);
     });
 
-    it('a read-only mount cannot be written', onlyBwrap('mounts are symlinks and the job has the server user\'s rights'), async () => {
+    it('a read-only mount cannot be written', onlyIsolated('mounts are symlinks and the job has the server user\'s rights'), async () => {
       const spec = await job('echo overwritten > /var/data/inputs/in.txt');
       const hostIn = join(spec.dir, 'in.txt');
       await writeFile(hostIn, 'original\n');
@@ -271,7 +297,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(await read(hostIn), 'original\n');
     });
 
-    it('files outside /var/data cannot be written', onlyBwrap('no isolation from the host file system'), async () => {
+    it('files outside /var/data cannot be written', onlyIsolated('no isolation from the host file system'), async () => {
       const marker = `gdflow-test-${process.pid}-${counter}`;
       for (const target of [`/etc/${marker}`, `/usr/${marker}`, `/var/${marker}`]) {
         const r = await executor.run(await job(`echo x > ${target}`), never());
@@ -280,7 +306,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       }
     });
 
-    it('sensitive host places are hidden (/root, /etc/shadow, hidePaths)', onlyBwrap('nothing is hidden'), async () => {
+    it('sensitive host places are hidden (/root, /etc/shadow, hidePaths)', onlyBwrap(kind === 'host' ? 'nothing is hidden' : "the job sees the image's file system, none of the host's (container.test.ts)"), async () => {
       const hiding = createExecutor('bwrap', { hidePaths: ['/usr/share/doc/bwa'], launcher: launcherKind });
       const spec = await job('ls -A /root | wc -l; cat /etc/shadow >/dev/null 2>&1 && echo shadow-readable; ls /usr/share/doc/bwa/examples 2>&1 | head -1; ls /var');
       const r = await hiding.run(spec, never());
@@ -323,7 +349,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(missing.outcome, 'failed');
     });
 
-    it('stdout through a symlink planted in workDir cannot write a host file', onlyBwrap('the job may write any host file anyway'), async () => {
+    it('stdout through a symlink planted in workDir cannot write a host file', onlyIsolated('the job may write any host file anyway'), async () => {
       const spec = await job('echo pwned', { stdout: '/var/data/evil' });
       const victim = join(spec.dir, 'victim.txt');
       await writeFile(victim, 'safe\n');
@@ -333,11 +359,11 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       assert.equal(await read(victim), 'safe\n');
     });
 
-    it('no network when network=false', onlyBwrap('no network isolation'), async () => {
+    it('no network when network=false', onlyIsolated('no network isolation'), async () => {
       const server = await listen();
       try {
         const port = (server.address() as { port: number }).port;
-        const spec = await job(`cat /proc/net/dev; bash -c 'echo hi > /dev/tcp/127.0.0.1/${port}' && echo connected`);
+        const spec = await job(`cat /proc/net/dev; ${connect('127.0.0.1', port)} && echo connected`);
         const r = await executor.run(spec, never());
         const out = await read(spec.stdoutLog);
         const interfaces = out
@@ -354,10 +380,12 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
     });
 
     it('network works when network=true', async () => {
-      const server = await listen();
+      // A container is on the runtime's own network: it reaches the host through its gateway, not on 127.0.0.1.
+      const server = await listen(container ? '0.0.0.0' : '127.0.0.1');
       try {
         const port = (server.address() as { port: number }).port;
-        const spec = await job(`bash -c 'echo hi > /dev/tcp/127.0.0.1/${port}' && echo connected`, { network: true });
+        const host = container ? "$(ip route | awk '/^default/ {print $3}')" : '127.0.0.1';
+        const spec = await job(`${connect(host, port)} && echo connected`, { network: true });
         const r = await executor.run(spec, never());
         assert.equal(r.outcome, 'succeeded', await read(spec.stderrLog));
         assert.equal(await read(spec.stdoutLog), 'connected\n');
@@ -423,15 +451,15 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
     });
 
     it('memory limit: a job allocating over memMb fails with an out-of-memory reason', async () => {
-      const spec = await job(`perl -e '$x = "a" x (400*1024*1024); sleep 3'`, { memMb: 100 });
+      const spec = await job(allocate(3), { memMb: 100 });
       const r = await executor.run(spec, never());
       assert.equal(r.outcome, 'failed');
       assert.match(r.reason, /out of memory/);
-      assert.equal(r.memoryEnforcement, cgroupMemory ? 'cgroup-v1' : 'watchdog');
+      assert.equal(r.memoryEnforcement, container ? 'container' : cgroupMemory ? 'cgroup-v1' : 'watchdog');
     });
 
-    it('memory limit, watchdog mode: over the limit → killed and failed; peak RSS reported', async () => {
-      const watchdog = createExecutor(kind, { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100, launcher: launcherKind });
+    it('memory limit, watchdog mode: over the limit → killed and failed; peak RSS reported', processesOnly("a container's memory limit is its cgroup's"), async () => {
+      const watchdog = createExecutor(kind as 'bwrap' | 'host', { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100, launcher: launcherKind });
       const r = await watchdog.run(await job(`perl -e '$x = "a" x (400*1024*1024); sleep 10'`, { memMb: 100 }), never());
       assert.equal(r.outcome, 'failed');
       assert.equal(r.memoryEnforcement, 'watchdog');
@@ -449,7 +477,11 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       await assert.rejects(executor.run(await job('true', { env: { 'A=B': 'x' } }), never()), /env/);
     });
 
-    it('real tools run under a 1.5 GB memory limit: wgsim, bwa index/mem, samtools sort/flagstat, fastp', async () => {
+    const demoImage = container && !skip && hasImage(kind, DEMO_IMAGE);
+    it('real tools run under a 1.5 GB memory limit: wgsim, bwa index/mem, samtools sort/flagstat, fastp', {
+      skip: container && !demoImage ? `${kind}: the tools are in ${DEMO_IMAGE}, which is not built here (scripts/images/build-demo.sh)` : false,
+    }, async () => {
+      const tools = container ? { image: DEMO_IMAGE } : {};
       const spec = await job(
         [
           'set -e',
@@ -461,7 +493,7 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
           'fastp -i r1.fq -I r2.fq -o r1.trim.fq -O r2.trim.fq -j fastp.json -h fastp.html -w 1 2> fastp.log',
         ].join('\n'),
         // fastp 0.23.2 touches about 1 GB even for tiny inputs (measured: max RSS 1071044 KB), so 512 MB would OOM
-        { memMb: 1536, mounts: [{ hostPath: '/usr/share/doc/samtools/examples/ex1.fa', sandboxPath: '/var/data/inputs/ref.fa', readOnly: true }] },
+        { ...tools, memMb: 1536, mounts: [{ hostPath: '/usr/share/doc/samtools/examples/ex1.fa', sandboxPath: '/var/data/inputs/ref.fa', readOnly: true }] },
       );
       const r = await executor.run(spec, never());
       assert.equal(r.outcome, 'succeeded', `${r.reason}\n${await read(spec.stderrLog)}`);
@@ -470,17 +502,17 @@ for (const kind of KINDS) for (const launcherKind of LAUNCHERS) {
       const fastp = JSON.parse(await read(join(spec.workDir, 'fastp.json'))) as { summary: { before_filtering: { total_reads: number } } };
       assert.equal(fastp.summary.before_filtering.total_reads, 4000);
 
-      const version = await job('samtools --version | head -1');
+      const version = await job('samtools --version | head -1', tools);
       assert.equal((await executor.run(version, never())).outcome, 'succeeded');
       assert.match(await read(version.stdoutLog), /^samtools 1\./);
     });
   });
 }
 
-function listen(): Promise<Server> {
+function listen(host = '127.0.0.1'): Promise<Server> {
   return new Promise((resolve) => {
     const server = createServer((socket) => socket.resume().on('end', () => socket.end()));
-    server.listen(0, '127.0.0.1', () => resolve(server));
+    server.listen(0, host, () => resolve(server));
   });
 }
 

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { TestAccount } from './server.js';
 import { projectPath } from './server.js';
 
@@ -90,3 +91,26 @@ export async function createWorkflow(account: TestAccount, name: string, configs
   const version = got.workflows[got.workflows.length - 1].version as number;
   return account.api.send('PUT', projectPath(account.name, `workflows/${name}/`, project), { json: { workflow_version: version, configs } });
 }
+
+/** The parameter template of a workflow (version 1), to fill in and activate. */
+export async function template(account: TestAccount, workflow: string) {
+  const { parameter } = await account.api.json<any>('GET', projectPath(account.name, `executable-workflows/${workflow}/`), { query: { workflow_version: 1 } });
+  return parameter;
+}
+
+/** A one-tool workflow: load → tool → store, the tool given by its definition. */
+export async function singleToolWorkflow(account: TestAccount, name: string, definition: Record<string, unknown>, parameters: Record<string, unknown> = {}) {
+  await registerTool(account, `${name}_tool`, definition);
+  const app = await toolId(account, `${name}_tool`, 1);
+  const inputs = Object.keys((definition.inputs as object) ?? {});
+  const configs = {
+    nodelist: [
+      ...(inputs.length ? [{ node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'in' } } }] : []),
+      { node_id: 'work', app_id: app, inputs: inputs.length ? { [inputs[0]!]: [{ enid: 'in' }] } : {}, outputs: { out: [{ enid: 'result' }] }, parameters },
+      { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'result' } } },
+    ],
+  };
+  const put = await createWorkflow(account, name, configs);
+  assert.equal(put.status, 200);
+}
+

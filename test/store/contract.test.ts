@@ -176,7 +176,7 @@ for (const backend of BACKENDS) {
       const listed = await store.listJobs(input.id);
       assert.deepEqual(
         listed.map(({ modifiedAt: _m, ...job }) => job).sort((x, y) => (x.id < y.id ? -1 : 1)),
-        jobs.map((job) => ({ ...job, exitCode: null, externalId: null, startedAt: null, endedAt: null })),
+        jobs.map((job) => ({ ...job, exitCode: null, externalId: null, imageDigest: null, startedAt: null, endedAt: null })),
       );
       for (const job of listed) {
         assert.ok(job.modifiedAt >= t0 && job.modifiedAt <= t1);
@@ -561,6 +561,18 @@ for (const backend of BACKENDS) {
         await store.applyChanges({ owner: 'handler', jobs: [{ id: `${id}.a`, taskId: id, patch: { externalId: 'slurm:12345' } }] });
         assert.equal((await store.getJob(`${id}.a`))!.externalId, 'slurm:12345');
         await store.releaseTasks('handler', [id]);
+      });
+
+      it('keeps the image digest of a job, written with its start or on its own', async () => {
+        const id = await claimable('digest', {}, ['a', 'b']);
+        await claimAll('digester');
+        const digest = `sha256:${'ab'.repeat(32)}`;
+        await store.applyChanges({ owner: 'digester', relaxed: true, jobs: [{ id: `${id}.a`, taskId: id, patch: { status: 'running', reason: 'started', imageDigest: digest } }] });
+        assert.equal((await store.getJob(`${id}.a`))!.imageDigest, digest);
+        assert.equal((await store.getJob(`${id}.b`))!.imageDigest, null, 'null until a job runs in an image');
+        await store.updateJob(`${id}.a`, { imageDigest: null });
+        assert.equal((await store.getJob(`${id}.a`))!.imageDigest, null);
+        await store.releaseTasks('digester', [id]);
       });
     });
 

@@ -45,5 +45,7 @@ export function jobView(job: Job, alias = '') {
     mem: `${job.memMb}m`,
     startTime: time(job.startedAt),
     endTime: time(job.endedAt),
+    /** The digest of the container image the job ran in (podman and docker executors), or null. */
+    image_digest: job.imageDigest,
   };
 }

@@ -3,7 +3,8 @@
  *
  * A job sees its working directory at `/var/data` (WIRE.md §5: tool templates write paths such as
  * `/var/data/fastqc`). Executors differ in how much they isolate the command from the host:
- * `bwrap` (bwrap.ts) runs it in a bubblewrap sandbox; `host` (host.ts) runs it as a plain process.
+ * `bwrap` (bwrap.ts) runs it in a bubblewrap sandbox; `host` (host.ts) runs it as a plain process;
+ * `podman` and `docker` (container.ts) run it in a container of the tool's image.
  */
 
 export interface Mount {
@@ -39,6 +40,12 @@ export interface JobSpec {
   /** 0 = no limit. */
   timeoutSeconds: number;
   env?: Record<string, string>;
+  /**
+   * The tool's container image (`requirements.container.image`), e.g. `quay.io/biocontainers/samtools:1.16`.
+   * The container executors run the job in it; empty or absent, they run it on the host sandbox. The process
+   * executors ignore it.
+   */
+  image?: string;
 }
 
 /**
@@ -65,7 +72,8 @@ export interface JobResult {
   memoryEnforcement?: MemoryEnforcement;
 }
 
-export type MemoryEnforcement = 'cgroup-v1' | 'watchdog' | 'none';
+/** 'container': the container's own memory limit (its cgroup, set by the container runtime). */
+export type MemoryEnforcement = 'cgroup-v1' | 'watchdog' | 'container' | 'none';
 
 export interface ExecutorCapabilities {
   sandbox: boolean;
@@ -80,9 +88,10 @@ export interface RunHooks {
    * a log file that cannot be opened, a program that cannot be executed). `pid` is the first process's pid on the
    * host (bwrap: the bwrap process). `externalId` is the handle of a job that can outlive the worker (a Slurm job
    * id, a container name): the engine records it so that a later owner of the task can adopt the job instead of
-   * running it again. It must not throw (an exception is reported as a process warning and ignored).
+   * running it again. `imageDigest` is the digest of the container image the job runs in, as resolved for this run
+   * (what provenance and call caching key on). It must not throw (an exception is reported as a process warning and ignored).
    */
-  onStarted?: (info: { pid?: number; externalId?: string }) => void;
+  onStarted?: (info: { pid?: number; externalId?: string; imageDigest?: string }) => void;
 }
 
 export interface Executor {

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_accounts_tools_workflows.js';
 import * as m0002 from './0002_tasks_jobs.js';
 import * as m0003 from './0003_task_leases.js';
+import * as m0004 from './0004_job_image_digest.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -12,6 +13,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001_accounts_tools_workflows': m0001,
   '0002_tasks_jobs': m0002,
   '0003_task_leases': m0003,
+  '0004_job_image_digest': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

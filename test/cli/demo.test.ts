@@ -1,0 +1,36 @@
+/**
+ * `gdflow demo` end to end: the alignment pipeline on simulated reads, on the bwrap sandbox and in containers of the
+ * demo image (podman).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { skipWithout } from '../helpers/components.js';
+import { DEMO_IMAGE, gdflowContainers, hasImage, runtimeUnavailable } from '../helpers/containers.js';
+import { runCli } from '../helpers/process.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'gdflow-demo-test-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Why the demo cannot run in podman containers here without building its image first (about a minute). */
+function podmanDemoUnavailable(): string | undefined {
+  return runtimeUnavailable('podman') ?? (hasImage('podman', DEMO_IMAGE) ? undefined : `${DEMO_IMAGE} is not built (scripts/images/build-demo.sh; gdflow demo builds it itself)`);
+}
+
+describe('gdflow demo', { timeout: 180_000 }, () => {
+  for (const [executor, skip] of [['bwrap', undefined], ['podman', skipWithout(podmanDemoUnavailable())]] as const) {
+    it(`runs the alignment pipeline to the end: --executor ${executor}`, { skip }, () => {
+      const dataDir = join(scratch, executor);
+      const demo = runCli(['demo', '--executor', executor, '--reads', '200', '--data-dir', dataDir]);
+      assert.equal(demo.status, 0, `${demo.stdout}\n${demo.stderr}`);
+      assert.match(demo.stdout, /task succeeded in/);
+      assert.match(demo.stdout, /fastp: 400 reads in/);
+      assert.match(demo.stdout, /flagstat: 400 \+ 0 in total/);
+      const taskId = /task \S+ \(([0-9a-f]{24})\) started/.exec(demo.stdout)?.[1];
+      assert.ok(taskId, 'the demo names its task');
+      if (executor === 'podman') assert.deepEqual(gdflowContainers('podman', taskId), [], 'no container is left');
+    });
+  }
+});
