@@ -76,15 +76,18 @@ async function main() {
     const lastTenth = latencies.slice(Math.floor(TASKS * 0.9));
     const lastRate = lastTenth.length / (lastTenth[lastTenth.length - 1]!.at - lastTenth[0]!.at);
 
-    // 2. Paging through it.
-    const keyset: number[] = [];
-    let pages = 0;
-    for (let cursor: string | undefined; ; pages++) {
-      const [page, took] = await timed(() => client.listTasks({ size: PAGE, ...(cursor ? { cursor } : {}) }));
-      keyset.push(took);
-      if (!page.next_cursor) break;
-      cursor = page.next_cursor;
-    }
+    // 2. Paging through it: every page by cursor right after the fill (while the database may still be catching up
+    // with it: PostgreSQL's autovacuum), pages at random offsets, the oldest page, and every page by cursor again.
+    const walk = async (): Promise<number[]> => {
+      const took: number[] = [];
+      for (let cursor: string | undefined; ; ) {
+        const [page, ms] = await timed(() => client.listTasks({ size: PAGE, ...(cursor ? { cursor } : {}) }));
+        took.push(ms);
+        if (!page.next_cursor) return took;
+        cursor = page.next_cursor;
+      }
+    };
+    const keyset = await walk();
     const offsets: number[] = [];
     for (let i = 0; i < 200; i++) {
       const offset = Math.floor(Math.random() * (TASKS - PAGE));
@@ -92,6 +95,7 @@ async function main() {
     }
     const oldest: number[] = [];
     for (let i = 0; i < 50; i++) oldest.push((await timed(() => client.listTasks({ size: PAGE, offset: TASKS - PAGE })))[1]);
+    const keysetAgain = await walk();
 
     // 3. A worker on the backlog.
     worker = await startGdflow(['--role', 'worker', '--cpus', '2', '--executor', 'host', ...database.args], api.dataDir);
@@ -113,9 +117,10 @@ async function main() {
     process.stdout.write(`\n| measure | value | target |\n|---|---|---|\n`);
     process.stdout.write(`| ActivateWorkflow, ${CLIENTS} clients, whole fill (0 → ${TASKS} queued) | ${(TASKS / fillSeconds).toFixed(0)}/s | |\n`);
     process.stdout.write(`| ActivateWorkflow, last tenth (${Math.floor(TASKS * 0.9)} → ${TASKS} queued) | ${lastRate.toFixed(0)}/s; ${ms(lastTenth.map((l) => l.ms))} | >= 300/s |\n`);
-    process.stdout.write(`| task list, all ${pages + 1} pages of ${PAGE} by cursor | ${ms(keyset)} | p99 <= 50 ms |\n`);
+    process.stdout.write(`| task list, all ${keyset.length} pages of ${PAGE} by cursor, right after the fill | ${ms(keyset)} | p99 <= 50 ms |\n`);
     process.stdout.write(`| task list, 200 pages at random offsets | ${ms(offsets)} | p99 <= 50 ms |\n`);
     process.stdout.write(`| task list, the oldest page by offset (50 times) | ${ms(oldest)} | p99 <= 50 ms |\n`);
+    process.stdout.write(`| task list, all pages by cursor again | ${ms(keysetAgain)} | p99 <= 50 ms |\n`);
     process.stdout.write(`| worker RSS over ${WORKER_SECONDS} s on the backlog (holding ${health.tasks} tasks at the end) | max ${Math.max(...rss).toFixed(0)} MB, last ${rss[rss.length - 1]!.toFixed(0)} MB | < 200 MB |\n`);
     process.stdout.write(`| worker throughput on the backlog | ${(succeeded / WORKER_SECONDS).toFixed(1)} tasks/s (${succeeded} succeeded) | |\n`);
   } finally {

@@ -236,7 +236,9 @@ export class KyselyStore extends DefinitionStore implements Store {
     }
     const { after } = range;
     if (after) {
-      page = page.where((eb) => eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]));
+      // A row-value comparison: both databases turn it into one range of the index (an OR of the two cases made
+      // PostgreSQL read every earlier entry and filter them).
+      page = page.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
     }
     page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(range.limit).offset(Math.min(range.offset ?? 0, MAX_OFFSET));
     const ids = (await page.execute()).map((r) => r.id);
