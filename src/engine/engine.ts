@@ -98,7 +98,8 @@ export class Engine {
   private freeCpus: number;
   private freeMemMb: number;
   private pending: { tasks: NonNullable<StateChanges['tasks']>; jobs: NonNullable<StateChanges['jobs']>; release: string[] } = { tasks: [], jobs: [], release: [] };
-  private flushing: Promise<void> = Promise.resolve();
+  private writing: Promise<void> | undefined;
+  private nextWrite: Promise<void> | undefined;
   /** Jobs to start once the pass's writes are committed, and jobs to start at once (see dispatch). */
   private starts: Start[] = [];
   private startsNow: Start[] = [];
@@ -426,31 +427,44 @@ export class Engine {
     if (isTerminalTask(status)) this.log('info', `task ${status}`, { task: live.task.id, name: live.task.name, reason });
   }
 
-  /** Write what is pending, after any earlier write; tasks the store says this worker lost are given up. */
+  /**
+   * Write what is pending; tasks the store says this worker lost are given up. One write at a time: what becomes
+   * pending while a write is under way goes in one next write, however many passes asked for it, so that the store's
+   * round trips, not the passes, set how often the engine commits (on PostgreSQL a commit is several round trips).
+   * Resolves when everything pending at the call is written.
+   */
   private flush(): Promise<void> {
-    const batch = this.pending;
-    if (batch.tasks.length + batch.jobs.length + batch.release.length === 0) return this.flushing;
-    this.pending = { tasks: [], jobs: [], release: [] };
-    const write = async () => {
-      // A store that cannot be reached is asked again: the leases' deadlines (poll) decide when to give up.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const { lost } = await this.store.applyChanges({ ...batch, owner: this.owner, relaxed: true });
-          for (const id of lost) {
-            const live = this.tasks.get(id);
-            if (live) this.abandon(live, 'another worker holds it now');
-          }
-          return;
-        } catch (error) {
-          const live = [...new Set([...batch.tasks.map((c) => c.id), ...batch.jobs.map((c) => c.taskId)])].filter((id) => this.tasks.has(id));
-          this.log('error', 'writing task state failed', { error: String(error), attempt });
-          if (live.length === 0 && batch.release.length === 0) return;
-          await sleep(Math.min(5000, 100 * 2 ** attempt));
+    if (!this.writing) {
+      if (this.pending.tasks.length + this.pending.jobs.length + this.pending.release.length === 0) return Promise.resolve();
+      const batch = this.pending;
+      this.pending = { tasks: [], jobs: [], release: [] };
+      this.writing = this.write(batch).finally(() => (this.writing = undefined));
+      return this.writing;
+    }
+    this.nextWrite ??= this.writing.then(() => {
+      this.nextWrite = undefined;
+      return this.flush();
+    });
+    return this.nextWrite;
+  }
+
+  private async write(batch: Engine['pending']): Promise<void> {
+    // A store that cannot be reached is asked again: the leases' deadlines (poll) decide when to give up.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { lost } = await this.store.applyChanges({ ...batch, owner: this.owner, relaxed: true });
+        for (const id of lost) {
+          const live = this.tasks.get(id);
+          if (live) this.abandon(live, 'another worker holds it now');
         }
+        return;
+      } catch (error) {
+        const live = [...new Set([...batch.tasks.map((c) => c.id), ...batch.jobs.map((c) => c.taskId)])].filter((id) => this.tasks.has(id));
+        this.log('error', 'writing task state failed', { error: String(error), attempt });
+        if (live.length === 0 && batch.release.length === 0) return;
+        await sleep(Math.min(5000, 100 * 2 ** attempt));
       }
-    };
-    this.flushing = this.flushing.then(write);
-    return this.flushing;
+    }
   }
 
   // ---- the scheduling pass -----------------------------------------------------------------------------
@@ -468,8 +482,13 @@ export class Engine {
     this.dispatch();
     for (const start of this.startsNow.splice(0)) this.launch(start);
     const starts = this.starts.splice(0);
-    await this.flush();
-    for (const start of starts) this.launch(start);
+    // The pass does not wait for its writes unless a job's start must be written first: the next pass can run
+    // (a job ended, another starts) while they are on their way.
+    if (starts.length === 0) void this.flush();
+    else {
+      await this.flush();
+      for (const start of starts) this.launch(start);
+    }
     if (this.claimSoon) {
       this.claimSoon = false;
       this.maybeClaim();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
-import type { Executor, JobResult, JobSpec, RunHooks } from './executors/executor.js';
+import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/executor.js';
 import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
@@ -102,7 +102,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     if (existsSync(workDir) && readdirSync(workDir).length > 0) await rm(workDir, { recursive: true, force: true });
     for (const dir of jobDirectories(spec, workDir)) mkdirSync(dir, { recursive: true });
   }
-  const mounts = [];
+  const mounts: Mount[] = [];
   for (const mount of spec.mounts) {
     const hostPath = await hostPathOf(mount.source, context);
     if (!existsSync(hostPath)) {
@@ -113,21 +113,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
-  const jobSpec: JobSpec = {
-      jobId: context.jobId,
-      workDir,
-      command: spec.command,
-      mounts,
-      ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
-      ...(spec.stdout !== undefined ? { stdout: spec.stdout } : {}),
-      stdoutLog: context.layout.stdoutLog(context.taskId, spec.nodeId),
-      stderrLog: context.layout.stderrLog(context.taskId, spec.nodeId),
-      cpu: context.cpu,
-      memMb: context.memMb,
-      network: spec.network,
-      timeoutSeconds: context.timeoutSeconds,
-      image: spec.image,
-  };
+  const jobSpec = executorSpec(spec, context, workDir, mounts);
   const result = await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted });
   return checkOutputs(spec, workDir, result);
 }
@@ -143,14 +129,15 @@ function checkOutputs(spec: ToolJobSpec, workDir: string, result: JobResult): Ru
   return result;
 }
 
-/** Wait for a tool job an earlier owner started, through the executor's handle of it (no new process). */
-async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: string): Promise<RunResult> {
-  const workDir = context.layout.workDir(context.taskId, spec.nodeId);
-  const jobSpec: JobSpec = {
+/** What the executor is given to run a tool job (or to adopt one: then without mounts, which are in place). */
+function executorSpec(spec: ToolJobSpec, context: RunContext, workDir: string, mounts: Mount[]): JobSpec {
+  return {
     jobId: context.jobId,
     workDir,
     command: spec.command,
-    mounts: [],
+    mounts,
+    ...(spec.stdin !== undefined ? { stdin: spec.stdin } : {}),
+    ...(spec.stdout !== undefined ? { stdout: spec.stdout } : {}),
     stdoutLog: context.layout.stdoutLog(context.taskId, spec.nodeId),
     stderrLog: context.layout.stderrLog(context.taskId, spec.nodeId),
     cpu: context.cpu,
@@ -159,6 +146,12 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
     timeoutSeconds: context.timeoutSeconds,
     image: spec.image,
   };
+}
+
+/** Wait for a tool job an earlier owner started, through the executor's handle of it (no new process). */
+async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: string): Promise<RunResult> {
+  const workDir = context.layout.workDir(context.taskId, spec.nodeId);
+  const jobSpec = executorSpec(spec, context, workDir, []);
   context.onStarted({ externalId });
   return checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal));
 }
