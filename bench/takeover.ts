@@ -69,19 +69,25 @@ async function main() {
       const killedAt = Date.now();
       workers[victim]!.child.kill('SIGKILL');
       let again: number | undefined;
+      let attempt = 0;
       for (;;) {
         const { jobs } = await client.listJobs(task_id);
         const slow = jobs.find((j) => j.node_id === 'slow')!;
-        // The new attempt is written before it starts (still queued then): wait for it to run.
-        if (slow.attempt >= 2 && slow.status !== 'queued' && slow.startTime !== null) {
+        // Wait for a start after the kill. Usually that is attempt 2; it is attempt 1 again when the worker was
+        // killed before its write of the first start landed (the store never knew the job ran, and its process died
+        // with the worker).
+        if (slow.status !== 'queued' && slow.startTime !== null && slow.startTime * 1000 > killedAt) {
           again = slow.startTime * 1000;
+          attempt = slow.attempt;
           break;
         }
+        // Fail rather than wait forever: the take-over is late by far.
+        if (Date.now() - killedAt > (LEASE * 4 + 30) * 1000) throw new Error(`round ${round}: no new start ${LEASE * 4 + 30} s after the kill: ${JSON.stringify(jobs)}`);
         await pause(20);
       }
       if (process.env.BENCH_DEBUG) process.stdout.write(`${JSON.stringify(await client.getTaskEvents(task_id))}\n`);
       takeovers.push((again - killedAt) / 1000);
-      process.stdout.write(`  round ${round}: the job ran again ${((again - killedAt) / 1000).toFixed(2)} s after its worker was killed\n`);
+      process.stdout.write(`  round ${round}: the job ran again ${((again - killedAt) / 1000).toFixed(2)} s after its worker was killed (attempt ${attempt})\n`);
       await workers[victim]!.stop();
       workers[victim] = await startGdflow(workerArgs, api.dataDir);
     }
