@@ -8,6 +8,7 @@ import type { Services } from '../domain/services.js';
 import { newRequestId } from '../ids.js';
 import { contentMd5, getHeader } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
+import { registerAuditHook } from './audit-hook.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
@@ -185,6 +186,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
     });
   }
+
+  registerAuditHook(app, options.services.store, logger);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

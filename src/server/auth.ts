@@ -69,7 +69,7 @@ function checkSignature(request: FastifyRequest, parsed: ParsedAuthorization, ke
       throw httpError('SignatureDoesNotMatch', `the signature is not the HMAC-SHA1 of the string to sign ${JSON.stringify(expected)} (canonical resource ${JSON.stringify(canonicalResource(raw))})`);
     }
   }
-  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id };
+  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id, requestId: String(request.id) };
 }
 
 /**

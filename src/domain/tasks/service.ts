@@ -4,6 +4,7 @@ import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './st
 import { buildPlan, PlanError } from './plan.js';
 import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
+import { actorOf, audited } from '../audit.js';
 import { forbidden, invalid, notFound } from '../errors.js';
 import { describe, isObject } from '../json.js';
 import { checkName, parseVersion } from '../names.js';
@@ -83,6 +84,9 @@ async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
   await store.applyChanges({ jobs: jobs.map((j) => ({ id: j.id, taskId: task.id, patch: { status: 'cancelled', reason: 'the task was stopped' } })), tasks });
   return 'stopped';
 }
+
+/** How the audit log names a task. */
+const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
 
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of WIRE.md §2. */
 export class TaskService {
@@ -172,6 +176,7 @@ export class TaskService {
             cpu: job.cpu,
             memMb: job.memMb,
           })),
+          audited(actorOf(scope.caller), 'ActivateWorkflow', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, workflow ${ownerAccount}/${ownerProject}/${workflow.name}:${workflow.version})`),
         );
       } catch (error) {
         if (error instanceof AlreadyExists) {
@@ -225,8 +230,14 @@ export class TaskService {
    */
   async stop(scope: Scope, taskId: string) {
     const task = await this.task(scope, taskId);
-    if (TERMINAL_TASK_STATES.includes(task.status)) return { task_id: task.id, status: task.status };
+    const audit = audited(actorOf(scope.caller), 'StopTask', task.accountName, taskTarget(task));
+    if (TERMINAL_TASK_STATES.includes(task.status)) {
+      // Nothing to write, yet the request was made (and answered 200): it is in the log too.
+      await this.store.recordAudit(audit);
+      return { task_id: task.id, status: task.status };
+    }
     const status = await this.store.transaction(async (store) => {
+      await store.recordAudit(audit);
       const current = await store.lockTask(task.id);
       if (!current || TERMINAL_TASK_STATES.includes(current.status)) return current?.status;
       if (current.heldBy === null && ((await store.jobStatusCounts([task.id])).get(task.id)?.running ?? 0) === 0) {
@@ -247,6 +258,7 @@ export class TaskService {
   async delete(scope: Scope, taskId: string): Promise<void> {
     const task = await this.task(scope, taskId);
     const deletedHere = await this.store.transaction(async (store) => {
+      await store.recordAudit(audited(actorOf(scope.caller), 'DeleteTask', task.accountName, taskTarget(task)));
       const current = await store.lockTask(task.id);
       if (!current) return true;
       const running = (await store.jobStatusCounts([task.id])).get(task.id)?.running ?? 0;
