@@ -23,6 +23,8 @@ export interface RunningServer {
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
+  /** Where the server's JSON lines go (stdout). */
+  logger: Logger;
   /** Stop at once: running jobs are killed and run again wherever their tasks go next. */
   close(): Promise<void>;
   /**
@@ -130,5 +132,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { app, services, engine, layout, url: `http://${host}:${port}`, close: () => shutdown(0), shutdown };
+  return { app, services, engine, layout, url: `http://${host}:${port}`, logger, close: () => shutdown(0), shutdown };
 }

@@ -67,7 +67,7 @@ export interface Workflow {
   status: DefinitionStatus;
   visibility: Visibility;
   configs: Json | null;
-  /** Saved run-parameter defaults (WIRE.md §2 "set run template"), or null. */
+  /** Saved run-parameter defaults (docs/wire.md §2 "set run template"), or null. */
   runTemplate: Json | null;
   createdAt: number;
   modifiedAt: number;

@@ -88,7 +88,7 @@ async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
 /** How the audit log names a task. */
 const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
 
-/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of WIRE.md §2. */
+/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2. */
 export class TaskService {
   constructor(
     private readonly store: Store,
@@ -194,7 +194,7 @@ export class TaskService {
   private async task(scope: Scope, taskId: string): Promise<Task> {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
-    // A task being deleted is gone for clients already (WIRE.md: after DELETE the task's routes answer 404).
+    // A task being deleted is gone for clients already (docs/wire.md: after DELETE the task's routes answer 404).
     if (!task || task.projectId !== project.id || task.deleteRequested) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
     return task;
   }

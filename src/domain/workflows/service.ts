@@ -150,7 +150,7 @@ export class WorkflowService {
     return latest;
   }
 
-  /** WIRE.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
+  /** docs/wire.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
   async setRunTemplate(scope: Scope, workflowName: string, body: unknown): Promise<void> {
     const input = requireBody(body);
     if (input.workflow_version === undefined) throw invalid('workflow_version is required');
