@@ -77,7 +77,7 @@ export function registerAdmin(program: Command): void {
     .option('--account <name>', 'only entries whose actor or target account is this one')
     .option('--since <time>', 'only entries from this time: ISO 8601 (2026-11-24T09:00Z) or a duration back from now (30m, 1h, 2d)')
     .option('--limit <n>', 'at most this many entries, the newest kept', '1000')
-    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, target, actor (account/key, or the operator\'s user for gdflow admin), request id.')
+    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), request id, target (with the reason of a refusal).')
     .action(async (flags) => {
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const limit = Number(flags.limit);
