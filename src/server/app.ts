@@ -8,7 +8,9 @@ import type { Services } from '../domain/services.js';
 import { newRequestId } from '../ids.js';
 import { contentMd5, getHeader } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { registerAuditHook } from './audit-hook.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
@@ -45,6 +47,8 @@ export interface AppOptions {
   now?: () => number;
   /** What /healthz adds to its answer (the server's role, its worker's state). */
   health?: () => Record<string, unknown>;
+  /** GET /metrics and the HTTP metrics (absent: neither). */
+  metrics?: { metrics: Metrics; token: string };
 }
 
 const EMPTY_MD5 = contentMd5('');
@@ -188,6 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   registerAuditHook(app, options.services.store, logger);
+  if (options.metrics) registerMetricsRoute(app, options.metrics);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -282,6 +282,9 @@ export class CachedStore implements Store {
   taskEvents(taskId: string): Promise<TaskEvent[]> {
     return this.inner.taskEvents(taskId);
   }
+  stateCounts(): ReturnType<Store['stateCounts']> {
+    return this.inner.stateCounts();
+  }
   // The audit log is not cached and holds nothing the cache does: no invalidation.
   recordAudit(entry: AuditEntry): Promise<void> {
     return this.inner.recordAudit(entry);

@@ -316,6 +316,27 @@ export class KyselyStore extends DefinitionStore implements Store {
     return counts;
   }
 
+  async stateCounts(): Promise<{ tasks: Partial<Record<TaskStatus, number>>; jobs: Partial<Record<JobStatus, number>> }> {
+    const tasks = this.db
+      .selectFrom('tasks')
+      .select([sql<string>`'task'`.as('kind'), 'tasks.status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tasks.delete_requested', '=', 0)
+      .groupBy('tasks.status');
+    const jobs = this.db
+      .selectFrom('jobs')
+      .innerJoin('tasks', 'tasks.id', 'jobs.task_id')
+      .select([sql<string>`'job'`.as('kind'), 'jobs.status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tasks.status', 'in', ['scheduled', 'queued', 'running', 'stopping'])
+      .where('tasks.delete_requested', '=', 0)
+      .groupBy('jobs.status');
+    const counts = { tasks: {} as Partial<Record<TaskStatus, number>>, jobs: {} as Partial<Record<JobStatus, number>> };
+    for (const row of await tasks.unionAll(jobs).execute()) {
+      if (row.kind === 'task') counts.tasks[row.status as TaskStatus] = Number(row.n);
+      else counts.jobs[row.status as JobStatus] = Number(row.n);
+    }
+    return counts;
+  }
+
   async getJob(id: string): Promise<Job | undefined> {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toJob(row);

@@ -330,6 +330,12 @@ export interface TaskStore {
   /** Many task and job changes in one transaction: one commit for everything a scheduling pass decided. */
   applyChanges(changes: StateChanges): Promise<AppliedChanges>;
   taskEvents(taskId: string): Promise<TaskEvent[]>;
+  /**
+   * How many tasks are in each state (tasks being deleted left out), and how many jobs of unfinished tasks are in
+   * each state, in one query: what the metrics show (docs/operating.md, "Metrics"). Jobs of ended tasks are not
+   * counted, so that the cost follows the backlog, not the history.
+   */
+  stateCounts(): Promise<{ tasks: Partial<Record<TaskStatus, number>>; jobs: Partial<Record<JobStatus, number>> }>;
 }
 
 /** One write asked of the API or of `gdflow admin`, made or refused (docs/operating.md, "Audit log"). */
