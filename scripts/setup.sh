@@ -25,4 +25,6 @@ fi
 # better-sqlite3 compiles from source where no prebuilt binary can be downloaded (about 2 minutes).
 npm ci --no-audit --no-fund
 npm run build
-echo "gdflow is set up: try 'npm run demo', or 'node dist/src/cli/main.js --help'"
+# The README and the demo's last lines say `gdflow ...`: put it on the PATH (/usr/local/bin; GDFLOW_BIN_DIR moves it).
+scripts/install-cli.sh "${GDFLOW_BIN_DIR:-/usr/local/bin}"
+echo "gdflow is set up: try 'npm run demo', or 'gdflow --help'"

@@ -14,7 +14,7 @@ export function newId(now: number = Date.now()): string {
 let pool = Buffer.alloc(0);
 let poolOffset = 0;
 
-/** Request ids share the 24-hex form (WIRE.md §3). */
+/** Request ids share the 24-hex form (docs/wire.md §3). */
 export function newRequestId(): string {
   if (poolOffset + 12 > pool.length) {
     pool = randomBytes(12 * 512);

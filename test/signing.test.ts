@@ -21,7 +21,7 @@ const fixture = JSON.parse(readFileSync(fixturePath('signing-vectors.json'), 'ut
   vectors: Vector[];
 };
 
-describe('signing: WIRE.md §1 test vectors', () => {
+describe('signing: docs/wire.md §1 test vectors', () => {
   for (const vector of fixture.vectors) {
     it(`${vector.method} ${vector.target} ${Object.keys(vector.headers).join(',')}`, () => {
       const request = { method: vector.method, target: vector.target, headers: vector.headers };

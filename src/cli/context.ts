@@ -9,12 +9,15 @@ export interface ClientFlags {
   json?: boolean;
 }
 
-/** Add `--profile` and `--project` (and, for read commands, `--json`) to a command. */
-export function clientCommand(command: Command, options: { json?: boolean } = {}): Command {
+/**
+ * Add `--profile` and `--project` (and, for read commands, `--json`) to a command. `json` may be the help text of
+ * `--json` when the command's usual output is not a table.
+ */
+export function clientCommand(command: Command, options: { json?: boolean | string } = {}): Command {
   command
     .option('--profile <name>', 'config profile to use [GDFLOW_PROFILE]')
     .option('--project <name>', 'project of tools, workflows and tasks [GDFLOW_PROJECT]');
-  if (options.json) command.option('--json', 'print JSON instead of a table');
+  if (options.json) command.option('--json', typeof options.json === 'string' ? options.json : 'print JSON instead of a table');
   return command;
 }
 

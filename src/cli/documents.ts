@@ -14,16 +14,24 @@ type Doc = Record<string, unknown>;
 const isObject = (value: unknown): value is Doc => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function readDocument(path: string): unknown {
-  let text: string;
+  return parseDocument(readText(path), path);
+}
+
+/** A document's text, from a file or `-` for standard input. */
+export function readText(path: string): string {
   try {
-    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
+    return path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
   } catch (error) {
     throw usageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`);
   }
+}
+
+export function parseDocument(text: string, path: string): unknown {
   try {
     return parseYaml(text);
   } catch (error) {
-    throw usageError(`${path} is not valid YAML or JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    // The parser's message ends with the offending line and a caret under the spot: keep them.
+    throw usageError(`${path} is not valid YAML or JSON: ${error instanceof Error ? error.message.trimEnd() : String(error)}`);
   }
 }
 
@@ -86,6 +94,24 @@ export function workflowDocument(doc: unknown, path: string): { name: string | u
     name: typeof name === 'string' && name !== '' ? name : undefined,
     description: typeof description === 'string' ? description.trim() : undefined,
     configs: { ...rest, nodelist: body.nodelist as WorkflowNode[] },
+  };
+}
+
+/** The placeholder a workflow document may use in readable `app_id`s for the account that registers it. */
+export const ACCOUNT_PLACEHOLDER = '{account}';
+
+/** Whether some node's app_id holds the account placeholder. */
+export const usesAccountPlaceholder = (configs: WorkflowConfigs): boolean =>
+  configs.nodelist.some((node) => typeof node.app_id === 'string' && node.app_id.includes(ACCOUNT_PLACEHOLDER));
+
+/**
+ * The configuration with `{account}` in app_ids replaced by `account`, so that one document (such as
+ * examples/demo/align-workflow.yml) serves every account; the server only knows `/<account>/<tool>/<version>`.
+ */
+export function fillAccount(configs: WorkflowConfigs, account: string): WorkflowConfigs {
+  return {
+    ...configs,
+    nodelist: configs.nodelist.map((node) => (typeof node.app_id === 'string' ? { ...node, app_id: node.app_id.replaceAll(ACCOUNT_PLACEHOLDER, account) } : node)),
   };
 }
 

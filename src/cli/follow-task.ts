@@ -52,13 +52,21 @@ export async function followTask(client: Client, taskId: string, options: Follow
   }
 }
 
+/** Why a job failed, saying its exit code once: the executors' reasons often name it already ("exit code 1"). */
+export function jobFailure(job: Pick<Job, 'exit_code' | 'reason'>): string {
+  const code = job.exit_code === null ? '' : ` with exit code ${job.exit_code}`;
+  if (!job.reason) return `failed${code}`;
+  if (code && job.reason.includes(`exit code ${job.exit_code}`)) return `failed: ${job.reason}`;
+  return `failed${code}: ${job.reason}`;
+}
+
 /** The closing lines of a followed task: how it ended and, when it failed, which jobs and why. */
 export function reportEnd(task: Task, jobs: Job[]): string[] {
   const lines = [`task ${task.task_name} (${task.task_id}) ${task.status} after ${formatDuration(runTime(task))}: ${task.progress.done}/${task.progress.total} nodes done`];
   if (task.status !== 'succeeded') {
     if (task.reason) lines.push(`  reason: ${task.reason}`);
     for (const job of jobs.filter((j) => j.status === 'failed')) {
-      lines.push(`  job ${job.node_id} (${job.name}) failed${job.exit_code !== null ? ` with exit code ${job.exit_code}` : ''}: ${job.reason}`);
+      lines.push(`  job ${job.node_id} (${job.name}) ${jobFailure(job)}`);
       lines.push(`    see: gdflow task logs ${task.task_id} ${job.node_id}`);
     }
   }

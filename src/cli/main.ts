@@ -2,6 +2,7 @@
 import './threadpool.js';
 import { Command, CommanderError } from 'commander';
 import { DataPathError } from '../client/data-names.js';
+import { describeApiError } from './api-errors.js';
 import { GdApiError, GdConnectionError } from '../client/errors.js';
 import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
@@ -66,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     if (error instanceof CliError) return fail(error.message, error.exitCode);
-    if (error instanceof GdApiError) return fail(error.message, EXIT.failed);
+    if (error instanceof GdApiError) return fail(describeApiError(error, argv), EXIT.failed);
     if (error instanceof GdConnectionError) return fail(error.message, EXIT.unreachable);
     if (error instanceof ConfigError || error instanceof DataPathError) return fail(error.message, EXIT.usage);
     if (error instanceof DomainError) return fail(error.reason, EXIT.failed);

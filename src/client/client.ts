@@ -84,7 +84,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * A typed client of the gdflow / GeneDock API: one method per operation of INTERFACE.md and of
- * the task, job and data routes (WIRE.md §2). Requests are signed with the same signing module
+ * the task, job and data routes (docs/wire.md §2). Requests are signed with the same signing module
  * the server verifies with; failures surface as GdApiError (status, error_code, both messages,
  * request id) or GdConnectionError (server unreachable after the retries).
  */
@@ -228,7 +228,7 @@ export class Client {
     return this.transport.json('GET', await this.projectPath('executable-workflows/'));
   }
 
-  /** WIRE.md §2 "set run template": save defaults that later templates return. */
+  /** docs/wire.md §2 "set run template": save defaults that later templates return. */
   async setRunTemplate(workflowName: string, workflowVersion: number, parameters: RunParameters): Promise<void> {
     await this.transport.send('PUT', await this.projectPath(`executable-workflows/${segment(workflowName)}/`), { json: { workflow_version: workflowVersion, parameters } });
   }
@@ -261,7 +261,7 @@ export class Client {
     return { workflow_name: workflowName, workflow_version: version };
   }
 
-  // ---------------------------------------------------------------- tasks and jobs (INTERFACE.md 4.15, WIRE.md §2)
+  // ---------------------------------------------------------------- tasks and jobs (INTERFACE.md 4.15, docs/wire.md §2)
 
   /**
    * 4.15 ActivateWorkflow: start a task. Not retried once the request may have reached the

@@ -1,7 +1,7 @@
 import { DataPathError, parseDataName, type DataRef } from '../data/names.js';
 
 /**
- * Data names as users write them (WIRE.md §5): `<account>:/<path>`, or `/<path>` in the caller's
+ * Data names as users write them (docs/wire.md §5): `<account>:/<path>`, or `/<path>` in the caller's
  * own account. The SDK checks them with the very rule the server applies, so that a bad name is
  * refused before any request (and `gdflow batch` can refuse a bad row before submitting anything).
  */

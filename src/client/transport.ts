@@ -56,7 +56,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const segment = (value: string | number): string => encodeURIComponent(String(value));
 
 /**
- * Signs and sends requests (WIRE.md §1), decodes GeneDock error bodies into GdApiError, and retries
+ * Signs and sends requests (docs/wire.md §1), decodes GeneDock error bodies into GdApiError, and retries
  * transient failures with jittered exponential backoff. The signature covers exactly the target
  * that goes on the wire.
  */

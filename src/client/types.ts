@@ -1,5 +1,5 @@
 /**
- * The shapes the gdflow / GeneDock API sends and receives (INTERFACE.md §2, WIRE.md §2 and §4).
+ * The shapes the gdflow / GeneDock API sends and receives (INTERFACE.md §2, docs/wire.md §2 and §4).
  * Field names are the wire's own. Objects keep an index signature where the server may add
  * members, so that reading a field the types do not list still type-checks as `unknown`.
  */
@@ -231,7 +231,7 @@ export interface TaskProgress {
   percent: number;
 }
 
-/** The task object (WIRE.md §4); times are unix seconds, null while unknown. */
+/** The task object (docs/wire.md §4); times are unix seconds, null while unknown. */
 export interface Task {
   task_id: string;
   task_name: string;

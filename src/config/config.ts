@@ -43,6 +43,7 @@ export const OPTIONS = {
   drainTimeout: { env: 'GDFLOW_DRAIN_TIMEOUT', flag: '--drain-timeout', kind: 'seconds', default: () => 25, description: 'on SIGTERM, how long a worker lets running jobs finish before it kills them and hands their tasks back (seconds)' },
   workerId: { env: 'GDFLOW_WORKER_ID', flag: '--worker-id', kind: 'string', default: () => '', description: 'this worker\'s name in the store (default: <hostname>-<pid>-<random>); must be unique among live workers' },
   jobTimeout: { env: 'GDFLOW_JOB_TIMEOUT', flag: '--job-timeout', kind: 'seconds', default: () => 86400, description: 'a job running longer is killed and fails (seconds; 0 for none)' },
+  metricsToken: { env: 'GDFLOW_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', default: () => '', description: 'bearer token GET /metrics requires (default: none, and /metrics answers only loopback requests)' },
   logUrlTtl: { env: 'GDFLOW_LOG_URL_TTL', flag: '--log-url-ttl', kind: 'seconds', default: () => 3600, description: 'how long a Log_downloadURL stays valid (seconds)' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -70,6 +71,7 @@ export interface Config {
   drainTimeout: number;
   workerId: string;
   logUrlTtl: number;
+  metricsToken: string;
   /** Where the file layer came from, if any. */
   configFile?: string;
 }

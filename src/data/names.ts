@@ -1,5 +1,5 @@
 /**
- * Data item names (WIRE.md §5): `<account>:/<path>`, or `/<path>` in the caller's own account.
+ * Data item names (docs/wire.md §5): `<account>:/<path>`, or `/<path>` in the caller's own account.
  *
  * Names are taken literally: nothing is percent-decoded, Unicode-normalised or case-folded, so `%2e%2e` is an
  * ordinary segment. What is refused, so that a name can never address a file outside `<root>/<account>/`:

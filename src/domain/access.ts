@@ -11,6 +11,8 @@ export interface Caller {
   accountName: string;
   userName: string;
   accessKeyId: string;
+  /** The id of the request being served (x-gd-requestid), for the audit log. */
+  requestId?: string;
 }
 
 /** The project a request addresses, and what the caller may do there. */

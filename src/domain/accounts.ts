@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { newRequestId } from '../ids.js';
 import { AlreadyExists, type AccessKey, type Account, type Project, type Store } from '../store/store.js';
 import { DEFAULT_PROJECT, PUBLIC_ACCOUNT } from './access.js';
-import { invalid, notFound } from './errors.js';
+import { audited, refused, type Actor } from './audit.js';
+import { DomainError, invalid, notFound } from './errors.js';
 import { checkName } from './names.js';
 
 /** Accounts, projects and access keys: what the operator manages with `gdflow admin`. */
@@ -29,6 +32,23 @@ export interface NewAccount {
   key: AccessKey;
 }
 
+/** How the audit log names a domain refusal outside HTTP (the API records its error codes instead). */
+const refusalCode = (error: DomainError): string => ({ invalid: 'InvalidInput', not_found: 'NotFound', forbidden: 'Forbidden' })[error.kind];
+
+/** The operator running `gdflow admin` (or a program using the services directly): no account, no key. */
+export function operator(user: string = operatorUser()): Actor {
+  return { requestId: newRequestId(), account: null, keyId: null, user };
+}
+
+function operatorUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // A uid without a passwd entry (a container's): the number still tells who.
+    return `uid ${process.getuid?.() ?? '?'}`;
+  }
+}
+
 export class AccountService {
   constructor(private readonly store: Store) {}
 
@@ -49,38 +69,66 @@ export class AccountService {
     }
   }
 
-  /** An account with its `default` project and a first access key, all or nothing. */
-  async createAccount(name: string, userName?: string): Promise<NewAccount> {
-    checkName('account_name', name);
-    return this.store.transaction(async (store) => {
-      if (await store.getAccount(name)) throw invalid(`account '${name}' already exists`);
-      const account = await store.createAccount(name);
-      const project = await store.createProject(account.id, DEFAULT_PROJECT);
-      const key = await store.createAccessKey({ id: newAccessKeyId(), secret: newAccessKeySecret(), accountId: account.id, userName: userName ?? name });
-      return { account, project, key };
+  /**
+   * An account with its `default` project and a first access key, all or nothing. Like every write here, it is
+   * recorded in the audit log as done by `actor` (by default the operator running `gdflow admin`).
+   */
+  async createAccount(name: string, userName?: string, actor: Actor = operator()): Promise<NewAccount> {
+    return this.refusable(actor, 'CreateAccount', name, name, async () => {
+      checkName('account_name', name);
+      return this.store.transaction(async (store) => {
+        if (await store.getAccount(name)) throw invalid(`account '${name}' already exists`);
+        const account = await store.createAccount(name);
+        const project = await store.createProject(account.id, DEFAULT_PROJECT);
+        const key = await store.createAccessKey({ id: newAccessKeyId(), secret: newAccessKeySecret(), accountId: account.id, userName: userName ?? name });
+        await store.recordAudit(audited(actor, 'CreateAccount', name, `${name} (project ${DEFAULT_PROJECT}, key ${key.id})`));
+        return { account, project, key };
+      });
     });
   }
 
-  async createProject(accountName: string, projectName: string): Promise<Project> {
-    checkName('project_name', projectName);
-    const account = await this.requireAccount(accountName);
+  async createProject(accountName: string, projectName: string, actor: Actor = operator()): Promise<Project> {
+    return this.refusable(actor, 'CreateProject', accountName, `${accountName}/${projectName}`, async () => {
+      checkName('project_name', projectName);
+      const account = await this.requireAccount(accountName);
+      try {
+        return await this.store.createProject(account.id, projectName, audited(actor, 'CreateProject', accountName, `${accountName}/${projectName}`));
+      } catch (error) {
+        if (error instanceof AlreadyExists) throw invalid(`project '${projectName}' already exists in account '${accountName}'`);
+        throw error;
+      }
+    });
+  }
+
+  async createKey(accountName: string, userName?: string, actor: Actor = operator()): Promise<AccessKey> {
+    return this.refusable(actor, 'CreateKey', accountName, accountName, async () => {
+      const account = await this.requireAccount(accountName);
+      const id = newAccessKeyId();
+      return this.store.createAccessKey(
+        { id, secret: newAccessKeySecret(), accountId: account.id, userName: userName ?? accountName },
+        audited(actor, 'CreateKey', accountName, `${id} (user ${userName ?? accountName})`),
+      );
+    });
+  }
+
+  async revokeKey(accessKeyId: string, actor: Actor = operator()): Promise<void> {
+    const key = await this.store.getAccessKey(accessKeyId);
+    if (!key) {
+      const reason = `access key '${accessKeyId}' does not exist`;
+      await this.store.recordAudit(refused(actor, 'RevokeKey', '', accessKeyId, 'NotFound', reason));
+      throw notFound(reason);
+    }
+    await this.store.revokeAccessKey(accessKeyId, audited(actor, 'RevokeKey', key.accountName, `${accessKeyId} (user ${key.userName})`));
+  }
+
+  /** Run a write; when the domain refuses it, record the refusal in an entry of its own and throw on. */
+  private async refusable<T>(actor: Actor, operation: string, account: string, target: string, write: () => Promise<T>): Promise<T> {
     try {
-      return await this.store.createProject(account.id, projectName);
+      return await write();
     } catch (error) {
-      if (error instanceof AlreadyExists) throw invalid(`project '${projectName}' already exists in account '${accountName}'`);
+      if (error instanceof DomainError) await this.store.recordAudit(refused(actor, operation, account, target, refusalCode(error), error.reason));
       throw error;
     }
-  }
-
-  async createKey(accountName: string, userName?: string): Promise<AccessKey> {
-    const account = await this.requireAccount(accountName);
-    return this.store.createAccessKey({ id: newAccessKeyId(), secret: newAccessKeySecret(), accountId: account.id, userName: userName ?? accountName });
-  }
-
-  async revokeKey(accessKeyId: string): Promise<void> {
-    const key = await this.store.getAccessKey(accessKeyId);
-    if (!key) throw notFound(`access key '${accessKeyId}' does not exist`);
-    await this.store.revokeAccessKey(accessKeyId);
   }
 
   async listAccounts(): Promise<Array<{ account: Account; projects: Project[]; keys: AccessKey[] }>> {

@@ -46,6 +46,8 @@ export interface EngineOptions {
   /** How many times a job may be found running by a new owner (its worker died) before it is failed. */
   maxRestarts?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  /** Told of every job this worker ran when it ends, however it ended (for the metrics). */
+  onJobEnded?: (result: RunResult) => void;
 }
 
 /** Why a job's run was aborted. */
@@ -135,7 +137,15 @@ export class Engine {
       jobs: this.running.size,
       free_cpus: this.freeCpus,
       free_memory_mb: this.freeMemMb,
+      queued_jobs: this.queuedJobs(),
     };
+  }
+
+  /** Jobs of the tasks held here that wait for a free slot. */
+  private queuedJobs(): number {
+    let queued = 0;
+    for (const live of this.tasks.values()) queued += live.queued.size;
+    return queued;
   }
 
   private log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void {
@@ -688,6 +698,7 @@ export class Engine {
   private finish(live: LiveTask, entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): void {
     // Given up or deleted meanwhile: the task's next owner decides about this job.
     if (this.tasks.get(live.task.id) !== live || abortReason === 'lost') return;
+    this.options.onJobEnded?.(result);
     live.starting.delete(entry);
     const ran = result.exitCode !== null || result.outcome === 'succeeded';
     // An executor that did not report the start: the job ran all the same.

@@ -8,6 +8,9 @@ import type { Services } from '../domain/services.js';
 import { newRequestId } from '../ids.js';
 import { contentMd5, getHeader } from '../signing/index.js';
 import type { AccessKey } from '../store/store.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { registerAuditHook } from './audit-hook.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
@@ -44,6 +47,8 @@ export interface AppOptions {
   now?: () => number;
   /** What /healthz adds to its answer (the server's role, its worker's state). */
   health?: () => Record<string, unknown>;
+  /** GET /metrics and the HTTP metrics (absent: neither). */
+  metrics?: { metrics: Metrics; token: string };
 }
 
 const EMPTY_MD5 = contentMd5('');
@@ -185,6 +190,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
     });
   }
+
+  registerAuditHook(app, options.services.store, logger);
+  if (options.metrics) registerMetricsRoute(app, options.metrics);
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

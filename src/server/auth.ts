@@ -5,7 +5,7 @@ import type { AccessKey } from '../store/store.js';
 import { httpError } from './errors.js';
 
 /**
- * Verify a GeneDock-signed request (WIRE.md §1) over the raw request target. Throws an HttpError
+ * Verify a GeneDock-signed request (docs/wire.md §1) over the raw request target. Throws an HttpError
  * (401) naming what is wrong; returns the caller on success. The body is not signed; its
  * Content-MD5, when present, is checked by the body parser.
  */
@@ -69,7 +69,7 @@ function checkSignature(request: FastifyRequest, parsed: ParsedAuthorization, ke
       throw httpError('SignatureDoesNotMatch', `the signature is not the HMAC-SHA1 of the string to sign ${JSON.stringify(expected)} (canonical resource ${JSON.stringify(canonicalResource(raw))})`);
     }
   }
-  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id };
+  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id, requestId: String(request.id) };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The one error catalogue and renderer. Every error the server sends has the JSON body of
- * WIRE.md §3: `{"error_code", "error_message", "error_message_chs"}`.
+ * docs/wire.md §3: `{"error_code", "error_message", "error_message_chs"}`.
  *
  * Operation errors come from INTERFACE.md §7, spelled exactly as there (including the
  * `InvaildParameter` of DeleteTool, ListTool, GetTool and GetToolDetails). The common errors
@@ -66,7 +66,7 @@ export const OPERATION_ERRORS = {
     invalid: spec(400, 'InvalidParameter', 'Invalid parameter, since {reason}.', '创建任务时给定的输入参数错误，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Activate workflow failed, since {reason}.', '启动工作流失败，原因：{reason}。'),
   },
-  // Routes of WIRE.md §2 and this product's own routes.
+  // Routes of docs/wire.md §2 and this product's own routes.
   SetRunTemplate: {
     invalid: spec(400, 'InvalidParameter', 'Set executable workflow parameters failed, since {reason}.', '设置可执行工作流参数失败，原因：{reason}。'),
   },

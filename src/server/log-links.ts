@@ -6,7 +6,7 @@ import type { Job, Store } from '../store/store.js';
 
 /**
  * `Log_downloadURL`s: absolute links that carry their own expiry and signature, so the CLI can
- * fetch a job's log with a plain GET (WIRE.md §4, §7). The key is kept in the store so that every
+ * fetch a job's log with a plain GET (docs/wire.md §4, §7). The key is kept in the store so that every
  * replica signs and checks alike.
  */
 export class SignedLogLinks implements LogLinks {

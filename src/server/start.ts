@@ -10,7 +10,9 @@ import { Layout } from '../engine/layout.js';
 import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
+import { Metrics } from '../metrics/metrics.js';
 import { buildApp } from './app.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import { SignedLogLinks } from './log-links.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -23,6 +25,8 @@ export interface RunningServer {
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
+  /** Where the server's JSON lines go (stdout). */
+  logger: Logger;
   /** Stop at once: running jobs are killed and run again wherever their tasks go next. */
   close(): Promise<void>;
   /**
@@ -30,6 +34,26 @@ export interface RunningServer {
    * what is left and give its tasks back.
    */
   shutdown(drainMs: number): Promise<void>;
+}
+
+/** How long the counts of tasks and jobs by state are reused between scrapes (one grouped query at most this often). */
+const STATE_COUNTS_MS = 2000;
+
+/** `read` at most every `ms`: callers meanwhile share the last answer (or the read in flight). */
+function briefly<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ms) {
+      const value = read();
+      last = { at: now, value };
+      // A failed read is not reused.
+      value.catch(() => {
+        if (last?.value === value) last = undefined;
+      });
+    }
+    return last.value;
+  };
 }
 
 /** The configured executor. */
@@ -52,7 +76,7 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger): Engine {
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Engine {
   const executor = configuredExecutor(config);
   return new Engine({
     store,
@@ -65,6 +89,7 @@ function startEngine(config: Config, store: Store, layout: Layout, dataStore: Da
     jobTimeoutSeconds: config.jobTimeout,
     leaseSeconds: config.leaseTtl,
     log: (level, message, fields) => logger[level](fields ?? {}, message),
+    onJobEnded: (result) => metrics.jobEnded(result.outcome, result.exitCode, result.endedAt - result.startedAt),
   });
 }
 
@@ -74,17 +99,29 @@ function startEngine(config: Config, store: Store, layout: Layout, dataStore: Da
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = await openStore({ database: config.database, dataDir: config.dataDir });
+  // The metrics' sources (the store, the engine) exist only below: they are read through these at scrape time.
+  let sources: { store?: Store; engine?: Engine } = {};
+  const metrics = new Metrics(
+    {
+      stateCounts: briefly(STATE_COUNTS_MS, () => sources.store!.stateCounts()),
+      ...(config.role === 'api' ? {} : { worker: () => sources.engine!.status() }),
+    },
+    { executor: config.executor },
+  );
+  const store = await openStore({ database: config.database, dataDir: config.dataDir, onQuery: (sql, ms) => metrics.storeQuery(sql, ms) });
   const layout = new Layout(config.dataDir);
   const dataStore = new DataStore(layout.storeRoot);
   const logger = createLogger(config.logLevel);
-  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger);
+  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
+  sources = { store, ...(engine ? { engine } : {}) };
+  const metricsRoute = { metrics, token: config.metricsToken };
   const health = () => ({ role: config.role, ...(engine ? engine.status() : {}) });
   let services: Services | undefined;
   let app: FastifyInstance;
   if (config.role === 'worker') {
-    // A worker serves its health only: load balancers and orchestrators probe it.
+    // A worker serves its health and its metrics only: load balancers, orchestrators and Prometheus probe it.
     app = Fastify({ logger: false });
+    registerMetricsRoute(app, metricsRoute);
     app.get('/healthz', async () => ({ status: 'ok', ...health() }));
   } else {
     const links = new SignedLogLinks(store, layout, config.logUrlTtl);
@@ -107,6 +144,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       publicUrl: config.publicUrl,
       logger,
       health,
+      metrics: metricsRoute,
     });
   }
   try {
@@ -130,5 +168,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { app, services, engine, layout, url: `http://${host}:${port}`, close: () => shutdown(0), shutdown };
+  return { app, services, engine, layout, url: `http://${host}:${port}`, logger, close: () => shutdown(0), shutdown };
 }

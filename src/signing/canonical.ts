@@ -1,5 +1,5 @@
 /**
- * The canonical parts of a GeneDock request signature (WIRE.md §1), as small pure functions so
+ * The canonical parts of a GeneDock request signature (docs/wire.md §1), as small pure functions so
  * that the server's verifier and the SDK's signer share one implementation and the published
  * test vectors pin each part.
  */

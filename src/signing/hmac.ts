@@ -17,7 +17,7 @@ function hmacKey(secret: string): HmacSha1Key {
   return key;
 }
 
-/** The base64 HMAC-SHA1 of `text` under `secret` (WIRE.md §1). */
+/** The base64 HMAC-SHA1 of `text` under `secret` (docs/wire.md §1). */
 export function signString(secret: string, text: string): string {
   return hmacSha1Base64(hmacKey(secret), text);
 }

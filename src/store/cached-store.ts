@@ -1,5 +1,8 @@
 import type {
   AccessKey,
+  AuditEntry,
+  AuditQuery,
+  AuditRecord,
   Account,
   AppliedChanges,
   HeldTaskFlags,
@@ -192,41 +195,41 @@ export class CachedStore implements Store {
   createAccount(name: string): Promise<Account> {
     return this.write(this.inner.createAccount(name));
   }
-  createProject(accountId: string, name: string): Promise<Project> {
-    return this.write(this.inner.createProject(accountId, name));
+  createProject(accountId: string, name: string, audit?: AuditEntry): Promise<Project> {
+    return this.write(this.inner.createProject(accountId, name, audit));
   }
-  createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey> {
-    return this.write(this.inner.createAccessKey(key));
+  createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }, audit?: AuditEntry): Promise<AccessKey> {
+    return this.write(this.inner.createAccessKey(key, audit));
   }
-  revokeAccessKey(id: string): Promise<boolean> {
-    return this.write(this.inner.revokeAccessKey(id));
+  revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean> {
+    return this.write(this.inner.revokeAccessKey(id, audit));
   }
-  createTool(input: NewVersion): Promise<Tool> {
-    return this.write(this.inner.createTool(input));
+  createTool(input: NewVersion, audit?: AuditEntry): Promise<Tool> {
+    return this.write(this.inner.createTool(input, audit));
   }
-  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }): Promise<void> {
-    return this.write(this.inner.putTool(id, update, options));
+  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }, audit?: AuditEntry): Promise<void> {
+    return this.write(this.inner.putTool(id, update, options, audit));
   }
-  deleteTool(id: string): Promise<void> {
-    return this.write(this.inner.deleteTool(id));
+  deleteTool(id: string, audit?: AuditEntry): Promise<void> {
+    return this.write(this.inner.deleteTool(id, audit));
   }
-  createWorkflow(input: NewVersion): Promise<Workflow> {
-    return this.write(this.inner.createWorkflow(input));
+  createWorkflow(input: NewVersion, audit?: AuditEntry): Promise<Workflow> {
+    return this.write(this.inner.createWorkflow(input, audit));
   }
-  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }): Promise<void> {
-    return this.write(this.inner.putWorkflow(id, update));
+  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void> {
+    return this.write(this.inner.putWorkflow(id, update, audit));
   }
-  setRunTemplate(id: string, template: Json): Promise<void> {
-    return this.write(this.inner.setRunTemplate(id, template));
+  setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void> {
+    return this.write(this.inner.setRunTemplate(id, template, audit));
   }
-  deleteWorkflow(id: string): Promise<void> {
-    return this.write(this.inner.deleteWorkflow(id));
+  deleteWorkflow(id: string, audit?: AuditEntry): Promise<void> {
+    return this.write(this.inner.deleteWorkflow(id, audit));
   }
 
   // ---- tasks, jobs and settings: not cached (the engine writes them all the time) ---------------
 
-  createTask(task: NewTask, jobs: NewJob[]): Promise<void> {
-    return this.inner.createTask(task, jobs);
+  createTask(task: NewTask, jobs: NewJob[], audit?: AuditEntry): Promise<void> {
+    return this.inner.createTask(task, jobs, audit);
   }
   getTask(id: string): Promise<Task | undefined> {
     return this.inner.getTask(id);
@@ -279,6 +282,17 @@ export class CachedStore implements Store {
   taskEvents(taskId: string): Promise<TaskEvent[]> {
     return this.inner.taskEvents(taskId);
   }
+  stateCounts(): ReturnType<Store['stateCounts']> {
+    return this.inner.stateCounts();
+  }
+  // The audit log is not cached and holds nothing the cache does: no invalidation.
+  recordAudit(entry: AuditEntry): Promise<void> {
+    return this.inner.recordAudit(entry);
+  }
+  listAudit(query: AuditQuery): Promise<AuditRecord[]> {
+    return this.inner.listAudit(query);
+  }
+
   getSetting(key: string): Promise<string | undefined> {
     return this.inner.getSetting(key);
   }

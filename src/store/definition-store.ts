@@ -5,6 +5,7 @@
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { newId } from '../ids.js';
+import { insertAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DIALECTS, type SqlDialect } from './dialect.js';
 import type { KyselyStoreOptions } from './kysely-store.js';
@@ -16,6 +17,7 @@ import {
   VersionConflict,
   type AccessKey,
   type Account,
+  type AuditEntry,
   type DefinitionStatus,
   type Json,
   type NewVersion,
@@ -103,6 +105,16 @@ export interface TransactionState {
   cacheChanged: boolean;
 }
 
+/** `fn` followed by the audit entry that records it, in the same transaction (nothing more without an entry). */
+export function withAudit<T>(fn: (trx: Kysely<Database>) => Promise<T>, audit: AuditEntry | undefined): (trx: Kysely<Database>) => Promise<T> {
+  if (!audit) return fn;
+  return async (trx) => {
+    const result = await fn(trx);
+    await insertAudit(trx, audit, now());
+    return result;
+  };
+}
+
 export abstract class DefinitionStore {
   protected readonly dialect: SqlDialect;
 
@@ -139,13 +151,14 @@ export abstract class DefinitionStore {
    * generation, so that other processes drop their copies (cache-generation.ts). Inside an
    * enclosing transaction the bump is left to its end.
    */
-  protected changing<T>(fn: (trx: Kysely<Database>) => Promise<T>, isRace: (e: unknown) => boolean = () => false): Promise<T> {
+  protected changing<T>(fn: (trx: Kysely<Database>) => Promise<T>, isRace: (e: unknown) => boolean = () => false, audit?: AuditEntry): Promise<T> {
+    const write = withAudit(fn, audit);
     if (this.txState) {
       this.txState.cacheChanged = true;
-      return fn(this.db);
+      return write(this.db);
     }
     return this.retrying(async (trx) => {
-      const result = await fn(trx);
+      const result = await write(trx);
       await bumpCacheGeneration(trx, this.dialect);
       return result;
     }, isRace);
@@ -181,10 +194,10 @@ export abstract class DefinitionStore {
       .select(['projects.id', 'projects.account_id', 'projects.name', 'projects.created_at', 'accounts.name as account_name']);
   }
 
-  async createProject(accountId: string, name: string): Promise<Project> {
+  async createProject(accountId: string, name: string, audit?: AuditEntry): Promise<Project> {
     const id = newId();
     try {
-      await this.changing((trx) => trx.insertInto('projects').values({ id, account_id: accountId, name, created_at: now() }).execute());
+      await this.changing((trx) => trx.insertInto('projects').values({ id, account_id: accountId, name, created_at: now() }).execute(), undefined, audit);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AlreadyExists(`project '${name}'`);
       throw error;
@@ -217,12 +230,15 @@ export abstract class DefinitionStore {
       ]);
   }
 
-  async createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey> {
-    await this.changing((trx) =>
-      trx
-        .insertInto('access_keys')
-        .values({ id: key.id, secret: key.secret, account_id: key.accountId, user_name: key.userName, status: 'active', created_at: now(), revoked_at: null })
-        .execute(),
+  async createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }, audit?: AuditEntry): Promise<AccessKey> {
+    await this.changing(
+      (trx) =>
+        trx
+          .insertInto('access_keys')
+          .values({ id: key.id, secret: key.secret, account_id: key.accountId, user_name: key.userName, status: 'active', created_at: now(), revoked_at: null })
+          .execute(),
+      undefined,
+      audit,
     );
     return toKey(await this.keyQuery().where('access_keys.id', '=', key.id).executeTakeFirstOrThrow());
   }
@@ -237,9 +253,11 @@ export abstract class DefinitionStore {
     return rows.map(toKey);
   }
 
-  async revokeAccessKey(id: string): Promise<boolean> {
-    const result = await this.changing((trx) =>
-      trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
+  async revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean> {
+    const result = await this.changing(
+      (trx) => trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
+      undefined,
+      audit,
     );
     return Number(result.numUpdatedRows) > 0;
   }
@@ -261,7 +279,7 @@ export abstract class DefinitionStore {
    * predecessor committed and versions stay unique and gap-free however many replicas create at
    * once. The unique key stays the last guard: a violation is retried from the start.
    */
-  private async createVersion(table: 'tools' | 'workflows', input: NewVersion, columns: Record<string, string | null>): Promise<string> {
+  private async createVersion(table: 'tools' | 'workflows', input: NewVersion, columns: Record<string, string | null>, audit?: AuditEntry): Promise<string> {
     return this.changing(async (trx) => {
       await this.dialect.lockKey(trx, `gdflow:version:${table}:${input.projectId}:${input.name}`);
       const { max } = await trx
@@ -289,16 +307,18 @@ export abstract class DefinitionStore {
           ...(columns as { category: string; configs: null }),
         })
         .execute();
+      // The version is known only here: the entry names it.
+      if (audit) await insertAudit(trx, { ...audit, target: `${audit.target}:${version}` }, at);
       return id;
     }, isUniqueViolation);
   }
 
-  async createTool(input: NewVersion): Promise<Tool> {
-    const id = await this.createVersion('tools', input, { category: '', configs: null });
+  async createTool(input: NewVersion, audit?: AuditEntry): Promise<Tool> {
+    const id = await this.createVersion('tools', input, { category: '', configs: null }, audit);
     return (await this.getToolById(id))!;
   }
 
-  async putTool(id: string, update: ToolUpdate, options: { refuseIfPinned?: boolean } = {}): Promise<void> {
+  async putTool(id: string, update: ToolUpdate, options: { refuseIfPinned?: boolean } = {}, audit?: AuditEntry): Promise<void> {
     await this.changing(async (trx) => {
       if (options.refuseIfPinned) {
         // The check and the write are atomic against a concurrent PutWorkflow: it locks the tools it
@@ -319,7 +339,7 @@ export abstract class DefinitionStore {
         })
         .where('id', '=', id)
         .execute();
-    });
+    }, undefined, audit);
   }
 
   async getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
@@ -343,9 +363,9 @@ export abstract class DefinitionStore {
     return rows.map(toTool);
   }
 
-  async deleteTool(id: string): Promise<void> {
+  async deleteTool(id: string, audit?: AuditEntry): Promise<void> {
     try {
-      await this.changing((trx) => trx.deleteFrom('tools').where('id', '=', id).execute());
+      await this.changing((trx) => trx.deleteFrom('tools').where('id', '=', id).execute(), undefined, audit);
     } catch (error) {
       // The foreign key of workflow_tools refuses the delete even when a PutWorkflow pinned the
       // tool between the domain's check and this statement.
@@ -365,12 +385,12 @@ export abstract class DefinitionStore {
       .select(['accounts.name as account_name', 'projects.name as project_name']);
   }
 
-  async createWorkflow(input: NewVersion): Promise<Workflow> {
-    const id = await this.createVersion('workflows', input, { configs: null, run_template: null });
+  async createWorkflow(input: NewVersion, audit?: AuditEntry): Promise<Workflow> {
+    const id = await this.createVersion('workflows', input, { configs: null, run_template: null }, audit);
     return (await this.getWorkflowById(id))!;
   }
 
-  async putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }): Promise<void> {
+  async putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void> {
     await this.changing(async (trx) => {
       await trx
         .updateTable('workflows')
@@ -394,11 +414,11 @@ export abstract class DefinitionStore {
           .values(toolIds.map((toolId) => ({ workflow_id: id, tool_id: toolId })))
           .execute();
       }
-    });
+    }, undefined, audit);
   }
 
-  async setRunTemplate(id: string, template: Json): Promise<void> {
-    await this.changing((trx) => trx.updateTable('workflows').set({ run_template: JSON.stringify(template), modified_at: now() }).where('id', '=', id).execute());
+  async setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void> {
+    await this.changing((trx) => trx.updateTable('workflows').set({ run_template: JSON.stringify(template), modified_at: now() }).where('id', '=', id).execute(), undefined, audit);
   }
 
   async getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined> {
@@ -449,11 +469,11 @@ export abstract class DefinitionStore {
     return rows.map((r) => `${r.account_name}/${r.project_name}/${r.name}:${r.version}`);
   }
 
-  async deleteWorkflow(id: string): Promise<void> {
+  async deleteWorkflow(id: string, audit?: AuditEntry): Promise<void> {
     await this.changing(async (trx) => {
       await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
       await trx.deleteFrom('workflows').where('id', '=', id).execute();
-    });
+    }, undefined, audit);
   }
 
   // ---- settings ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
-import { DefinitionStore, now, parseJson, type Owner, type TransactionState } from './definition-store.js';
+import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
 import { writeJobChanges } from './job-changes.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
@@ -8,6 +9,9 @@ import { isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
   type AppliedChanges,
+  type AuditEntry,
+  type AuditQuery,
+  type AuditRecord,
   type HeldTaskFlags,
   type WorkEvents,
   type Job,
@@ -131,6 +135,17 @@ export class KyselyStore extends DefinitionStore implements Store {
     return this.dialect.epochNow();
   }
 
+  // ---- audit log ------------------------------------------------------------------------------
+
+  /** In a transaction, the entry is one more statement of it: it commits with the write it records, or not at all. */
+  async recordAudit(entry: AuditEntry): Promise<void> {
+    await insertAudit(this.db, entry, now());
+  }
+
+  listAudit(query: AuditQuery): Promise<AuditRecord[]> {
+    return selectAudit(this.db, query);
+  }
+
   async close(): Promise<void> {
     await (this.options.onClose ?? (() => this.db.destroy()))();
   }
@@ -148,10 +163,10 @@ export class KyselyStore extends DefinitionStore implements Store {
   }
 
   /** Nothing is read back: an activation is a handful of statements, and on PostgreSQL each is a round trip. */
-  async createTask(task: NewTask, jobs: NewJob[]): Promise<void> {
+  async createTask(task: NewTask, jobs: NewJob[], audit?: AuditEntry): Promise<void> {
     const at = now();
     try {
-      await this.retrying(async (trx) => {
+      await this.retrying(withAudit(async (trx) => {
         await trx
           .insertInto('tasks')
           .values({
@@ -204,7 +219,7 @@ export class KyselyStore extends DefinitionStore implements Store {
             .execute();
         }
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
-      }, () => false);
+      }, audit), () => false);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AlreadyExists(`task '${task.name}'`);
       throw error;
@@ -298,6 +313,27 @@ export class KyselyStore extends DefinitionStore implements Store {
       .groupBy(['task_id', 'status'])
       .execute();
     for (const row of rows) counts.get(row.task_id)![row.status as JobStatus] = Number(row.n);
+    return counts;
+  }
+
+  async stateCounts(): Promise<{ tasks: Partial<Record<TaskStatus, number>>; jobs: Partial<Record<JobStatus, number>> }> {
+    const tasks = this.db
+      .selectFrom('tasks')
+      .select([sql<string>`'task'`.as('kind'), 'tasks.status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tasks.delete_requested', '=', 0)
+      .groupBy('tasks.status');
+    const jobs = this.db
+      .selectFrom('jobs')
+      .innerJoin('tasks', 'tasks.id', 'jobs.task_id')
+      .select([sql<string>`'job'`.as('kind'), 'jobs.status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tasks.status', 'in', ['scheduled', 'queued', 'running', 'stopping'])
+      .where('tasks.delete_requested', '=', 0)
+      .groupBy('jobs.status');
+    const counts = { tasks: {} as Partial<Record<TaskStatus, number>>, jobs: {} as Partial<Record<JobStatus, number>> };
+    for (const row of await tasks.unionAll(jobs).execute()) {
+      if (row.kind === 'task') counts.tasks[row.status as TaskStatus] = Number(row.n);
+      else counts.jobs[row.status as JobStatus] = Number(row.n);
+    }
     return counts;
   }
 

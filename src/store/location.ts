@@ -8,13 +8,23 @@ export type DatabaseLocation = { kind: 'sqlite'; file: string | undefined } | { 
 /** The location, or a sentence saying why the value is not one. */
 export function parseDatabase(value: string): DatabaseLocation | { problem: string } {
   if (value === '') return { kind: 'sqlite', file: undefined };
-  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value };
-  if (/^sqlite:/i.test(value)) {
-    const file = value.slice('sqlite:'.length);
-    return file === '' ? { problem: 'sqlite: needs a file name (sqlite:<file>)' } : { kind: 'sqlite', file };
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    // pg would fail on it only when connecting, as if the server were down: say what is wrong with the URL now.
+    if (!URL.canParse(value)) return { problem: `'${redact(value)}' is not a valid URL (postgres://USER[:PASSWORD]@HOST:PORT/DB; percent-encode special characters)` };
+    return { kind: 'postgres', url: value };
   }
-  // Any other URL scheme (mysql://, postgres+ssl://, ...) is a mistake, not a file name.
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
-  if (scheme) return { problem: `'${scheme[1]}://' databases are not supported: use postgres://user@host:port/db, sqlite:<file> or a file path` };
+  if (/^sqlite:/i.test(value)) {
+    // sqlite:<file>, and the URL forms sqlite:///abs/path and sqlite://rel/path.
+    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=.)/, '');
+    return file === '' || file === '//' ? { problem: 'sqlite: needs a file name (sqlite:<file>)' } : { kind: 'sqlite', file };
+  }
+  // Any other URL scheme (mysql://, postgres+ssl://, mysql:host/db, ...) is a mistake, not a file name.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value);
+  if (scheme) {
+    return { problem: `'${scheme[1]}:' databases are not supported: use postgres://user@host:port/db, sqlite:<file> or a file path (./${scheme[1]}:... for a file whose name has a colon)` };
+  }
   return { kind: 'sqlite', file: value };
 }
+
+/** The URL without its password, for messages. */
+const redact = (url: string): string => url.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');

@@ -4,16 +4,20 @@ import { parseDatabase } from './location.js';
 import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './store.js';
+import type { QueryObserver } from './query-log.js';
 
 export interface StoreLocation {
   /** `sqlite:<file>` / a file path, or `postgres://...`; empty means `<dataDir>/gdflow.db`. */
   database?: string | undefined;
   dataDir: string;
+  /** Told the time of every statement (for the store query latency metric). */
+  onQuery?: QueryObserver['onQuery'];
 }
 
 export async function openStore(location: StoreLocation): Promise<Store> {
   const parsed = parseDatabase(location.database ?? '');
   if ('problem' in parsed) throw new ConfigError([`database: ${parsed.problem}`]);
-  if (parsed.kind === 'postgres') return openPostgresStore(parsed.url);
-  return openSqliteStore(parsed.file ?? join(location.dataDir, 'gdflow.db'));
+  const observer = location.onQuery ? { onQuery: location.onQuery } : {};
+  if (parsed.kind === 'postgres') return openPostgresStore(parsed.url, observer);
+  return openSqliteStore(parsed.file ?? join(location.dataDir, 'gdflow.db'), observer);
 }

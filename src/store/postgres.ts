@@ -9,13 +9,14 @@ import { CachedStore } from './cached-store.js';
 import { CACHE_GENERATION_CHANNEL, ensureCacheGeneration, readCacheGeneration } from './cache-generation.js';
 import { POSTGRES } from './dialect.js';
 import { KyselyStore } from './kysely-store.js';
+import { queryLog, type QueryObserver } from './query-log.js';
 import { PgListener } from './pg-listener.js';
 import { PgWorkEvents } from './pg-work-events.js';
 import type { WorkEvents } from './store.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends QueryObserver {
   /** Most connections the pool opens (default 10). */
   maxConnections?: number;
   /** How often the cache generation is read, in ms (default 200): the bound when a notification is missed. */
@@ -40,7 +41,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // pg reports an idle connection that broke (a server restart) as an 'error' event, which would
   // end the process if nobody listened. The pool drops that connection; the next query opens another.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(options) });
   let watcher: GenerationWatcher;
   let workEvents: WorkEvents;
   // One listening session for the cache generation and for work events (pg-listener.ts).

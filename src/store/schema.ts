@@ -124,6 +124,21 @@ export interface SettingsTable {
   value: string;
 }
 
+/** One write asked of the API or `gdflow admin`, made or refused (migration 0005). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  request_id: string;
+  actor_account: string | null;
+  actor_key_id: string | null;
+  actor_user: string;
+  account: string;
+  operation: string;
+  target: string;
+  outcome: string;
+  reason: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -135,4 +150,5 @@ export interface Database {
   jobs: JobsTable;
   task_events: TaskEventsTable;
   settings: SettingsTable;
+  audit_log: AuditLogTable;
 }

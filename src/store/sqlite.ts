@@ -6,6 +6,7 @@ import { CachedStore } from './cached-store.js';
 import { ensureCacheGeneration } from './cache-generation.js';
 import { SQLITE } from './dialect.js';
 import { KyselyStore } from './kysely-store.js';
+import { queryLog, type QueryObserver } from './query-log.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
 
@@ -13,7 +14,7 @@ import type { Database } from './schema.js';
  * Open (creating if needed) the embedded SQLite store at `file` and bring its schema up to date.
  * WAL lets readers run beside the one writer; `synchronous=FULL` makes every commit durable.
  */
-export async function openSqliteStore(file: string): Promise<CachedStore> {
+export async function openSqliteStore(file: string, options: QueryObserver = {}): Promise<CachedStore> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   return withMigrationLock(file, async () => {
     const sqlite = new BetterSqlite3(file);
@@ -22,7 +23,7 @@ export async function openSqliteStore(file: string): Promise<CachedStore> {
     sqlite.pragma('foreign_keys = ON');
     // Another process (an admin command beside the server) may hold the write lock briefly.
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite), ...queryLog(options) });
     try {
       await migrateToLatest(db);
       await ensureCacheGeneration(db);

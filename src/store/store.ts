@@ -67,7 +67,7 @@ export interface Workflow {
   status: DefinitionStatus;
   visibility: Visibility;
   configs: Json | null;
-  /** Saved run-parameter defaults (WIRE.md §2 "set run template"), or null. */
+  /** Saved run-parameter defaults (docs/wire.md §2 "set run template"), or null. */
   runTemplate: Json | null;
   createdAt: number;
   modifiedAt: number;
@@ -116,14 +116,18 @@ export interface StoreCapabilities {
   readonly rowLocks: boolean;
 }
 
+/*
+ * Writes asked of the API or of `gdflow admin` take the audit entry that records them (AuditStore): it is written in
+ * the write's own transaction, so the log holds exactly the writes that were committed.
+ */
 export interface AccountStore {
   createAccount(name: string): Promise<Account>;
   getAccount(name: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
-  createProject(accountId: string, name: string): Promise<Project>;
+  createProject(accountId: string, name: string, audit?: AuditEntry): Promise<Project>;
   getProject(accountName: string, projectName: string): Promise<Project | undefined>;
   listProjects(accountId: string): Promise<Project[]>;
-  createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }): Promise<AccessKey>;
+  createAccessKey(key: { id: string; secret: string; accountId: string; userName: string }, audit?: AuditEntry): Promise<AccessKey>;
   getAccessKey(id: string): Promise<AccessKey | undefined>;
   /** A cached key without waiting: null when known missing, undefined when not cached (stores without a cache omit it). */
   peekAccessKey?(id: string): AccessKey | null | undefined;
@@ -133,7 +137,7 @@ export interface AccountStore {
    */
   cacheGeneration?(): number;
   listAccessKeys(accountId: string): Promise<AccessKey[]>;
-  revokeAccessKey(id: string): Promise<boolean>;
+  revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean>;
 }
 
 export interface ToolUpdate {
@@ -144,34 +148,34 @@ export interface ToolUpdate {
 }
 
 export interface ToolStore {
-  createTool(input: NewVersion): Promise<Tool>;
+  createTool(input: NewVersion, audit?: AuditEntry): Promise<Tool>;
   /**
    * Replace a tool version's definition. With `refuseIfPinned`, throws InUse (naming the workflows)
    * when a workflow version pins it, checked atomically with the write: a concurrent PutWorkflow
    * either pins it before (and the put is refused) or after.
    */
-  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }): Promise<void>;
+  putTool(id: string, update: ToolUpdate, options?: { refuseIfPinned?: boolean }, audit?: AuditEntry): Promise<void>;
   getTool(projectId: string, name: string, version: number): Promise<Tool | undefined>;
   getToolById(id: string): Promise<Tool | undefined>;
   getToolVersions(projectId: string, name: string): Promise<Tool[]>;
   /** Every version of every tool in the project, ordered by name then version. */
   listTools(projectId: string): Promise<Tool[]>;
   /** Throws InUse (naming the workflows) when a workflow version pins this tool version. */
-  deleteTool(id: string): Promise<void>;
+  deleteTool(id: string, audit?: AuditEntry): Promise<void>;
 }
 
 export interface WorkflowStore {
-  createWorkflow(input: NewVersion): Promise<Workflow>;
+  createWorkflow(input: NewVersion, audit?: AuditEntry): Promise<Workflow>;
   /** Replace the configuration and the pinned tool versions in one transaction. */
-  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }): Promise<void>;
-  setRunTemplate(id: string, template: Json): Promise<void>;
+  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void>;
+  setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void>;
   getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined>;
   getWorkflowById(id: string): Promise<Workflow | undefined>;
   getWorkflowVersions(projectId: string, name: string): Promise<Workflow[]>;
   listWorkflows(projectId: string): Promise<Workflow[]>;
   /** Names of `account/project/workflow:version` that pin the tool version. */
   workflowsUsingTool(toolId: string): Promise<string[]>;
-  deleteWorkflow(id: string): Promise<void>;
+  deleteWorkflow(id: string, audit?: AuditEntry): Promise<void>;
 }
 
 export interface Task {
@@ -303,7 +307,7 @@ export interface TaskRange {
 
 export interface TaskStore {
   /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
-  createTask(task: NewTask, jobs: NewJob[]): Promise<void>;
+  createTask(task: NewTask, jobs: NewJob[], audit?: AuditEntry): Promise<void>;
   getTask(id: string): Promise<Task | undefined>;
   /**
    * Newest first (created_at, then id, both descending); `from`/`to` bound created_at in whole seconds (inclusive).
@@ -326,6 +330,55 @@ export interface TaskStore {
   /** Many task and job changes in one transaction: one commit for everything a scheduling pass decided. */
   applyChanges(changes: StateChanges): Promise<AppliedChanges>;
   taskEvents(taskId: string): Promise<TaskEvent[]>;
+  /**
+   * How many tasks are in each state (tasks being deleted left out), and how many jobs of unfinished tasks are in
+   * each state, in one query: what the metrics show (docs/operating.md, "Metrics"). Jobs of ended tasks are not
+   * counted, so that the cost follows the backlog, not the history.
+   */
+  stateCounts(): Promise<{ tasks: Partial<Record<TaskStatus, number>>; jobs: Partial<Record<JobStatus, number>> }>;
+}
+
+/** One write asked of the API or of `gdflow admin`, made or refused (docs/operating.md, "Audit log"). */
+export interface AuditEntry {
+  /** The request's id (`x-gd-requestid`), or the id `gdflow admin` made up for its command. */
+  requestId: string;
+  /** Who: the account and access key that signed the request; null for `gdflow admin` (the operator). */
+  actorAccount: string | null;
+  actorKeyId: string | null;
+  /** The key's user name, or the operating-system user who ran `gdflow admin`. */
+  actorUser: string;
+  /** The account whose resource the write is about. */
+  account: string;
+  /** What: CreateTool, PutWorkflow, StopTask, PutData, CreateKey, ... */
+  operation: string;
+  /** The resource: `account/project/tool:version`, a task id, `account:/path`, a key id, or the request path of a refusal. */
+  target: string;
+  /** 'ok', or the error code the write was refused with. */
+  outcome: string;
+  /** Why it was refused (empty when it was made). */
+  reason: string;
+}
+
+export interface AuditRecord extends AuditEntry {
+  id: number;
+  /** Seconds since the epoch (the writing process's clock). */
+  at: number;
+}
+
+export interface AuditQuery {
+  /** Entries whose actor or subject is this account. */
+  account?: string;
+  /** Entries at or after this time (seconds since the epoch). */
+  since?: number;
+  /** At most this many, the newest kept (default 1000). */
+  limit?: number;
+}
+
+export interface AuditStore {
+  /** Add an entry; inside a transaction, it commits (or not) with the write it records. */
+  recordAudit(entry: AuditEntry): Promise<void>;
+  /** Entries oldest first. */
+  listAudit(query: AuditQuery): Promise<AuditRecord[]>;
 }
 
 export interface SettingsStore {
@@ -353,7 +406,7 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore {
+export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */

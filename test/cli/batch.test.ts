@@ -112,6 +112,22 @@ describe('gdflow batch', () => {
     assert.deepEqual(await tasksNamed('d'), []);
   });
 
+  it("runs the workflow a template from 'workflow getparam -o' names in its first line, without --workflow", async () => {
+    const written = join(f.dir, 'getparam.yml');
+    const got = await f.run(['workflow', 'getparam', 'copywf', '-o', written]);
+    assert.equal(got.status, 0, got.stderr);
+    const firstLine = readFileSync(written, 'utf8').split('\n')[0]!;
+    assert.match(firstLine, /^# workflow: copywf /);
+    // The user fills placeholders in; the first line stays (it is a comment: the template is still what gwc reads).
+    const edited = writeFile(f.dir, 'edited.yml', `${firstLine}\n${readFileSync(template, 'utf8')}`);
+    const dry = await f.run(['batch', edited, sheet('origin.tsv', 'o'), '--dry-run', '--json']);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.equal(dry.json().to_submit[0].request.workflow_name, 'copywf');
+    const without = await f.run(['batch', template, sheet('origin.tsv', 'o'), '--dry-run']);
+    assert.equal(without.status, 2);
+    assert.match(without.stderr, /which workflow\?/);
+  });
+
   it('submits one task per row, follows them with --wait to a summary table, and skips them when run again', async () => {
     const good = sheet('good.tsv', 's');
     const result = await f.run(['batch', template, good, '--workflow', 'copywf', '--concurrency', '4', '--wait', '--interval', '0.5'], { timeoutMs: 180_000 });

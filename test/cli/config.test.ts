@@ -82,6 +82,10 @@ describe('gdflow config', () => {
     assert.equal(refused.status, 1, refused.stderr);
     assert.match(refused.stderr, /403 SignatureDoesNotMatch|40[13] \w+/);
     assert.match(refused.stderr, /request [0-9a-f]{24}/);
+    // It names the command the user ran and what to check, not the string to sign of a request made on the side.
+    assert.match(refused.stderr, /refused the credentials of 'gdflow tool ls --profile broken'/);
+    assert.match(refused.stderr, /hint: .*access_key_secret/);
+    assert.doesNotMatch(refused.stderr, /miscellaneous|string to sign/);
     assert.equal((await cli(['tool', 'ls'], { env: { ...env, GDFLOW_PROFILE: 'broken' } })).status, 1);
 
     const use = await cli(['config', 'use', 'broken'], { env });

@@ -88,7 +88,18 @@ describe('gdflow --database: an unsupported URL', () => {
     ]) {
       const result = await cli(args);
       assert.equal(result.status, 2, `${args[0]}: ${result.stderr}`);
-      assert.match(result.stderr, /'mysql:\/\/' databases are not supported/);
+      assert.match(result.stderr, /'mysql:' databases are not supported/);
+    }
+    // Not a file name either, nor a URL pg could use: refused before anything is opened.
+    for (const [url, problem] of [
+      ['mysql:127.0.0.1/gdflow', /'mysql:' databases are not supported/],
+      ['postgres://gdflow:secret@127.0.0.1:port/gdflow', /not a valid URL/],
+      ['sqlite://', /needs a file name/],
+    ] as const) {
+      const result = await cli(['serve', '--port', '0', '--data-dir', join(dir, 'never'), '--database', url]);
+      assert.equal(result.status, 2, `${url}: ${result.stderr}`);
+      assert.match(result.stderr, problem);
+      assert.doesNotMatch(result.stderr, /secret/, 'the password is not repeated');
     }
     const env = await cli(['admin', 'list-accounts', '--data-dir', join(dir, 'never')], { env: { GDFLOW_DATABASE: 'redis://127.0.0.1' } });
     assert.equal(env.status, 2, env.stderr);

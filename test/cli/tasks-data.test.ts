@@ -138,7 +138,17 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stdout, /task fail_run \(([0-9a-f]{24})\) failed after/);
     const taskId = /\(([0-9a-f]{24})\)/.exec(run.stdout)![1]!;
-    assert.match(run.stdout, /job work \(failing_tool\) failed with exit code 3/);
+    assert.match(run.stdout, /job work \(failing_tool\) failed: exit code 3\n/, "the exit code is said once");
+
+    // Every state change of the task and its jobs, oldest first, with reasons.
+    const events = await f.run(['task', 'events', taskId]);
+    assert.equal(events.status, 0, events.stderr);
+    assert.match(events.stdout, /^TIME\s+OF\s+FROM\s+TO\s+REASON/);
+    assert.match(events.stdout, /\swork\s+running\s+failed\s+exit code 3$/m);
+    assert.match(events.stdout.trimEnd().split('\n').pop()!, /\stask\s+running\s+failed\s/);
+    const eventsJson = (await f.run(['task', 'events', taskId, '--json'])).json();
+    assert.equal(eventsJson[0].job_id, null);
+    assert.equal(eventsJson.at(-1).to, 'failed');
 
     const wait = await f.run(['task', 'wait', taskId, '--json']);
     assert.equal(wait.status, 1);

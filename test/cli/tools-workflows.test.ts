@@ -78,6 +78,10 @@ describe('gdflow tool', () => {
     const bad = await f.run(['tool', 'create', '-f', notYaml]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /not valid YAML/);
+    // The parser's pointer to the spot is kept: the offending line, and a caret under it.
+    const misindented = await f.run(['tool', 'create', '-f', writeFile(f.dir, 'misindented.yml', 'app:\n  name: x\n  inputs: [a, b\n  outputs: {}\n')]);
+    assert.equal(misindented.status, 2);
+    assert.match(misindented.stderr, /at line 4, column 3:\n\n {2}inputs: \[a, b\n {2}outputs: \{\}\n {2}\^/);
     const noName = await f.run(['tool', 'create', '-f', writeFile(f.dir, 'noname.yml', 'app: {cmd_template: echo}')]);
     assert.equal(noName.status, 2);
     assert.match(noName.stderr, /has no 'name'/);

@@ -126,7 +126,7 @@ const HOSTILE: string[] = [
 
 // ---------------------------------------------------------------------------------------------
 
-describe('render: the templates of WIRE.md §5 and the examples', () => {
+describe('render: the templates of docs/wire.md §5 and the examples', () => {
   it('renders the fastqc example tool (fixture) to the expected command', () => {
     const fastqc = appFixture('fastqc-tool.yml');
     const { command, stdin, stdout } = renderCommand({
@@ -154,7 +154,7 @@ describe('render: the templates of WIRE.md §5 and the examples', () => {
     assert.equal(result.stdout, 'Hello world！\n');
   });
 
-  it('renders the two WIRE.md §5 templates', () => {
+  it('renders the two docs/wire.md §5 templates', () => {
     const files = { inputs: { inputseq: ['/var/data/in/x.fq'] }, outputs: { outputtgz: ['/var/data/o.tgz'] } };
     assert.equal(
       render('fastqc -o /var/data/fastqc -t {{requirements.resources.cpu}} {% for one in inputs.inputseq %} {{ one.path }} {% endfor %}', {}, files),

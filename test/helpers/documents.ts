@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { fixturePath } from './paths.js';
 
-/** A sample document of ../shared/spec/examples (copied to test/fixtures). */
+/** A sample document of test/fixtures (from the clients' examples) (copied to test/fixtures). */
 export function fixture(name: string): any {
   return parse(readFileSync(fixturePath(name), 'utf8'));
 }

@@ -2,6 +2,10 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config/config.js';
 import { createCoreServices, type CoreServices } from '../../domain/services.js';
 import { openStore } from '../../store/open.js';
+import type { AuditRecord } from '../../store/store.js';
+import { usageError } from '../exit.js';
+import { formatTable } from '../output.js';
+import { parseSince } from '../since.js';
 
 /**
  * `gdflow admin ...`: operator commands that act on the store directly, SQLite or PostgreSQL (no
@@ -24,7 +28,7 @@ const print = (json: boolean, value: unknown, text: string): void => {
 };
 
 export function registerAdmin(program: Command): void {
-  const admin = program.command('admin').description('manage accounts, projects and access keys (acts on the store directly)');
+  const admin = program.command('admin').description('manage accounts, projects and access keys, read the audit log (acts on the store directly)');
   const common = (c: Command) =>
     c
       .option('--data-dir <dir>', 'data root [GDFLOW_DATA_DIR]')
@@ -68,4 +72,46 @@ export function registerAdmin(program: Command): void {
     const lines = value.map((a) => `${a.account_name.padEnd(24)} projects: ${a.projects.join(', ') || '-'}  keys: ${a.keys.map((k) => `${k.access_key_id}${k.status === 'revoked' ? ' (revoked)' : ''}`).join(', ') || '-'}`);
     print(flags.json, value, lines.join('\n'));
   });
+
+  common(admin.command('audit').description('show the audit log: who made or was refused which write, oldest first (docs/operating.md)'))
+    .option('--account <name>', 'only entries whose actor or target account is this one')
+    .option('--since <time>', 'only entries from this time: ISO 8601 (2026-11-24T09:00Z) or a duration back from now (30m, 1h, 2d)')
+    .option('--limit <n>', 'at most this many entries, the newest kept', '1000')
+    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), request id, target (with the reason of a refusal).')
+    .action(async (flags) => {
+      const since = flags.since === undefined ? undefined : parseSince(flags.since);
+      const limit = Number(flags.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw usageError(`--limit '${flags.limit}' is not a positive integer`);
+      const entries = await withServices(flags, (s) => s.store.listAudit({ ...(flags.account !== undefined ? { account: flags.account } : {}), ...(since !== undefined ? { since } : {}), limit }));
+      if (flags.json) {
+        print(true, entries.map(auditJson), '');
+        return;
+      }
+      print(false, null, entries.length === 0 ? '(no entries)' : formatTable(entries, AUDIT_COLUMNS));
+    });
 }
+
+/** An entry as `--json` prints it: snake_case like the API, the time as ISO 8601 and as seconds. */
+const auditJson = (e: AuditRecord) => ({
+  id: e.id,
+  time: new Date(e.at * 1000).toISOString(),
+  at: e.at,
+  request_id: e.requestId,
+  actor_account: e.actorAccount,
+  actor_key_id: e.actorKeyId,
+  actor_user: e.actorUser,
+  account: e.account,
+  operation: e.operation,
+  target: e.target,
+  outcome: e.outcome,
+  reason: e.reason,
+});
+
+const AUDIT_COLUMNS = [
+  { header: 'time', value: (e: AuditRecord) => new Date(e.at * 1000).toISOString().replace(/\.\d+Z$/, 'Z') },
+  { header: 'outcome', value: (e: AuditRecord) => e.outcome },
+  { header: 'operation', value: (e: AuditRecord) => e.operation },
+  { header: 'actor', value: (e: AuditRecord) => (e.actorAccount === null ? `admin (${e.actorUser})` : `${e.actorAccount}/${e.actorKeyId ?? '-'}`) },
+  { header: 'request', value: (e: AuditRecord) => e.requestId },
+  { header: 'target', value: (e: AuditRecord) => (e.outcome === 'ok' ? e.target : `${e.target}: ${e.reason}`) },
+];

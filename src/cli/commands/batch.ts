@@ -5,8 +5,9 @@ import { defaultLogPath, LogWriter, readLog, type LogEntry } from '../batch/log.
 import { readSampleSheet } from '../batch/sheet.js';
 import { submitAll } from '../batch/submit.js';
 import { checkInputsExist, describeProblem, planBatch, type BatchTemplate, type Problem } from '../batch/validate.js';
+import { templateOrigin } from '../batch/origin.js';
 import { clientCommand, clientFor, type ClientFlags } from '../context.js';
-import { positiveInteger, readDocument, runDocument, secondsOption, versionOption } from '../documents.js';
+import { parseDocument, positiveInteger, readText, runDocument, secondsOption, versionOption } from '../documents.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { formatDuration, formatTable, note, printJson, runTime, say } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -48,7 +49,7 @@ function summaryTable(followed: Followed[]): string {
 /** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
 export function registerBatch(program: Command): void {
   clientCommand(program.command('batch <template> <samplesheet>').description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'))
-    .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name)")
+    .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)")
     .option('--version <n>', 'workflow version (default: the latest runnable one)')
     .option('--owner <account>', "run a workflow of another account (e.g. 'public')")
     .option('--task-name <pattern>', "task name pattern, e.g. '{$sample}_qc' (default: the template's name; none: generated)")
@@ -76,7 +77,8 @@ replaced by that row's value of the column. The sample sheet is TSV or CSV with 
       save_report:
         data: [{name: '/results/{$sample}/report.txt'}]
 
-  gdflow batch params.yml samples.tsv --workflow qc --wait
+  gdflow workflow getparam qc -o params.yml     # its first line, '# workflow: qc', names the workflow
+  gdflow batch params.yml samples.tsv --wait    # or --workflow qc, for a template without that line
 
 Every row is checked before anything is submitted (placeholders filled, task names valid and
 unique, data names well formed, formats, parameter types and ranges, inputs present); a bad row
@@ -85,10 +87,13 @@ to the submission log at once; running the same command again skips the rows in 
 interrupted batch is resumed by re-running it.`,
     )
     .action(async (templatePath: string, sheetPath: string, flags: Flags) => {
-      const doc = runDocument(readDocument(templatePath), templatePath);
-      const workflow = flags.workflow ?? doc.workflow_name;
-      if (!workflow) throw usageError(`which workflow? give --workflow NAME (or workflow_name in ${templatePath})`);
-      const version = versionOption(flags.version) ?? doc.workflow_version;
+      const text = readText(templatePath);
+      const doc = runDocument(parseDocument(text, templatePath), templatePath);
+      // Written by 'workflow getparam -o': the template's first line names its workflow.
+      const origin = templateOrigin(text);
+      const workflow = flags.workflow ?? doc.workflow_name ?? origin?.name;
+      if (!workflow) throw usageError(`which workflow? give --workflow NAME (or workflow_name in ${templatePath}, or a first line '# workflow: NAME' as 'gdflow workflow getparam -o' writes)`);
+      const version = versionOption(flags.version) ?? doc.workflow_version ?? (workflow === origin?.name ? origin.version : undefined);
       const owner = flags.owner ?? doc.workflow_owner;
       const concurrency = positiveInteger(flags.concurrency, '--concurrency');
       const intervalMs = secondsOption(flags.interval, '--interval') * 1000;

@@ -15,10 +15,13 @@ export function registerServe(program: Command): void {
   command.action(async (flags: Record<string, string | undefined>) => {
     const config = loadConfig({ flags: flagsToOptions(flags), configFile: flags.config });
     const server = await startServer(config);
-    const worker = server.engine ? `, worker ${server.engine.status().worker}` : '';
-    process.stdout.write(`gdflow listening on ${server.url} (role: ${config.role}${worker}, data: ${config.dataDir})\n`);
+    // Stdout is JSON lines only (pino). Starting and stopping are said at level info even when the log level is
+    // higher (warn, error): scripts and tests wait for 'listening on'; only 'silent' silences them.
+    const lifecycle = config.logLevel === 'silent' ? server.logger : server.logger.child({}, { level: 'info' });
+    const worker = server.engine?.status().worker;
+    lifecycle.info({ url: server.url, role: config.role, ...(worker ? { worker } : {}), dataDir: config.dataDir }, `gdflow listening on ${server.url} (role: ${config.role}${worker ? `, worker ${worker}` : ''}, data: ${config.dataDir})`);
     const stop = (signal: string) => {
-      process.stdout.write(`gdflow: ${signal}, shutting down\n`);
+      lifecycle.info({ signal }, `${signal}: shutting down`);
       // SIGTERM drains (a rolling restart); a second signal, or SIGINT, stops at once.
       const drainMs = signal === 'SIGTERM' ? config.drainTimeout * 1000 : 0;
       process.once('SIGTERM', () => void server.close());
@@ -26,7 +29,7 @@ export function registerServe(program: Command): void {
       server.shutdown(drainMs).then(
         () => process.exit(0),
         (error: unknown) => {
-          process.stderr.write(`gdflow: shutdown failed: ${String(error)}\n`);
+          lifecycle.error({ err: error }, 'shutdown failed');
           process.exit(1);
         },
       );

@@ -5,7 +5,7 @@ import { checkUserString, wrap } from './sentinel.js';
 import { finishCommand, quoteWord, type UserValue } from './shell.js';
 
 /**
- * Rendering a tool node's command for one job (WIRE.md §5).
+ * Rendering a tool node's command for one job (docs/wire.md §5).
  *
  * A non-empty `cmd_template` is rendered with `@huggingface/jinja` (jinja.ts); an empty one is
  * assembled from the definition (assemble below). Either way every user string — file paths

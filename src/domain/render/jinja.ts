@@ -4,7 +4,7 @@ import { FORBIDDEN, isSingleSpan, stripSentinels, wrap } from './sentinel.js';
 
 /**
  * Rendering a `cmd_template` with `@huggingface/jinja` (an interpreter: templates cannot reach
- * the host runtime, WIRE.md §5).
+ * the host runtime, docs/wire.md §5).
  *
  * User strings are in the context wrapped in sentinels (sentinel.ts). Left alone, the wrapping
  * would change what templates *observe*: `parameters.mode == 'fast'` would be false,

@@ -181,7 +181,7 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   const property = isObject(parameters.Property) ? parameters.Property : {};
   const reference = Array.isArray(property.reference_task) ? property.reference_task[0] : undefined;
   const referenceId = isObject(reference) ? reference.id : undefined;
-  // Clients send `null` or the string "null" for none (WIRE.md §7).
+  // Clients send `null` or the string "null" for none (docs/wire.md §7).
   run.referenceTask = typeof referenceId === 'string' && referenceId !== 'null' && referenceId !== '' ? referenceId : null;
   return run;
 }

@@ -34,7 +34,7 @@ export class PlanError extends Error {
   }
 }
 
-/** A job id as clients expect it (WIRE.md §4): `<task_id>_<24-hex>_<node_id>`. */
+/** A job id as clients expect it (docs/wire.md §4): `<task_id>_<24-hex>_<node_id>`. */
 export const jobIdFor = (taskId: string, nodeId: string): string => `${taskId}_${newId()}_${nodeId}`;
 
 /** Keep file names shell- and filesystem-friendly; the original name stays in the data store. */

@@ -4,6 +4,7 @@ import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './st
 import { buildPlan, PlanError } from './plan.js';
 import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
+import { actorOf, audited } from '../audit.js';
 import { forbidden, invalid, notFound } from '../errors.js';
 import { describe, isObject } from '../json.js';
 import { checkName, parseVersion } from '../names.js';
@@ -84,7 +85,10 @@ async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
   return 'stopped';
 }
 
-/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of WIRE.md §2. */
+/** How the audit log names a task. */
+const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
+
+/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2. */
 export class TaskService {
   constructor(
     private readonly store: Store,
@@ -172,6 +176,7 @@ export class TaskService {
             cpu: job.cpu,
             memMb: job.memMb,
           })),
+          audited(actorOf(scope.caller), 'ActivateWorkflow', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, workflow ${ownerAccount}/${ownerProject}/${workflow.name}:${workflow.version})`),
         );
       } catch (error) {
         if (error instanceof AlreadyExists) {
@@ -189,7 +194,7 @@ export class TaskService {
   private async task(scope: Scope, taskId: string): Promise<Task> {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
-    // A task being deleted is gone for clients already (WIRE.md: after DELETE the task's routes answer 404).
+    // A task being deleted is gone for clients already (docs/wire.md: after DELETE the task's routes answer 404).
     if (!task || task.projectId !== project.id || task.deleteRequested) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
     return task;
   }
@@ -225,8 +230,14 @@ export class TaskService {
    */
   async stop(scope: Scope, taskId: string) {
     const task = await this.task(scope, taskId);
-    if (TERMINAL_TASK_STATES.includes(task.status)) return { task_id: task.id, status: task.status };
+    const audit = audited(actorOf(scope.caller), 'StopTask', task.accountName, taskTarget(task));
+    if (TERMINAL_TASK_STATES.includes(task.status)) {
+      // Nothing to write, yet the request was made (and answered 200): it is in the log too.
+      await this.store.recordAudit(audit);
+      return { task_id: task.id, status: task.status };
+    }
     const status = await this.store.transaction(async (store) => {
+      await store.recordAudit(audit);
       const current = await store.lockTask(task.id);
       if (!current || TERMINAL_TASK_STATES.includes(current.status)) return current?.status;
       if (current.heldBy === null && ((await store.jobStatusCounts([task.id])).get(task.id)?.running ?? 0) === 0) {
@@ -247,6 +258,7 @@ export class TaskService {
   async delete(scope: Scope, taskId: string): Promise<void> {
     const task = await this.task(scope, taskId);
     const deletedHere = await this.store.transaction(async (store) => {
+      await store.recordAudit(audited(actorOf(scope.caller), 'DeleteTask', task.accountName, taskTarget(task)));
       const current = await store.lockTask(task.id);
       if (!current) return true;
       const running = (await store.jobStatusCounts([task.id])).get(task.id)?.running ?? 0;

@@ -4,7 +4,7 @@ import { progressOf } from './states.js';
 
 const time = (seconds: number | null): number | null => (seconds === null ? null : roundTime(seconds));
 
-/** The task object of WIRE.md §4 (times are unix seconds; null while unknown). */
+/** The task object of docs/wire.md §4 (times are unix seconds; null while unknown). */
 export function taskView(task: Task, jobCounts: Partial<Record<JobStatus, number>>) {
   const progress = progressOf(jobCounts);
   return {
@@ -29,7 +29,7 @@ export function taskView(task: Task, jobCounts: Partial<Record<JobStatus, number
   };
 }
 
-/** The job object of WIRE.md §4. */
+/** The job object of docs/wire.md §4. */
 export function jobView(job: Job, alias = '') {
   return {
     job_id: job.id,

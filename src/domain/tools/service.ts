@@ -1,5 +1,6 @@
 import { InUse, VersionConflict, type Store, type Tool } from '../../store/store.js';
 import { authorizedMethods, openProject, visibilityFor, type Caller } from '../access.js';
+import { actorOf, audited } from '../audit.js';
 import { invalid, notFound } from '../errors.js';
 import { describe, isObject, optionalString } from '../json.js';
 import { checkName, optionalVersion, parseVersion } from '../names.js';
@@ -31,7 +32,9 @@ export class ToolService {
     const expectedVersion = optionalVersion('tool_version', input.tool_version);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     try {
-      return await this.store.createTool({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) });
+      // The store adds the version it takes to the entry's target.
+      const audit = audited(actorOf(scope.caller), 'CreateTool', project.accountName, `${project.accountName}/${project.name}/${name}`);
+      return await this.store.createTool({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) }, audit);
     } catch (error) {
       if (error instanceof VersionConflict) {
         throw invalid(`tool_version ${expectedVersion} does not match the next version ${error.nextVersion} of tool '${name}'`);
@@ -57,6 +60,7 @@ export class ToolService {
         tool.id,
         { ...(description !== undefined ? { description } : {}), configs: stored, category: definition.category, status: 'checked' },
         { refuseIfPinned: true },
+        audited(actorOf(scope.caller), 'PutTool', project.accountName, `${project.accountName}/${project.name}/${name}:${version}`),
       );
     } catch (error) {
       if (error instanceof InUse) {
@@ -77,7 +81,7 @@ export class ToolService {
     const users = await this.store.workflowsUsingTool(tool.id);
     if (users.length > 0) throw invalid(`tool '${name}' version ${version} is used by workflow ${users.join(', ')}`);
     try {
-      await this.store.deleteTool(tool.id);
+      await this.store.deleteTool(tool.id, audited(actorOf(scope.caller), 'DeleteTool', project.accountName, `${project.accountName}/${project.name}/${name}:${version}`));
     } catch (error) {
       if (error instanceof InUse) throw invalid(`tool '${name}' version ${version} is used by workflow ${error.by.join(', ')}`);
       throw error;

@@ -2,7 +2,7 @@ import type { Tool } from '../../store/store.js';
 import { formatDateTime, roundTime } from '../time.js';
 import { readToolDefinition } from './definition.js';
 
-/** The response shapes of the tool operations (INTERFACE.md 2.1–2.4, WIRE.md §4). */
+/** The response shapes of the tool operations (INTERFACE.md 2.1–2.4, docs/wire.md §4). */
 
 export const toolsUrl = (baseUrl: string, tool: Pick<Tool, 'accountName' | 'projectName'>): string =>
   `${baseUrl}/accounts/${encodeURIComponent(tool.accountName)}/projects/${encodeURIComponent(tool.projectName)}/tools/`;

@@ -91,7 +91,7 @@ function outputEntry(graph: WorkflowGraph, node: GraphNode): OutputEntry {
     type: 'file',
     minitems: spec?.minitems ?? 1,
     maxitems: spec?.maxitems ?? 1,
-    // Clients expect a non-empty list (WIRE.md §7).
+    // Clients expect a non-empty list (docs/wire.md §7).
     formats: formats.length > 0 ? formats : ['data'],
     data: [{ name: blank(name) ? '' : String(name), description: blank(description) ? '' : String(description), property: blockFileProperty() }],
   };
@@ -133,7 +133,7 @@ export function buildRunTemplate(graph: WorkflowGraph, description = ''): RunTem
 }
 
 /**
- * Lay saved run defaults (WIRE.md §2 "set run template") over the computed template: data items,
+ * Lay saved run defaults (docs/wire.md §2 "set run template") over the computed template: data items,
  * parameter values, names and conditions the user saved, for nodes that still exist.
  */
 export function applySavedTemplate(template: RunTemplate, saved: JsonObject | null): RunTemplate {

@@ -1,5 +1,6 @@
 import { VersionConflict, type Store, type Workflow } from '../../store/store.js';
 import { authorizedMethods, openProject, visibilityFor } from '../access.js';
+import { actorOf, audited } from '../audit.js';
 import { invalid, notFound } from '../errors.js';
 import { describe, isObject, optionalString } from '../json.js';
 import { checkName, optionalVersion, parseVersion } from '../names.js';
@@ -13,6 +14,9 @@ const requireBody = (body: unknown): Record<string, unknown> => {
   if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
   return body;
 };
+
+/** How the audit log names a workflow version. */
+const workflowTarget = (w: Workflow): string => `${w.accountName}/${w.projectName}/${w.name}:${w.version}`;
 
 /** The workflow operations of INTERFACE.md 4.8–4.14, the run-template update and the graph view. */
 export class WorkflowService {
@@ -40,7 +44,9 @@ export class WorkflowService {
     const expectedVersion = optionalVersion('workflow_version', input.workflow_version);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     try {
-      return await this.store.createWorkflow({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) });
+      // The store adds the version it takes to the entry's target.
+      const audit = audited(actorOf(scope.caller), 'CreateWorkflow', project.accountName, `${project.accountName}/${project.name}/${name}`);
+      return await this.store.createWorkflow({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) }, audit);
     } catch (error) {
       if (error instanceof VersionConflict) {
         throw invalid(`workflow_version ${expectedVersion} does not match the next version ${error.nextVersion} of workflow '${name}'`);
@@ -71,7 +77,7 @@ export class WorkflowService {
       configs: input.configs as Record<string, unknown>,
       status: 'checked',
       toolIds,
-    });
+    }, audited(actorOf(scope.caller), 'PutWorkflow', workflow.accountName, workflowTarget(workflow)));
   }
 
   /** 4.10 GetWorkflow: one version, or all when workflow_version is absent. */
@@ -89,7 +95,7 @@ export class WorkflowService {
   async delete(scope: Scope, workflowName: string, query: Record<string, unknown>): Promise<void> {
     if (query.workflow_version === undefined) throw invalid('the query parameter workflow_version is required');
     const { workflow } = await this.version(scope, workflowName, query.workflow_version, 'write');
-    await this.store.deleteWorkflow(workflow.id);
+    await this.store.deleteWorkflow(workflow.id, audited(actorOf(scope.caller), 'DeleteWorkflow', workflow.accountName, workflowTarget(workflow)));
   }
 
   /** 4.12 ListWorkflow. */
@@ -144,7 +150,7 @@ export class WorkflowService {
     return latest;
   }
 
-  /** WIRE.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
+  /** docs/wire.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
   async setRunTemplate(scope: Scope, workflowName: string, body: unknown): Promise<void> {
     const input = requireBody(body);
     if (input.workflow_version === undefined) throw invalid('workflow_version is required');
@@ -165,7 +171,7 @@ export class WorkflowService {
         if (section !== 'Parameters' && entry.data !== undefined && !Array.isArray(entry.data)) throw invalid(`parameters.${section}.${nodeId}.data must be a list`);
       }
     }
-    await this.store.setRunTemplate(workflow.id, parameters);
+    await this.store.setRunTemplate(workflow.id, parameters, audited(actorOf(scope.caller), 'SetRunTemplate', workflow.accountName, workflowTarget(workflow)));
   }
 
   /** Nodes and edges of a validated version, for the CLI's `workflow graph` and the web console. */

@@ -5,7 +5,7 @@ import type { WorkflowGraph } from './graph.js';
 export const workflowsUrl = (baseUrl: string, w: Pick<Workflow, 'accountName' | 'projectName'>, collection = 'workflows'): string =>
   `${baseUrl}/accounts/${encodeURIComponent(w.accountName)}/projects/${encodeURIComponent(w.projectName)}/${collection}/`;
 
-/** 2.5, with the created and modified times clients list (WIRE.md §7). */
+/** 2.5, with the created and modified times clients list (docs/wire.md §7). */
 export function workflowSummary(w: Workflow, baseUrl: string, methods?: string[], collection = 'workflows') {
   return {
     workflow_url: `${workflowsUrl(baseUrl, w, collection)}${encodeURIComponent(w.name)}/?workflow_version=${w.version}`,

@@ -1,7 +1,7 @@
 /**
  * The executor contract: how the engine runs one job's shell command on this machine.
  *
- * A job sees its working directory at `/var/data` (WIRE.md §5: tool templates write paths such as
+ * A job sees its working directory at `/var/data` (docs/wire.md §5: tool templates write paths such as
  * `/var/data/fastqc`). Executors differ in how much they isolate the command from the host:
  * `bwrap` (bwrap.ts) runs it in a bubblewrap sandbox; `host` (host.ts) runs it as a plain process;
  * `podman` and `docker` (container.ts) run it in a container of the tool's image.

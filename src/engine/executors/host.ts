@@ -3,7 +3,7 @@
  *
  * NO ISOLATION. Use it only on trusted single-user setups and for benchmarks: the command can read and write
  * whatever the server's user can, use the network whatever `network` says, and "read-only" mounts are not
- * read-only. Because commands are written against /var/data (WIRE.md §5):
+ * read-only. Because commands are written against /var/data (docs/wire.md §5):
  * - every `/var/data` path prefix in the command text (and in spec.env values and stdin/stdout) is replaced by
  *   the workDir path (so workDir must not contain shell-special characters);
  * - each mount becomes a symlink at workDir/<path under /var/data> pointing to its hostPath (written relative to

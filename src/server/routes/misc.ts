@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../domain/errors.js';
 import { callerOf, type RouteContext } from '../app.js';
 
-/** Routes the `gwc` CLI calls beyond INTERFACE.md (WIRE.md §2), and a health check. */
+/** Routes the `gwc` CLI calls beyond INTERFACE.md (docs/wire.md §2), and a health check. */
 export function registerMiscRoutes(app: FastifyInstance, context: RouteContext): void {
   app.get('/miscellaneous/credentials/', { config: { operation: 'Account' } }, async (request) => {
     const caller = callerOf(request);

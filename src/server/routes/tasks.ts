@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { scopeOf } from './tools.js';
 
-/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of WIRE.md §2, also under wdl/tasks/ for gwc. */
+/** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2, also under wdl/tasks/ for gwc. */
 
 type ProjectParams = { account: string; project: string };
 type TaskParams = ProjectParams & { task: string };

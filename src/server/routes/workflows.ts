@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../app.js';
 import { scopeOf } from './tools.js';
 
-/** INTERFACE.md 4.8–4.14, the run-template update of WIRE.md §2, and the graph view. */
+/** INTERFACE.md 4.8–4.14, the run-template update of docs/wire.md §2, and the graph view. */
 
 type ProjectParams = { account: string; project: string };
 type WorkflowParams = ProjectParams & { workflow: string };
@@ -56,7 +56,7 @@ export function registerWorkflowRoutes(app: FastifyInstance, context: RouteConte
     return reply.code(200).send();
   });
 
-  // gwc 0.4.4 also looks for WDL workflows (WIRE.md §7); gdflow has none, so these answer an
+  // gwc 0.4.4 also looks for WDL workflows (docs/wire.md §7); gdflow has none, so these answer an
   // empty JSON list, never an object or a 5xx.
   app.get<{ Params: ProjectParams }>(`${base}/wdl/workflow/`, { config: { operation: 'ListWorkflow' } }, async (request) => {
     scopeOf(request, context);

@@ -3,6 +3,7 @@ import * as m0001 from './0001_accounts_tools_workflows.js';
 import * as m0002 from './0002_tasks_jobs.js';
 import * as m0003 from './0003_task_leases.js';
 import * as m0004 from './0004_job_image_digest.js';
+import * as m0005 from './0005_audit_log.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -14,6 +15,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002_tasks_jobs': m0002,
   '0003_task_leases': m0003,
   '0004_job_image_digest': m0004,
+  '0005_audit_log': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,7 +4,7 @@ import { printJson, say } from '../../output.js';
 
 /** `gdflow config check`: ask the server whom the configured key belongs to. */
 export function registerConfigCheck(config: Command): void {
-  clientCommand(config.command('check').description('check the settings: sign a request and show the account and user of the key'), { json: true }).action(async (flags: ClientFlags) => {
+  clientCommand(config.command('check').description('check the settings: sign a request and show the account and user of the key'), { json: 'print the account and user as JSON instead of a sentence' }).action(async (flags: ClientFlags) => {
     const settings = settingsFor(flags);
     const client = clientFor(flags);
     const who = await client.whoami();

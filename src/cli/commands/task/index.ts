@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerTaskCmd } from './cmd.js';
 import { registerTaskDelete, registerTaskStop } from './control.js';
+import { registerTaskEvents } from './events.js';
 import { registerTaskGet } from './get.js';
 import { registerTaskJobs } from './jobs.js';
 import { registerTaskLogs } from './logs.js';
@@ -26,5 +27,6 @@ A JOB argument is a job id or the node id of the job in its workflow.`,
   registerTaskJobs(task);
   registerTaskLogs(task);
   registerTaskCmd(task);
+  registerTaskEvents(task);
   registerTaskWait(task);
 }

@@ -6,7 +6,7 @@ import { resolveJob } from './shared.js';
 
 /** `gdflow task logs`: the output of one job, or of every job with a header each. */
 export function registerTaskLogs(task: Command): void {
-  clientCommand(task.command('logs <task_id> [job]').description('print job logs (stdout then stderr): of one job (JOB: job id or node id), or of every job'), { json: true })
+  clientCommand(task.command('logs <task_id> [job]').description('print job logs (stdout then stderr): of one job (JOB: job id or node id), or of every job'), { json: 'print a JSON list of {job_id, node_id, status, log} instead of the raw logs' })
     .option('--stream <name>', 'only stdout or stderr')
     .action(async (taskId: string, ref: string | undefined, flags: ClientFlags & { stream?: string }) => {
       if (flags.stream !== undefined && flags.stream !== 'stdout' && flags.stream !== 'stderr') throw usageError(`--stream must be stdout or stderr, not '${flags.stream}'`);

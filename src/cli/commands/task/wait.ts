@@ -7,7 +7,7 @@ import { printJson, say } from '../../output.js';
 
 /** `gdflow task wait`: follow a task to its end with live progress; exit 1 unless it succeeded. */
 export function registerTaskWait(task: Command): void {
-  clientCommand(task.command('wait <task_id>').description('follow a task until it ends, showing nodes done / total and the running jobs; exits 1 if it failed or was stopped'), { json: true })
+  clientCommand(task.command('wait <task_id>').description('follow a task until it ends, showing nodes done / total and the running jobs; exits 1 if it failed or was stopped'), { json: 'follow quietly, then print the ended task with its jobs as JSON' })
     .option('--interval <seconds>', 'poll interval', '1')
     .option('--timeout <seconds>', 'give up (exit 1) after this long')
     .action(async (taskId: string, flags: ClientFlags & { interval: string; timeout?: string }) => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
-import { readDocument, versionOption, workflowDocument } from '../../documents.js';
+import { fillAccount, readDocument, usesAccountPlaceholder, versionOption, workflowDocument } from '../../documents.js';
 import { usageError } from '../../exit.js';
 import { printJson, say } from '../../output.js';
 
@@ -18,12 +18,13 @@ async function registerFromFile(flags: Flags, verb: 'created' | 'updated'): Prom
   const description = flags.description ?? doc.description;
   const version = versionOption(flags.version);
   const client = clientFor(flags);
+  const configs = usesAccountPlaceholder(doc.configs) ? fillAccount(doc.configs, await client.accountName()) : doc.configs;
   let result: { workflow_name: string; workflow_version: number };
   if (version !== undefined) {
-    await client.putWorkflow(name, { workflow_version: version, configs: doc.configs, ...(description !== undefined ? { description } : {}) });
+    await client.putWorkflow(name, { workflow_version: version, configs, ...(description !== undefined ? { description } : {}) });
     result = { workflow_name: name, workflow_version: version };
   } else {
-    result = await client.registerWorkflow(name, doc.configs, description !== undefined ? { description } : {});
+    result = await client.registerWorkflow(name, configs, description !== undefined ? { description } : {});
   }
   if (flags.json) return printJson(result);
   say(`workflow ${result.workflow_name} version ${result.workflow_version} ${verb}`);
@@ -31,7 +32,7 @@ async function registerFromFile(flags: Flags, verb: 'created' | 'updated'): Prom
 
 const withFileOptions = (command: Command): Command =>
   command
-    .requiredOption('-f, --file <file>', "workflow document (YAML or JSON, the 'workflow:' form; - for stdin)")
+    .requiredOption('-f, --file <file>', "workflow document (YAML or JSON, the 'workflow:' form; - for stdin); '{account}' in an app_id stands for the account addressed")
     .option('--name <name>', "workflow name (default: the document's name)")
     .option('--description <text>', "description (default: the document's)")
     .option('--json', 'print the name and version as JSON');

@@ -5,7 +5,7 @@ import { printJson, printYaml } from '../../output.js';
 
 /** `gdflow workflow get`: a version as an editable `workflow:` document. */
 export function registerWorkflowGet(workflow: Command): void {
-  clientCommand(workflow.command('get <name>').description('print a workflow as a workflow: YAML document (the latest version unless --version)'), { json: true })
+  clientCommand(workflow.command('get <name>').description('print a workflow as a workflow: YAML document (the latest version unless --version)'), { json: 'print the version as JSON, as GetWorkflow answers it, instead of a workflow: YAML document' })
     .option('--version <n>', 'workflow version')
     .action(async (name: string, flags: ClientFlags & { version?: string }) => {
       const version = versionOption(flags.version);
