@@ -108,7 +108,10 @@ fi
 # wait until the node is idle (deadline 30 s; fail fast if a daemon died)
 deadline=$((SECONDS + 30)); st=""
 while [ $SECONDS -lt $deadline ]; do
-  kill -0 "$(cat "$D/slurmctld.pid" 2>/dev/null)" 2>/dev/null || { echo "slurmctld died" >&2; tail -5 "$D/log/slurmctld.log" >&2; cleanup_on_fail; exit 1; }
+  # The daemon writes its pid file a moment after it forks: a missing file is not yet a death.
+  if [ -s "$D/slurmctld.pid" ] && ! kill -0 "$(cat "$D/slurmctld.pid")" 2>/dev/null; then
+    echo "slurmctld died" >&2; tail -5 "$D/log/slurmctld.log" >&2; cleanup_on_fail; exit 1
+  fi
   st=$(timeout 5 sinfo -h -N -o %t 2>/dev/null || true)
   [ "$st" = idle ] && break
   sleep 0.1

@@ -41,7 +41,8 @@ export const OPTIONS = {
   slurmQos: { env: 'GDFLOW_SLURM_QOS', flag: '--slurm-qos', kind: 'string', default: () => '', description: 'Slurm quality of service of the jobs' },
   slurmArgs: { env: 'GDFLOW_SLURM_ARGS', flag: '--slurm-args', kind: 'string', default: () => '', description: 'more sbatch arguments for every job, separated by blanks (e.g. "--constraint=ssd --nice=10")' },
   slurmWrap: { env: 'GDFLOW_SLURM_WRAP', flag: '--slurm-wrap', kind: 'enum', values: ['bwrap', 'host'], default: () => 'bwrap', description: 'how a Slurm job runs on its node: bwrap (the bubblewrap sandbox; the nodes need bwrap) or host (a plain process)' },
-  slurmPollMs: { env: 'GDFLOW_SLURM_POLL_MS', flag: '--slurm-poll-ms', kind: 'integer', default: () => 1000, description: 'milliseconds between two squeue calls (one call for all of the worker\'s Slurm jobs)' },
+  slurmPollMs: { env: 'GDFLOW_SLURM_POLL_MS', flag: '--slurm-poll-ms', kind: 'integer', default: () => 250, description: 'milliseconds between two looks at the Slurm jobs\' status files in the data root (no call to the controller)' },
+  slurmQueueMs: { env: 'GDFLOW_SLURM_QUEUE_MS', flag: '--slurm-queue-ms', kind: 'integer', default: () => 5000, description: 'milliseconds between two squeue calls (one call for all of the worker\'s Slurm jobs; sooner after a scancel)' },
   slurmSubmitRate: { env: 'GDFLOW_SLURM_SUBMIT_RATE', flag: '--slurm-submit-rate', kind: 'integer', default: () => 20, description: 'sbatch calls per second at most' },
   slurmMaxQueued: { env: 'GDFLOW_SLURM_MAX_QUEUED', flag: '--slurm-max-queued', kind: 'integer', default: () => 1000, description: 'Slurm jobs of this worker submitted and not ended, at most; more wait in gdflow\'s queue' },
   launcher: { env: 'GDFLOW_LAUNCHER', flag: '--launcher', kind: 'enum', values: ['auto', 'native', 'node'], default: () => 'auto', description: 'what starts job processes: native (gdflow-spawn, built by npm run build), node (a Node helper), auto (native when built)' },
@@ -75,6 +76,7 @@ export interface Config {
   slurmArgs: string;
   slurmWrap: 'bwrap' | 'host';
   slurmPollMs: number;
+  slurmQueueMs: number;
   slurmSubmitRate: number;
   slurmMaxQueued: number;
   pullPolicy: 'never' | 'missing' | 'always';

@@ -57,6 +57,7 @@ export function configuredExecutor(config: Config): Executor {
         extraArgs: config.slurmArgs.split(/\s+/).filter(Boolean),
         wrap: config.slurmWrap,
         pollMs: config.slurmPollMs,
+        queueMs: config.slurmQueueMs,
         submitPerSecond: config.slurmSubmitRate,
         maxQueued: config.slurmMaxQueued,
         bwrap: sandbox,

@@ -63,7 +63,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
 
   for (const wrap of ['bwrap', 'host'] as SlurmWrap[]) {
     describe(`wrapped with ${wrap} on the node`, () => {
-      const executor = new SlurmExecutor({ wrap, pollMs: 250 });
+      const executor = new SlurmExecutor({ wrap, pollMs: 100, queueMs: 1000 });
       after(() => executor.close());
 
       it('check() reaches the cluster', async () => {
@@ -151,7 +151,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
 
   describe('adoption: the Slurm job outlives the executor that submitted it', () => {
     it('another executor adopts a running job by its id and sees it to its end (the same Slurm job)', async () => {
-      const first = new SlurmExecutor({ wrap: 'host', pollMs: 250 });
+      const first = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
       const spec = await newJob('sleep 3; echo done');
       const controller = new AbortController();
       let id = '';
@@ -160,7 +160,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       // The first worker goes away without cancelling: close() stops its polling; its run never resolves.
       await first.close();
       void abandoned;
-      const second = new SlurmExecutor({ wrap: 'host', pollMs: 250 });
+      const second = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
       try {
         const result = await second.adopt(id, spec, never());
         assert.equal(result.outcome, 'succeeded', result.reason);
@@ -171,14 +171,14 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     });
 
     it('a job that ended while no worker watched gets its true end from its status file', async () => {
-      const first = new SlurmExecutor({ wrap: 'host', pollMs: 250 });
+      const first = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
       const spec = await newJob('exit 7');
       let id = '';
       void first.run(spec, never(), { onStarted: (info) => (id = info.externalId ?? '') });
       await until('the job to be submitted', () => id || undefined);
       await first.close();
       await until('the job to end', () => !cluster.queued().includes(id) || undefined);
-      const second = new SlurmExecutor({ wrap: 'host', pollMs: 250 });
+      const second = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
       try {
         const result = await second.adopt(id, spec, never());
         assert.equal(result.outcome, 'failed');
@@ -189,7 +189,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     });
 
     it('an id that is not this job\'s Slurm job is lost (the engine runs the job again)', async () => {
-      const executor = new SlurmExecutor({ wrap: 'host', pollMs: 250, lostAfterPolls: 2 });
+      const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000, lostAfterPolls: 2 });
       try {
         const other = await newJob('sleep 2');
         let id = '';
@@ -207,7 +207,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
   });
 
   it('one squeue per poll for all jobs, and the queue cap holds back submissions', async () => {
-    const executor = new SlurmExecutor({ wrap: 'host', pollMs: 500, maxQueued: 4 });
+    const executor = new SlurmExecutor({ wrap: 'host', queueMs: 500, maxQueued: 4 });
     try {
       const specs = await Promise.all(Array.from({ length: 12 }, () => newJob('sleep 1')));
       let most = 0;

@@ -1,6 +1,7 @@
 /**
- * One squeue for all of a worker's Slurm jobs per poll interval (the issue's "gentle with the controller": Toil
- * asked job by job and flooded it). Each job being followed registers a listener; after each poll every listener
+ * One squeue for all of a worker's Slurm jobs per poll interval (gentle with the controller: Toil asked job by job
+ * and flooded it). The usual end of a job is not learned here but from its status file (slurm.ts); squeue is for
+ * what files cannot tell: a job Slurm killed, or one that never started. Each job being followed registers a listener; after each poll every listener
  * gets its job's row, or undefined when the controller did not list it (never submitted, or forgotten after
  * MinJobAge). Ids are asked for by list (`-j a,b,c`, in chunks), with `--states=all` so that ended jobs the
  * controller still remembers are reported with their final state.
@@ -37,16 +38,29 @@ export class SlurmPoller {
     };
   }
 
-  private schedule(): void {
+  /** Ask the controller again soon (within `soonMs`) rather than at the next interval: after a scancel. */
+  soon(soonMs: number): void {
+    this.wantSoon = true;
+    if (this.timer && !this.polling) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.schedule(soonMs);
+  }
+
+  private wantSoon = false;
+
+  private schedule(delayMs = this.intervalMs): void {
     if (this.timer || this.polling || this.listeners.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.poll();
-    }, this.intervalMs);
+    }, delayMs);
   }
 
   private async poll(): Promise<void> {
     this.polling = true;
+    this.wantSoon = false;
     try {
       const ids = [...this.listeners.keys()];
       const rows = new Map<string, QueueRow>();
@@ -72,7 +86,9 @@ export class SlurmPoller {
       }
     } finally {
       this.polling = false;
-      this.schedule();
+      const soon = this.wantSoon;
+      this.wantSoon = false;
+      this.schedule(soon ? Math.min(this.intervalMs, 250) : this.intervalMs);
     }
   }
 

@@ -7,9 +7,11 @@
  *   be in the store before anything else can happen, so that a worker taking the task over adopts the Slurm job
  *   instead of submitting it again. A job waiting in Slurm's queue therefore reads `running` in gdflow: it has left
  *   gdflow's queue for the cluster's.
- * - States are learned by one squeue per poll interval for all jobs (slurm-poller.ts). The end: the status file the
- *   script writes (exit code), else Slurm's final state (killed by Slurm: memory, time, scancel), else, when the
- *   controller no longer knows the job and no status file came, the job is lost and the engine runs it again.
+ * - A job's start and end are learned from the files its script writes (slurm-script.ts), looked at every
+ *   `pollMs` without asking the controller; one squeue per `queueMs` for all jobs (slurm-poller.ts) tells what
+ *   files cannot: a job that Slurm killed (memory, time, scancel) ends in Slurm's final state; one the controller
+ *   no longer knows, with no status file, is lost, and the engine runs it again. After a scancel the squeue comes
+ *   at once. Per job that is one sbatch and a share of the squeues: a 200-job DAG cost N RPCs (BENCHMARKS.md).
  * - Submissions are rate-limited (`submitPerSecond`) and capped (`maxQueued` jobs submitted and not ended): what
  *   waits for a turn has not started, and stays queued in gdflow.
  * - Stop and timeout: scancel (Slurm sends SIGTERM to the job's processes, SIGKILL after its KillWait), then the
@@ -26,7 +28,7 @@ import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } fro
 import { HostExecutor, type HostExecutorOptions } from './host.js';
 import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, type QueueRow, type SlurmCommands } from './slurm-cli.js';
 import { SlurmPoller } from './slurm-poller.js';
-import { batchScript, readSlurmStatus, slurmFilename } from './slurm-script.js';
+import { batchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
 
 export type SlurmWrap = 'host' | 'bwrap';
 export const SLURM_WRAPS: readonly SlurmWrap[] = ['host', 'bwrap'];
@@ -39,8 +41,10 @@ export interface SlurmExecutorOptions {
   extraArgs?: string[];
   /** How a job is run on its node: 'bwrap' (the default: the bwrap sandbox, which the nodes need) or 'host'. */
   wrap?: SlurmWrap;
-  /** Time between two squeue polls. Default 1000 ms. */
+  /** Time between two looks at the jobs' status files (no controller RPC). Default 250 ms. */
   pollMs?: number;
+  /** Time between two squeue calls (one for all jobs). Default 5000 ms. */
+  queueMs?: number;
   /** sbatch calls per second at most. Default 20. */
   submitPerSecond?: number;
   /** Jobs submitted and not yet ended, at most; more wait their turn. Default 1000. */
@@ -57,9 +61,9 @@ const now = (): number => Date.now() / 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Where a job's Slurm files are: beside its logs. */
-function slurmFilesOf(spec: JobSpec): { dir: string; script: string; status: string } {
+function slurmFilesOf(spec: JobSpec): { dir: string; script: string; status: string; started: string } {
   const dir = join(dirname(spec.stdoutLog), 'slurm');
-  return { dir, script: join(dir, 'job.sh'), status: join(dir, 'status') };
+  return { dir, script: join(dir, 'job.sh'), status: join(dir, 'status'), started: join(dir, 'started') };
 }
 
 export class SlurmExecutor implements Executor {
@@ -81,7 +85,7 @@ export class SlurmExecutor implements Executor {
     const wrap = options.wrap ?? 'bwrap';
     this.wrapper = wrap === 'host' ? new HostExecutor(options.host) : new BwrapExecutor(options.bwrap);
     this.capabilities = { ...this.wrapper.capabilities };
-    this.poller = new SlurmPoller(this.commands.squeue, options.pollMs ?? 1000, (error) => process.emitWarning(`squeue: ${error.message}`));
+    this.poller = new SlurmPoller(this.commands.squeue, options.queueMs ?? 5000, (error) => process.emitWarning(`squeue: ${error.message}`));
     this.submitGapMs = 1000 / Math.max(0.001, options.submitPerSecond ?? 20);
     this.maxQueued = Math.max(1, options.maxQueued ?? 1000);
   }
@@ -107,7 +111,8 @@ export class SlurmExecutor implements Executor {
     mkdirSync(files.dir, { recursive: true });
     // A status file of an earlier attempt must not be taken for this one's.
     rmSync(files.status, { force: true });
-    writeFileSync(files.script, batchScript(spec.jobId, plan, files.status), { mode: 0o755 });
+    rmSync(files.started, { force: true });
+    writeFileSync(files.script, batchScript(spec.jobId, plan, files.status, files.started), { mode: 0o755 });
     try {
       if (!(await this.turn(signal))) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
       let id: string;
@@ -209,13 +214,14 @@ export class SlurmExecutor implements Executor {
       const stop = (why: StopCause) => {
         if (cause) return;
         cause = why;
-        void this.cancel(id);
+        void this.cancel(id).then(() => this.poller.soon(this.options.pollMs ?? 250));
       };
       const onAbort = () => stop('abort');
       const finish = (result: JobResult) => {
         if (settled) return;
         settled = true;
         unwatch();
+        clearInterval(look);
         if (timer) clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         resolve(result);
@@ -242,8 +248,29 @@ export class SlurmExecutor implements Executor {
         if (state) return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `Slurm job ${id} ended ${state} without telling how (no status file)`, ...times });
         finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} is unknown to the controller and left no status file`, ...times });
       };
+      const armTimeout = (start: number) => {
+        if (startedAt !== undefined) return;
+        startedAt = start;
+        if (spec.timeoutSeconds > 0) {
+          const left = (startedAt + spec.timeoutSeconds) * 1000 - Date.now();
+          timer = setTimeout(() => stop('timeout'), Math.max(0, left));
+        }
+      };
+      // The files the script writes: its start and its end, learned without a word to the controller.
+      let lastRow: QueueRow | undefined;
+      const lookAtFiles = () => {
+        if (settled) return;
+        if (startedAt === undefined) {
+          const start = readSlurmStart(files.started, id);
+          if (start !== undefined) armTimeout(start);
+        }
+        const status = readSlurmStatus(files.status);
+        if (status && status.slurmJobId === id) void ended(lastRow);
+      };
+      const look = setInterval(lookAtFiles, this.options.pollMs ?? 250);
       const onRow = (row: QueueRow | undefined) => {
         if (settled) return;
+        lastRow = row;
         if (row && row.name !== name) {
           // The id is another job's: this job's Slurm job is gone (a reused id after a cluster reset).
           return finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} is not this job's (it is "${row.name}")`, startedAt: since, endedAt: now() });
@@ -255,13 +282,7 @@ export class SlurmExecutor implements Executor {
           return;
         }
         unlisted = 0;
-        if (row.startedAt !== undefined && startedAt === undefined && row.state !== 'PENDING') {
-          startedAt = row.startedAt;
-          if (spec.timeoutSeconds > 0) {
-            const left = (startedAt + spec.timeoutSeconds) * 1000 - Date.now();
-            timer = setTimeout(() => stop('timeout'), Math.max(0, left));
-          }
-        }
+        if (row.startedAt !== undefined && row.state !== 'PENDING') armTimeout(row.startedAt);
         if (ENDED_STATES.has(row.state)) void ended(row);
       };
       const unwatch = this.poller.watch(id, onRow);
