@@ -11,8 +11,9 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 # better-sqlite3 and the native job launcher; e2fsprogs: chattr, for the tasks directory's placement hint;
 # postgresql: the throwaway servers the PostgreSQL store tests start (gdflow itself can use any PostgreSQL);
 # podman, runc: --executor podman (runc named here so that apt picks it rather than crun, which fails on a
-# hybrid cgroup layout); debootstrap, busybox-static: the images of scripts/images/ (the demo's, the tests').
-PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql podman runc debootstrap busybox-static"
+# hybrid cgroup layout); debootstrap, busybox-static: the images of scripts/images/ (the demo's, the tests');
+# slurm-wlm (with munge): --executor slurm and the throwaway cluster of scripts/slurm/ the Slurm tests start.
+PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql podman runc debootstrap busybox-static slurm-wlm"
 missing=""
 for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

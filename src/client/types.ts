@@ -287,6 +287,8 @@ export interface Job {
   endTime: number | null;
   /** The digest of the container image the job ran in (podman and docker executors), or null. */
   image_digest?: string | null;
+  /** The job's handle outside gdflow (a Slurm job id, a container's name), or null. */
+  external_id?: string | null;
   [key: string]: unknown;
 }
 

@@ -33,9 +33,18 @@ export const OPTIONS = {
   uploadLimit: { env: 'GDFLOW_UPLOAD_LIMIT', flag: '--upload-limit', kind: 'size', default: () => 64 * 1024 ** 3, description: 'largest data upload (64g)' },
   clockSkew: { env: 'GDFLOW_CLOCK_SKEW', flag: '--clock-skew', kind: 'seconds', default: () => 900, description: 'how far a signed request\'s Date may be from the server clock, in seconds, either way' },
   logLevel: { env: 'GDFLOW_LOG_LEVEL', flag: '--log-level', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: () => 'info', description: 'log level (one line per request at info)' },
-  executor: { env: 'GDFLOW_EXECUTOR', flag: '--executor', kind: 'enum', values: ['bwrap', 'host', 'podman', 'docker'], default: () => 'bwrap', description: 'how jobs run: bwrap (bubblewrap sandbox), podman or docker (a container of the tool\'s image; tools without an image run in the bwrap sandbox), or host (plain processes, no isolation)' },
+  executor: { env: 'GDFLOW_EXECUTOR', flag: '--executor', kind: 'enum', values: ['bwrap', 'host', 'podman', 'docker', 'slurm'], default: () => 'bwrap', description: 'how jobs run: bwrap (bubblewrap sandbox), podman or docker (a container of the tool\'s image; tools without an image run in the bwrap sandbox), host (plain processes, no isolation), or slurm (each job one sbatch on a Slurm cluster, see --slurm-*)' },
   containerRuntime: { env: 'GDFLOW_CONTAINER_RUNTIME', flag: '--container-runtime', kind: 'string', default: () => '', description: 'the docker-compatible CLI the podman and docker executors run: a path or a name in PATH (default: the executor\'s name)' },
   pullPolicy: { env: 'GDFLOW_PULL_POLICY', flag: '--pull-policy', kind: 'enum', values: ['never', 'missing', 'always'], default: () => 'missing', description: 'when the podman and docker executors pull a tool\'s image: never (only images already here), missing (when not here), always (before every job)' },
+  slurmPartition: { env: 'GDFLOW_SLURM_PARTITION', flag: '--slurm-partition', kind: 'string', default: () => '', description: 'Slurm partition of the jobs (default: the cluster\'s default partition)' },
+  slurmAccount: { env: 'GDFLOW_SLURM_ACCOUNT', flag: '--slurm-account', kind: 'string', default: () => '', description: 'Slurm account the jobs are charged to' },
+  slurmQos: { env: 'GDFLOW_SLURM_QOS', flag: '--slurm-qos', kind: 'string', default: () => '', description: 'Slurm quality of service of the jobs' },
+  slurmArgs: { env: 'GDFLOW_SLURM_ARGS', flag: '--slurm-args', kind: 'string', default: () => '', description: 'more sbatch arguments for every job, separated by blanks (e.g. "--constraint=ssd --nice=10")' },
+  slurmWrap: { env: 'GDFLOW_SLURM_WRAP', flag: '--slurm-wrap', kind: 'enum', values: ['bwrap', 'host'], default: () => 'bwrap', description: 'how a Slurm job runs on its node: bwrap (the bubblewrap sandbox; the nodes need bwrap) or host (a plain process)' },
+  slurmPollMs: { env: 'GDFLOW_SLURM_POLL_MS', flag: '--slurm-poll-ms', kind: 'integer', default: () => 250, description: 'milliseconds between two looks at the Slurm jobs\' status files in the data root (no call to the controller)' },
+  slurmQueueMs: { env: 'GDFLOW_SLURM_QUEUE_MS', flag: '--slurm-queue-ms', kind: 'integer', default: () => 5000, description: 'milliseconds between two squeue calls (one call for all of the worker\'s Slurm jobs; sooner after a scancel)' },
+  slurmSubmitRate: { env: 'GDFLOW_SLURM_SUBMIT_RATE', flag: '--slurm-submit-rate', kind: 'integer', default: () => 20, description: 'sbatch calls per second at most' },
+  slurmMaxQueued: { env: 'GDFLOW_SLURM_MAX_QUEUED', flag: '--slurm-max-queued', kind: 'integer', default: () => 1000, description: 'Slurm jobs of this worker submitted and not ended, at most; more wait in gdflow\'s queue' },
   launcher: { env: 'GDFLOW_LAUNCHER', flag: '--launcher', kind: 'enum', values: ['auto', 'native', 'node'], default: () => 'auto', description: 'what starts job processes: native (gdflow-spawn, built by npm run build), node (a Node helper), auto (native when built)' },
   cpus: { env: 'GDFLOW_CPUS', flag: '--cpus', kind: 'integer', default: () => availableParallelism(), description: 'CPU slots the local executor hands out to jobs' },
   memory: { env: 'GDFLOW_MEMORY', flag: '--memory', kind: 'size', default: () => Math.floor(totalmem() * 0.8), description: 'memory the local executor hands out to jobs' },
@@ -60,8 +69,17 @@ export interface Config {
   uploadLimit: number;
   clockSkew: number;
   logLevel: string;
-  executor: 'bwrap' | 'host' | 'podman' | 'docker';
+  executor: 'bwrap' | 'host' | 'podman' | 'docker' | 'slurm';
   containerRuntime: string;
+  slurmPartition: string;
+  slurmAccount: string;
+  slurmQos: string;
+  slurmArgs: string;
+  slurmWrap: 'bwrap' | 'host';
+  slurmPollMs: number;
+  slurmQueueMs: number;
+  slurmSubmitRate: number;
+  slurmMaxQueued: number;
   pullPolicy: 'never' | 'missing' | 'always';
   launcher: 'auto' | 'native' | 'node';
   cpus: number;

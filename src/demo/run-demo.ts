@@ -31,7 +31,8 @@ const inContainers = (config: Config) => config.executor === 'podman' || config.
 
 /** The commands the demo needs on the host: the tools themselves unless they run in the demo image. */
 function missingCommands(config: Config): string[] {
-  const required = inContainers(config) ? ['wgsim'] : ['samtools', 'bwa', 'fastp', 'wgsim', ...(config.executor === 'bwrap' ? ['bwrap'] : [])];
+  const sandboxed = config.executor === 'bwrap' || (config.executor === 'slurm' && config.slurmWrap === 'bwrap');
+  const required = inContainers(config) ? ['wgsim'] : ['samtools', 'bwa', 'fastp', 'wgsim', ...(sandboxed ? ['bwrap'] : [])];
   return required.filter((c) => spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0);
 }
 

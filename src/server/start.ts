@@ -73,6 +73,20 @@ export function configuredExecutor(config: Config): Executor {
         ...(config.containerRuntime ? { runtime: config.containerRuntime } : {}),
         hostSandbox: sandbox,
       });
+    case 'slurm':
+      return createExecutor('slurm', {
+        ...(config.slurmPartition ? { partition: config.slurmPartition } : {}),
+        ...(config.slurmAccount ? { account: config.slurmAccount } : {}),
+        ...(config.slurmQos ? { qos: config.slurmQos } : {}),
+        extraArgs: config.slurmArgs.split(/\s+/).filter(Boolean),
+        wrap: config.slurmWrap,
+        pollMs: config.slurmPollMs,
+        queueMs: config.slurmQueueMs,
+        submitPerSecond: config.slurmSubmitRate,
+        maxQueued: config.slurmMaxQueued,
+        bwrap: sandbox,
+        host: launcher,
+      });
   }
 }
 

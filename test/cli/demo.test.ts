@@ -1,6 +1,6 @@
 /**
  * `gdflow demo` end to end: the alignment pipeline on simulated reads, on the bwrap sandbox and in containers of the
- * demo image (podman).
+ * demo image (podman), and on a Slurm cluster.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { skipWithout } from '../helpers/components.js';
 import { DEMO_IMAGE, gdflowContainers, hasImage, runtimeUnavailable } from '../helpers/containers.js';
 import { runCli } from '../helpers/process.js';
+import { slurmUnavailable, startSlurm } from '../helpers/slurm.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gdflow-demo-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -20,8 +21,10 @@ function podmanDemoUnavailable(): string | undefined {
 }
 
 describe('gdflow demo', { timeout: 180_000 }, () => {
-  for (const [executor, skip] of [['bwrap', undefined], ['podman', skipWithout(podmanDemoUnavailable())]] as const) {
-    it(`runs the alignment pipeline to the end: --executor ${executor}`, { skip }, () => {
+  for (const [executor, skip] of [['bwrap', undefined], ['podman', skipWithout(podmanDemoUnavailable())], ['slurm', skipWithout(slurmUnavailable())]] as const) {
+    it(`runs the alignment pipeline to the end: --executor ${executor}`, { skip }, async () => {
+      // On Slurm: each of the pipeline's jobs one sbatch on a throwaway single-node cluster, run in bwrap on the node.
+      const cluster = executor === 'slurm' ? await startSlurm() : undefined;
       const dataDir = join(scratch, executor);
       const demo = runCli(['demo', '--executor', executor, '--reads', '200', '--data-dir', dataDir]);
       assert.equal(demo.status, 0, `${demo.stdout}\n${demo.stderr}`);
@@ -31,6 +34,7 @@ describe('gdflow demo', { timeout: 180_000 }, () => {
       const taskId = /task \S+ \(([0-9a-f]{24})\) started/.exec(demo.stdout)?.[1];
       assert.ok(taskId, 'the demo names its task');
       if (executor === 'podman') assert.deepEqual(gdflowContainers('podman', taskId), [], 'no container is left');
+      if (cluster) assert.deepEqual(cluster.queued(), [], 'no Slurm job is left');
     });
   }
 });

@@ -47,5 +47,7 @@ export function jobView(job: Job, alias = '') {
     endTime: time(job.endedAt),
     /** The digest of the container image the job ran in (podman and docker executors), or null. */
     image_digest: job.imageDigest,
+    /** The job's handle outside gdflow, for a job that can outlive its worker: its Slurm job id or its container's name; else null. */
+    external_id: job.externalId,
   };
 }

@@ -33,7 +33,7 @@ import { removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec, type RunHooks } from './executor.js';
 import { sandboxRelative } from './paths.js';
 import { Launcher } from './launcher.js';
-import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
+import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type LaunchPlan, type ProcessExecutorOptions } from './runner.js';
 
 export interface BwrapExecutorOptions extends ProcessExecutorOptions {
   /** The bwrap binary; default: `bwrap` from the server's PATH, else /usr/bin/bwrap. */
@@ -162,6 +162,14 @@ export class BwrapExecutor implements Executor {
   }
 
   async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
+    return runProcess(spec, signal, this.options, await this.launchPlan(spec), this.launcher, hooks);
+  }
+
+  /**
+   * How the job's first process is started: bwrap's command line and environment. Also what the Slurm executor
+   * runs on a compute node when it wraps jobs in this sandbox.
+   */
+  async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
 
     const args: string[] = [
@@ -213,14 +221,14 @@ export class BwrapExecutor implements Executor {
       ...(spec.env ?? {}),
     };
 
-    return runProcess(spec, signal, this.options, {
+    return {
       argv: [this.bwrap, ...args],
       env,
       cwd: workDir,
       termSkipsRoot: true,
       signalGroup: true,
       cleanup: () => removePlaceholders(placeholders),
-    }, this.launcher, hooks);
+    };
   }
 }
 

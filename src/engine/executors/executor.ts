@@ -72,8 +72,8 @@ export interface JobResult {
   memoryEnforcement?: MemoryEnforcement;
 }
 
-/** 'container': the container's own memory limit (its cgroup, set by the container runtime). */
-export type MemoryEnforcement = 'cgroup-v1' | 'watchdog' | 'container' | 'none';
+/** 'container': the container's own memory limit (its cgroup, set by the container runtime); 'slurm': the cluster's (`--mem`). */
+export type MemoryEnforcement = 'cgroup-v1' | 'watchdog' | 'container' | 'slurm' | 'none';
 
 export interface ExecutorCapabilities {
   sandbox: boolean;

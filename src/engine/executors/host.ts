@@ -25,7 +25,7 @@ import { removeIdleCgroups } from './cgroup.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
 import { sandboxRelative } from './paths.js';
 import { Launcher } from './launcher.js';
-import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type ProcessExecutorOptions } from './runner.js';
+import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type LaunchPlan, type ProcessExecutorOptions } from './runner.js';
 
 export interface HostExecutorOptions extends ProcessExecutorOptions {
   /** PATH of the jobs; default: the server's PATH. */
@@ -66,6 +66,14 @@ export class HostExecutor implements Executor {
   }
 
   async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
+    return runProcess(spec, signal, this.options, await this.launchPlan(spec), this.launcher, hooks);
+  }
+
+  /**
+   * How the job's first process is started: the links of its mounts made, its command line and environment. Also
+   * what the Slurm executor runs on a compute node when it wraps jobs this way.
+   */
+  async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
@@ -100,7 +108,7 @@ export class HostExecutor implements Executor {
     env.GDFLOW_JOB_TOKEN = marker;
     const stdin = spec.stdin ? rewriteDataPaths(spec.stdin, workDir) : undefined;
     const stdout = spec.stdout ? rewriteDataPaths(spec.stdout, workDir) : undefined;
-    return runProcess(spec, signal, this.options, {
+    return {
       argv: shellArgv(rewriteDataPaths(spec.command, workDir), stdin, stdout),
       env,
       cwd: workDir,
@@ -108,7 +116,7 @@ export class HostExecutor implements Executor {
       signalGroup: true,
       envMarker: `GDFLOW_JOB_TOKEN=${marker}`,
       cleanup: () => removeCreated(workDir, created),
-    }, this.launcher, hooks);
+    };
   }
 }
 

@@ -2,18 +2,21 @@ import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
 import { ContainerExecutor, type ContainerExecutorOptions } from './container.js';
 import type { Executor } from './executor.js';
 import { HostExecutor, type HostExecutorOptions } from './host.js';
+import { SlurmExecutor, type SlurmExecutorOptions } from './slurm.js';
 
-export type ExecutorKind = 'bwrap' | 'host' | 'podman' | 'docker';
+export type ExecutorKind = 'bwrap' | 'host' | 'podman' | 'docker' | 'slurm';
 
 /**
  * The executor named in the configuration: 'bwrap' (the default) isolates jobs in a sandbox on the host, 'podman'
- * and 'docker' in containers of their tools' images; 'host' does not isolate them.
+ * and 'docker' in containers of their tools' images; 'host' does not isolate them; 'slurm' hands each job to a
+ * Slurm cluster, which runs it the bwrap or the host way on a node.
  */
 export function createExecutor(kind: 'bwrap', options?: BwrapExecutorOptions): Executor;
 export function createExecutor(kind: 'host', options?: HostExecutorOptions): Executor;
 export function createExecutor(kind: 'podman' | 'docker', options?: ContainerExecutorOptions): Executor;
-export function createExecutor(kind: ExecutorKind, options?: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions): Executor;
-export function createExecutor(kind: ExecutorKind, options: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions = {}): Executor {
+export function createExecutor(kind: 'slurm', options?: SlurmExecutorOptions): Executor;
+export function createExecutor(kind: ExecutorKind, options?: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions | SlurmExecutorOptions): Executor;
+export function createExecutor(kind: ExecutorKind, options: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions | SlurmExecutorOptions = {}): Executor {
   switch (kind) {
     case 'bwrap':
       return new BwrapExecutor(options as BwrapExecutorOptions);
@@ -22,8 +25,10 @@ export function createExecutor(kind: ExecutorKind, options: BwrapExecutorOptions
     case 'podman':
     case 'docker':
       return new ContainerExecutor(kind, options as ContainerExecutorOptions);
+    case 'slurm':
+      return new SlurmExecutor(options as SlurmExecutorOptions);
     default:
-      throw new Error(`unknown executor "${String(kind)}" (expected "bwrap", "host", "podman" or "docker")`);
+      throw new Error(`unknown executor "${String(kind)}" (expected "bwrap", "host", "podman", "docker" or "slurm")`);
   }
 }
 
@@ -31,6 +36,7 @@ export { BwrapExecutor, SANDBOX_PATH, type BwrapExecutorOptions } from './bwrap.
 export { ContainerExecutor, type ContainerExecutorOptions, type ContainerKind } from './container.js';
 export { PULL_POLICIES, type PullPolicy } from './container-images.js';
 export { HostExecutor, rewriteDataPaths, type HostExecutorOptions } from './host.js';
+export { SlurmExecutor, SLURM_WRAPS, type SlurmExecutorOptions, type SlurmWrap } from './slurm.js';
 export type { ProcessExecutorOptions } from './runner.js';
 export {
   SANDBOX_DATA_DIR,

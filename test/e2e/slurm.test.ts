@@ -1,0 +1,156 @@
+/**
+ * `gdflow serve --executor slurm` end to end on a real single-node Slurm (helpers/slurm.ts): the demo pipeline,
+ * a failing job, stop and delete leaving nothing in Slurm's queue, a worker SIGKILLed while its Slurm job runs and
+ * the restarted worker seeing the same Slurm job to the task's end, and the controller's load (RPCs per job, from
+ * sdiag) over a 200-job DAG.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Transport } from '../../src/client/transport.js';
+import { skipWithout } from '../helpers/components.js';
+import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
+import { projectPath, type TestAccount } from '../helpers/server.js';
+import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
+import { activate, download, upload, waitForJob, waitForTask } from '../helpers/tasks.js';
+import { createWorkflow, registerTool, template, toolId } from '../helpers/workflows.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const requirements = { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '128m', disk: '64m', network: false } };
+const copy = {
+  cmd_template: 'cat {{ inputs.src[0].path }} > {{ outputs.out[0].path }}; sleep {{ parameters.seconds }}; exit {{ parameters.code }}',
+  inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+  outputs: { out: { type: 'file', formats: 'txt', required: true } },
+  parameters: { seconds: { type: 'integer', default: 0, minvalue: 0, maxvalue: 600 }, code: { type: 'integer', default: 0, minvalue: 0, maxvalue: 255 } },
+  requirements,
+};
+
+describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()), timeout: 600_000 }, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'gdflow-slurm-e2e-'));
+  const dataDir = join(scratch, 'data');
+  let cluster: SlurmCluster;
+  let server: ServerChild | undefined;
+  let account: TestAccount;
+  let key: { access_key_id: string; access_key_secret: string } | undefined;
+
+  const start = async () => {
+    server = await startServerProcess(dataDir, ['--executor', 'slurm', '--cpus', '64', '--memory', '16g']);
+    if (!key) {
+      const created = runCli(['admin', 'create-account', 'slurmuser', '--data-dir', dataDir, '--json']);
+      assert.equal(created.status, 0, created.stderr);
+      key = JSON.parse(created.stdout) as typeof key;
+    }
+    account = {
+      name: 'slurmuser',
+      accessKeyId: key!.access_key_id,
+      accessKeySecret: key!.access_key_secret,
+      api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key!.access_key_id, accessKeySecret: key!.access_key_secret }, retries: 0 }),
+    };
+  };
+  const jobsOf = async (taskId: string): Promise<any[]> => (await account.api.json<any>('GET', projectPath(account.name, `tasks/${taskId}/jobs/`))).jobs;
+
+  before(async () => {
+    cluster = await startSlurm();
+    await start();
+    await registerTool(account, 'copy', copy);
+    await createWorkflow(account, 'copyflow', {
+      nodelist: [
+        { node_id: 'load', app_id: 'loaddata', outputs: { data: { enid: 'in' } } },
+        { node_id: 'copy', app_id: await toolId(account, 'copy', 1), inputs: { src: [{ enid: 'in' }] }, outputs: { out: [{ enid: 'b' }] } },
+        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'b' } } },
+      ],
+    });
+    await upload(account, '/in/words.txt', 'hello\n');
+  });
+  after(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const run = async (name: string, seconds: number, code = 0) => {
+    const parameters = await template(account, 'copyflow');
+    parameters.Inputs.load.data[0].name = '/in/words.txt';
+    parameters.Outputs.save.data[0].name = `/out/${name}.txt`;
+    parameters.Parameters.copy.parameters.seconds.value = seconds;
+    parameters.Parameters.copy.parameters.code.value = code;
+    return activate(account, { workflow_name: 'copyflow', workflow_version: 1, task_name: name, parameters });
+  };
+
+  it('runs a task on Slurm: the job info shows its Slurm job id; a failing job fails the task with its exit code', async () => {
+    const ok = await run('okay', 0);
+    const done = await waitForTask(account, ok.task_id, { timeoutMs: 60_000 });
+    assert.equal(done.status, 'succeeded', done.reason);
+    assert.equal(await download(account, '/out/okay.txt'), 'hello\n');
+    const job = (await jobsOf(ok.task_id)).find((j) => j.node_id === 'copy');
+    assert.match(job.external_id, /^\d+$/, 'the Slurm job id is in the job info');
+
+    const bad = await run('failing', 0, 4);
+    const failed = await waitForTask(account, bad.task_id, { timeoutMs: 60_000 });
+    assert.equal(failed.status, 'failed');
+    const badJob = (await jobsOf(bad.task_id)).find((j) => j.node_id === 'copy');
+    assert.equal(badJob.exit_code, 4);
+  });
+
+  it('stop and delete cancel the Slurm jobs: none is left in the queue', async () => {
+    for (const how of ['stop', 'delete'] as const) {
+      const { task_id } = await run(`long_${how}`, 300);
+      const job = await waitForJob(account, task_id, 'copy', 'running', 60_000);
+      const id = (await jobsOf(task_id)).find((j) => j.job_id === job.job_id).external_id as string;
+      assert.ok(cluster.queued().includes(id), `Slurm job ${id} is queued or running`);
+      if (how === 'stop') {
+        await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`));
+        const stopped = await waitForTask(account, task_id, { timeoutMs: 60_000 });
+        assert.equal(stopped.status, 'stopped');
+      } else {
+        await account.api.send('DELETE', projectPath(account.name, `tasks/${task_id}/`));
+      }
+      for (let i = 0; i < 100 && cluster.queued().includes(id); i++) await sleep(100);
+      assert.ok(!cluster.queued().includes(id), `Slurm job ${id} is gone from the queue after ${how}`);
+    }
+  });
+
+  it('a worker SIGKILLed while its Slurm job runs: the restarted worker follows the same Slurm job to the end', async () => {
+    const { task_id } = await run('outlive', 4);
+    const job = await waitForJob(account, task_id, 'copy', 'running', 60_000);
+    const id = (await jobsOf(task_id)).find((j) => j.job_id === job.job_id).external_id as string;
+    server!.child.kill('SIGKILL');
+    await waitForExit(server!.child);
+    await sleep(500);
+    assert.ok(cluster.queued().includes(id), 'the Slurm job runs on without its worker');
+    await start();
+    const task = await waitForTask(account, task_id, { timeoutMs: 90_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    assert.equal(await download(account, '/out/outlive.txt'), 'hello\n');
+    const after = (await jobsOf(task_id)).find((j) => j.node_id === 'copy');
+    assert.equal(after.attempt, 1, 'not submitted again');
+    assert.equal(after.external_id, id, 'the same Slurm job');
+  });
+
+  it('controller load: RPCs per job over a 200-job DAG stay bounded', async () => {
+    const first = await registerTool(account, 'first', { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+    assert.equal(first, 1);
+    const ids = { first: await toolId(account, 'first', 1), next: await toolId(account, 'copy', 1) };
+    const nodelist = [];
+    for (let c = 0; c < 100; c++) {
+      nodelist.push({ node_id: `c${c}_a`, app_id: ids.first, inputs: {}, outputs: { out: [{ enid: `c${c}_l` }] } });
+      nodelist.push({ node_id: `c${c}_b`, app_id: ids.next, inputs: { src: [{ enid: `c${c}_l` }] }, outputs: {} });
+    }
+    await createWorkflow(account, 'dag200', { nodelist });
+    cluster.resetRpcCount();
+    const before = cluster.rpcCount();
+    const started = Date.now();
+    const { task_id } = await activate(account, { workflow_name: 'dag200', workflow_version: 1, parameters: {} });
+    const task = await waitForTask(account, task_id, { timeoutMs: 400_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    const rpcs = cluster.rpcCount() - before;
+    const perJob = rpcs / 200;
+    process.stdout.write(`# controller RPCs for 200 Slurm jobs: ${rpcs} (${perJob.toFixed(2)} per job) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    // One sbatch per job, a share of the squeues, and what slurmd itself reports of each job's end.
+    assert.ok(perJob <= 3, `${perJob.toFixed(2)} RPCs per job`);
+  });
+});

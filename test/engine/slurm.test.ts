@@ -1,0 +1,231 @@
+/**
+ * The Slurm executor against a real single-node Slurm (helpers/slurm.ts): the executor contract's cases that
+ * concern a job's life (exit codes, logs, /var/data, mounts, environment, redirections, stop, timeout, memory
+ * limit, hostile command text), the Slurm job id as the external handle, adoption of a job by another executor
+ * (as after a worker's death), the true end of a job that ended while nobody watched, and one squeue per poll for
+ * all jobs. Both ways of running a job on the node: bwrap and host.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SlurmExecutor, type JobSpec, type SlurmWrap } from '../../src/engine/executors/index.js';
+import { skipWithout } from '../helpers/components.js';
+import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
+
+const skip = skipWithout(slurmUnavailable());
+let base: string;
+let cluster: SlurmCluster;
+let counter = 0;
+
+async function newJob(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec> {
+  const n = ++counter;
+  const dir = join(base, `job${n}`);
+  await mkdir(dir, { recursive: true });
+  return {
+    jobId: `slurmtest${process.pid}_${n}`,
+    workDir: join(dir, 'work'),
+    command,
+    mounts: [],
+    stdoutLog: join(dir, 'logs', 'stdout.log'),
+    stderrLog: join(dir, 'logs', 'stderr.log'),
+    cpu: 1,
+    memMb: 256,
+    network: false,
+    timeoutSeconds: 0,
+    ...extra,
+  };
+}
+
+const never = (): AbortSignal => new AbortController().signal;
+const read = (path: string): Promise<string> => readFile(path, 'utf8');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('Slurm executor', { skip, timeout: 300_000 }, () => {
+  before(async () => {
+    base = await mkdtemp(join(tmpdir(), 'gdflow-slurm-test-'));
+    cluster = await startSlurm();
+  });
+  after(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  for (const wrap of ['bwrap', 'host'] as SlurmWrap[]) {
+    describe(`wrapped with ${wrap} on the node`, () => {
+      const executor = new SlurmExecutor({ wrap, pollMs: 100, queueMs: 1000 });
+      after(() => executor.close());
+
+      it('check() reaches the cluster', async () => {
+        await executor.check();
+      });
+
+      it('exit 0: succeeded; the Slurm job id is reported once through onStarted, as the external id', async () => {
+        const spec = await newJob('echo out; echo err >&2');
+        const started: Array<{ externalId?: string }> = [];
+        const result = await executor.run(spec, never(), { onStarted: (info) => started.push(info) });
+        assert.equal(result.outcome, 'succeeded', result.reason);
+        assert.equal(result.exitCode, 0);
+        assert.equal(started.length, 1);
+        assert.match(started[0]!.externalId ?? '', /^\d+$/);
+        assert.equal(await read(spec.stdoutLog), 'out\n');
+        assert.equal(await read(spec.stderrLog), 'err\n');
+        assert.equal(result.memoryEnforcement, 'slurm');
+        assert.ok(result.endedAt >= result.startedAt);
+      });
+
+      it('exit 3: failed with "exit code 3"', async () => {
+        const result = await executor.run(await newJob('exit 3'), never());
+        assert.equal(result.outcome, 'failed');
+        assert.equal(result.exitCode, 3);
+        assert.equal(result.reason, 'exit code 3');
+      });
+
+      it('the command runs in /var/data (its work directory), with only PATH, HOME, LANG and spec.env', async () => {
+        const spec = await newJob('pwd > where.txt; env | sort > env.txt', { env: { SAMPLE: 'a b' } });
+        const result = await executor.run(spec, never());
+        assert.equal(result.outcome, 'succeeded', result.reason);
+        const where = (await read(join(spec.workDir, 'where.txt'))).trim();
+        if (wrap === 'bwrap') assert.equal(where, '/var/data');
+        const names = (await read(join(spec.workDir, 'env.txt'))).split('\n').filter(Boolean).map((l) => l.split('=')[0]);
+        assert.ok(names.includes('SAMPLE'));
+        assert.ok(!names.some((n) => n!.startsWith('SLURM')), `no Slurm variable leaks in: ${names.join(' ')}`);
+        assert.ok(!names.includes('SLURM_CONF'));
+      });
+
+      it('mounts and redirections: an input read through stdin, the output written through stdout', async () => {
+        const input = join(base, `input-${wrap}.txt`);
+        await writeFile(input, 'ACGT\n');
+        const spec = await newJob('tr A a', { mounts: [{ hostPath: input, sandboxPath: '/var/data/inputs/in.txt', readOnly: true }], stdin: '/var/data/inputs/in.txt', stdout: '/var/data/out.txt' });
+        const result = await executor.run(spec, never());
+        assert.equal(result.outcome, 'succeeded', result.reason);
+        assert.equal(await read(join(spec.workDir, 'out.txt')), 'aCGT\n');
+      });
+
+      it('command text that tries to break out of the script is only the command', async () => {
+        const marker = `/tmp/gdflow-pwned-${process.pid}-${wrap}`;
+        const spec = await newJob(`echo "it's"; echo '$(touch ${marker})' '\`touch ${marker}\`'; echo 'a"b'`, { env: { X: `'; touch ${marker}; '` } });
+        const result = await executor.run(spec, never());
+        assert.equal(result.outcome, 'succeeded', result.reason);
+        assert.equal(await read(spec.stdoutLog), `it's\n$(touch ${marker}) \`touch ${marker}\`\na"b\n`);
+        await assert.rejects(readFile(marker), 'nothing was run from the text');
+      });
+
+      it('stop: scancel, resolves killed, and nothing of the job is left in the queue', async () => {
+        const spec = await newJob('sleep 300');
+        const controller = new AbortController();
+        let id = '';
+        const running = executor.run(spec, controller.signal, { onStarted: (info) => (id = info.externalId ?? '') });
+        await until('the job to be submitted', () => id || undefined);
+        await sleep(1500);
+        controller.abort();
+        const result = await running;
+        assert.equal(result.outcome, 'killed');
+        assert.equal(result.reason, 'stopped');
+        assert.ok(!cluster.queued().includes(id), `Slurm job ${id} is not in the queue`);
+      });
+
+      it('timeout: timed_out, counted from the start on the node', async () => {
+        const result = await executor.run(await newJob('sleep 300', { timeoutSeconds: 2 }), never());
+        assert.equal(result.outcome, 'timed_out');
+        assert.match(result.reason, /timed out after 2 s/);
+      });
+
+      it("memory limit: a job over its --mem is killed by Slurm and fails with a reason that says so", async () => {
+        const result = await executor.run(await newJob(`perl -e '$x = "a" x (400*1024*1024); sleep 5'`, { memMb: 100 }), never());
+        assert.equal(result.outcome, 'failed');
+        assert.match(result.reason, /out of memory: exceeded the 100 MB limit/);
+      });
+    });
+  }
+
+  describe('adoption: the Slurm job outlives the executor that submitted it', () => {
+    it('another executor adopts a running job by its id and sees it to its end (the same Slurm job)', async () => {
+      const first = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
+      const spec = await newJob('sleep 3; echo done');
+      const controller = new AbortController();
+      let id = '';
+      const abandoned = first.run(spec, controller.signal, { onStarted: (info) => (id = info.externalId ?? '') });
+      await until('the job to be submitted', () => id || undefined);
+      // The first worker goes away without cancelling: close() stops its polling; its run never resolves.
+      await first.close();
+      void abandoned;
+      const second = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
+      try {
+        const result = await second.adopt(id, spec, never());
+        assert.equal(result.outcome, 'succeeded', result.reason);
+        assert.equal(await read(spec.stdoutLog), 'done\n');
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('a job that ended while no worker watched gets its true end from its status file', async () => {
+      const first = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
+      const spec = await newJob('exit 7');
+      let id = '';
+      void first.run(spec, never(), { onStarted: (info) => (id = info.externalId ?? '') });
+      await until('the job to be submitted', () => id || undefined);
+      await first.close();
+      await until('the job to end', () => !cluster.queued().includes(id) || undefined);
+      const second = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000 });
+      try {
+        const result = await second.adopt(id, spec, never());
+        assert.equal(result.outcome, 'failed');
+        assert.equal(result.exitCode, 7);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('an id that is not this job\'s Slurm job is lost (the engine runs the job again)', async () => {
+      const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000, lostAfterPolls: 2 });
+      try {
+        const other = await newJob('sleep 2');
+        let id = '';
+        const running = executor.run(other, never(), { onStarted: (info) => (id = info.externalId ?? '') });
+        await until('the job to be submitted', () => id || undefined);
+        const spec = await newJob('true');
+        assert.equal((await executor.adopt(id, spec, never())).outcome, 'lost');
+        assert.equal((await executor.adopt('999999', spec, never())).outcome, 'lost');
+        assert.equal((await executor.adopt('not-an-id', spec, never())).outcome, 'lost');
+        await running;
+      } finally {
+        await executor.close();
+      }
+    });
+  });
+
+  it('one squeue per poll for all jobs, and the queue cap holds back submissions', async () => {
+    const executor = new SlurmExecutor({ wrap: 'host', queueMs: 500, maxQueued: 4 });
+    try {
+      const specs = await Promise.all(Array.from({ length: 12 }, () => newJob('sleep 1')));
+      let most = 0;
+      let submitted = 0;
+      let ended = 0;
+      const results = await Promise.all(
+        specs.map((spec) =>
+          executor.run(spec, never(), { onStarted: () => (most = Math.max(most, ++submitted - ended)) }).finally(() => ended++),
+        ),
+      );
+      assert.ok(results.every((r) => r.outcome === 'succeeded'));
+      assert.ok(most <= 4, `at most 4 jobs in Slurm's queue at once (saw ${most})`);
+      // 12 jobs, at most 4 at a time on 2 CPUs: a few seconds of polls, far fewer than one per job per poll.
+      const polls = executor.poller.calls;
+      assert.ok(polls < 40, `${polls} squeue calls for 12 jobs`);
+      assert.equal(executor.calls, 12, 'one sbatch per job, no scancel');
+    } finally {
+      await executor.close();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * A throwaway single-node Slurm for tests (scripts/slurm/start.sh: munge, slurmctld and slurmd on localhost, on
+ * free ports, in a temporary directory), started once per test process and stopped at exit. It sets SLURM_CONF
+ * in this process's environment, so that the Slurm client commands the executor runs find it; child servers get
+ * it through `slurmEnv()`.
+ *
+ * Tests that need it pass `skip: skipWithout(slurmUnavailable())` (helpers/components.ts).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MissingComponent } from './components.js';
+import { repoRoot } from './paths.js';
+
+export interface SlurmCluster {
+  /** The cluster's slurm.conf: what SLURM_CONF must name for a client command. */
+  readonly conf: string;
+  readonly dir: string;
+  /** Slurm job ids in the controller's queue, in any state but ended ones (squeue's default). */
+  queued(): string[];
+  /** RPCs the controller has received since the last reset (sdiag's "Remote Procedure Call statistics by message type"). */
+  rpcCount(): number;
+  resetRpcCount(): void;
+  stop(): void;
+}
+
+/** Why a Slurm cluster cannot be started here, or undefined when it can. */
+export function slurmUnavailable(): string | undefined {
+  for (const program of ['/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/sbin/munged']) {
+    if (!existsSync(program)) return `Slurm is not installed (no ${program}; apt-get install slurm-wlm)`;
+  }
+  if (process.getuid?.() !== 0) return 'the test Slurm cluster runs its daemons as root, and this is not root';
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let started: Promise<SlurmCluster> | undefined;
+
+/** The cluster of this test process (started on the first call). */
+export function startSlurm(): Promise<SlurmCluster> {
+  started ??= launch();
+  return started;
+}
+
+async function launch(): Promise<SlurmCluster> {
+  const missing = slurmUnavailable();
+  if (missing) throw new MissingComponent(missing);
+  const dir = mkdtempSync(join(tmpdir(), 'gdflow-slurm-'));
+  const root = repoRoot();
+  const env: NodeJS.ProcessEnv = { ...process.env, SLURMCTLD_PORT: String(await freePort()), SLURMD_PORT: String(await freePort()) };
+  delete env.SLURM_CONF;
+  const out = execFileSync(join(root, 'scripts', 'slurm', 'start.sh'), [dir], { env, encoding: 'utf8', timeout: 60_000 });
+  const match = /SLURM_CONF=(\S+)/.exec(out);
+  if (!match) throw new Error(`scripts/slurm/start.sh printed no SLURM_CONF: ${out}`);
+  const conf = match[1]!;
+  process.env.SLURM_CONF = conf;
+  const stop = () => {
+    spawnSync(join(root, 'scripts', 'slurm', 'stop.sh'), [dir], { stdio: 'ignore', timeout: 30_000 });
+  };
+  process.once('exit', stop);
+  const command = (file: string, args: string[]) => execFileSync(file, args, { env: { ...process.env, SLURM_CONF: conf }, encoding: 'utf8', timeout: 30_000 });
+  return {
+    conf,
+    dir,
+    queued: () =>
+      command('squeue', ['--noheader', '--format', '%i'])
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    rpcCount: () => {
+      // "Remote Procedure Call statistics by message type" lists each type with its count; the users' part repeats them.
+      const text = command('sdiag', []);
+      const part = text.split(/Remote Procedure Call statistics by user/)[0]!.split(/Remote Procedure Call statistics by message type/)[1] ?? '';
+      let total = 0;
+      for (const m of part.matchAll(/count:(\d+)/g)) total += Number(m[1]);
+      return total;
+    },
+    resetRpcCount: () => void command('sdiag', ['--reset']),
+    stop,
+  };
+}
+
+/** The environment a child process (a gdflow server) needs to reach the cluster. */
+export function slurmEnv(cluster: SlurmCluster): Record<string, string> {
+  return { SLURM_CONF: cluster.conf };
+}
