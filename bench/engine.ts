@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase } from './lib/database.js';
+import { registerDag } from './lib/dag.js';
 import { defaultUlimits } from '../src/engine/executors/container-ulimits.js';
 import { cpuSeconds, createAccount, machine, median, peakRssMb, ROOT, startGdflow, type ServerProcess } from './lib/processes.js';
 
@@ -103,34 +104,7 @@ async function gdflowSetup(
   const { transport } = createAccount(server.dataDir, server.url, 'enginebench', databaseArgs);
   const project = '/accounts/enginebench/projects/default';
   const requirements = { container: { image: executor === 'podman' ? TINY_IMAGE : 'debian:bookworm' }, resources: { cpu: 1, mem: '64m' } };
-  const tools = {
-    first: { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements },
-    next: {
-      cmd_template: 'cat {{ inputs.src[0].path }} > {{ outputs.out[0].path }}; echo x >> {{ outputs.out[0].path }}',
-      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      requirements,
-    },
-  };
-  const ids: Record<string, string> = {};
-  for (const [name, configs] of Object.entries(tools)) {
-    await transport.send('POST', `${project}/tools/`, { json: { tool_name: name } });
-    await transport.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: 1, configs: { name, ...configs } } });
-    ids[name] = (await transport.json<any>('GET', `${project}/tools/${name}/`)).tools[0].configs._id;
-  }
-  const nodelist = [];
-  for (let c = 0; c < chains; c++) {
-    for (let s = 1; s <= STEPS; s++) {
-      nodelist.push({
-        node_id: `c${c}_s${s}`,
-        app_id: s === 1 ? ids.first : ids.next,
-        inputs: s === 1 ? {} : { src: [{ enid: `c${c}_l${s - 1}` }] },
-        outputs: s === STEPS ? {} : { out: [{ enid: `c${c}_l${s}` }] },
-      });
-    }
-  }
-  await transport.send('POST', `${project}/workflows/`, { json: { workflow_name: 'dag' } });
-  await transport.send('PUT', `${project}/workflows/dag/`, { json: { workflow_version: 1, configs: { nodelist } } });
+  await registerDag(transport, project, { chains, steps: STEPS, requirements });
   const run = async () => {
     const cpuBefore = cpuSeconds(server.pid);
     const start = performance.now();

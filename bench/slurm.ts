@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSlurm, type SlurmCluster } from '../test/helpers/slurm.js';
+import { registerDag } from './lib/dag.js';
 import { createAccount, machine, median, startGdflow } from './lib/processes.js';
 
 /**
@@ -67,28 +68,7 @@ async function gdflowSetup(cluster: SlurmCluster) {
   const { transport } = createAccount(server.dataDir, server.url, 'slurmbench');
   const project = '/accounts/slurmbench/projects/default';
   const requirements = { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '64m' } };
-  const tools = {
-    first: { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements },
-    next: {
-      cmd_template: 'cat {{ inputs.src[0].path }} > {{ outputs.out[0].path }}; echo x >> {{ outputs.out[0].path }}',
-      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      requirements,
-    },
-  };
-  const ids: Record<string, string> = {};
-  for (const [name, configs] of Object.entries(tools)) {
-    await transport.send('POST', `${project}/tools/`, { json: { tool_name: name } });
-    await transport.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: 1, configs: { name, ...configs } } });
-    ids[name] = (await transport.json<any>('GET', `${project}/tools/${name}/`)).tools[0].configs._id;
-  }
-  const nodelist = [];
-  for (let c = 0; c < CHAINS; c++) {
-    nodelist.push({ node_id: `c${c}_a`, app_id: ids.first, inputs: {}, outputs: { out: [{ enid: `c${c}_l` }] } });
-    nodelist.push({ node_id: `c${c}_b`, app_id: ids.next, inputs: { src: [{ enid: `c${c}_l` }] }, outputs: {} });
-  }
-  await transport.send('POST', `${project}/workflows/`, { json: { workflow_name: 'dag' } });
-  await transport.send('PUT', `${project}/workflows/dag/`, { json: { workflow_version: 1, configs: { nodelist } } });
+  await registerDag(transport, project, { chains: CHAINS, steps: 2, requirements });
   const round = async (): Promise<Measure> => {
     cluster.resetRpcCount();
     const before = cluster.rpcCount();
