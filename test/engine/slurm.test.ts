@@ -206,6 +206,24 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     });
   });
 
+  it('a job that gives up waiting for a turn under the queue cap does not take the turn of the next', async () => {
+    const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000, maxQueued: 1 });
+    try {
+      const first = executor.run(await newJob('sleep 2'), never());
+      const giveUp = new AbortController();
+      const second = executor.run(await newJob('true'), giveUp.signal);
+      const third = executor.run(await newJob('echo third'), never());
+      await sleep(300);
+      giveUp.abort();
+      assert.equal((await second).outcome, 'killed', 'stopped before it was submitted');
+      assert.equal((await first).outcome, 'succeeded');
+      assert.equal((await third).outcome, 'succeeded', 'the third job got its turn');
+      assert.equal(executor.calls, 2, 'two sbatch calls: the stopped job was never submitted');
+    } finally {
+      await executor.close();
+    }
+  });
+
   it('one squeue per poll for all jobs, and the queue cap holds back submissions', async () => {
     const executor = new SlurmExecutor({ wrap: 'host', queueMs: 500, maxQueued: 4 });
     try {

@@ -163,7 +163,8 @@ export class SlurmExecutor implements Executor {
 
   private release(): void {
     this.inQueue--;
-    this.turnWaiters.shift()?.();
+    // Every waiter looks again: one that gave up (aborted) must not take the wake-up another one needed.
+    for (const wake of this.turnWaiters.splice(0)) wake();
   }
 
   private async submit(spec: JobSpec, cwd: string, script: string): Promise<string> {
