@@ -13,6 +13,9 @@ import { createAccount, machine, median, startGdflow } from './lib/processes.js'
  * job script writes, so it asks the controller nothing after submitting), alternating, BENCH_ROUNDS rounds
  * (default 3); medians, the ratio, and the RPCs the controller received per job (sdiag) for both.
  *
+ * Snakemake's jobs get --mem=512M: each runs a snakemake process itself (about 100 MB), and the cluster kills a job
+ * over its --mem; a job killed so writes none of the marker files snakemake waits for, and it would wait forever.
+ *
  * Not `snakemake --slurm`: snakemake 7.21's Slurm executor reads job states with sacct, which needs slurmdbd and a
  * MariaDB; the test cluster has no accounting (docs/operating.md).
  */
@@ -48,7 +51,7 @@ function snakemakeRound(cluster: SlurmCluster): Measure {
     cluster.resetRpcCount();
     const before = cluster.rpcCount();
     const start = performance.now();
-    const run = spawnSync('snakemake', ['--cluster', 'sbatch --parsable --export=ALL --mem=64M --cpus-per-task=1 --output=/dev/null --error=/dev/null', '--jobs', String(JOBS), '--latency-wait', '30', '--quiet'], {
+    const run = spawnSync('snakemake', ['--cluster', 'sbatch --parsable --export=ALL --mem=512M --cpus-per-task=1 --output=/dev/null --error=/dev/null', '--jobs', String(JOBS), '--latency-wait', '30', '--quiet'], {
       cwd: dir,
       // stdin from /dev/null: with a socket pair bash reads ~/.bashrc as if started by sshd (BENCHMARKS.md, bench:engine)
       stdio: ['ignore', 'pipe', 'pipe'],
