@@ -26,9 +26,9 @@ export class SlurmCommandError extends Error {
 }
 
 /** Runs one client command; resolves with its stdout, rejects with SlurmCommandError when it fails. */
-export function slurmCall(file: string, args: string[], timeoutMs = 30_000): Promise<string> {
+export function slurmCall(file: string, args: string[], timeoutMs = 30_000, env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(file, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, ...(env ? { env } : {}) }, (error, stdout, stderr) => {
       if (error) {
         const code = (error as NodeJS.ErrnoException & { code?: number | string }).code ?? null;
         reject(new SlurmCommandError(file, code, stderr || error.message));
@@ -72,3 +72,17 @@ function parseSlurmTime(text: string): number | undefined {
 
 /** States after which the job will not run again. COMPLETING is not one of them: its processes may still run. */
 export const ENDED_STATES = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'OUT_OF_MEMORY', 'NODE_FAIL', 'PREEMPTED', 'BOOT_FAIL', 'DEADLINE']);
+
+/**
+ * The environment sbatch runs with, and so the environment a job's batch script gets (`--export=ALL`): PATH, LANG
+ * and the Slurm client's own settings (SLURM_*, SBATCH_*), nothing else of the worker's (database URLs, tokens).
+ * Why not `--export=NONE` or `NIL`: on this kind of machine they made every job start about 0.3 s slower
+ * (20 trivial jobs on 2 CPUs: 13-16 s against 9.5 s), and the script clears the command's environment anyway.
+ */
+export function submitEnvironment(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: from.PATH ?? '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
+  for (const [name, value] of Object.entries(from)) {
+    if (value !== undefined && /^(SLURM|SBATCH)_/.test(name)) env[name] = value;
+  }
+  return env;
+}

@@ -3,8 +3,8 @@
  * and submitted with sbatch.
  *
  * It runs the job exactly as the wrapping executor (host or bwrap) would start it on this machine: its working
- * directory, an environment of its own (`env -i`: nothing of the worker's or of Slurm's leaks in; sbatch is also
- * given `--export=NONE`) and its command line. When the command ends the script writes the exit code and the
+ * directory, an environment of its own (`env -i`: nothing of the worker's or of Slurm's leaks in; sbatch itself
+ * runs with a scrubbed environment, slurm-cli.ts) and its command line. When the command ends the script writes the exit code and the
  * Slurm job id to a status file, renamed into place so that it is never read half written: the true end of a job
  * that ended while no worker watched it, however long ago the controller forgot the job. A job killed by Slurm
  * (scancel, its memory or time limit) writes none; then Slurm's state says how it ended. It also writes when the

@@ -26,7 +26,7 @@ import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
 import { endingOf, type StopCause } from './container-outcome.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
 import { HostExecutor, type HostExecutorOptions } from './host.js';
-import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, type QueueRow, type SlurmCommands } from './slurm-cli.js';
+import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type QueueRow, type SlurmCommands } from './slurm-cli.js';
 import { SlurmPoller } from './slurm-poller.js';
 import { batchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
 
@@ -172,7 +172,7 @@ export class SlurmExecutor implements Executor {
     const args = [
       '--parsable',
       '--job-name', `gdflow-${spec.jobId}`,
-      '--export=NONE',
+      '--export=ALL', // of the scrubbed environment sbatch runs with (submitEnvironment)
       '--chdir', cwd,
       '--output', slurmFilename(spec.stdoutLog),
       '--error', slurmFilename(spec.stderrLog),
@@ -186,7 +186,7 @@ export class SlurmExecutor implements Executor {
       script,
     ];
     this.calls++;
-    const out = await slurmCall(this.commands.sbatch, args);
+    const out = await slurmCall(this.commands.sbatch, args, 30_000, submitEnvironment());
     // --parsable: "<id>" or "<id>;<cluster>"
     const id = out.trim().split(';')[0] ?? '';
     if (!/^\d+$/.test(id)) throw new Error(`sbatch answered "${out.trim()}" instead of a job id`);
