@@ -209,7 +209,11 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
   it('a job that gives up waiting for a turn under the queue cap does not take the turn of the next', async () => {
     const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000, maxQueued: 1 });
     try {
-      const first = executor.run(await newJob('sleep 2'), never());
+      // The first job holds the only turn before the others ask for one (each run prepares its files first, so
+      // starting them together would leave the order to chance).
+      let firstSubmitted = false;
+      const first = executor.run(await newJob('sleep 3'), never(), { onStarted: () => (firstSubmitted = true) });
+      await until('the first job to be submitted', () => firstSubmitted || undefined);
       const giveUp = new AbortController();
       const second = executor.run(await newJob('true'), giveUp.signal);
       const third = executor.run(await newJob('echo third'), never());

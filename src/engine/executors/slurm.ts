@@ -265,6 +265,9 @@ export class SlurmExecutor implements Executor {
           const start = readSlurmStart(files.started, id);
           if (start !== undefined) armTimeout(start);
         }
+        // After a scancel the status file may come before the job has left the node (COMPLETING): its end is then
+        // the controller's word, so that nothing of the job is left in the queue when run resolves.
+        if (cause) return;
         const status = readSlurmStatus(files.status);
         if (status && status.slurmJobId === id) void ended(lastRow);
       };
@@ -278,13 +281,15 @@ export class SlurmExecutor implements Executor {
         }
         if (!row) {
           // Unlisted: ended long ago (forgotten) or not yet visible. A status file says how it ended.
+          // After our own scancel, unlisted means gone.
           const status = readSlurmStatus(files.status);
-          if ((status && status.slurmJobId === id) || ++unlisted >= (this.options.lostAfterPolls ?? 5)) void ended(undefined);
+          if (cause || (status && status.slurmJobId === id) || ++unlisted >= (this.options.lostAfterPolls ?? 5)) void ended(undefined);
           return;
         }
         unlisted = 0;
         if (row.startedAt !== undefined && row.state !== 'PENDING') armTimeout(row.startedAt);
         if (ENDED_STATES.has(row.state)) void ended(row);
+        else if (cause) this.poller.soon(this.options.pollMs ?? 250); // stopped and still on its node: ask again soon
       };
       const unwatch = this.poller.watch(id, onRow);
       if (signal.aborted) onAbort();
