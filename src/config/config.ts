@@ -40,7 +40,7 @@ export const OPTIONS = {
   slurmAccount: { env: 'GDFLOW_SLURM_ACCOUNT', flag: '--slurm-account', kind: 'string', default: () => '', description: 'Slurm account the jobs are charged to' },
   slurmQos: { env: 'GDFLOW_SLURM_QOS', flag: '--slurm-qos', kind: 'string', default: () => '', description: 'Slurm quality of service of the jobs' },
   slurmArgs: { env: 'GDFLOW_SLURM_ARGS', flag: '--slurm-args', kind: 'string', default: () => '', description: 'more sbatch arguments for every job, separated by blanks (e.g. "--constraint=ssd --nice=10")' },
-  slurmWrap: { env: 'GDFLOW_SLURM_WRAP', flag: '--slurm-wrap', kind: 'enum', values: ['bwrap', 'host'], default: () => 'bwrap', description: 'how a Slurm job runs on its node: bwrap (the bubblewrap sandbox; the nodes need bwrap) or host (a plain process)' },
+  slurmWrap: { env: 'GDFLOW_SLURM_WRAP', flag: '--slurm-wrap', kind: 'enum', values: ['bwrap', 'host', 'podman'], default: () => 'bwrap', description: 'how a Slurm job runs on its node: bwrap (the bubblewrap sandbox; the nodes need bwrap), host (a plain process) or podman (in its tool\'s image; the nodes need podman; --container-runtime and --pull-policy apply there)' },
   slurmPollMs: { env: 'GDFLOW_SLURM_POLL_MS', flag: '--slurm-poll-ms', kind: 'integer', default: () => 250, description: 'milliseconds between two looks at the Slurm jobs\' status files in the data root (no call to the controller)' },
   slurmQueueMs: { env: 'GDFLOW_SLURM_QUEUE_MS', flag: '--slurm-queue-ms', kind: 'integer', default: () => 5000, description: 'milliseconds between two squeue calls (one call for all of the worker\'s Slurm jobs; sooner after a scancel)' },
   slurmSubmitRate: { env: 'GDFLOW_SLURM_SUBMIT_RATE', flag: '--slurm-submit-rate', kind: 'integer', default: () => 20, description: 'sbatch calls per second at most' },
@@ -75,7 +75,7 @@ export interface Config {
   slurmAccount: string;
   slurmQos: string;
   slurmArgs: string;
-  slurmWrap: 'bwrap' | 'host';
+  slurmWrap: 'bwrap' | 'host' | 'podman';
   slurmPollMs: number;
   slurmQueueMs: number;
   slurmSubmitRate: number;

@@ -27,7 +27,7 @@ export interface DemoOptions {
   say: (line: string) => void;
 }
 
-const inContainers = (config: Config) => config.executor === 'podman' || config.executor === 'docker';
+const inContainers = (config: Config) => config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
 
 /** The commands the demo needs on the host: the tools themselves unless they run in the demo image. */
 function missingCommands(config: Config): string[] {
@@ -38,7 +38,7 @@ function missingCommands(config: Config): string[] {
 
 /** The demo image for the configured container runtime, built when it is not there yet. */
 function ensureDemoImage(config: Config, say: (line: string) => void): void {
-  const runtime = config.containerRuntime || config.executor;
+  const runtime = config.containerRuntime || (config.executor === 'slurm' ? 'podman' : config.executor);
   if (spawnSync(runtime, ['image', 'inspect', DEMO_IMAGE], { stdio: 'ignore' }).status === 0) return;
   say(`building the demo image ${DEMO_IMAGE} (Debian minbase with fastp, bwa and samtools; about a minute) ...`);
   const built = spawnSync(join(packageRoot(), 'scripts', 'images', 'build-demo.sh'), [], {

@@ -86,6 +86,7 @@ export function configuredExecutor(config: Config): Executor {
         maxQueued: config.slurmMaxQueued,
         bwrap: sandbox,
         host: launcher,
+        container: { pullPolicy: config.pullPolicy, ...(config.containerRuntime ? { runtime: config.containerRuntime } : {}), hostSandbox: sandbox },
       });
   }
 }

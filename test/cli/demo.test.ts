@@ -1,6 +1,6 @@
 /**
  * `gdflow demo` end to end: the alignment pipeline on simulated reads, on the bwrap sandbox and in containers of the
- * demo image (podman), and on a Slurm cluster.
+ * demo image (podman), and on a Slurm cluster (bwrap or podman on the node).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,20 +20,28 @@ function podmanDemoUnavailable(): string | undefined {
   return runtimeUnavailable('podman') ?? (hasImage('podman', DEMO_IMAGE) ? undefined : `${DEMO_IMAGE} is not built (scripts/images/build-demo.sh; gdflow demo builds it itself)`);
 }
 
+const VARIANTS: Array<{ name: string; args: string[]; skip: string | undefined; slurm?: true; containers?: true }> = [
+  { name: '--executor bwrap', args: ['--executor', 'bwrap'], skip: undefined },
+  { name: '--executor podman', args: ['--executor', 'podman'], skip: skipWithout(podmanDemoUnavailable()), containers: true },
+  // Each of the pipeline's jobs one sbatch on a throwaway single-node cluster, run in bwrap on the node ...
+  { name: '--executor slurm', args: ['--executor', 'slurm'], skip: skipWithout(slurmUnavailable()), slurm: true },
+  // ... or in the demo image's containers on the node.
+  { name: '--executor slurm --slurm-wrap podman', args: ['--executor', 'slurm', '--slurm-wrap', 'podman'], skip: skipWithout(slurmUnavailable() ?? podmanDemoUnavailable()), slurm: true, containers: true },
+];
+
 describe('gdflow demo', { timeout: 180_000 }, () => {
-  for (const [executor, skip] of [['bwrap', undefined], ['podman', skipWithout(podmanDemoUnavailable())], ['slurm', skipWithout(slurmUnavailable())]] as const) {
-    it(`runs the alignment pipeline to the end: --executor ${executor}`, { skip }, async () => {
-      // On Slurm: each of the pipeline's jobs one sbatch on a throwaway single-node cluster, run in bwrap on the node.
-      const cluster = executor === 'slurm' ? await startSlurm() : undefined;
-      const dataDir = join(scratch, executor);
-      const demo = runCli(['demo', '--executor', executor, '--reads', '200', '--data-dir', dataDir]);
+  for (const variant of VARIANTS) {
+    it(`runs the alignment pipeline to the end: ${variant.name}`, { skip: variant.skip }, async () => {
+      const cluster = variant.slurm ? await startSlurm() : undefined;
+      const dataDir = join(scratch, variant.args.join('-').replace(/[^a-z-]/g, ''));
+      const demo = runCli(['demo', ...variant.args, '--reads', '200', '--data-dir', dataDir]);
       assert.equal(demo.status, 0, `${demo.stdout}\n${demo.stderr}`);
       assert.match(demo.stdout, /task succeeded in/);
       assert.match(demo.stdout, /fastp: 400 reads in/);
       assert.match(demo.stdout, /flagstat: 400 \+ 0 in total/);
       const taskId = /task \S+ \(([0-9a-f]{24})\) started/.exec(demo.stdout)?.[1];
       assert.ok(taskId, 'the demo names its task');
-      if (executor === 'podman') assert.deepEqual(gdflowContainers('podman', taskId), [], 'no container is left');
+      if (variant.containers) assert.deepEqual(gdflowContainers('podman', taskId), [], 'no container is left');
       if (cluster) assert.deepEqual(cluster.queued(), [], 'no Slurm job is left');
     });
   }

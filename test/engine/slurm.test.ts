@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SlurmExecutor, type JobSpec, type SlurmWrap } from '../../src/engine/executors/index.js';
 import { skipWithout } from '../helpers/components.js';
+import { ensureTinyImage, gdflowContainers, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
 import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
 
 const skip = skipWithout(slurmUnavailable());
@@ -148,6 +149,88 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       });
     });
   }
+
+  describe('wrapped with podman on the node: each job in its tool\'s image', { skip: skipWithoutRuntime('podman') }, () => {
+    const executor = new SlurmExecutor({ wrap: 'podman', pollMs: 100, queueMs: 1000, container: { killGraceMs: 1000 } });
+    before(async () => {
+      ensureTinyImage('podman');
+      await executor.check();
+    });
+    after(() => executor.close());
+    const inImage = (command: string, extra: Partial<JobSpec> = {}) => newJob(command, { image: TINY_IMAGE, ...extra });
+
+    it('runs in a container of the image (hostname gdflow, /var/data), logs in the job\'s files, its environment only', async () => {
+      const spec = await inImage('hostname; pwd; echo "$SAMPLE"; env | grep -c SLURM; echo err >&2; echo done > here.txt', { env: { SAMPLE: "it's a b" } });
+      let id = '';
+      const result = await executor.run(spec, never(), { onStarted: (info) => (id = info.externalId ?? '') });
+      assert.equal(result.outcome, 'succeeded', result.reason);
+      assert.match(id, /^\d+$/, 'the external id is the Slurm job id');
+      assert.equal(await read(spec.stdoutLog), "gdflow\n/var/data\nit's a b\n0\n");
+      assert.equal(await read(spec.stderrLog), 'err\n');
+      assert.equal(await read(join(spec.workDir, 'here.txt')), 'done\n');
+      assert.equal(result.memoryEnforcement, 'container');
+      assert.deepEqual(gdflowContainers('podman', spec.jobId), [], 'the container is gone');
+    });
+
+    it('exit 3: failed with "exit code 3"', async () => {
+      const result = await executor.run(await inImage('exit 3'), never());
+      assert.equal(result.outcome, 'failed');
+      assert.equal(result.exitCode, 3);
+      assert.equal(result.reason, 'exit code 3');
+    });
+
+    it('an input mounted read-only, read through stdin; the output written through stdout', async () => {
+      const input = join(base, 'input-podman.txt');
+      await writeFile(input, 'ACGT\n');
+      const spec = await inImage('tr A a; echo x > /var/data/inputs/in.txt || echo read-only >&2', { mounts: [{ hostPath: input, sandboxPath: '/var/data/inputs/in.txt', readOnly: true }], stdin: '/var/data/inputs/in.txt', stdout: '/var/data/out.txt' });
+      const result = await executor.run(spec, never());
+      assert.equal(result.outcome, 'succeeded', result.reason);
+      assert.equal(await read(join(spec.workDir, 'out.txt')), 'aCGT\n');
+      assert.match(await read(spec.stderrLog), /read-only/);
+      assert.equal(await read(input), 'ACGT\n');
+    });
+
+    it('stop: scancel; the script stops the container; killed, and neither Slurm job nor container is left', async () => {
+      // trap '' TERM: the command ignores SIGTERM, so only the script's stop (SIGKILL after the grace period) ends it.
+      const spec = await inImage("trap '' TERM; sleep 300");
+      const controller = new AbortController();
+      let id = '';
+      const running = executor.run(spec, controller.signal, { onStarted: (info) => (id = info.externalId ?? '') });
+      await until('the job to be submitted', () => id || undefined);
+      await until('the container to run', () => (gdflowContainers('podman', spec.jobId).length > 0 ? true : undefined));
+      controller.abort();
+      const result = await running;
+      assert.equal(result.outcome, 'killed');
+      assert.equal(result.reason, 'stopped');
+      assert.ok(!cluster.queued().includes(id), `Slurm job ${id} is still in the queue`);
+      await until('the container to be gone', () => (gdflowContainers('podman', spec.jobId).length === 0 ? true : undefined), 15_000);
+    });
+
+    it('a job over its memory limit fails as out of memory (the container\'s limit)', async () => {
+      const result = await executor.run(await inImage(`x=$(head -c 419430400 /dev/zero | tr '\\0' a); echo survived`, { memMb: 64 }), never());
+      assert.equal(result.outcome, 'failed');
+      assert.match(result.reason, /^out of memory: exceeded the 64 MB limit/);
+    });
+
+    it('an image the node does not have, and may not pull: failed, with the runtime\'s word', async () => {
+      const picky = new SlurmExecutor({ wrap: 'podman', pollMs: 100, queueMs: 1000, container: { pullPolicy: 'never' } });
+      try {
+        const result = await picky.run(await inImage('true', { image: 'localhost/gdflow-no-such-image:1' }), never());
+        assert.equal(result.outcome, 'failed');
+        assert.match(result.reason, /^could not start the container \(exit code 125\): .*(no such image|not known|unknown)/i);
+      } finally {
+        await picky.close();
+      }
+    });
+
+    it('a tool that names no image runs the bwrap way', async () => {
+      const spec = await newJob('pwd');
+      const result = await executor.run(spec, never());
+      assert.equal(result.outcome, 'succeeded', result.reason);
+      assert.equal(await read(spec.stdoutLog), '/var/data\n');
+      assert.equal(result.memoryEnforcement, 'slurm');
+    });
+  });
 
   describe('adoption: the Slurm job outlives the executor that submitted it', () => {
     it('another executor adopts a running job by its id and sees it to its end (the same Slurm job)', async () => {

@@ -65,6 +65,13 @@ export interface RunPlan {
   envFile?: string;
   /** podman: where its monitor (conmon) writes its pid, to be watched for the container's end. */
   monitorPidFile?: string;
+  /**
+   * false: `run` stays in the foreground until the container ends (the Slurm executor's batch script, whose
+   * lifetime is then the job's). Default true: detached, the container belongs to the runtime.
+   */
+  detach?: boolean;
+  /** `--pull`: never (the default: the executor has resolved `imageId` itself), or the runtime's own policy. */
+  pull?: 'never' | 'missing' | 'always';
 }
 
 /** `--mount` of a bind; commas separate the mount's fields, so a destination holding one cannot be mounted. */
@@ -78,7 +85,7 @@ function mountArg(bind: Bind): string {
 export function runArgs(plan: RunPlan): string[] {
   const { spec } = plan;
   // --rm: the runtime removes the container when it ends, whether or not a worker is watching then.
-  const args = ['run', '--detach', '--rm', '--name', plan.name, '--label', `${JOB_LABEL}=${spec.jobId}`, '--pull=never'];
+  const args = ['run', ...(plan.detach === false ? [] : ['--detach']), '--rm', '--name', plan.name, '--label', `${JOB_LABEL}=${spec.jobId}`, `--pull=${plan.pull ?? 'never'}`];
   if (plan.monitorPidFile) args.push('--conmon-pidfile', plan.monitorPidFile);
   if (!spec.network) args.push('--network', 'none');
   if (spec.cpu > 0) args.push('--cpus', String(spec.cpu));

@@ -13,13 +13,13 @@
  * Stop and timeout: `stop` with the grace period (SIGTERM to every process of the job, SIGKILL after it); nothing
  * is left behind once `run` or `adopt` has resolved.
  */
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
-import { containerName, isContainerName, JOB_LABEL, runArgs, type Bind } from './container-args.js';
+import { containerName, isContainerName, JOB_LABEL, runArgs, type Bind, type RunPlan } from './container-args.js';
 import { ContainerCli, errorText, saysNoSuchContainer, type CliFlavour } from './container-cli.js';
-import { ImageError, ImageResolver, PullAborted, type PullPolicy, type ResolvedImage } from './container-images.js';
+import { checkImageReference, ImageError, ImageResolver, PullAborted, type PullPolicy, type ResolvedImage } from './container-images.js';
 import { endingOf, type StopCause } from './container-outcome.js';
 import { readStatus, type ContainerStatus } from './container-script.js';
 import { defaultUlimits } from './container-ulimits.js';
@@ -44,6 +44,22 @@ export interface ContainerExecutorOptions {
   imageCacheMs?: number;
   /** Options of the host sandbox that runs jobs without an image. */
   hostSandbox?: BwrapExecutorOptions;
+}
+
+/** A job's container as a command line for a script to run in the foreground (ContainerExecutor.foreground). */
+export interface ForegroundContainer {
+  /** The runtime's CLI (podman or a docker-compatible one). */
+  program: string;
+  flavour: CliFlavour;
+  /** The container's name (`gdflow-<job id>`): what the script stops it by. */
+  name: string;
+  /** `run` and its arguments, without --detach. */
+  args: string[];
+  /** Where the container's script writes `exit=N oom_kill=M` (readStatus). */
+  status: string;
+  /** Seconds between SIGTERM and SIGKILL when the container is stopped. */
+  graceSeconds: number;
+  cleanup: () => void;
 }
 
 interface ContainerState {
@@ -145,33 +161,17 @@ export class ContainerExecutor implements Executor {
     }
 
     const name = containerName(spec.jobId);
-    const placeholders: string[] = [];
+    let placeholders: string[] = [];
     let linkDir: string | undefined;
     const privateDir = () => (linkDir ??= mkdtempSync(join(tmpdir(), 'gdflow-container-')));
     let started;
     try {
-      const mounts: Bind[] = spec.mounts.map((mount) => {
-        placeholders.push(...missingComponents(workDir, sandboxRelative(mount.sandboxPath, 'mount')));
-        return { source: this.bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
-      });
-      let envFile: string | undefined;
-      if (spec.env && Object.keys(spec.env).length > 0) {
-        envFile = join(privateDir(), 'env');
-        writeFileSync(envFile, Object.entries(spec.env).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
-      }
-      const args = runArgs({
-        flavour: this.cli.flavour,
+      let args: string[];
+      ({ args, placeholders } = this.argsFor(spec, workDir, files, privateDir, {
         name,
         imageId: image.id,
-        spec,
-        workDir: this.bindSource(workDir, privateDir),
-        logs: { stdout: this.bindSource(files.stdout, privateDir), stderr: this.bindSource(files.stderr, privateDir), status: this.bindSource(files.status, privateDir) },
-        mounts,
-        ulimits: this.ulimits(),
-        user: this.containerUser(),
         ...(this.cli.flavour === 'podman' ? { monitorPidFile: files.monitorPid } : {}),
-        ...(envFile ? { envFile } : {}),
-      });
+      }));
       // Started in the job's container directory, which podman's monitor keeps as its working directory: what it
       // writes there (ContainerFiles.monitorOom) is the job's, and removed with the rest of the job's files.
       started = await this.cli.run(args, { cwd: files.dir });
@@ -212,6 +212,78 @@ export class ContainerExecutor implements Executor {
       return lost(`its container ${externalId} never started`);
     }
     return this.follow(externalId, spec, signal, state.startedAt ?? t, files, []);
+  }
+
+  /**
+   * The container of a job that another scheduler starts on another machine: the Slurm executor's batch script
+   * runs `program args` in the foreground on a compute node, so the job lasts as long as the container. The image
+   * is named, not resolved here: the node's runtime finds it or pulls it (`--pull` of the pull policy). The links
+   * and the environment file go into `dir`, on the file system the node shares; `cleanup` removes them once the
+   * job has ended. The container's script writes its exit code and out-of-memory kills to `files.status`.
+   */
+  foreground(spec: JobSpec, workDir: string, dir: string): ForegroundContainer {
+    if (!spec.image) throw new Error('foreground: the job names no image');
+    checkImageReference(spec.image);
+    for (const value of Object.values(spec.env ?? {})) {
+      if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
+    }
+    const files = containerFilesOf(spec);
+    rmSync(files.dir, { recursive: true, force: true });
+    for (const file of [files.stdout, files.stderr, files.status]) createFile(file);
+    const linkDir = join(dir, 'container-links');
+    rmSync(linkDir, { recursive: true, force: true });
+    const privateDir = () => {
+      mkdirSync(linkDir, { recursive: true, mode: 0o700 });
+      return linkDir;
+    };
+    const name = containerName(spec.jobId);
+    const policy = this.options.pullPolicy ?? 'missing';
+    const { args, placeholders } = this.argsFor(spec, workDir, files, privateDir, { name, imageId: spec.image, detach: false, pull: policy });
+    return {
+      program: this.cli.program,
+      flavour: this.cli.flavour,
+      name,
+      args,
+      status: files.status,
+      graceSeconds: Math.max(0, Math.ceil((this.options.killGraceMs ?? 5000) / 1000)),
+      cleanup: () => {
+        rmSync(linkDir, { recursive: true, force: true });
+        rmSync(files.dir, { recursive: true, force: true });
+        removePlaceholders(placeholders);
+      },
+    };
+  }
+
+  /** The `run` arguments of a job's container; the links and the environment file it needs go into privateDir(). */
+  private argsFor(
+    spec: JobSpec,
+    workDir: string,
+    files: Pick<ContainerFiles, 'stdout' | 'stderr' | 'status'>,
+    privateDir: () => string,
+    plan: Pick<RunPlan, 'name' | 'imageId' | 'monitorPidFile' | 'detach' | 'pull'>,
+  ): { args: string[]; placeholders: string[] } {
+    const placeholders: string[] = [];
+    const mounts: Bind[] = spec.mounts.map((mount) => {
+      placeholders.push(...missingComponents(workDir, sandboxRelative(mount.sandboxPath, 'mount')));
+      return { source: this.bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
+    });
+    let envFile: string | undefined;
+    if (spec.env && Object.keys(spec.env).length > 0) {
+      envFile = join(privateDir(), 'env');
+      writeFileSync(envFile, Object.entries(spec.env).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+    }
+    const args = runArgs({
+      ...plan,
+      flavour: this.cli.flavour,
+      spec,
+      workDir: this.bindSource(workDir, privateDir),
+      logs: { stdout: this.bindSource(files.stdout, privateDir), stderr: this.bindSource(files.stderr, privateDir), status: this.bindSource(files.status, privateDir) },
+      mounts,
+      ulimits: this.ulimits(),
+      user: this.containerUser(),
+      ...(envFile ? { envFile } : {}),
+    });
+    return { args, placeholders };
   }
 
   /** A job whose tool names no image: on the host sandbox, as `--executor bwrap` runs it. */

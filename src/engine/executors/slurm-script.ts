@@ -27,19 +27,69 @@ export function batchScript(jobId: string, plan: Pick<LaunchPlan, 'argv' | 'env'
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`environment variable name "${name}" is not valid`);
     return shellQuote(`${name}=${value}`);
   });
-  const tmp = `${statusPath}.tmp`;
+  return [
+    ...opening(jobId, plan.cwd, startedPath),
+    `/usr/bin/env -i ${[...env, ...plan.argv.map(shellQuote)].join(' ')} </dev/null`,
+    'rc=$?',
+    ...closing(statusPath),
+  ].join('\n');
+}
+
+/** What runs a job's container on the node (ContainerExecutor.foreground). */
+export interface ContainerLaunch {
+  /** The runtime's CLI, as the node's PATH finds it or a path. */
+  program: string;
+  /** The container's name. */
+  name: string;
+  /** `run` and its arguments, in the foreground. */
+  args: string[];
+  graceSeconds: number;
+  cwd: string;
+}
+
+/**
+ * The batch script of a job run in its container on the node. The container is the runtime's, not the script's:
+ * podman's monitor leaves the job's process tree, so Slurm's SIGTERM on scancel (or its time limit) would reach
+ * only the CLI. The script therefore stops the container by name when it is signalled (SIGTERM to the
+ * container's processes, SIGKILL after the grace period), and waits for `run` to return before it ends; it also
+ * removes a container of that name that an earlier attempt of the job left on this node. `run` itself needs no
+ * `env -i`: the runtime gives the container only the environment its arguments name.
+ */
+export function containerBatchScript(jobId: string, launch: ContainerLaunch, statusPath: string, startedPath: string): string {
+  const cli = shellQuote(launch.program);
+  const name = shellQuote(launch.name);
+  return [
+    ...opening(jobId, launch.cwd, startedPath),
+    `${cli} rm --force ${name} >/dev/null 2>&1`,
+    `stop_container() { ${cli} stop -t ${Math.max(0, Math.floor(launch.graceSeconds))} ${name} >/dev/null 2>&1; }`,
+    'trap stop_container TERM INT',
+    `${[cli, ...launch.args.map(shellQuote)].join(' ')} </dev/null &`,
+    'pid=$!',
+    'wait "$pid"; rc=$?',
+    // A trapped signal interrupts wait: wait again until the container has ended.
+    'while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done',
+    ...closing(statusPath),
+  ].join('\n');
+}
+
+function opening(jobId: string, cwd: string, startedPath: string): string[] {
   return [
     '#!/bin/sh',
     `# gdflow job ${jobId.replace(/[^A-Za-z0-9_.-]/g, '?')}: written by the Slurm executor, run on a compute node.`,
-    `cd ${shellQuote(plan.cwd)} || exit 125`,
+    `cd ${shellQuote(cwd)} || exit 125`,
     // When the command started on the node: where its timeout counts from, known without asking the controller.
     `printf 'started=%s slurm=%s\\n' "$(date +%s)" "$SLURM_JOB_ID" >${shellQuote(startedPath)}`,
-    `/usr/bin/env -i ${[...env, ...plan.argv.map(shellQuote)].join(' ')} </dev/null`,
-    'rc=$?',
+  ];
+}
+
+/** Writes `rc` and the Slurm job id to the status file, renamed into place, and exits with `rc`. */
+function closing(statusPath: string): string[] {
+  const tmp = `${statusPath}.tmp`;
+  return [
     `printf 'exit=%s slurm=%s\\n' "$rc" "$SLURM_JOB_ID" >${shellQuote(tmp)} && mv -f ${shellQuote(tmp)} ${shellQuote(statusPath)}`,
     'exit "$rc"',
     '',
-  ].join('\n');
+  ];
 }
 
 export interface SlurmStatus {

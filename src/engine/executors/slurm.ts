@@ -23,15 +23,19 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
+import { ContainerExecutor, type ContainerExecutorOptions } from './container.js';
 import { endingOf, type StopCause } from './container-outcome.js';
+import { readStatus as readContainerStatus } from './container-script.js';
+import { containerFilesOf } from './container-watch.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
 import { HostExecutor, type HostExecutorOptions } from './host.js';
 import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type QueueRow, type SlurmCommands } from './slurm-cli.js';
 import { SlurmPoller } from './slurm-poller.js';
-import { batchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
+import { prepareWorkDir, type LaunchPlan } from './runner.js';
+import { batchScript, containerBatchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
 
-export type SlurmWrap = 'host' | 'bwrap';
-export const SLURM_WRAPS: readonly SlurmWrap[] = ['host', 'bwrap'];
+export type SlurmWrap = 'host' | 'bwrap' | 'podman';
+export const SLURM_WRAPS: readonly SlurmWrap[] = ['host', 'bwrap', 'podman'];
 
 export interface SlurmExecutorOptions {
   partition?: string;
@@ -39,7 +43,11 @@ export interface SlurmExecutorOptions {
   qos?: string;
   /** More sbatch arguments, each one argument (e.g. ['--constraint=ssd']). */
   extraArgs?: string[];
-  /** How a job is run on its node: 'bwrap' (the default: the bwrap sandbox, which the nodes need) or 'host'. */
+  /**
+   * How a job is run on its node: 'bwrap' (the default: the bwrap sandbox, which the nodes need), 'host', or
+   * 'podman': in a container of its tool's image, as the podman executor runs it (the nodes need podman and the
+   * images, or a registry to pull them from); a job whose tool names no image runs the bwrap way.
+   */
   wrap?: SlurmWrap;
   /** Time between two looks at the jobs' status files (no controller RPC). Default 250 ms. */
   pollMs?: number;
@@ -54,6 +62,8 @@ export interface SlurmExecutorOptions {
   commands?: Partial<SlurmCommands>;
   /** Options of the wrapping executor. */
   bwrap?: BwrapExecutorOptions;
+  /** wrap 'podman': the runtime's CLI on the nodes (`runtime`), the pull policy, the stop grace period, ulimits. */
+  container?: ContainerExecutorOptions;
   host?: HostExecutorOptions;
 }
 
@@ -71,6 +81,8 @@ export class SlurmExecutor implements Executor {
   readonly capabilities: ExecutorCapabilities;
   private readonly commands: SlurmCommands;
   private readonly wrapper: HostExecutor | BwrapExecutor;
+  /** wrap 'podman': what runs the jobs whose tools name an image. */
+  private readonly container: ContainerExecutor | undefined;
   readonly poller: SlurmPoller;
   private readonly submitGapMs: number;
   private readonly maxQueued: number;
@@ -84,7 +96,8 @@ export class SlurmExecutor implements Executor {
     this.commands = { ...DEFAULT_COMMANDS, ...options.commands };
     const wrap = options.wrap ?? 'bwrap';
     this.wrapper = wrap === 'host' ? new HostExecutor(options.host) : new BwrapExecutor(options.bwrap);
-    this.capabilities = { ...this.wrapper.capabilities };
+    this.container = wrap === 'podman' ? new ContainerExecutor('podman', options.container) : undefined;
+    this.capabilities = this.container ? { ...this.container.capabilities } : { ...this.wrapper.capabilities };
     this.poller = new SlurmPoller(this.commands.squeue, options.queueMs ?? 5000, (error) => process.emitWarning(`squeue: ${error.message}`));
     this.submitGapMs = 1000 / Math.max(0.001, options.submitPerSecond ?? 20);
     this.maxQueued = Math.max(1, options.maxQueued ?? 1000);
@@ -96,6 +109,10 @@ export class SlurmExecutor implements Executor {
     } catch (error) {
       throw new Error(`the Slurm cluster cannot be reached from this host (${(error as Error).message}); the worker needs the Slurm client commands, munge and the cluster's slurm.conf (SLURM_CONF)`);
     }
+    if (this.container) {
+      // The containers run on the nodes: a worker host without the runtime only cannot tell its flavour (podman assumed).
+      await this.container.check().catch((error: Error) => process.emitWarning(`--slurm-wrap podman: the container runtime cannot be run on this host (${error.message}); the compute nodes need it`));
+    }
   }
 
   async close(): Promise<void> {
@@ -106,18 +123,18 @@ export class SlurmExecutor implements Executor {
   async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const submittedAt = now();
     if (signal.aborted) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: submittedAt, memoryEnforcement: 'none' };
-    const plan = await this.wrapper.launchPlan(spec);
     const files = slurmFilesOf(spec);
     mkdirSync(files.dir, { recursive: true });
     // A status file of an earlier attempt must not be taken for this one's.
     rmSync(files.status, { force: true });
     rmSync(files.started, { force: true });
-    writeFileSync(files.script, batchScript(spec.jobId, plan, files.status, files.started), { mode: 0o755 });
+    const plan = await this.launch(spec, files.dir);
+    writeFileSync(files.script, plan.script, { mode: 0o755 });
     try {
       if (!(await this.turn(signal))) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
       let id: string;
       try {
-        id = await this.submit(spec, plan.cwd, files.script);
+        id = await this.submit(spec, plan.cwd, files.script, plan.inContainer);
       } catch (error) {
         this.release();
         throw error;
@@ -129,15 +146,39 @@ export class SlurmExecutor implements Executor {
       }
       return await this.follow(id, spec, signal, submittedAt).finally(() => this.release());
     } finally {
-      await plan.cleanup?.();
+      await plan.cleanup();
     }
+  }
+
+  /** The batch script of a job: its container's (wrap podman, a tool with an image) or the wrapper's process. */
+  private async launch(spec: JobSpec, dir: string): Promise<{ script: string; cwd: string; inContainer: boolean; cleanup: () => Promise<void> }> {
+    const files = slurmFilesOf(spec);
+    if (this.container && spec.image) {
+      const workDir = await prepareWorkDir(spec);
+      const container = this.container.foreground(spec, workDir, dir);
+      return {
+        script: containerBatchScript(spec.jobId, { ...container, cwd: workDir }, files.status, files.started),
+        cwd: workDir,
+        inContainer: true,
+        cleanup: async () => container.cleanup(),
+      };
+    }
+    const plan: LaunchPlan = await this.wrapper.launchPlan(spec);
+    return { script: batchScript(spec.jobId, plan, files.status, files.started), cwd: plan.cwd, inContainer: false, cleanup: async () => plan.cleanup?.() };
   }
 
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
     const t = now();
     if (!/^\d+$/.test(externalId)) return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
     this.inQueue++;
-    return this.follow(externalId, spec, signal, t).finally(() => this.release());
+    return this.follow(externalId, spec, signal, t).finally(() => {
+      this.release();
+      if (this.container && spec.image) {
+        // What the submitting worker's run would have removed (ContainerExecutor.foreground).
+        rmSync(join(slurmFilesOf(spec).dir, 'container-links'), { recursive: true, force: true });
+        rmSync(containerFilesOf(spec).dir, { recursive: true, force: true });
+      }
+    });
   }
 
   /** Waits for a turn to submit (rate and cap); false when aborted first. */
@@ -167,7 +208,7 @@ export class SlurmExecutor implements Executor {
     for (const wake of this.turnWaiters.splice(0)) wake();
   }
 
-  private async submit(spec: JobSpec, cwd: string, script: string): Promise<string> {
+  private async submit(spec: JobSpec, cwd: string, script: string, inContainer: boolean): Promise<string> {
     const o = this.options;
     const args = [
       '--parsable',
@@ -176,6 +217,8 @@ export class SlurmExecutor implements Executor {
       '--chdir', cwd,
       '--output', slurmFilename(spec.stdoutLog),
       '--error', slurmFilename(spec.stderrLog),
+      // The container's script appends the job's output to the same files (created empty beforehand).
+      ...(inContainer ? ['--open-mode=append'] : []),
       '--cpus-per-task', String(Math.max(1, Math.ceil(spec.cpu))),
       ...(spec.memMb > 0 ? ['--mem', `${Math.ceil(spec.memMb)}M`] : []),
       ...(spec.timeoutSeconds > 0 ? ['--time', String(Math.ceil(spec.timeoutSeconds / 60) + 1)] : []),
@@ -227,11 +270,22 @@ export class SlurmExecutor implements Executor {
         signal.removeEventListener('abort', onAbort);
         resolve(result);
       };
-      const memoryEnforcement = spec.memMb > 0 ? ('slurm' as const) : ('none' as const);
+      // In a container, the job's memory limit is the container's: podman's monitor leaves Slurm's job, and with it Slurm's limit.
+      const containerStatus = this.container && spec.image ? containerFilesOf(spec).status : undefined;
+      const memoryEnforcement = spec.memMb > 0 ? (containerStatus ? ('container' as const) : ('slurm' as const)) : ('none' as const);
       const ended = async (row: QueueRow | undefined) => {
         const status = readSlurmStatus(files.status);
         const times = { startedAt: startedAt ?? row?.startedAt ?? since, endedAt: row?.endedAt ?? now(), memoryEnforcement };
         if (status && status.slurmJobId === id) {
+          if (containerStatus) {
+            const inner = readContainerStatus(containerStatus);
+            if (!inner && status.exitCode !== 0 && !cause) {
+              // The runtime's own failure (125: no such image, a bad option...), told on the job's stderr.
+              return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `could not start the container (exit code ${status.exitCode}): ${await lastLine(spec.stderrLog)}`, ...times });
+            }
+            finish({ ...endingOf(spec, status.exitCode, { status: inner, monitorSawOom: false }, cause), ...times });
+            return;
+          }
           // Slurm's memory kill may take the command and spare the script, which then writes the kill's 137.
           const oomKills = status.exitCode !== 0 && (await slurmSaysOutOfMemory(spec.stderrLog)) ? 1 : 0;
           finish({ ...endingOf(spec, status.exitCode, { status: { exitCode: status.exitCode, oomKills }, monitorSawOom: false }, cause), ...times });
@@ -306,5 +360,15 @@ async function slurmSaysOutOfMemory(stderrLog: string): Promise<boolean> {
     return /slurmstepd[^\n]*: error: (Exceeded job memory limit|.*exceeded memory limit)/.test(text.slice(-64 * 1024));
   } catch {
     return false;
+  }
+}
+
+/** The last line of a log (its last 4 KB), for a reason. */
+async function lastLine(path: string): Promise<string> {
+  try {
+    const text = (await readFile(path, 'utf8')).slice(-4096).trim();
+    return text.split('\n').pop() || 'no message';
+  } catch {
+    return 'no message';
   }
 }
