@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The installed package's root (where package.json is), from src/ under tsx or dist/src/ when built. */
@@ -10,4 +10,9 @@ export function packageRoot(from: string = import.meta.dirname): string {
     dir = parent;
   }
   return dir;
+}
+
+/** The version in the package's package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -27,10 +27,16 @@ const CLIENT_COMMANDS = new Set(['config', 'tool', 'workflow', 'task', 'data', '
 async function registerServerCommands(program: Command, argv: string[]): Promise<void> {
   const first = argv.slice(2).find((arg) => !arg.startsWith('-'));
   if (first !== undefined && CLIENT_COMMANDS.has(first)) return;
-  const [{ registerServe }, { registerAdmin }, { registerDemo }] = await Promise.all([import('./commands/serve.js'), import('./commands/admin.js'), import('./commands/demo.js')]);
+  const [{ registerServe }, { registerAdmin }, { registerDemo }, { registerOpenApi }] = await Promise.all([
+    import('./commands/serve.js'),
+    import('./commands/admin.js'),
+    import('./commands/demo.js'),
+    import('./commands/openapi.js'),
+  ]);
   registerServe(program);
   registerAdmin(program);
   registerDemo(program);
+  registerOpenApi(program);
 }
 
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {

@@ -4,6 +4,14 @@
  * members, so that reading a field the types do not list still type-checks as `unknown`.
  */
 
+import type { FromSchema } from 'json-schema-to-ts';
+import type { activatedTask, job, task } from '../contract/tasks.js';
+import type { createToolBody, toolDefinition } from '../contract/tools.js';
+import type { createWorkflowBody } from '../contract/workflows.js';
+
+// The request bodies, the tool definition, the task and job states and ActivateWorkflow's answer are derived from
+// the server's own schemas (src/contract/); the read shapes below are written out where they say more than those.
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** 2.1: one version of a tool as listed. */
@@ -29,20 +37,7 @@ export interface ToolList {
 }
 
 /** 2.2: a tool definition, as sent in PutTool (read-only members may be present when read). */
-export interface ToolDefinition {
-  name?: string;
-  alias?: string;
-  category?: string;
-  description?: string;
-  homepage?: string;
-  tutorial?: string | null;
-  cmd_template?: string;
-  inputs?: Record<string, Record<string, unknown>> | null;
-  outputs?: Record<string, Record<string, unknown>> | null;
-  parameters?: Record<string, Record<string, unknown>> | null;
-  requirements?: { container?: { image?: string; type?: string }; resources?: Record<string, unknown> };
-  [key: string]: unknown;
-}
+export type ToolDefinition = FromSchema<typeof toolDefinition>;
 
 /** 2.2 as read: the definition plus `_id`, `version`, `account`, `status`, ... */
 export interface ToolConfigsAsRead extends ToolDefinition {
@@ -84,12 +79,7 @@ export interface ToolDetails {
   details: Record<string, unknown>;
 }
 
-export interface CreateToolRequest {
-  tool_name: string;
-  description?: string;
-  /** The version this create must produce (the server refuses another); omitted: the next one. */
-  tool_version?: number;
-}
+export type CreateToolRequest = FromSchema<typeof createToolBody>;
 
 export interface PutToolRequest {
   tool_version: number;
@@ -144,11 +134,7 @@ export interface WorkflowAsRead {
   created_time?: number;
 }
 
-export interface CreateWorkflowRequest {
-  workflow_name: string;
-  description?: string;
-  workflow_version?: number;
-}
+export type CreateWorkflowRequest = FromSchema<typeof createWorkflowBody>;
 
 export interface PutWorkflowRequest {
   workflow_version: number;
@@ -211,15 +197,11 @@ export interface ActivateWorkflowRequest {
   parameters?: RunParameters;
 }
 
-export interface ActivatedTask {
-  task_id: string;
-  task_name: string;
-}
+export type ActivatedTask = FromSchema<typeof activatedTask>;
 
-export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
-export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type TaskStatus = (typeof task.properties.status.enum)[number];
+export type JobStatus = (typeof job.properties.status.enum)[number];
 
-/** Task states from which nothing changes any more. */
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
 export const isTerminalTask = (status: string): boolean => (TERMINAL_TASK_STATUSES as readonly string[]).includes(status);
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Ajv } from 'ajv';
 import secureJson from 'secure-json-parse';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/access.js';
@@ -25,6 +26,9 @@ import { registerMiscRoutes } from './routes/misc.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { registerWorkflowRoutes } from './routes/workflows.js';
+import { MAX_JSON_DEPTH } from '../contract/limits.js';
+import { allRoutes } from '../contract/routes.js';
+import { registerOpenApiRoute } from './openapi.js';
 
 export interface AppOptions {
   services: Services;
@@ -138,13 +142,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // Path parameters and queries arrive as text and are read as the schema's types ("2" is the integer 2); a JSON
+  // body is taken as sent: a tool_version of "2" or 2.5 is not an integer (contract/routes.ts).
+  const textParts = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  const bodies = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(schema));
+  // The answers' schemas document them (GET /openapi.json); answers are written as the domain made them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
   app.decorateRequest('caller', null);
   app.decorateRequest('rawBody', null);
 
   // JSON bodies are parsed here so that Content-MD5 can be checked against the bytes received.
+  // Bodies of JSON routes must say they are JSON (a charset is fine); a body of another type is refused in the
+  // operation's error form, whatever it holds. A body-less request needs no Content-Type.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'text/plain', 'application/x-www-form-urlencoded'], { parseAs: 'buffer' }, parseJsonBody);
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, parseJsonBody);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (body.length === 0) return parseJsonBody(request, body, done);
+    const type = request.headers['content-type'];
+    done(invalid(type === undefined ? 'the body has no Content-Type; send it as application/json' : `the Content-Type '${String(type).slice(0, 100)}' is not application/json`));
+  });
 
   const verifyOptions = { lookupKey: options.lookupKey, peekKey: options.peekKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now };
 
@@ -154,6 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // request whose key is cached is verified without a trip through the event loop.
   const authenticated = (request: FastifyRequest, caller: Caller): Error | undefined => {
     request.caller = caller;
+    const empty = emptySegment(request.raw.url ?? '/');
+    if (empty) return invalid(empty);
     // A body is checked against Content-MD5 when it is parsed; a request without one here.
     const md5 = request.headers['content-md5'];
     if (typeof md5 === 'string' && md5 !== EMPTY_MD5 && !hasBody(request)) {
@@ -178,7 +198,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       (error: Error) => done(error),
     );
   };
+  const documented = new Set(allRoutes().flatMap(([, e]) => [`${e.method} ${e.url}`, ...(e.method === 'GET' ? [`HEAD ${e.url}`] : [])]));
   app.addHook('onRoute', (route) => {
+    // Every route is in the API table, so in GET /openapi.json: a new route without an entry stops the server here.
+    for (const method of [route.method].flat()) {
+      if (!documented.has(`${method} ${route.url}`)) throw new Error(`route ${method} ${route.url} is not in the API table (src/contract/routes.ts)`);
+    }
     if (route.config?.auth === false) return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [authenticate, ...existing];
@@ -196,7 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, COMMON_ERRORS.ResourceNotFound, `there is no route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`);
+    sendError(reply, COMMON_ERRORS.ResourceNotFound, emptySegment(request.url) ?? `there is no route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`);
   });
 
   const readCache = options.cacheGeneration ? new ReadCache(options.cacheGeneration) : undefined;
@@ -212,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLogRoutes(app, { store: options.services.store, layout: options.layout, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
+  registerOpenApiRoute(app);
   return app;
 }
 
@@ -247,10 +273,51 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error 
     done(null, undefined);
     return;
   }
+  const depth = nestingDepth(body);
+  if (depth > MAX_JSON_DEPTH) {
+    done(invalid(`the request body nests arrays and objects ${depth > 10_000 ? 'more than 10000' : depth} deep; the limit is ${MAX_JSON_DEPTH}`));
+    return;
+  }
   try {
     // __proto__ and constructor.prototype keys are refused: they could poison merged objects.
     done(null, secureJson.parse(body.toString('utf8'), { protoAction: 'error', constructorAction: 'error' }));
   } catch (error) {
     done(invalid(`the request body is not valid JSON (${error instanceof Error ? error.message : String(error)})`));
   }
+}
+
+/**
+ * How deeply arrays and objects nest in a JSON text (brackets inside strings do not count), found before the text
+ * is parsed: a body of a million `[` would otherwise exhaust the stack of every recursive walk after the parser.
+ * Stops counting past 10000.
+ */
+export function nestingDepth(body: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > 10_000) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Why a request path has an empty segment (`tools//`, `tasks//jobs/`), or undefined: an empty name or id is
+ * refused rather than routed to the collection. Leading slashes are the exception: clients configured with a
+ * trailing `/` send `//accounts/...` (docs/wire.md §7).
+ */
+function emptySegment(url: string): string | undefined {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  let start = 0;
+  while (path.charCodeAt(start) === 0x2f) start++;
+  if (path.indexOf('//', start) < 0) return undefined;
+  return `the request path has an empty segment (a name or id is missing): ${path.slice(0, 200)}`;
 }

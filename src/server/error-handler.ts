@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from './logger.js';
+import { validationReason, type SchemaError } from './validation-message.js';
 import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
 
 /** Send the GeneDock error body for `spec`. */
@@ -28,7 +29,7 @@ function frameworkSpec(error: FastifyError, request: FastifyRequest): { spec: Er
       break;
   }
   if (error.validation) {
-    const reason = error.validation.map((v) => `${v.instancePath.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'request'} ${v.message ?? 'is invalid'}`).join('; ');
+    const reason = validationReason(error.validation as unknown as SchemaError[], error.validationContext);
     return { spec: operation ? OPERATION_ERRORS[operation].invalid : COMMON_ERRORS.MalformedRequest, reason };
   }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {

@@ -62,7 +62,7 @@ describe('body limit', () => {
     await rejectsWith(alice.api.send('GET', projectPath(alice.name, 'tools/bigtool/')), 404, 'ToolNotExists');
   });
 
-  it('refuses a body with an unsupported content type as JSON it cannot parse', async () => {
-    await rejectsWith(alice.api.send('POST', projectPath(alice.name, 'tools/'), { body: Buffer.from('tool_name=x'), contentType: 'application/x-www-form-urlencoded' }), 400, 'InvalidParameter', 'not valid JSON');
+  it('refuses a body whose content type is not JSON, without reading it', async () => {
+    await rejectsWith(alice.api.send('POST', projectPath(alice.name, 'tools/'), { body: Buffer.from('tool_name=x'), contentType: 'application/x-www-form-urlencoded' }), 400, 'InvalidParameter', "the Content-Type 'application/x-www-form-urlencoded' is not application/json");
   });
 });

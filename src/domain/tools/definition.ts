@@ -11,6 +11,7 @@ import {
   optionalString,
   type JsonObject,
 } from '../json.js';
+import { renderCommand } from '../render/index.js';
 import { checkTemplateReferences } from './template-refs.js';
 
 /**
@@ -296,5 +297,25 @@ export function validateToolDefinition(raw: unknown, toolName: string): Validate
     outputs: new Set(Object.keys(definition.outputs)),
     parameters: new Set(Object.keys(definition.parameters)),
   });
+  checkRenderLimits(definition);
   return { stored, definition };
+}
+
+/**
+ * A trial render with sample values (each input and output its minimum number of files, at least one; each
+ * parameter its default): a template whose loops would exceed the render limits (docs/templates.md) with the
+ * smallest inputs is refused now, rather than failing every job later. Other render failures depend on the values
+ * a task brings, and are left to the task.
+ */
+function checkRenderLimits(definition: ToolDefinition): void {
+  if (definition.cmdTemplate.trim() === '') return;
+  const files = (kind: 'inputs' | 'outputs', ports: Record<string, PortDefinition>) =>
+    Object.fromEntries(Object.values(ports).map((p) => [p.name, Array.from({ length: Math.min(Math.max(p.minitems, 1), 100) }, (_, i) => `/var/data/${kind}/${p.name}/sample${i}`)]));
+  const parameters = Object.fromEntries(Object.values(definition.parameters).map((p) => [p.name, p.default ?? null]));
+  try {
+    renderCommand({ tool: definition, inputs: files('inputs', definition.inputs), outputs: files('outputs', definition.outputs), parameters });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/steps to render|range\(\) is too long|renders to more than|call stack/.test(message)) throw invalid(`${message} (tried with the smallest inputs and the parameters' defaults)`);
+  }
 }

@@ -1,4 +1,5 @@
 import { Template } from '@huggingface/jinja';
+import { MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING } from '../../contract/limits.js';
 import { invalid } from '../errors.js';
 
 /**
@@ -17,6 +18,15 @@ const REQUIREMENT_KEYS: Record<string, Set<string>> = {
   container: new Set(['image', 'type']),
   resources: new Set(['cpu', 'mem', 'disk', 'network', 'port']),
 };
+
+/**
+ * The filters the template engine (@huggingface/jinja 0.5) applies; any other name fails only when the render
+ * reaches it, so it is refused when the tool is put (docs/templates.md lists them).
+ */
+export const KNOWN_FILTERS = new Set([
+  'abs', 'bool', 'capitalize', 'default', 'first', 'float', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower',
+  'map', 'rejectattr', 'replace', 'reverse', 'safe', 'selectattr', 'sort', 'string', 'title', 'tojson', 'trim', 'unique', 'upper',
+]);
 
 /** Names the template may use without declaring them: Jinja's own globals and loop helpers. */
 const BUILTINS = new Set(['loop', 'range', 'namespace', 'true', 'false', 'none', 'True', 'False', 'None', 'raise_exception', 'strftime_now', 'caller']);
@@ -67,6 +77,18 @@ function collectLocals(node: unknown, locals: Set<string>): void {
 }
 
 export function parseTemplate(source: string, field = 'cmd_template'): Template {
+  if (source.length > MAX_TEMPLATE_LENGTH) throw invalid(`${field} is too long: ${source.length} characters, the limit is ${MAX_TEMPLATE_LENGTH}`);
+  // Block statements nest in the parser's stack: count them before it does.
+  const opened = source.match(/\{%-?\s*(if|for|macro|call|filter|set\s+[A-Za-z_][A-Za-z0-9_]*\s*-?%\})/g)?.length ?? 0;
+  if (opened > MAX_TEMPLATE_NESTING) {
+    let depth = 0;
+    let deepest = 0;
+    for (const match of source.matchAll(/\{%-?\s*(end\w+|if|for|macro|call|filter|set\s+[A-Za-z_][A-Za-z0-9_]*\s*-?%\})/g)) {
+      depth += match[1]!.startsWith('end') ? -1 : 1;
+      deepest = Math.max(deepest, depth);
+      if (deepest > MAX_TEMPLATE_NESTING) throw invalid(`${field} nests block statements more than ${MAX_TEMPLATE_NESTING} deep`);
+    }
+  }
   try {
     return new Template(source);
   } catch (error) {
@@ -99,6 +121,14 @@ export function checkTemplateReferences(source: string, declared: DeclaredNames,
     throw invalid(`${field} refers to '${root}', which is not an input, output, parameter or requirement (use inputs.<name>, outputs.<name>, parameters.<name> or requirements.*)`);
   };
 
+  const checkFilter = (filter: Node): void => {
+    const named = filter.type === 'CallExpression' ? (filter.callee as Node) : filter;
+    const name = named.type === 'Identifier' ? String(named.value) : undefined;
+    if (name !== undefined && !KNOWN_FILTERS.has(name)) {
+      throw invalid(`${field} uses the filter '${name.slice(0, 40)}', which the template engine does not have (docs/templates.md lists the filters)`);
+    }
+  };
+
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) {
       for (const child of node) visit(child);
@@ -120,11 +150,13 @@ export function checkTemplateReferences(source: string, declared: DeclaredNames,
         // The filter's name is not a variable; its arguments are.
         visit(node.operand);
         const filter = node.filter as Node;
+        checkFilter(filter);
         if (filter.type === 'CallExpression') visit(filter.args);
         return;
       }
       case 'FilterStatement': {
         const filter = node.filter as Node;
+        checkFilter(filter);
         if (filter.type === 'CallExpression') visit(filter.args);
         visit(node.body);
         return;

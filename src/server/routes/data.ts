@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { DataChecksumError, DataTooLargeError } from '../../data/index.js';
 import { getHeader } from '../../signing/index.js';
+import { ROUTES } from '../../contract/routes.js';
 import { callerOf, type RouteContext } from '../app.js';
+import { routeOptions, type RouteTypes } from '../route-options.js';
 import { httpError } from '../errors.js';
 
 /**
@@ -21,13 +23,12 @@ export async function registerDataRoutes(app: FastifyInstance, context: RouteCon
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-    scoped.get<{ Params: { account: string }; Querystring: Record<string, unknown> }>('/accounts/:account/data/', { config: { operation: 'Data' } }, async (request) => {
-      const prefix = typeof request.query.prefix === 'string' ? request.query.prefix : '/';
-      const limit = request.query.limit === undefined ? 10_000 : Number(request.query.limit);
-      return data.list(callerOf(request), request.params.account, prefix.startsWith('/') ? prefix : `/${prefix}`, Number.isInteger(limit) && limit > 0 ? limit : 10_000);
+    scoped.get<RouteTypes<typeof ROUTES.ListData>>(ROUTES.ListData.url, routeOptions(ROUTES.ListData), async (request) => {
+      const prefix = request.query.prefix ?? '/';
+      return data.list(callerOf(request), request.params.account, prefix.startsWith('/') ? prefix : `/${prefix}`, request.query.limit ?? 10_000);
     });
 
-    scoped.put<{ Params: DataParams }>('/accounts/:account/data/*', { config: { operation: 'Data' } }, async (request) => {
+    scoped.put<{ Params: DataParams }>(ROUTES.PutData.url, routeOptions(ROUTES.PutData), async (request) => {
       const body = (request.body ?? Buffer.alloc(0)) as NodeJS.ReadableStream | Buffer;
       try {
         return await data.upload(callerOf(request), request.params.account, `/${request.params['*']}`, body, getHeader(request.headers, 'content-md5'));
@@ -38,12 +39,12 @@ export async function registerDataRoutes(app: FastifyInstance, context: RouteCon
       }
     });
 
-    scoped.get<{ Params: DataParams }>('/accounts/:account/data/*', { config: { operation: 'Data' } }, async (request, reply) => {
+    scoped.get<{ Params: DataParams }>(ROUTES.GetData.url, routeOptions(ROUTES.GetData), async (request, reply) => {
       const item = await data.download(callerOf(request), request.params.account, `/${request.params['*']}`);
       return reply.type('application/octet-stream').header('content-length', item.size).send(item.stream);
     });
 
-    scoped.delete<{ Params: DataParams }>('/accounts/:account/data/*', { config: { operation: 'Data' } }, async (request, reply) => {
+    scoped.delete<{ Params: DataParams }>(ROUTES.DeleteData.url, routeOptions(ROUTES.DeleteData), async (request, reply) => {
       await data.delete(callerOf(request), request.params.account, `/${request.params['*']}`);
       return reply.code(200).send();
     });

@@ -5,14 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Layout } from '../../engine/layout.js';
 import type { Store } from '../../store/store.js';
 import type { SignedLogLinks } from '../log-links.js';
+import { ROUTES } from '../../contract/routes.js';
 import { httpError } from '../errors.js';
+import { routeOptions, type RouteTypes } from '../route-options.js';
 
 /**
  * GET /logs/<job_id>/?expires=..&signature=.. — a job's log for a plain, unsigned GET (the link
  * is its own proof). `stream=stdout|stderr` picks one; by default both, stdout first.
  */
 export function registerLogRoutes(app: FastifyInstance, deps: { store: Store; layout: Layout; links: SignedLogLinks }): void {
-  app.get<{ Params: { job: string }; Querystring: Record<string, unknown> }>('/logs/:job/', { config: { auth: false, operation: 'Job' } }, async (request, reply) => {
+  app.get<RouteTypes<typeof ROUTES.Log>>(ROUTES.Log.url, routeOptions(ROUTES.Log), async (request, reply) => {
     const problem = await deps.links.check(request.params.job, request.query.expires, request.query.signature);
     if (problem) throw httpError('AccessDenied', problem);
     const job = await deps.store.getJob(request.params.job);

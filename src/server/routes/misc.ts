@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../domain/errors.js';
+import { ROUTES } from '../../contract/routes.js';
 import { callerOf, type RouteContext } from '../app.js';
+import { routeOptions, type RouteTypes } from '../route-options.js';
 
 /** Routes the `gwc` CLI calls beyond INTERFACE.md (docs/wire.md §2), and a health check. */
 export function registerMiscRoutes(app: FastifyInstance, context: RouteContext): void {
-  app.get('/miscellaneous/credentials/', { config: { operation: 'Account' } }, async (request) => {
+  app.get(ROUTES.Credentials.url, routeOptions(ROUTES.Credentials), async (request) => {
     const caller = callerOf(request);
     return { account_name: caller.accountName, user_name: caller.userName };
   });
 
-  app.get<{ Params: { account: string; user: string } }>(
-    '/accounts/:account/users/:user/authorized_policies/',
-    { config: { operation: 'Account' } },
+  app.get<RouteTypes<typeof ROUTES.AuthorizedPolicies>>(
+    ROUTES.AuthorizedPolicies.url,
+    routeOptions(ROUTES.AuthorizedPolicies),
     async (request) => {
       const caller = callerOf(request);
       if (request.params.account !== caller.accountName) {
@@ -22,5 +24,5 @@ export function registerMiscRoutes(app: FastifyInstance, context: RouteContext):
     },
   );
 
-  app.get('/healthz', { config: { auth: false } }, async () => ({ status: 'ok', ...context.health() }));
+  app.get(ROUTES.Health.url, routeOptions(ROUTES.Health), async () => ({ status: 'ok', ...context.health() }));
 }

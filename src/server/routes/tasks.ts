@@ -1,40 +1,32 @@
 import type { FastifyInstance } from 'fastify';
+import { ROUTES } from '../../contract/routes.js';
 import type { RouteContext } from '../app.js';
+import { routeOptions, type RouteTypes } from '../route-options.js';
 import { scopeOf } from './tools.js';
 
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2, also under wdl/tasks/ for gwc. */
 
-type ProjectParams = { account: string; project: string };
-type TaskParams = ProjectParams & { task: string };
-type JobParams = TaskParams & { job: string };
-
 export function registerTaskRoutes(app: FastifyInstance, context: RouteContext): void {
   const tasks = context.services.tasks;
-  const base = '/accounts/:account/projects/:project';
 
-  app.post<{ Params: ProjectParams }>(`${base}/tasks/`, { config: { operation: 'ActivateWorkflow' } }, async (request) =>
+  app.post<RouteTypes<typeof ROUTES.ActivateWorkflow>>(ROUTES.ActivateWorkflow.url, routeOptions(ROUTES.ActivateWorkflow), async (request) =>
     tasks.activate(scopeOf(request, context), request.body),
   );
 
-  for (const collection of ['tasks', 'wdl/tasks']) {
-    const prefix = `${base}/${collection}`;
-    app.get<{ Params: ProjectParams; Querystring: Record<string, unknown> }>(`${prefix}/`, { config: { operation: 'Task' } }, async (request) =>
-      tasks.list(scopeOf(request, context), request.query),
-    );
-    app.get<{ Params: TaskParams }>(`${prefix}/:task/`, { config: { operation: 'Task' } }, async (request) => tasks.get(scopeOf(request, context), request.params.task));
+  for (const r of [ROUTES.Tasks, ROUTES.WdlTasks]) {
+    app.get<RouteTypes<typeof r.list>>(r.list.url, routeOptions(r.list), async (request) => tasks.list(scopeOf(request, context), request.query));
+    app.get<RouteTypes<typeof r.get>>(r.get.url, routeOptions(r.get), async (request) => tasks.get(scopeOf(request, context), request.params.task));
     // Stop: a PUT with no body. Stopping an ended task is a harmless 200.
-    app.put<{ Params: TaskParams }>(`${prefix}/:task/`, { config: { operation: 'Task' } }, async (request) => tasks.stop(scopeOf(request, context), request.params.task));
-    app.delete<{ Params: TaskParams }>(`${prefix}/:task/`, { config: { operation: 'Task' } }, async (request, reply) => {
+    app.put<RouteTypes<typeof r.stop>>(r.stop.url, routeOptions(r.stop), async (request) => tasks.stop(scopeOf(request, context), request.params.task));
+    app.delete<RouteTypes<typeof r.delete>>(r.delete.url, routeOptions(r.delete), async (request, reply) => {
       await tasks.delete(scopeOf(request, context), request.params.task);
       return reply.code(200).send();
     });
-    app.get<{ Params: TaskParams }>(`${prefix}/:task/jobs/`, { config: { operation: 'Job' } }, async (request) => tasks.jobs(scopeOf(request, context), request.params.task));
-    app.get<{ Params: JobParams }>(`${prefix}/:task/jobs/:job/`, { config: { operation: 'Job' } }, async (request) =>
-      tasks.jobInfo(scopeOf(request, context), request.params.task, request.params.job),
-    );
-    app.get<{ Params: JobParams }>(`${prefix}/:task/cmd/:job/`, { config: { operation: 'Job' } }, async (request) =>
+    app.get<RouteTypes<typeof r.jobs>>(r.jobs.url, routeOptions(r.jobs), async (request) => tasks.jobs(scopeOf(request, context), request.params.task));
+    app.get<RouteTypes<typeof r.job>>(r.job.url, routeOptions(r.job), async (request) => tasks.jobInfo(scopeOf(request, context), request.params.task, request.params.job));
+    app.get<RouteTypes<typeof r.command>>(r.command.url, routeOptions(r.command), async (request) =>
       tasks.jobCommand(scopeOf(request, context), request.params.task, request.params.job),
     );
-    app.get<{ Params: TaskParams }>(`${prefix}/:task/events/`, { config: { operation: 'Task' } }, async (request) => tasks.events(scopeOf(request, context), request.params.task));
+    app.get<RouteTypes<typeof r.events>>(r.events.url, routeOptions(r.events), async (request) => tasks.events(scopeOf(request, context), request.params.task));
   }
 }

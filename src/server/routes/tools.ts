@@ -1,34 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROUTES } from '../../contract/routes.js';
 import type { Scope } from '../../domain/tools/service.js';
 import { callerOf, type RouteContext } from '../app.js';
+import { routeOptions, type RouteTypes } from '../route-options.js';
 
-/** INTERFACE.md 4.1–4.7: the seven tool operations. */
+/** INTERFACE.md 4.1–4.7: the seven tool operations. Schemas: contract/tools.ts. */
 
-type ProjectParams = { account: string; project: string };
-type ToolParams = ProjectParams & { tool: string };
-type Query = Record<string, unknown>;
-type ProjectRequest = FastifyRequest<{ Params: ProjectParams }>;
-type ToolRequest = FastifyRequest<{ Params: ToolParams; Querystring: Query }>;
-
-export function scopeOf(request: FastifyRequest<{ Params: ProjectParams }>, context: RouteContext): Scope {
+export function scopeOf(request: FastifyRequest<{ Params: { account: string; project: string } }>, context: RouteContext): Scope {
   return { caller: callerOf(request), account: request.params.account, project: request.params.project, baseUrl: context.baseUrl(request) };
 }
 
 export function registerToolRoutes(app: FastifyInstance, context: RouteContext): void {
   const tools = context.services.tools;
-  const base = '/accounts/:account/projects/:project';
 
-  app.post<{ Params: ProjectParams }>(`${base}/tools/`, { config: { operation: 'CreateTool' } }, async (request, reply) => {
+  app.post<RouteTypes<typeof ROUTES.CreateTool>>(ROUTES.CreateTool.url, routeOptions(ROUTES.CreateTool), async (request, reply) => {
     await tools.create(scopeOf(request, context), request.body);
     return reply.code(200).send();
   });
 
-  app.put<{ Params: ToolParams }>(`${base}/tools/:tool/`, { config: { operation: 'PutTool' } }, async (request, reply) => {
+  app.put<RouteTypes<typeof ROUTES.PutTool>>(ROUTES.PutTool.url, routeOptions(ROUTES.PutTool), async (request, reply) => {
     await tools.put(scopeOf(request, context), request.params.tool, request.body);
     return reply.code(200).send();
   });
 
-  app.delete<{ Params: ToolParams; Querystring: Query }>(`${base}/tools/:tool/`, { config: { operation: 'DeleteTool' } }, async (request, reply) => {
+  app.delete<RouteTypes<typeof ROUTES.DeleteTool>>(ROUTES.DeleteTool.url, routeOptions(ROUTES.DeleteTool), async (request, reply) => {
     await tools.delete(scopeOf(request, context), request.params.tool, request.query);
     return reply.code(200).send();
   });
@@ -36,19 +31,15 @@ export function registerToolRoutes(app: FastifyInstance, context: RouteContext):
   // Reads of definitions: their answers are kept until the next write (see ReadCache).
   const read = context.cachedRead;
 
-  app.get<{ Params: ProjectParams }>(`${base}/tools/`, { config: { operation: 'ListTool' } }, read((request: ProjectRequest) =>
-    tools.list(scopeOf(request, context)),
-  ));
+  app.get<RouteTypes<typeof ROUTES.ListTool>>(ROUTES.ListTool.url, routeOptions(ROUTES.ListTool), read((request) => tools.list(scopeOf(request, context))));
 
-  app.get<{ Params: ToolParams; Querystring: Query }>(`${base}/tools/:tool/`, { config: { operation: 'GetTool' } }, read((request: ToolRequest) =>
-    tools.get(scopeOf(request, context), request.params.tool, request.query),
-  ));
+  app.get<RouteTypes<typeof ROUTES.GetTool>>(ROUTES.GetTool.url, routeOptions(ROUTES.GetTool), read((request) => tools.get(scopeOf(request, context), request.params.tool, request.query)));
 
-  app.get<{ Params: ToolParams; Querystring: Query }>(`${base}/toolparameters/:tool/`, { config: { operation: 'GetToolParameterTemplate' } }, read((request: ToolRequest) =>
+  app.get<RouteTypes<typeof ROUTES.GetToolParameterTemplate>>(ROUTES.GetToolParameterTemplate.url, routeOptions(ROUTES.GetToolParameterTemplate), read((request) =>
     tools.parameterTemplate(scopeOf(request, context), request.params.tool, request.query),
   ));
 
-  app.get<{ Params: ToolParams; Querystring: Query }>(`${base}/tooldetails/:tool/`, { config: { operation: 'GetToolDetails' } }, read((request: ToolRequest) =>
+  app.get<RouteTypes<typeof ROUTES.GetToolDetails>>(ROUTES.GetToolDetails.url, routeOptions(ROUTES.GetToolDetails), read((request) =>
     tools.details(scopeOf(request, context), request.params.tool, request.query),
   ));
 }

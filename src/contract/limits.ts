@@ -1,0 +1,14 @@
+/**
+ * Documented limits on what a request may carry (docs/api.md, "Limits"). Shared by the server, which enforces
+ * them, and the OpenAPI document, which states them.
+ */
+
+/** Nesting of arrays and objects in any JSON body: deeper documents are refused before they are parsed. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Characters of a tool's `cmd_template`. */
+export const MAX_TEMPLATE_LENGTH = 64 * 1024;
+
+/** Nesting of `{% if %}`, `{% for %}` and other block statements in a `cmd_template`. */
+export const MAX_TEMPLATE_NESTING = 32;
+

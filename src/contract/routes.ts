@@ -1,0 +1,107 @@
+/**
+ * Every route of the API in one table: its method and path, the GeneDock operation whose error form it answers
+ * in (server/errors.ts), and the JSON Schemas of its parameters, query, body and answer. The server registers
+ * each route from its entry (Fastify validates requests with the schemas, json-schema-to-ts types the handlers),
+ * the SDK takes its wire types from the same schemas (client/types.ts), and GET /openapi.json is built from this
+ * table (server/openapi.ts). A route the server registers without an entry here fails a test.
+ */
+import { anyObject, errorBody, jobParams, projectParams, requiredToolVersionQuery, taskParams, toolParams, toolVersionQuery, workflowParams, workflowVersionQuery } from './common.js';
+import { activatedTask, activateWorkflowBody, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList } from './tasks.js';
+import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
+import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+
+/** The empty 200 of a write (INTERFACE.md §4). */
+const empty = { type: 'null', description: 'an empty body' } as const;
+const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdflow has no WDL workflows' } as const;
+
+const P = '/accounts/:account/projects/:project';
+
+function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
+  const base = `${P}/${collection}` as const;
+  const tag = collection === 'tasks' ? 'tasks' : 'gwc';
+  return {
+    list: { method: 'GET', url: `${base}/`, operation: 'Task', tag, summary: 'List tasks, newest first', schema: { params: projectParams, querystring: listTasksQuery, response: { 200: taskList } } },
+    get: { method: 'GET', url: `${base}/:task/`, operation: 'Task', tag, summary: 'Get a task', schema: { params: taskParams, response: { 200: task } } },
+    stop: { method: 'PUT', url: `${base}/:task/`, operation: 'Task', tag, summary: 'Stop a task (no body; stopping an ended task is a harmless 200)', schema: { params: taskParams, response: { 200: task } } },
+    delete: { method: 'DELETE', url: `${base}/:task/`, operation: 'Task', tag, summary: 'Delete a task, its jobs and files', schema: { params: taskParams, response: { 200: empty } } },
+    jobs: { method: 'GET', url: `${base}/:task/jobs/`, operation: 'Job', tag, summary: "List a task's jobs", schema: { params: taskParams, response: { 200: jobList } } },
+    job: { method: 'GET', url: `${base}/:task/jobs/:job/`, operation: 'Job', tag, summary: 'Get a job, with its log link', schema: { params: jobParams, response: { 200: jobInfo } } },
+    command: { method: 'GET', url: `${base}/:task/cmd/:job/`, operation: 'Job', tag, summary: "Get a job's rendered command", schema: { params: jobParams, response: { 200: jobCommand } } },
+    events: { method: 'GET', url: `${base}/:task/events/`, operation: 'Task', tag, summary: "A task's events", schema: { params: taskParams, response: { 200: taskEvents } } },
+  } as const;
+}
+
+export const ROUTES = {
+  // INTERFACE.md 4.1–4.7
+  CreateTool: { method: 'POST', url: `${P}/tools/`, operation: 'CreateTool', tag: 'tools', summary: 'Create a tool (or its next version)', schema: { params: projectParams, body: createToolBody, response: { 200: empty } } },
+  PutTool: { method: 'PUT', url: `${P}/tools/:tool/`, operation: 'PutTool', tag: 'tools', summary: "Put a tool version's definition", schema: { params: toolParams, body: putToolBody, response: { 200: empty } } },
+  DeleteTool: { method: 'DELETE', url: `${P}/tools/:tool/`, operation: 'DeleteTool', tag: 'tools', summary: 'Delete a tool version', schema: { params: toolParams, querystring: requiredToolVersionQuery, response: { 200: empty } } },
+  ListTool: { method: 'GET', url: `${P}/tools/`, operation: 'ListTool', tag: 'tools', summary: "List the project's tools", schema: { params: projectParams, response: { 200: toolList } } },
+  GetTool: { method: 'GET', url: `${P}/tools/:tool/`, operation: 'GetTool', tag: 'tools', summary: 'Get a tool: one version, or every version', schema: { params: toolParams, querystring: toolVersionQuery, response: { 200: getToolResponse } } },
+  GetToolParameterTemplate: { method: 'GET', url: `${P}/toolparameters/:tool/`, operation: 'GetToolParameterTemplate', tag: 'tools', summary: "A tool version's parameter template", schema: { params: toolParams, querystring: requiredToolVersionQuery, response: { 200: toolParameterTemplate } } },
+  GetToolDetails: { method: 'GET', url: `${P}/tooldetails/:tool/`, operation: 'GetToolDetails', tag: 'tools', summary: "A tool version's details", schema: { params: toolParams, querystring: requiredToolVersionQuery, response: { 200: toolDetailsResponse } } },
+  // INTERFACE.md 4.8–4.14, the run-template update (docs/wire.md §2) and the graph view
+  CreateWorkflow: { method: 'POST', url: `${P}/workflows/`, operation: 'CreateWorkflow', tag: 'workflows', summary: 'Create a workflow (or its next version)', schema: { params: projectParams, body: createWorkflowBody, response: { 200: empty } } },
+  PutWorkflow: { method: 'PUT', url: `${P}/workflows/:workflow/`, operation: 'PutWorkflow', tag: 'workflows', summary: "Put a workflow version's configuration", schema: { params: workflowParams, body: putWorkflowBody, response: { 200: empty } } },
+  GetWorkflow: { method: 'GET', url: `${P}/workflows/:workflow/`, operation: 'GetWorkflow', tag: 'workflows', summary: 'Get a workflow: one version, or every version', schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: getWorkflowResponse } } },
+  DeleteWorkflow: { method: 'DELETE', url: `${P}/workflows/:workflow/`, operation: 'DeleteWorkflow', tag: 'workflows', summary: 'Delete a workflow version', schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: empty } } },
+  ListWorkflow: { method: 'GET', url: `${P}/workflows/`, operation: 'ListWorkflow', tag: 'workflows', summary: "List the project's workflows", schema: { params: projectParams, response: { 200: workflowList } } },
+  GetWorkflowGraph: { method: 'GET', url: `${P}/workflows/:workflow/graph/`, operation: 'GetWorkflowGraph', tag: 'workflows', summary: "A workflow version's graph: nodes, links, order", schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: anyObject } } },
+  ListExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/`, operation: 'ListExecutableWorkflow', tag: 'workflows', summary: 'List the workflows that can run', schema: { params: projectParams, response: { 200: workflowList } } },
+  GetExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/:workflow/`, operation: 'GetExecutableWorkflow', tag: 'workflows', summary: "A workflow version's run-parameter template", schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: executableWorkflowResponse } } },
+  SetRunTemplate: { method: 'PUT', url: `${P}/executable-workflows/:workflow/`, operation: 'SetRunTemplate', tag: 'workflows', summary: "Set a workflow version's run-parameter template", schema: { params: workflowParams, body: setRunTemplateBody, response: { 200: empty } } },
+  WdlListWorkflow: { method: 'GET', url: `${P}/wdl/workflow/`, operation: 'ListWorkflow', tag: 'gwc', summary: 'WDL workflows (gwc looks for them): always an empty list', schema: { params: projectParams, response: { 200: emptyList } } },
+  WdlGetWorkflow: { method: 'GET', url: `${P}/wdl/workflow/:workflow/`, operation: 'GetWorkflow', tag: 'gwc', summary: 'A WDL workflow (gwc looks for them): always an empty list', schema: { params: workflowParams, response: { 200: emptyList } } },
+  // INTERFACE.md 4.15 and the task routes of docs/wire.md §2, also under wdl/tasks/ for gwc
+  ActivateWorkflow: { method: 'POST', url: `${P}/tasks/`, operation: 'ActivateWorkflow', tag: 'tasks', summary: 'Run a workflow: start a task', schema: { params: projectParams, body: activateWorkflowBody, response: { 200: activatedTask } } },
+  Tasks: taskRoutes('tasks'),
+  WdlTasks: taskRoutes('wdl/tasks'),
+  // docs/wire.md §2: what gwc asks about the caller
+  Credentials: { method: 'GET', url: '/miscellaneous/credentials/', operation: 'Account', tag: 'account', summary: 'Who signed the request', schema: { response: { 200: { type: 'object', properties: { account_name: { type: 'string' }, user_name: { type: 'string' } }, required: ['account_name', 'user_name'] } } } },
+  AuthorizedPolicies: {
+    method: 'GET', url: '/accounts/:account/users/:user/authorized_policies/', operation: 'Account', tag: 'account', summary: "A user's policies: always empty (an account's keys may do everything in its projects)",
+    schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 }, user: { type: 'string', minLength: 1 } }, required: ['account', 'user'] }, response: { 200: { type: 'array', items: { type: 'object', properties: { policy_name: { type: 'string' }, owner: { type: 'string' } } } } } },
+  },
+  // Data store (docs/data.md): bodies are files, not JSON
+  ListData: { method: 'GET', url: '/accounts/:account/data/', operation: 'Data', tag: 'data', summary: 'List data items below a prefix', schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] }, querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } }, response: { 200: anyObject } } },
+  PutData: { method: 'PUT', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Upload a data item (the body, any type), atomically', raw: true, schema: { response: { 200: anyObject } } },
+  GetData: { method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Download a data item', raw: true, schema: {} },
+  DeleteData: { method: 'DELETE', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Delete a data item', schema: { response: { 200: empty } } },
+  // Unsigned
+  Log: {
+    method: 'GET', url: '/logs/:job/', operation: 'Job', tag: 'tasks', auth: false, raw: true, summary: "A job's log (text), by the signed link of its job info",
+    schema: { params: { type: 'object', properties: { job: { type: 'string', minLength: 1 } }, required: ['job'] }, querystring: { type: 'object', properties: { expires: { type: 'string' }, signature: { type: 'string' }, stream: { type: 'string', enum: ['stdout', 'stderr'] } } } },
+  },
+  Health: { method: 'GET', url: '/healthz', operation: 'Health', tag: 'operations', auth: false, summary: "The server's health, role and worker state", schema: { response: { 200: anyObject } } },
+  Metrics: { method: 'GET', url: '/metrics', operation: 'Metrics', tag: 'operations', auth: false, raw: true, summary: 'Prometheus metrics (a bearer token, or loopback only)', schema: {} },
+  OpenApi: { method: 'GET', url: '/openapi.json', operation: 'OpenApi', tag: 'operations', auth: false, summary: 'This document', schema: { response: { 200: anyObject } } },
+} as const;
+
+export interface RouteEntry {
+  method: Method;
+  url: string;
+  /** The GeneDock operation whose error form the route answers in. */
+  operation: string;
+  tag: string;
+  summary: string;
+  /** false: unsigned. */
+  auth?: false;
+  /** The body or answer is not JSON (files, text, metrics). */
+  raw?: true;
+  schema: { params?: object; querystring?: object; body?: object; response?: Record<number, object> };
+}
+
+/** Every entry with its id (`GetTool`, `Tasks.list`), in the table's order. */
+export function allRoutes(): Array<[string, RouteEntry]> {
+  const out: Array<[string, RouteEntry]> = [];
+  const visit = (id: string, value: object): void => {
+    if ('method' in value && 'url' in value) out.push([id, value as RouteEntry]);
+    else for (const [key, child] of Object.entries(value)) visit(id ? `${id}.${key}` : key, child as object);
+  };
+  visit('', ROUTES);
+  return out;
+}
+
+export { errorBody };

@@ -1,0 +1,161 @@
+/**
+ * The tool operations' schemas (INTERFACE.md 2.1–2.4, 4.1–4.7). The tool definition is typed member by member as
+ * INTERFACE.md 2.2 types it; members it does not name pass (the clients send back read-only members such as
+ * `_id`, `status` and `version` from GetTool, docs/wire.md §7). What the types cannot say (names, formats, the
+ * template's references and limits) the domain checks (domain/tools/definition.ts).
+ */
+import { epochSeconds, version } from './common.js';
+
+const text = { type: 'string' } as const;
+const formats = {
+  description: 'a list of format names, or one comma-separated string',
+  anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }],
+} as const;
+
+const portMembers = {
+  name: text,
+  type: { type: 'string', description: 'file' },
+  formats,
+  hint: text,
+  prefix: text,
+  separator: text,
+  item: { type: 'object', properties: { separator: text } },
+  minitems: { type: 'integer' },
+  maxitems: { type: 'integer' },
+  required: { type: 'boolean' },
+} as const;
+
+export const inputDefinition = {
+  type: 'object',
+  properties: { ...portMembers, stdin: { type: 'boolean', description: 'the input is connected to the command\'s stdin' } },
+} as const;
+
+export const outputDefinition = {
+  type: 'object',
+  properties: { ...portMembers, stdout: { type: 'boolean', description: 'the command\'s stdout is written to the output' } },
+} as const;
+
+export const parameterDefinition = {
+  type: 'object',
+  properties: {
+    name: text,
+    type: { type: 'string', description: 'string, integer (int), number (float), flag (boolean, bool)' },
+    default: { description: 'the value when the run parameters give none' },
+    hint: text,
+    required: { type: 'boolean' },
+    variable: { type: 'boolean' },
+    minvalue: { type: 'number' },
+    maxvalue: { type: 'number' },
+    prefix: text,
+    separator: text,
+  },
+} as const;
+
+/** INTERFACE.md 2.2. */
+export const toolDefinition = {
+  type: 'object',
+  description: 'A tool definition (INTERFACE.md 2.2); docs/templates.md for cmd_template.',
+  properties: {
+    name: text,
+    alias: text,
+    category: text,
+    description: text,
+    homepage: text,
+    tutorial: { type: ['string', 'null'] },
+    cmd_template: { type: ['string', 'null'], description: 'a Jinja2 template (docs/templates.md); empty: assembled from the definitions' },
+    inputs: { type: ['object', 'null'], additionalProperties: inputDefinition },
+    outputs: { type: ['object', 'null'], additionalProperties: outputDefinition },
+    parameters: { type: ['object', 'null'], additionalProperties: parameterDefinition },
+    requirements: {
+      type: 'object',
+      properties: {
+        container: { type: 'object', properties: { image: { type: 'string', description: 'an image reference with tag' }, type: { type: 'string', description: 'docker' } } },
+        resources: {
+          type: 'object',
+          properties: {
+            cpu: { type: 'integer' },
+            mem: { type: 'string', description: 'a size with a unit: 512m, 4g, 1.5G' },
+            disk: { type: 'string', description: 'a size with a unit' },
+            network: { type: 'boolean' },
+            port: { type: 'array' },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const createToolBody = {
+  type: 'object',
+  properties: {
+    tool_name: { type: 'string', description: '3 to 128 letters, digits, - and _, starting with a letter' },
+    description: text,
+    tool_version: { ...version, description: 'the next version (1 for a new tool); absent: the next one' },
+  },
+  required: ['tool_name'],
+} as const;
+
+export const putToolBody = {
+  type: 'object',
+  properties: {
+    tool_version: version,
+    description: text,
+    configs: toolDefinition,
+  },
+} as const;
+
+const summaryMembers = {
+  tool_url: text,
+  tool_name: text,
+  tool_version: { type: 'integer' },
+  tool_id: { type: 'string', description: '24 hex digits' },
+  description: text,
+  status: { type: 'string', enum: ['checked', 'unchecked'] },
+  type: { type: 'string', enum: ['public', 'private', 'system'] },
+  category: text,
+  authorized_methods: { type: 'array', items: { type: 'string' } },
+  modified_time: epochSeconds,
+  created_time: epochSeconds,
+} as const;
+
+export const toolSummary = { type: 'object', properties: summaryMembers, required: ['tool_name', 'tool_version', 'tool_id'] } as const;
+
+export const toolList = {
+  type: 'object',
+  properties: {
+    items: { type: 'array', description: 'one list per tool name, one summary per version', items: { type: 'array', items: toolSummary } },
+    tool_url: text,
+  },
+  required: ['items'],
+} as const;
+
+export const toolAsRead = {
+  type: 'object',
+  properties: {
+    description: text,
+    configs: { ...toolDefinition, description: 'the definition with the read-only members _id, account, version, status, type, modified_time, ...' },
+    status: { type: 'string', enum: ['checked', 'unchecked'] },
+    modified_time: epochSeconds,
+    created_time: epochSeconds,
+  },
+} as const;
+
+export const getToolResponse = {
+  type: 'object',
+  properties: { tools: { type: 'array', items: toolAsRead } },
+  required: ['tools'],
+} as const;
+
+export const toolParameterTemplate = {
+  type: 'object',
+  properties: { parameter: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+  required: ['parameter'],
+} as const;
+
+export const toolDetailsResponse = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { details: { type: 'object', additionalProperties: true }, modified_time: epochSeconds, tool_name: text },
+  },
+} as const;

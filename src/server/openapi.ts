@@ -1,0 +1,101 @@
+/**
+ * GET /openapi.json: the OpenAPI 3.1 document of the API, built from the route table (contract/routes.ts), so that
+ * it cannot drift from what the server validates. Unsigned. `gdflow openapi` prints the same document, and
+ * docs/api-reference.md is its rendering (openapi-markdown.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../contract/common.js';
+import { MAX_JSON_DEPTH } from '../contract/limits.js';
+import { allRoutes, ROUTES, type RouteEntry } from '../contract/routes.js';
+import { packageVersion } from '../package-root.js';
+import { routeOptions } from './route-options.js';
+
+type Json = Record<string, unknown>;
+
+/** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{path}');
+}
+
+function parameters(entry: RouteEntry): Json[] {
+  const out: Json[] = [];
+  const params = entry.schema.params as { properties?: Record<string, Json> } | undefined;
+  for (const name of entry.url.match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
+    out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
+  }
+  if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: "the data item's path below the account", schema: { type: 'string' } });
+  const query = entry.schema.querystring as { properties?: Record<string, Json>; required?: readonly string[] } | undefined;
+  for (const [name, schema] of Object.entries(query?.properties ?? {})) {
+    out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });
+  }
+  return out;
+}
+
+function responses(entry: RouteEntry): Json {
+  const ok = entry.schema.response?.[200] as Json | undefined;
+  const success: Json =
+    ok === undefined
+      ? { description: entry.raw ? 'the content (not JSON)' : 'the answer' }
+      : ok.type === 'null'
+        ? { description: 'an empty body' }
+        : { description: 'the answer', content: { 'application/json': { schema: ok } } };
+  const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+  return {
+    200: success,
+    '4XX': { description: `a GeneDock error of the operation "${entry.operation}" (docs/api.md)`, ...error },
+    '5XX': { description: 'a server error (its message carries the request id)', ...error },
+  };
+}
+
+let built: Json | undefined;
+
+export function openApiDocument(): Json {
+  if (built) return built;
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [id, entry] of allRoutes()) {
+    const path = openApiPath(entry.url);
+    const operation: Json = {
+      operationId: id.replace(/\./g, '_'),
+      summary: entry.summary,
+      tags: [entry.tag],
+      'x-genedock-operation': entry.operation,
+      parameters: parameters(entry),
+      responses: responses(entry),
+    };
+    if (entry.schema.body) operation.requestBody = { required: false, content: { 'application/json': { schema: entry.schema.body } } };
+    else if (entry.raw && entry.method === 'PUT') operation.requestBody = { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    operation.security = entry.auth === false ? [] : [{ GeneDock: [] }];
+    (paths[path] ??= {})[entry.method.toLowerCase()] = operation;
+  }
+  built = {
+    openapi: '3.1.0',
+    info: {
+      title: 'gdflow API',
+      version: packageVersion(),
+      description:
+        'The GeneDock tool and workflow API as gdflow serves it (INTERFACE.md, docs/api.md). Every path also answers ' +
+        `without its trailing slash. JSON bodies: Content-Type application/json, nested at most ${MAX_JSON_DEPTH} deep.`,
+    },
+    tags: [...new Set(allRoutes().map(([, e]) => e.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ErrorBody: errorBody },
+      securitySchemes: {
+        GeneDock: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            '`GeneDock <access key id>:<signature>`: base64 HMAC-SHA1, keyed with the secret, of METHOD, Content-MD5, Content-Type, ' +
+            'Date (or x-gd-date) and the x-gd-* headers, one per line, then the percent-decoded request target with its query items sorted (docs/wire.md §1).',
+        },
+      },
+    },
+  };
+  return built;
+}
+
+export function registerOpenApiRoute(app: FastifyInstance): void {
+  const body = JSON.stringify(openApiDocument());
+  app.get(ROUTES.OpenApi.url, routeOptions(ROUTES.OpenApi), async (_request, reply) => reply.type('application/json').send(body));
+}

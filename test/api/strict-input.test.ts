@@ -1,0 +1,112 @@
+/**
+ * Strict input (issue 15): each malformed request gets a 4xx in its operation's GeneDock error form, naming the
+ * field, never a 5xx and never a silent 200.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { rawRequest, type RawResponse } from '../helpers/raw.js';
+import { simpleTool } from '../helpers/documents.js';
+import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let alice: TestAccount;
+
+before(async () => {
+  server = await startTestServer();
+  alice = await server.account();
+  await send('POST', 'tools/', { tool_name: 'strict_tool', description: 'd' });
+  await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: simpleTool('strict_tool') });
+});
+after(async () => server.close());
+
+function send(method: string, rest: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return rawRequest(server.url, {
+    method,
+    target: projectPath(alice.name, rest),
+    headers: { ...(text !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(text !== undefined ? { body: text } : {}),
+    sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
+  });
+}
+
+function refused(response: RawResponse, status: number, code: string, message: RegExp): void {
+  assert.equal(response.status, status, response.text);
+  const body = response.json();
+  assert.equal(body.error_code, code, response.text);
+  assert.match(body.error_message, message);
+}
+
+describe('strict input', () => {
+  it('a JSON route whose Content-Type is not application/json', async () => {
+    refused(await send('POST', 'tools/', { tool_name: 'ct_tool' }, { 'Content-Type': 'text/plain' }), 400, 'InvalidParameter', /^Create tool failed, since the Content-Type 'text\/plain' is not application\/json/);
+    refused(await send('PUT', 'tools/strict_tool/', { tool_version: 1 }, { 'Content-Type': 'application/x-www-form-urlencoded' }), 400, 'InvalidParameter', /^Put tool definition failed, since the Content-Type/);
+    const noType = await rawRequest(server.url, { method: 'POST', target: projectPath(alice.name, 'tools/'), body: '{"tool_name":"ct_tool"}', sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
+    refused(noType, 400, 'InvalidParameter', /has no Content-Type/);
+    const listed = await send('GET', 'tools/ct_tool/');
+    assert.equal(listed.status, 404, 'nothing was created');
+  });
+  it('a charset suffix is fine', async () => {
+    const r = await send('POST', 'tools/', { tool_name: 'ct_tool2' }, { 'Content-Type': 'application/json; charset=utf-8' });
+    assert.equal(r.status, 200, r.text);
+  });
+  it('integer fields as strings or floats', async () => {
+    refused(await send('POST', 'tools/', { tool_name: 'int_tool', tool_version: '1' }), 400, 'InvalidParameter', /tool_version/);
+    refused(await send('POST', 'tools/', { tool_name: 'int_tool', tool_version: 1.5 }), 400, 'InvalidParameter', /tool_version/);
+    refused(await send('PUT', 'tools/strict_tool/', { tool_version: '1', configs: simpleTool('strict_tool') }), 400, 'InvalidParameter', /tool_version/);
+    refused(await send('GET', 'tools/strict_tool/?tool_version=1.5'), 400, 'InvaildParameter', /tool_version/);
+    refused(await send('POST', 'tasks/', { workflow_name: 'nope_wf', workflow_version: '1', parameters: {} }), 400, 'InvalidParameter', /workflow_version/);
+  });
+  it('JSON nested deeper than 64, anywhere in any body', async () => {
+    const deep = (n: number) => '['.repeat(n) + '1' + ']'.repeat(n);
+    const body = (n: number) => `{"tool_version":1,"configs":${JSON.stringify(simpleTool('strict_tool')).replace('"homepage":""', `"homepage":${deep(n)}`)}}`;
+    refused(await send('PUT', 'tools/strict_tool/', body(200_000)), 400, 'InvalidParameter', /nests arrays and objects more than 10000 deep; the limit is 64/);
+    refused(await send('PUT', 'tools/strict_tool/', body(65)), 400, 'InvalidParameter', /67 deep; the limit is 64/);
+    refused(await send('POST', 'tasks/', `{"workflow_name":"x_wf","parameters":${'{"a":'.repeat(100)}1${'}'.repeat(100)}}`), 400, 'InvalidParameter', /deep/);
+    // Brackets inside strings are text, not nesting.
+    const inString = await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), description: '['.repeat(1000) } });
+    assert.equal(inString.status, 200, inString.text);
+  });
+  it('tool definition member types', async () => {
+    const t = simpleTool('strict_tool') as any;
+    for (const [mutate, field] of [
+      [(d: any) => (d.inputs.reads.name = 5), 'name'],
+      [(d: any) => (d.inputs.reads.required = 'yes'), 'required'],
+      [(d: any) => (d.inputs.reads.minitems = '1'), 'minitems'],
+      [(d: any) => (d.inputs.reads.formats = [1]), 'formats'],
+      [(d: any) => (d.requirements.resources.cpu = '2'), 'cpu'],
+      [(d: any) => (d.requirements.resources.cpu = 1.5), 'cpu'],
+      [(d: any) => (d.requirements.resources.network = 'no'), 'network'],
+      [(d: any) => (d.alias = 3), 'alias'],
+      [(d: any) => (d.tutorial = 3), 'tutorial'],
+      [(d: any) => (d.outputs.out.stdout = 'x'), 'stdout'],
+      [(d: any) => (d.requirements.container.image = 5), 'image'],
+    ] as Array<[(d: any) => void, string]>) {
+      const d = structuredClone(t);
+      mutate(d);
+      refused(await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: d }), 400, 'InvalidParameter', new RegExp(field));
+    }
+  });
+  it('templates', async () => {
+    for (const [tpl, what] of [
+      ['{{ parameters.label | nosuchfilter }}', /uses the filter 'nosuchfilter', which the template engine does not have/],
+      ['{{ parameters.label | replace("a", "b") | nosuch(1) }}', /filter 'nosuch'/],
+      ['x'.repeat(70_000), /cmd_template is too long: 70000 characters, the limit is 65536/],
+      ['{% if true %}'.repeat(500) + 'x' + '{% endif %}'.repeat(500), /nests block statements more than 32 deep/],
+      ['{% for i in range(100000000) %}x{% endfor %}', /range\(\) is too long/],
+      ['{% for i in range(90000) %}{% for j in range(90000) %}x{% endfor %}{% endfor %}', /steps to render/],
+    ] as Array<[string, RegExp]>) {
+      refused(await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), cmd_template: tpl } }), 400, 'InvalidParameter', what);
+    }
+  });
+  it('an empty name or id in the path is refused, not routed to the collection; a doubled leading slash is one', async () => {
+    refused(await send('GET', 'tools//'), 400, 'InvaildParameter', /empty segment/);
+    refused(await send('DELETE', 'tasks//'), 404, 'ResourceNotFound', /empty segment/);
+    refused(await send('GET', 'tasks//jobs/'), 400, 'InvalidParameter', /empty segment/);
+    const doubled = await rawRequest(server.url, { method: 'GET', target: `/${projectPath(alice.name, 'tools/')}`, sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
+    assert.equal(doubled.status, 200, doubled.text);
+  });
+  it('empty workflow_owner', async () => {
+    refused(await send('POST', 'tasks/', { workflow_name: 'nope_wf', workflow_version: 1, workflow_owner: '', parameters: {} }), 400, 'InvalidParameter', /workflow_owner/);
+  });
+});
