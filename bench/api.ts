@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
 import { benchDatabase } from './lib/database.js';
@@ -10,6 +10,10 @@ import { cpuSeconds, createAccount, machine, median, startGdflow, stopChild } fr
  * bench:api — signed GetTool and ListTool against gdflow, and the same request targets against a
  * bare node:http server that answers gdflow's recorded bytes. Runs alternate (bare, gdflow, ...)
  * and the medians and ratios are printed.
+ *
+ * BENCH_BASELINE=<a built gdflow checkout> also runs that build's server in the same rounds, so that a change's
+ * cost is measured against the code before it on the same machine at the same time (issue 15: the schema
+ * validation of every request).
  */
 const TOOLS = 100;
 const VERSIONS = 3;
@@ -32,9 +36,9 @@ const definition = (name: string) => ({
 type Request = { method: 'GET'; path: string; headers: Record<string, string> };
 
 /** A gdflow server with TOOLS tools of VERSIONS versions each, and signed GetTool and ListTool requests for it. */
-async function gdflowWithTools(databaseArgs: string[] = []) {
-  const server = await startGdflow(databaseArgs);
-  const account = createAccount(server.dataDir, server.url, 'benchacct', databaseArgs);
+async function gdflowWithTools(databaseArgs: string[] = [], cli?: string) {
+  const server = await startGdflow(databaseArgs, undefined, cli);
+  const account = createAccount(server.dataDir, server.url, 'benchacct', databaseArgs, cli);
   const project = `/accounts/benchacct/projects/default`;
   process.stdout.write(`registering ${TOOLS} tools x ${VERSIONS} versions${databaseArgs.length ? ' (PostgreSQL)' : ''}...\n`);
   for (let t = 0; t < TOOLS; t++) {
@@ -61,6 +65,8 @@ async function main() {
   // BENCH_DATABASE=postgres: a second gdflow on PostgreSQL, measured in the same rounds (issue 12).
   const database = process.env.BENCH_DATABASE?.startsWith('postgres') ? await benchDatabase(process.env.BENCH_DATABASE) : undefined;
   const onPostgres = database ? await gdflowWithTools(database.args) : undefined;
+  const baselineCli = process.env.BENCH_BASELINE ? join(resolve(process.env.BENCH_BASELINE), 'dist', 'src', 'cli', 'main.js') : undefined;
+  const baseline = baselineCli ? await gdflowWithTools([], baselineCli) : undefined;
 
   // Record gdflow's answers for the bare server to replay byte for byte.
   const recorded: Record<string, { status: number; body: string; type: string }> = {};
@@ -74,16 +80,21 @@ async function main() {
   const bare = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bare-server.js'), recordFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const bareUrl = await new Promise<string>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(d.toString())![1]!)));
 
-  type Label = 'bare' | 'gdflow' | 'gdflow-pg';
+  type Label = 'bare' | 'gdflow' | 'gdflow-pg' | 'baseline';
   const results: Record<string, Record<Label, Array<{ rps: number; p99: number; errors: number; cpuUs: number }>>> = {};
-  const pids: Record<Label, number> = { bare: bare.pid!, gdflow: gdflow.pid, 'gdflow-pg': onPostgres?.server.pid ?? 0 };
-  const targets: Array<[Label, string]> = [['bare', bareUrl], ['gdflow', gdflow.url], ...(onPostgres ? [['gdflow-pg', onPostgres.server.url] as [Label, string]] : [])];
+  const pids: Record<Label, number> = { bare: bare.pid!, gdflow: gdflow.pid, 'gdflow-pg': onPostgres?.server.pid ?? 0, baseline: baseline?.server.pid ?? 0 };
+  const targets: Array<[Label, string]> = [
+    ['bare', bareUrl],
+    ['gdflow', gdflow.url],
+    ...(onPostgres ? [['gdflow-pg', onPostgres.server.url] as [Label, string]] : []),
+    ...(baseline ? [['baseline', baseline.server.url] as [Label, string]] : []),
+  ];
   for (const scenario of Object.keys(scenarios) as Array<keyof typeof scenarios>) {
-    results[scenario] = { bare: [], gdflow: [], 'gdflow-pg': [] };
+    results[scenario] = { bare: [], gdflow: [], 'gdflow-pg': [], baseline: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [label, url] of targets) {
         // The PostgreSQL server has keys of its own: its requests are signed with them.
-        const requests = label === 'gdflow-pg' ? onPostgres!.scenarios[scenario] : scenarios[scenario];
+        const requests = label === 'gdflow-pg' ? onPostgres!.scenarios[scenario] : label === 'baseline' ? baseline!.scenarios[scenario] : scenarios[scenario];
         const cpuBefore = cpuSeconds(pids[label]);
         const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
         const cpuUs = ((cpuSeconds(pids[label]) - cpuBefore) * 1e6) / result.requests.total;
@@ -101,6 +112,10 @@ async function main() {
     rmSync(onPostgres.server.dataDir, { recursive: true, force: true });
   }
   await database?.stop();
+  if (baseline) {
+    await baseline.server.stop();
+    rmSync(baseline.server.dataDir, { recursive: true, force: true });
+  }
 
   process.stdout.write(`\nbench:api on ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, medians\n`);
   process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | server CPU per request, bare / gdflow | gdflow errors |\n|---|---|---|---|---|---|---|---|\n');
@@ -115,6 +130,16 @@ async function main() {
     for (const [scenario, r] of Object.entries(results)) {
       const rps = (label: Label) => median(r[label].map((x) => x.rps));
       process.stdout.write(`${scenario} on PostgreSQL: ${rps('gdflow-pg').toFixed(0)} req/s, ${(rps('gdflow-pg') / rps('gdflow')).toFixed(2)}x of SQLite, ${(rps('gdflow-pg') / rps('bare')).toFixed(2)}x of bare\n`);
+    }
+  }
+  if (baseline) {
+    for (const [scenario, r] of Object.entries(results)) {
+      const rps = (label: Label) => median(r[label].map((x) => x.rps));
+      const cpu = (label: Label) => median(r[label].map((x) => x.cpuUs));
+      process.stdout.write(
+        `${scenario} against the baseline (${process.env.BENCH_BASELINE}): ${rps('gdflow').toFixed(0)} / ${rps('baseline').toFixed(0)} req/s = ${(rps('gdflow') / rps('baseline')).toFixed(2)}x; ` +
+          `server CPU ${cpu('gdflow').toFixed(1)} / ${cpu('baseline').toFixed(1)} us per request; per round ${r.gdflow.map((x, i) => `${(x.rps / r.baseline[i]!.rps).toFixed(2)}x`).join(', ')}\n`,
+      );
     }
   }
   // The ratio above is of the medians; each round's own ratio shows how much the machine moved.

@@ -5,7 +5,8 @@
  */
 
 import type { FromSchema } from 'json-schema-to-ts';
-import type { activatedTask, job, task } from '../contract/tasks.js';
+import type { callerIdentity, dataItem, dataList, dataPutResult } from '../contract/data.js';
+import type { activatedTask, job, jobInfo, task, taskEvent, taskList, taskProgress } from '../contract/tasks.js';
 import type { createToolBody, toolDefinition } from '../contract/tools.js';
 import type { createWorkflowBody } from '../contract/workflows.js';
 
@@ -205,43 +206,12 @@ export type JobStatus = (typeof job.properties.status.enum)[number];
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
 export const isTerminalTask = (status: string): boolean => (TERMINAL_TASK_STATUSES as readonly string[]).includes(status);
 
-export interface TaskProgress {
-  done: number;
-  total: number;
-  running: number;
-  failed: number;
-  percent: number;
-}
+export type TaskProgress = FromSchema<typeof taskProgress>;
 
 /** The task object (docs/wire.md §4); times are unix seconds, null while unknown. */
-export interface Task {
-  task_id: string;
-  task_name: string;
-  status: TaskStatus;
-  reason: string;
-  workflow_name: string;
-  workflow_version: number;
-  workflow_id?: string;
-  user_name: string;
-  account?: string;
-  project?: string;
-  description?: string;
-  createTime: number | null;
-  startTime: number | null;
-  endTime: number | null;
-  scheduleTime?: number | null;
-  process?: number;
-  progress: TaskProgress;
-  [key: string]: unknown;
-}
+export type Task = FromSchema<typeof task>;
 
-export interface TaskList {
-  task_list: Task[];
-  count: number;
-  total: number;
-  /** Pass as `cursor` for the next page; null on the last one (gdflow's keyset paging, docs/api.md). */
-  next_cursor?: string | null;
-}
+export type TaskList = FromSchema<typeof taskList>;
 
 export interface ListTasksQuery {
   /** Unix seconds: tasks created at or after. */
@@ -255,60 +225,17 @@ export interface ListTasksQuery {
   cursor?: string;
 }
 
-export interface Job {
-  job_id: string;
-  task_id?: string;
-  name: string;
-  node_id: string;
-  alias: string;
-  status: JobStatus;
-  reason: string;
-  exit_code: number | null;
-  attempt: number;
-  startTime: number | null;
-  endTime: number | null;
-  /** The digest of the container image the job ran in (podman and docker executors), or null. */
-  image_digest?: string | null;
-  /** The job's handle outside gdflow (a Slurm job id, a container's name), or null. */
-  external_id?: string | null;
-  [key: string]: unknown;
-}
+export type Job = FromSchema<typeof job>;
 
-export interface JobInfo extends Job {
-  cmd: string;
-  /** Absolute URL readable with a plain unsigned GET; empty while the job has no log. */
-  Log_downloadURL: string;
-}
+export type JobInfo = FromSchema<typeof jobInfo>;
 
-export interface TaskEvent {
-  job_id: string | null;
-  from: string | null;
-  to: string;
-  reason: string;
-  at: number;
-}
+export type TaskEvent = FromSchema<typeof taskEvent>;
 
-export interface DataItem {
-  /** `<account>:/<path>` */
-  name: string;
-  size: number;
-  modified_time: number;
-}
+export type DataItem = FromSchema<typeof dataItem>;
 
-export interface DataList {
-  items: DataItem[];
-  count: number;
-}
+export type DataList = FromSchema<typeof dataList>;
 
-export interface DataPutResult {
-  name: string;
-  size: number;
-  /** Hex MD5 of the stored bytes. */
-  md5: string;
-}
+export type DataPutResult = FromSchema<typeof dataPutResult>;
 
 /** GET /miscellaneous/credentials/: who the signing key belongs to. */
-export interface CallerIdentity {
-  account_name: string;
-  user_name: string;
-}
+export type CallerIdentity = FromSchema<typeof callerIdentity>;

@@ -7,6 +7,7 @@
  */
 import { anyObject, errorBody, jobParams, projectParams, requiredToolVersionQuery, taskParams, toolParams, toolVersionQuery, workflowParams, workflowVersionQuery } from './common.js';
 import { activatedTask, activateWorkflowBody, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList } from './tasks.js';
+import { callerIdentity, dataList, dataPutResult } from './data.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
 
@@ -59,14 +60,14 @@ export const ROUTES = {
   Tasks: taskRoutes('tasks'),
   WdlTasks: taskRoutes('wdl/tasks'),
   // docs/wire.md §2: what gwc asks about the caller
-  Credentials: { method: 'GET', url: '/miscellaneous/credentials/', operation: 'Account', tag: 'account', summary: 'Who signed the request', schema: { response: { 200: { type: 'object', properties: { account_name: { type: 'string' }, user_name: { type: 'string' } }, required: ['account_name', 'user_name'] } } } },
+  Credentials: { method: 'GET', url: '/miscellaneous/credentials/', operation: 'Account', tag: 'account', summary: 'Who signed the request', schema: { response: { 200: callerIdentity } } },
   AuthorizedPolicies: {
     method: 'GET', url: '/accounts/:account/users/:user/authorized_policies/', operation: 'Account', tag: 'account', summary: "A user's policies: always empty (an account's keys may do everything in its projects)",
     schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 }, user: { type: 'string', minLength: 1 } }, required: ['account', 'user'] }, response: { 200: { type: 'array', items: { type: 'object', properties: { policy_name: { type: 'string' }, owner: { type: 'string' } } } } } },
   },
   // Data store (docs/data.md): bodies are files, not JSON
-  ListData: { method: 'GET', url: '/accounts/:account/data/', operation: 'Data', tag: 'data', summary: 'List data items below a prefix', schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] }, querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } }, response: { 200: anyObject } } },
-  PutData: { method: 'PUT', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Upload a data item (the body, any type), atomically', raw: true, schema: { response: { 200: anyObject } } },
+  ListData: { method: 'GET', url: '/accounts/:account/data/', operation: 'Data', tag: 'data', summary: 'List data items below a prefix', schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] }, querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } }, response: { 200: dataList } } },
+  PutData: { method: 'PUT', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Upload a data item (the body, any type), atomically', raw: true, schema: { response: { 200: dataPutResult } } },
   GetData: { method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Download a data item', raw: true, schema: {} },
   DeleteData: { method: 'DELETE', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Delete a data item', schema: { response: { 200: empty } } },
   // Unsigned

@@ -1,5 +1,5 @@
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes (docs/wire.md §2, docs/tasks.md). */
-import { epochSeconds, version } from './common.js';
+import { version } from './common.js';
 import { runParameters } from './workflows.js';
 
 const text = { type: 'string' } as const;
@@ -34,54 +34,101 @@ export const listTasksQuery = {
   },
 } as const;
 
+const time = { type: ['number', 'null'], description: 'unix seconds; null while unknown' } as const;
+
+export const taskProgress = {
+  type: 'object',
+  properties: { done: { type: 'integer' }, total: { type: 'integer' }, running: { type: 'integer' }, failed: { type: 'integer' }, percent: { type: 'number' } },
+  required: ['done', 'total', 'running', 'failed', 'percent'],
+  additionalProperties: false,
+} as const;
+
+/** The task object (docs/wire.md §4, docs/tasks.md); domain/tasks/views.ts writes it. */
 export const task = {
   type: 'object',
   properties: {
-    task_id: text,
+    task_id: { type: 'string', description: '24 hex digits' },
     task_name: text,
     status: { type: 'string', enum: ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'] },
+    reason: { type: 'string', description: 'why the task is in its state (a failed job, a stop)' },
     workflow_name: text,
     workflow_version: { type: 'integer' },
+    workflow_id: text,
     user_name: text,
-    startTime: { type: ['number', 'null'] },
-    endTime: { type: ['number', 'null'] },
-    created_time: epochSeconds,
-    process: { type: 'object', additionalProperties: true },
+    account: text,
+    project: text,
+    description: text,
+    createTime: time,
+    startTime: time,
+    endTime: time,
+    scheduleTime: time,
+    stop_requested: { type: 'boolean' },
+    process: { type: 'number', description: 'percent done' },
+    progress: taskProgress,
   },
-  required: ['task_id', 'task_name', 'status'],
+  required: ['task_id', 'task_name', 'status', 'reason', 'workflow_name', 'workflow_version', 'user_name', 'createTime', 'startTime', 'endTime', 'progress'],
 } as const;
 
 export const taskList = {
   type: 'object',
   properties: {
     task_list: { type: 'array', items: task },
-    count: { type: 'integer' },
-    total: { type: 'integer' },
-    next_cursor: { type: ['string', 'null'] },
+    count: { type: 'integer', description: 'tasks in this page' },
+    total: { type: 'integer', description: 'tasks in the range' },
+    next_cursor: { type: ['string', 'null'], description: 'pass as cursor for the next page; null on the last one' },
   },
   required: ['task_list', 'count', 'total'],
+  additionalProperties: false,
 } as const;
 
+/** The job object (docs/wire.md §4); domain/tasks/views.ts writes it. */
 export const job = {
   type: 'object',
   properties: {
-    job_id: text,
-    name: text,
+    job_id: { type: 'string', description: '<task id>_<24 hex>_<node id>' },
+    task_id: text,
+    name: { type: 'string', description: "the node's tool" },
+    node_id: text,
+    alias: text,
     status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] },
-    startTime: { type: ['number', 'null'] },
-    endTime: { type: ['number', 'null'] },
+    reason: text,
+    exit_code: { type: ['integer', 'null'] },
+    attempt: { type: 'integer' },
+    cpu: { type: 'number' },
+    mem: { type: 'string' },
+    startTime: time,
+    endTime: time,
+    image_digest: { type: ['string', 'null'], description: 'the digest of the image the job ran in (container executors)' },
+    external_id: { type: ['string', 'null'], description: "the job's handle outside gdflow: a Slurm job id, a container's name" },
   },
-  required: ['job_id', 'name', 'status'],
+  required: ['job_id', 'name', 'node_id', 'alias', 'status', 'reason', 'exit_code', 'attempt', 'startTime', 'endTime'],
 } as const;
 
-export const jobList = { type: 'object', properties: { jobs: { type: 'array', items: job } }, required: ['jobs'] } as const;
+export const jobList = { type: 'object', properties: { jobs: { type: 'array', items: job } }, required: ['jobs'], additionalProperties: false } as const;
 
 export const jobInfo = {
   type: 'object',
-  properties: { ...job.properties, Log_downloadURL: { type: 'string', description: 'an unsigned URL of the log; empty while there is none' } },
-  required: ['job_id', 'name', 'status', 'Log_downloadURL'],
+  properties: {
+    ...job.properties,
+    cmd: { type: 'string', description: 'the rendered command' },
+    Log_downloadURL: { type: 'string', description: 'an absolute URL of the log, readable with a plain unsigned GET; empty while there is none' },
+  },
+  required: [...job.required, 'cmd', 'Log_downloadURL'],
 } as const;
 
 export const jobCommand = { type: 'object', properties: { cmd: text }, required: ['cmd'] } as const;
 
-export const taskEvents = { type: 'object', properties: { events: { type: 'array', items: { type: 'object', additionalProperties: true } } } } as const;
+export const taskEvent = {
+  type: 'object',
+  properties: {
+    job_id: { type: ['string', 'null'], description: 'null for an event of the task itself' },
+    from: { type: ['string', 'null'] },
+    to: text,
+    reason: text,
+    at: { type: 'number', description: 'unix seconds' },
+  },
+  required: ['job_id', 'from', 'to', 'reason', 'at'],
+  additionalProperties: false,
+} as const;
+
+export const taskEvents = { type: 'object', properties: { events: { type: 'array', items: taskEvent } }, required: ['events'], additionalProperties: false } as const;

@@ -32,7 +32,12 @@ export function startServerProcess(dataDir: string, extra: string[] = []): Promi
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1]!, child, output: () => output });
     });
-    child.once('exit', (code) => reject(new Error(`gdflow serve exited with ${code}: ${output}`)));
+    child.once('exit', (code, signal) => {
+      reject(new Error(`gdflow serve exited with ${code}: ${output}`));
+      // A server that dies on its own in the middle of a test says why (a test's SIGKILL does not print).
+      if (code !== null && code !== 0) process.stderr.write(`# gdflow serve (${dataDir}) exited with ${code}: ${output.slice(-4000)}\n`);
+      void signal;
+    });
   });
 }
 

@@ -39,6 +39,8 @@ function generatedName(workflow: string, version: number, at: Date, attempt: num
 function wholeSeconds(value: unknown, field: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'string' && /^\d{1,12}(\.\d+)?$/.test(value)) return Math.floor(Number(value));
+  // The route's schema has already read the query's text as a number.
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value < 1e12) return Math.floor(value);
   throw invalid(`${field} must be unix seconds, not ${describe(value)}`);
 }
 
