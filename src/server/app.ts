@@ -172,8 +172,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // request whose key is cached is verified without a trip through the event loop.
   const authenticated = (request: FastifyRequest, caller: Caller): Error | undefined => {
     request.caller = caller;
-    const empty = emptySegment(request.raw.url ?? '/');
+    const url = request.raw.url ?? '/';
+    const empty = emptySegment(url);
     if (empty) return invalid(empty);
+    // No name, id, path or query value may hold a NUL: PostgreSQL cannot store one, and no file name has one.
+    if (/%00/.test(url)) return invalid('the request target holds a NUL character (%00)');
     // A body is checked against Content-MD5 when it is parsed; a request without one here.
     const md5 = request.headers['content-md5'];
     if (typeof md5 === 'string' && md5 !== EMPTY_MD5 && !hasBody(request)) {
@@ -273,7 +276,12 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error 
     done(null, undefined);
     return;
   }
-  const depth = nestingDepth(body);
+  const { depth, nul } = scanJson(body);
+  if (nul) {
+    // PostgreSQL cannot store one, and no name, text or path needs one.
+    done(invalid('the request body holds a NUL character (\\u0000), which no name, text or path may contain'));
+    return;
+  }
   if (depth > MAX_JSON_DEPTH) {
     done(invalid(`the request body nests arrays and objects ${depth > 10_000 ? 'more than 10000' : depth} deep; the limit is ${MAX_JSON_DEPTH}`));
     return;
@@ -287,25 +295,29 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error 
 }
 
 /**
- * How deeply arrays and objects nest in a JSON text (brackets inside strings do not count), found before the text
- * is parsed: a body of a million `[` would otherwise exhaust the stack of every recursive walk after the parser.
- * Stops counting past 10000.
+ * What a JSON text holds that its parse would meet too late: how deeply arrays and objects nest (brackets inside
+ * strings do not count; a body of a million `[` would otherwise exhaust the stack of every recursive walk after
+ * the parser; counting stops past 10000), and whether a string holds the escape of a NUL character.
  */
-export function nestingDepth(body: Buffer): number {
+export function scanJson(body: Buffer): { depth: number; nul: boolean } {
   let depth = 0;
   let deepest = 0;
+  let nul = false;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
+      if (c === 0x5c) {
+        // an escape: \u0000 is a NUL; any other escaped character is skipped
+        if (body[i + 1] === 0x75 && body.toString('latin1', i + 2, i + 6) === '0000') nul = true;
+        i++;
+      } else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest && (deepest = depth) > 10_000) return deepest;
+      if (++depth > deepest && (deepest = depth) > 10_000) return { depth: deepest, nul };
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return deepest;
+  return { depth: deepest, nul };
 }
 
 /**

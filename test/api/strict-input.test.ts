@@ -106,6 +106,14 @@ describe('strict input', () => {
     const doubled = await rawRequest(server.url, { method: 'GET', target: `/${projectPath(alice.name, 'tools/')}`, sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
     assert.equal(doubled.status, 200, doubled.text);
   });
+  it('a NUL character anywhere in a request (PostgreSQL cannot store one): refused, a backslash before u0000 is text', async () => {
+    refused(await send('POST', 'tools/', { tool_name: 'nul_tool', description: 'a\u0000b' }), 400, 'InvalidParameter', /NUL character/);
+    refused(await send('GET', 'tools/a%00b/'), 400, 'InvaildParameter', /NUL character \(%00\)/);
+    refused(await rawRequest(server.url, { method: 'GET', target: `/accounts/${alice.name}/projects/%00/tasks/`, sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } }), 400, 'InvalidParameter', /NUL/);
+    const text = await send('POST', 'tools/', { tool_name: 'nul_tool', description: 'a\\u0000b' });
+    assert.equal(text.status, 200, text.text);
+  });
+
   it('empty workflow_owner', async () => {
     refused(await send('POST', 'tasks/', { workflow_name: 'nope_wf', workflow_version: 1, workflow_owner: '', parameters: {} }), 400, 'InvalidParameter', /workflow_owner/);
   });
