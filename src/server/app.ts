@@ -103,7 +103,11 @@ function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => v
     if (req.headers.host === undefined) sendRawError(res, COMMON_ERRORS.MalformedRequest, 'the Host header is missing', id);
     else handler(req, res);
   };
-  const server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024 }, withId);
+  // keepAliveTimeout: Node's 5 s closes an idle connection on a timer; when the event loop has been busy longer than
+  // that (a worker submitting hundreds of jobs on a loaded machine), the late timer closes a connection that a
+  // client's next request has already reached, and the client reads ECONNRESET. Clients close idle connections
+  // themselves (undici after 4 s); the server's 65 s only bounds the ones that do not.
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: 16 * 1024, keepAliveTimeout: 65_000 }, withId);
   server.on('checkContinue', (req, res) => {
     res.writeContinue();
     withId(req, res);
