@@ -4,8 +4,12 @@
 #   eval "$(scripts/slurm/start.sh [DIR])"   exports SLURM_CONF and SLURM_TMP; stop: scripts/slurm/stop.sh "$SLURM_TMP"
 # SLURMCTLD_PORT / SLURMD_PORT (default 6817/6818) let two clusters run on one machine; SLURM_TEST_CPUS sets the
 # node's CPUs. Jobs' memory limits (--mem) are enforced by sampling (jobacct_gather/linux with OverMemoryKill,
-# every second): a job over its limit is killed and ends OUT_OF_MEMORY. SLURM_TEST_ACCT=1 adds slurmdbd for sacct
-# (needs a MariaDB; see docs/operating.md).
+# every second): a job over its limit is killed and ends OUT_OF_MEMORY.
+# Accounting (sacct), off by default: SLURM_ACCOUNTING=1 adds slurmdbd with its own throwaway MariaDB (DIR/mariadb,
+# 127.0.0.1:${DB_PORT:-33061}, socket in DIR; apt-get installs slurmdbd and mariadb-server if missing) and registers
+# account ${SLURM_TEST_ACCOUNT:-test} with the calling user in it, for `sacct` and `snakemake --slurm`; stop.sh stops
+# all of it. SLURM_TEST_ACCT=1 adds slurmdbd only, for a MariaDB/MySQL already running (DB_HOST, DB_PORT, DB_USER,
+# DB_PASS, DB_NAME). SLURMDBD_PORT (default 6819) and DB_PORT let two such clusters run on one machine.
 set -euo pipefail
 unset SLURM_JWT   # if set, Slurm daemons/commands switch to auth/jwt
 D=${1:-$(mktemp -d /tmp/slurmtest.XXXXXX)}
@@ -19,8 +23,30 @@ MUNGE_SOCK="$D/run/munge/munge.socket.2"
 runuser -u munge -- /usr/sbin/munged --socket="$MUNGE_SOCK" \
   --pid-file="$D/run/munge/munged.pid" --log-file="$D/run/munge/munged.log" --seed-file="$D/run/munge/munged.seed" \
   --force
-cleanup_on_fail() { for f in "$D/slurmd.pid" "$D/slurmctld.pid" "$D/slurmdbd.pid" "$D/run/munge/munged.pid"; do [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; }
+cleanup_on_fail() { for f in "$D/slurmd.pid" "$D/slurmctld.pid" "$D/slurmdbd.pid" "$D/mariadb/mysqld.pid" "$D/run/munge/munged.pid"; do [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; }
 trap 'cleanup_on_fail' ERR
+if [ "${SLURM_ACCOUNTING:-0}" = 1 ]; then   # a throwaway MariaDB for slurmdbd, then as SLURM_TEST_ACCT=1
+  if [ ! -x /usr/sbin/slurmdbd ] || [ ! -x /usr/sbin/mariadbd ]; then
+    echo "SLURM_ACCOUNTING=1: installing slurmdbd and mariadb-server (about 30 s)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends slurmdbd mariadb-server >"$D/log/apt.log" 2>&1 ||
+      { echo "apt-get install slurmdbd mariadb-server failed" >&2; tail -5 "$D/log/apt.log" >&2; cleanup_on_fail; exit 1; }
+  fi
+  M="$D/mariadb"; mkdir -p "$M"
+  DB_HOST=127.0.0.1; DB_PORT=${DB_PORT:-33061}; DB_USER=${DB_USER:-slurm}; DB_PASS=${DB_PASS:-slurmpw}; DB_NAME=${DB_NAME:-slurm_acct_db}
+  mariadb-install-db --no-defaults --datadir="$M/data" --user=root --auth-root-authentication-method=normal \
+    --skip-test-db >"$M/install.log" 2>&1 || { echo "mariadb-install-db failed" >&2; tail -5 "$M/install.log" >&2; cleanup_on_fail; exit 1; }
+  setsid /usr/sbin/mariadbd --no-defaults --datadir="$M/data" --socket="$M/mysqld.sock" --pid-file="$M/mysqld.pid" \
+    --bind-address=127.0.0.1 --port="$DB_PORT" --user=root --skip-name-resolve --innodb-buffer-pool-size=64M \
+    --innodb-flush-log-at-trx-commit=0 --innodb-lock-wait-timeout=900 --log-error="$M/mysqld.err" </dev/null >/dev/null 2>&1 &
+  deadline=$((SECONDS + 30))
+  until mariadb --no-defaults -S "$M/mysqld.sock" -uroot -e 'select 1' >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || { echo "mariadbd did not start" >&2; tail -5 "$M/mysqld.err" >&2; cleanup_on_fail; exit 1; }
+    sleep 0.1
+  done
+  mariadb --no-defaults -S "$M/mysqld.sock" -uroot -e \
+    "CREATE USER '$DB_USER'@'%' IDENTIFIED BY '$DB_PASS'; GRANT ALL ON $DB_NAME.* TO '$DB_USER'@'%';"
+  SLURM_TEST_ACCT=1
+fi
 # --- slurm.conf ---
 MEM=$(( $(awk '/MemTotal/{print $2}' /proc/meminfo) / 1024 - 1024 ))
 CPUS=${SLURM_TEST_CPUS:-$(nproc)}
@@ -102,6 +128,10 @@ if [ "${SLURM_TEST_ACCT:-0}" = 1 ]; then
     sleep 0.2
   done
   timeout 10 sacctmgr -i add cluster testcluster >/dev/null
+  if [ "${SLURM_ACCOUNTING:-0}" = 1 ]; then
+    timeout 10 sacctmgr -i add account "${SLURM_TEST_ACCOUNT:-test}" Cluster=testcluster Description=test Organization=test >/dev/null
+    timeout 10 sacctmgr -i add user "$(id -un)" Account="${SLURM_TEST_ACCOUNT:-test}" Cluster=testcluster >/dev/null
+  fi
 fi
 /usr/sbin/slurmctld -f "$SLURM_CONF"
 /usr/sbin/slurmd -f "$SLURM_CONF" -N localhost

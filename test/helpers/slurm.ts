@@ -5,6 +5,9 @@
  * it through `slurmEnv()`.
  *
  * Tests that need it pass `skip: skipWithout(slurmUnavailable())` (helpers/components.ts).
+ *
+ * `{ accounting: true }` (bench:slurm) starts it with SLURM_ACCOUNTING=1: slurmdbd and a throwaway MariaDB (installed
+ * by start.sh if missing), so that sacct works; the tests use the default, without.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -23,7 +26,15 @@ export interface SlurmCluster {
   /** RPCs the controller has received since the last reset (sdiag's "Remote Procedure Call statistics by message type"). */
   rpcCount(): number;
   resetRpcCount(): void;
+  /** RPCs slurmdbd has received since the last reset (`sacctmgr show stats`), slurmctld's own included; accounting only. */
+  dbdRpcCount?(): number;
+  resetDbdRpcCount?(): void;
   stop(): void;
+}
+
+export interface SlurmOptions {
+  /** slurmdbd + MariaDB (scripts/slurm/start.sh with SLURM_ACCOUNTING=1), for sacct. */
+  accounting?: boolean;
 }
 
 /** Why a Slurm cluster cannot be started here, or undefined when it can. */
@@ -47,21 +58,37 @@ async function freePort(): Promise<number> {
 }
 
 let started: Promise<SlurmCluster> | undefined;
+let startedWithAccounting = false;
 
-/** The cluster of this test process (started on the first call). */
-export function startSlurm(): Promise<SlurmCluster> {
-  started ??= launch();
+/** The cluster of this test process (started on the first call, with the first call's options). */
+export function startSlurm(options: SlurmOptions = {}): Promise<SlurmCluster> {
+  const accounting = options.accounting ?? false;
+  if (started && accounting !== startedWithAccounting) throw new Error('the Slurm cluster of this process was started with other options');
+  startedWithAccounting = accounting;
+  started ??= launch(accounting);
   return started;
 }
 
-async function launch(): Promise<SlurmCluster> {
+/** The counts of the "by message type" part of an sdiag or `sacctmgr show stats` report. */
+function rpcTotal(text: string): number {
+  // "Remote Procedure Call statistics by message type" lists each type with its count; the users' part repeats them.
+  const part = text.split(/Remote Procedure Call statistics by user/)[0]!.split(/Remote Procedure Call statistics by message type/)[1] ?? '';
+  let total = 0;
+  for (const m of part.matchAll(/count:(\d+)/g)) total += Number(m[1]);
+  return total;
+}
+
+async function launch(accounting: boolean): Promise<SlurmCluster> {
   const missing = slurmUnavailable();
   if (missing) throw new MissingComponent(missing);
   const dir = mkdtempSync(join(tmpdir(), 'gdflow-slurm-'));
   const root = repoRoot();
   const env: NodeJS.ProcessEnv = { ...process.env, SLURMCTLD_PORT: String(await freePort()), SLURMD_PORT: String(await freePort()) };
   delete env.SLURM_CONF;
-  const out = execFileSync(join(root, 'scripts', 'slurm', 'start.sh'), [dir], { env, encoding: 'utf8', timeout: 60_000 });
+  delete env.SLURM_ACCOUNTING;
+  if (accounting) Object.assign(env, { SLURM_ACCOUNTING: '1', SLURMDBD_PORT: String(await freePort()), DB_PORT: String(await freePort()) });
+  // With accounting, start.sh may first apt-get install slurmdbd and mariadb-server (about 30 s).
+  const out = execFileSync(join(root, 'scripts', 'slurm', 'start.sh'), [dir], { env, encoding: 'utf8', timeout: accounting ? 300_000 : 60_000 });
   const match = /SLURM_CONF=(\S+)/.exec(out);
   if (!match) throw new Error(`scripts/slurm/start.sh printed no SLURM_CONF: ${out}`);
   const conf = match[1]!;
@@ -79,15 +106,14 @@ async function launch(): Promise<SlurmCluster> {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean),
-    rpcCount: () => {
-      // "Remote Procedure Call statistics by message type" lists each type with its count; the users' part repeats them.
-      const text = command('sdiag', []);
-      const part = text.split(/Remote Procedure Call statistics by user/)[0]!.split(/Remote Procedure Call statistics by message type/)[1] ?? '';
-      let total = 0;
-      for (const m of part.matchAll(/count:(\d+)/g)) total += Number(m[1]);
-      return total;
-    },
+    rpcCount: () => rpcTotal(command('sdiag', [])),
     resetRpcCount: () => void command('sdiag', ['--reset']),
+    ...(accounting
+      ? {
+          dbdRpcCount: () => rpcTotal(command('sacctmgr', ['show', 'stats'])),
+          resetDbdRpcCount: () => void command('sacctmgr', ['-i', 'clear', 'stats']),
+        }
+      : {}),
     stop,
   };
 }
