@@ -39,12 +39,25 @@ function generatedName(workflow: string, version: number, at: Date, attempt: num
 function wholeSeconds(value: unknown, field: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'string' && /^\d{1,12}(\.\d+)?$/.test(value)) return Math.floor(Number(value));
+  // The route's schema has already read the query's text as a number.
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value < 1e12) return Math.floor(value);
   throw invalid(`${field} must be unix seconds, not ${describe(value)}`);
 }
 
 /** The keyset cursor of a task list page: where the next page starts (the last task's creation time and id). */
 function encodeCursor(task: Task): string {
   return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
+}
+
+const TASK_STATES: readonly TaskStatus[] = ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'];
+
+/** The `status` filter of a task list: one state or several, separated by commas. */
+function taskStatuses(value: unknown): TaskStatus[] {
+  const states = String(value).split(',').map((s) => s.trim());
+  for (const state of states) {
+    if (!TASK_STATES.includes(state as TaskStatus)) throw invalid(`status '${state.slice(0, 64)}' is not a task state (${TASK_STATES.join(', ')})`);
+  }
+  return states as TaskStatus[];
 }
 
 function decodeCursor(value: unknown): { createdAt: number; id: string } {
@@ -214,7 +227,18 @@ export class TaskService {
     const offset = query.offset === undefined ? 0 : Number(query.offset);
     if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
     const after = query.cursor === undefined || query.cursor === '' ? undefined : decodeCursor(query.cursor);
-    const range = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(after ? { after } : {}), limit: size, offset };
+    const statuses = query.status === undefined || query.status === '' ? undefined : taskStatuses(query.status);
+    const nameContains = query.name === undefined || query.name === '' ? undefined : String(query.name);
+    if (nameContains !== undefined && nameContains.length > 256) throw invalid('name must be at most 256 characters');
+    const range = {
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      ...(after ? { after } : {}),
+      ...(statuses ? { statuses } : {}),
+      ...(nameContains !== undefined ? { nameContains } : {}),
+      limit: size,
+      offset,
+    };
     const { tasks, total } = await this.store.listTasks(project.id, range);
     const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
     const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));
