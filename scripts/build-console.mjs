@@ -26,6 +26,9 @@ const result = await build({
   sourcemap: 'linked',
   legalComments: 'linked',
   entryNames: '[name]-[hash]',
+  // The code only some pages need (the yaml library of the tool editor) in chunks loaded when those pages open.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   outdir: out,
   metafile: true,
   logLevel: 'warning',
@@ -33,12 +36,17 @@ const result = await build({
 });
 
 const outputs = Object.keys(result.metafile.outputs).map((file) => basename(file));
-const script = outputs.find((name) => name.endsWith('.js'));
-const style = outputs.find((name) => name.endsWith('.css'));
+const script = outputs.find((name) => name.startsWith('main-') && name.endsWith('.js'));
+const style = outputs.find((name) => name.startsWith('main-') && name.endsWith('.css'));
 if (!script || !style) throw new Error(`the console build made no script or no style sheet: ${outputs.join(', ')}`);
 copyFileSync(join(root, 'console', 'favicon.svg'), join(out, 'favicon.svg'));
 const html = readFileSync(join(root, 'console', 'index.html'), 'utf8').replaceAll('{{script}}', script).replaceAll('{{style}}', style);
 writeFileSync(join(out, 'index.html'), html);
 
-const js = readFileSync(join(out, script));
-console.log(`gdflow: console built in dist/console/: ${script} ${(js.length / 1024).toFixed(0)} KB, ${(gzipSync(js, { level: 9 }).length / 1024).toFixed(1)} KB gzipped`);
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const sizes = outputs.filter((name) => name.endsWith('.js')).map((name) => {
+  const js = readFileSync(join(out, name));
+  return { name, size: js.length, gzipped: gzipSync(js, { level: 9 }).length };
+});
+const total = sizes.reduce((sum, s) => sum + s.gzipped, 0);
+console.log(`gdflow: console built in dist/console/: ${sizes.map((s) => `${s.name} ${kb(s.size)} (${kb(s.gzipped)} gzipped)`).join(', ')}; all JavaScript ${kb(total)} gzipped`);

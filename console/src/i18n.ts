@@ -63,10 +63,15 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+// One formatter per language: toLocaleString makes a new one on every call, which costs about a millisecond.
+const timeFormats = new Map<Lang, Intl.DateTimeFormat>();
+
 /** A date and time in the reader's language and zone (unix seconds in). */
 export function formatTime(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return '—';
-  return new Date(seconds * 1000).toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'medium' });
+  let format = timeFormats.get(lang);
+  if (!format) timeFormats.set(lang, (format = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'medium' })));
+  return format.format(new Date(seconds * 1000));
 }
 
 export function formatDuration(seconds: number | null | undefined): string {

@@ -1,13 +1,14 @@
 /** Small pieces every page uses: loading and error states, a confirmation dialog, state badges, progress. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorText, t } from '../i18n.js';
 
 /** The result of an async load: re-run when `deps` change; `reload` runs it again. */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
   const [tick, setTick] = useState(0);
-  useEffect(() => {
+  // Started as soon as the component is in the page, not after the browser's next paint (as useEffect would).
+  useLayoutEffect(() => {
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     load(controller.signal).then(

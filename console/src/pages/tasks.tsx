@@ -32,11 +32,14 @@ export function TaskList({ query }: { query: URLSearchParams }) {
   const cursor = cursors[cursors.length - 1];
   useEffect(() => setCursors([]), [key]);
   const list = useLoad(
-    (signal) =>
-      api().json<TaskListAnswer>('GET', projectPath('tasks/'), {
+    async (signal) => {
+      const answer = await api().json<TaskListAnswer>('GET', projectPath('tasks/'), {
         query: { size: PAGE_SIZE, status: filters.status || undefined, name: filters.name || undefined, from: dayBound(filters.from, false), to: dayBound(filters.to, true), cursor },
         signal,
-      }),
+      });
+      performance.mark('gdflow:tasks-data');
+      return answer;
+    },
     [key, cursor],
   );
   const [form, setForm] = useState(filters);

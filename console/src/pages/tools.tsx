@@ -6,7 +6,11 @@ import { errorText, formatTime, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, ownerPath, projectPath, session } from '../session.js';
 import type { ToolAsRead, ToolSummary } from '../types.js';
-import { locate, parseTool, toolYaml, type Problem } from '../yaml-doc.js';
+import type { Problem } from '../yaml-doc.js';
+
+/** The YAML code (the yaml library) is loaded when a page needs it, not with the console. */
+type YamlDoc = typeof import('../yaml-doc.js');
+const loadYaml = (): Promise<YamlDoc> => import('../yaml-doc.js');
 
 const PUBLIC = 'public';
 
@@ -160,10 +164,15 @@ export function ToolPage({ name, version, owner }: { name: string; version?: num
       <pre class="code">{typeof c.cmd_template === 'string' && c.cmd_template ? c.cmd_template : t('(assembled from the inputs, outputs and parameters)')}</pre>
       <details>
         <summary>{t('YAML document')}</summary>
-        <pre class="code">{toolYaml(c)}</pre>
+        <YamlView configs={c} />
       </details>
     </section>
   );
+}
+
+function YamlView({ configs }: { configs: Record<string, unknown> }) {
+  const yaml = useLoad(() => loadYaml(), []);
+  return <pre class="code">{yaml.data ? yaml.data.toolYaml(configs) : t('Loading…')}</pre>;
 }
 
 function PortTable({ ports }: { ports: Spec }) {
@@ -258,22 +267,27 @@ const NEW_TOOL = `app:
  */
 export function ToolEditor({ name, version }: { name?: string; version?: number }) {
   const existing = useLoad(
-    (signal) => (name === undefined ? Promise.resolve(undefined) : api().json<{ tools: ToolAsRead[] }>('GET', projectPath(`tools/${encodeURIComponent(name)}/`), { signal })),
+    (signal) =>
+      Promise.all([
+        loadYaml(),
+        name === undefined ? Promise.resolve(undefined) : api().json<{ tools: ToolAsRead[] }>('GET', projectPath(`tools/${encodeURIComponent(name)}/`), { signal }),
+      ]),
     [name],
   );
   const source = useMemo(() => {
-    if (name === undefined) return NEW_TOOL;
-    const tools = existing.data?.tools;
-    if (!tools) return undefined;
-    const base = tools.find((v) => v.configs.version === version) ?? tools[tools.length - 1]!;
-    return toolYaml(base.configs);
+    if (!existing.data) return undefined;
+    const [yaml, answer] = existing.data;
+    if (name === undefined || !answer) return NEW_TOOL;
+    const base = answer.tools.find((v) => v.configs.version === version) ?? answer.tools[answer.tools.length - 1]!;
+    return yaml.toolYaml(base.configs);
   }, [existing.data]);
-  if (name !== undefined && existing.loading && !existing.data) return <Loading />;
   if (existing.error) return <ErrorBox error={existing.error} />;
-  return <Editor name={name} baseVersion={version} initial={source ?? NEW_TOOL} />;
+  if (!existing.data || source === undefined) return <Loading />;
+  return <Editor name={name} baseVersion={version} initial={source} yaml={existing.data[0]} />;
 }
 
-function Editor({ name, baseVersion, initial }: { name: string | undefined; baseVersion: number | undefined; initial: string }) {
+function Editor({ name, baseVersion, initial, yaml }: { name: string | undefined; baseVersion: number | undefined; initial: string; yaml: YamlDoc }) {
+  const { locate, parseTool } = yaml;
   const [text, setText] = useState(initial);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [busy, setBusy] = useState(false);
