@@ -316,11 +316,17 @@ describe('the web console in Chromium', { skip }, () => {
     await page.getByRole('link', { name: 'Tasks', exact: true }).waitFor();
   });
 
-  it('fits a narrow window, and can be used with the keyboard', async () => {
+  it('fits 1280x800 and a narrow window, and can be used with the keyboard', async () => {
+    const overflow = async () => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    for (const hash of ['#/tools', '#/workflows/wide/1', '#/data', '#/run/greet_wf/1']) {
+      await page.goto(`${server.url}/console/${hash}`);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.ok((await overflow()) <= 1, `${hash} does not scroll sideways at 1280x800`);
+    }
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto(`${server.url}/console/#/tasks`);
     await page.locator('tr.task-row').first().waitFor();
-    const overflow = async () => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     assert.ok((await overflow()) <= 1, 'the page does not scroll sideways');
     await shot('narrow-tasks');
     await page.getByRole('link', { name: 'console_run' }).click();
