@@ -12,8 +12,10 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 # postgresql: the throwaway servers the PostgreSQL store tests start (gdflow itself can use any PostgreSQL);
 # podman, runc: --executor podman (runc named here so that apt picks it rather than crun, which fails on a
 # hybrid cgroup layout); debootstrap, busybox-static: the images of scripts/images/ (the demo's, the tests');
-# slurm-wlm (with munge): --executor slurm and the throwaway cluster of scripts/slurm/ the Slurm tests start.
-PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql podman runc debootstrap busybox-static slurm-wlm"
+# slurm-wlm (with munge): --executor slurm and the throwaway cluster of scripts/slurm/ the Slurm tests start;
+# chromium: the headless browser the web console's tests drive (playwright-core), fonts-wqy-microhei: a Chinese font
+# for its screenshots in Chinese.
+PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql podman runc debootstrap busybox-static slurm-wlm chromium fonts-wqy-microhei"
 missing=""
 for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

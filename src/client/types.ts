@@ -223,6 +223,10 @@ export interface ListTasksQuery {
   offset?: number;
   /** The `next_cursor` of the previous page: pages by keyset, as fast deep in the list as at its start. */
   cursor?: string;
+  /** Only tasks in this state, or in one of several separated by commas (`running,queued`). */
+  status?: string;
+  /** Only tasks whose name contains this text (ASCII letters in either case). */
+  name?: string;
 }
 
 export type Job = FromSchema<typeof job>;

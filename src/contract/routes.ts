@@ -70,6 +70,10 @@ export const ROUTES = {
   PutData: { method: 'PUT', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Upload a data item (the body, any type), atomically', raw: true, schema: { response: { 200: dataPutResult } } },
   GetData: { method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Download a data item', raw: true, schema: {} },
   DeleteData: { method: 'DELETE', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Delete a data item', schema: { response: { 200: empty } } },
+  // The web console (docs/console.md): unsigned files; the console signs its API requests in the browser
+  ConsoleRoot: { method: 'GET', url: '/', operation: 'Console', tag: 'console', auth: false, raw: true, summary: 'A redirect to the web console (/console/)', schema: {} },
+  ConsolePage: { method: 'GET', url: '/console/', operation: 'Console', tag: 'console', auth: false, raw: true, summary: 'The web console (HTML, with a strict Content-Security-Policy)', schema: {} },
+  ConsoleFile: { method: 'GET', url: '/console/*', operation: 'Console', tag: 'console', auth: false, raw: true, pathDescription: 'a file of the console build', summary: "The web console's script, style sheet and icon", schema: {} },
   // Unsigned
   Log: {
     method: 'GET', url: '/logs/:job/', operation: 'Job', tag: 'tasks', auth: false, raw: true, summary: "A job's log (text), by the signed link of its job info",
@@ -91,6 +95,8 @@ export interface RouteEntry {
   auth?: false;
   /** The body or answer is not JSON (files, text, metrics). */
   raw?: true;
+  /** What the `*` at the end of the URL stands for (default: a data item's path). */
+  pathDescription?: string;
   schema: { params?: object; querystring?: object; body?: object; response?: Record<number, object> };
 }
 

@@ -29,8 +29,8 @@ export const listTasksQuery = {
     size: { type: 'integer', minimum: 1, description: 'page size (default 100)' },
     offset: { type: 'integer', minimum: 0 },
     cursor: { type: 'string', description: 'next_cursor of the previous page' },
-    status: { type: 'string' },
-    name: { type: 'string' },
+    status: { type: 'string', description: 'only tasks in this state, or in one of several separated by commas (running,queued)' },
+    name: { type: 'string', maxLength: 256, description: 'only tasks whose name contains this text (ASCII letters in either case)' },
   },
 } as const;
 

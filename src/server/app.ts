@@ -20,6 +20,7 @@ import { silentLogger, type Logger } from './logger.js';
 import './fastify-types.js';
 import type { Layout } from '../engine/layout.js';
 import type { SignedLogLinks } from './log-links.js';
+import { registerConsoleRoutes } from './routes/console.js';
 import { registerDataRoutes } from './routes/data.js';
 import { registerLogRoutes } from './routes/logs.js';
 import { registerMiscRoutes } from './routes/misc.js';
@@ -245,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
   registerOpenApiRoute(app);
+  registerConsoleRoutes(app);
   return app;
 }
 

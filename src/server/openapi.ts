@@ -23,7 +23,7 @@ function parameters(entry: RouteEntry): Json[] {
   for (const name of entry.url.match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
     out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
   }
-  if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: "the data item's path below the account", schema: { type: 'string' } });
+  if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: entry.pathDescription ?? "the data item's path below the account", schema: { type: 'string' } });
   const query = entry.schema.querystring as { properties?: Record<string, Json>; required?: readonly string[] } | undefined;
   for (const [name, schema] of Object.entries(query?.properties ?? {})) {
     out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });

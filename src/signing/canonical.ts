@@ -13,8 +13,15 @@ export type HeaderBag = Record<string, string | string[] | undefined>;
 export function percentDecodeOnce(input: string): string {
   if (!input.includes('%')) return input;
   // Decode runs of escapes together so that multi-byte UTF-8 sequences come out whole.
-  return input.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+  return input.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    const bytes = new Uint8Array(run.length / 3);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(3 * i + 1, 3 * i + 3), 16);
+    return utf8.decode(bytes);
+  });
 }
+
+/** Not fatal: bytes that are not valid UTF-8 become U+FFFD. (No Buffer: the web console signs with this file too.) */
+const utf8 = new TextDecoder('utf-8');
 
 /**
  * The canonical resource: the raw request target, decoded once; when it then holds exactly one

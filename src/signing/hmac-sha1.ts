@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * HMAC-SHA1 (RFC 2104 over FIPS 180-4 SHA-1) in plain JavaScript, with each key's inner and outer
  * pad states computed once.
@@ -14,6 +12,9 @@ import { createHash } from 'node:crypto';
  *
  * The arithmetic has no branches or table look-ups that depend on the key or the message, so its
  * time depends only on the message length, which is public.
+ *
+ * It uses nothing of Node's (no Buffer, no node:crypto): the web console (console/) signs its requests in the
+ * browser with this same file and canonical.ts.
  */
 
 /** The chaining state after the key's pad block: where every message for that key starts. */
@@ -91,42 +92,99 @@ function padState(key: Uint8Array, pad: number): Int32Array {
   return state;
 }
 
+const encoder = new TextEncoder();
+
+/**
+ * Write the UTF-8 bytes of `text` into `out` (which has room for them: 3 bytes per UTF-16 unit) and return their
+ * count. ASCII, which a string to sign nearly always is, is copied by this loop; the rest by TextEncoder, which
+ * turns a lone surrogate into U+FFFD as Buffer does.
+ */
+function utf8Into(text: string, out: Uint8Array): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return i + encoder.encodeInto(text.slice(i), out.subarray(i)).written;
+    out[i] = c;
+  }
+  return n;
+}
+
+/** Write a 32-bit word big-endian at `offset`. */
+function putWord(out: Uint8Array, offset: number, word: number): void {
+  out[offset] = word >>> 24;
+  out[offset + 1] = (word >>> 16) & 0xff;
+  out[offset + 2] = (word >>> 8) & 0xff;
+  out[offset + 3] = word & 0xff;
+}
+
+/** SHA-1 of a whole message (for keys longer than a block). */
+function sha1(bytes: Uint8Array): Uint8Array {
+  const data = new Uint8Array(Math.ceil((bytes.length + 9) / BLOCK) * BLOCK);
+  data.set(bytes);
+  data[bytes.length] = 0x80;
+  const bits = bytes.length * 8;
+  putWord(data, data.length - 8, Math.floor(bits / 2 ** 32));
+  putWord(data, data.length - 4, bits >>> 0);
+  const h = Int32Array.from(IV);
+  for (let offset = 0; offset < data.length; offset += BLOCK) compress(h, data, offset);
+  const digest = new Uint8Array(20);
+  for (let i = 0; i < 5; i++) putWord(digest, 4 * i, h[i]!);
+  return digest;
+}
+
 /** Prepare a key (its UTF-8 bytes when a string). Keys longer than a block are hashed first, as RFC 2104 says. */
 export function hmacSha1Key(secret: string | Uint8Array): HmacSha1Key {
-  let key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
-  if (key.length > BLOCK) key = createHash('sha1').update(key).digest();
+  let key = typeof secret === 'string' ? encoder.encode(secret) : secret;
+  if (key.length > BLOCK) key = sha1(key);
   return { inner: padState(key, 0x36), outer: padState(key, 0x5c) };
 }
 
 // Scratch space, reused by every call (the function is synchronous, so calls never overlap).
-let message = Buffer.alloc(4096);
+let message = new Uint8Array(4096);
 const state = new Int32Array(5);
-const tail = Buffer.alloc(BLOCK);
+const tail = new Uint8Array(BLOCK);
 
 /** Append SHA-1 padding for a message of `length` bytes that follows one pad block; returns the padded end. */
-function pad(data: Buffer, length: number): number {
+function pad(data: Uint8Array, length: number): number {
   const end = Math.ceil((length + 9) / BLOCK) * BLOCK;
   data[length] = 0x80;
   data.fill(0, length + 1, end - 8);
   const bits = (BLOCK + length) * 8;
-  data.writeUInt32BE(Math.floor(bits / 2 ** 32), end - 8);
-  data.writeUInt32BE(bits >>> 0, end - 4);
+  putWord(data, end - 8, Math.floor(bits / 2 ** 32));
+  putWord(data, end - 4, bits >>> 0);
   return end;
+}
+
+/** The base64 alphabet's character codes. */
+const BASE64 = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', (c) => c.charCodeAt(0));
+const digits = new Array<number>(28);
+
+/** Standard base64 of the 20 bytes of a digest (with its one `=` of padding). */
+function base64Digest(bytes: Uint8Array): string {
+  for (let i = 0, o = 0; i < 21; i += 3, o += 4) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | (i + 2 < 20 ? bytes[i + 2]! : 0);
+    digits[o] = BASE64[n >>> 18]!;
+    digits[o + 1] = BASE64[(n >>> 12) & 63]!;
+    digits[o + 2] = BASE64[(n >>> 6) & 63]!;
+    digits[o + 3] = BASE64[n & 63]!;
+  }
+  digits[27] = 0x3d; // '=': 20 bytes leave one missing
+  return String.fromCharCode.apply(null, digits);
 }
 
 /** HMAC-SHA1 of the UTF-8 bytes of `text`, in base64. */
 export function hmacSha1Base64(key: HmacSha1Key, text: string): string {
   // A UTF-16 code unit is at most 3 UTF-8 bytes; keep room for the padding too.
   const room = text.length * 3 + 2 * BLOCK;
-  if (message.length < room) message = Buffer.alloc(room);
-  const length = message.write(text, 0, 'utf8');
+  if (message.length < room) message = new Uint8Array(room);
+  const length = utf8Into(text, message);
   const end = pad(message, length);
   state.set(key.inner);
   for (let offset = 0; offset < end; offset += BLOCK) compress(state, message, offset);
-  for (let i = 0; i < 5; i++) tail.writeInt32BE(state[i]!, 4 * i);
+  for (let i = 0; i < 5; i++) putWord(tail, 4 * i, state[i]!);
   pad(tail, 20);
   state.set(key.outer);
   compress(state, tail, 0);
-  for (let i = 0; i < 5; i++) tail.writeInt32BE(state[i]!, 4 * i);
-  return tail.toString('base64', 0, 20);
+  for (let i = 0; i < 5; i++) putWord(tail, 4 * i, state[i]!);
+  return base64Digest(tail);
 }

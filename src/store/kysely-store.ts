@@ -249,6 +249,18 @@ export class KyselyStore extends DefinitionStore implements Store {
       page = page.where('created_at', '<', range.to + 1);
       count = count.where('created_at', '<', range.to + 1);
     }
+    if (range.statuses !== undefined) {
+      const statuses = [...range.statuses];
+      page = statuses.length === 0 ? page.where(sql<boolean>`1 = 0`) : page.where('status', 'in', statuses);
+      count = statuses.length === 0 ? count.where(sql<boolean>`1 = 0`) : count.where('status', 'in', statuses);
+    }
+    if (range.nameContains !== undefined && range.nameContains !== '') {
+      // LIKE with its wildcards escaped; lower() on both sides, as PostgreSQL's LIKE is case-sensitive and SQLite's not.
+      const pattern = `%${range.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const contains = sql<boolean>`lower(name) like ${pattern} escape '\\'`;
+      page = page.where(contains);
+      count = count.where(contains);
+    }
     const { after } = range;
     if (after) {
       // A row-value comparison: both databases turn it into one range of the index (an OR of the two cases made

@@ -303,6 +303,10 @@ export interface TaskRange {
   limit: number;
   offset?: number;
   after?: { createdAt: number; id: string };
+  /** Only tasks in one of these states. */
+  statuses?: readonly TaskStatus[];
+  /** Only tasks whose name contains this text (case-insensitive for ASCII letters). */
+  nameContains?: string;
 }
 
 export interface TaskStore {

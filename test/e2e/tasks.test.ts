@@ -126,6 +126,13 @@ describe('ActivateWorkflow runs real jobs', () => {
     const everything = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 1000 } });
     assert.deepEqual(paged, everything.task_list.map((t: any) => t.task_id));
     await assert.rejects(alice.api.send('GET', projectPath(alice.name, 'tasks/'), { query: { cursor: 'not-a-cursor' } }), /cursor must be the next_cursor/);
+    // Filters: state (one or several) and a part of the name, any case.
+    const succeeded = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { status: 'succeeded,failed', name: first.task_name.toUpperCase(), size: 1000 } });
+    assert.ok(succeeded.task_list.some((t: any) => t.task_id === first.task_id));
+    for (const t of succeeded.task_list) assert.ok(t.task_name.includes(first.task_name) && ['succeeded', 'failed'].includes(t.status), t.task_name);
+    const running = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { status: 'running', name: first.task_name } });
+    assert.deepEqual([running.count, running.total], [0, 0]);
+    await assert.rejects(alice.api.send('GET', projectPath(alice.name, 'tasks/'), { query: { status: 'done' } }), /status 'done' is not a task state/);
     // gwc reads the same routes under wdl/tasks/.
     const viaWdl = await alice.api.json<any>('GET', projectPath(alice.name, `wdl/tasks/${first.task_id}/`));
     assert.equal(viaWdl.task_id, first.task_id);

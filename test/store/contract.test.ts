@@ -12,6 +12,8 @@ import {
   type Project,
   type Store,
   type TaskEvent,
+  type TaskRange,
+  type TaskStatus,
 } from '../../src/store/store.js';
 import { BACKENDS } from './backends.js';
 
@@ -619,6 +621,32 @@ for (const backend of BACKENDS) {
       assert.deepEqual(paged, all.map((t) => t.name));
       assert.ok(paged.indexOf('listed-twin') >= 0 && Math.abs(paged.indexOf('listed-twin') - paged.indexOf('listed-2')) === 1);
       await store.deleteTask(twin.id);
+    });
+
+    it('filters a task list by state and by a part of the name, with ranges and keyset pages', async () => {
+      const listed = await store.createProject(project.accountId, 'task-filters');
+      const base = 1_660_000_000;
+      const made: Array<[string, TaskStatus]> = [['Align_s1', 'running'], ['align_s2', 'queued'], ['qc_s1', 'running'], ['qc%_x', 'failed'], ['ALIGN_s3', 'succeeded']];
+      for (const [i, [name, status]] of made.entries()) {
+        await store.createTask(taskInput(name, { projectId: listed.id, status, createdAt: base + i }), []);
+      }
+      const names = async (range: Omit<TaskRange, 'limit'> & { limit?: number }) => {
+        const { tasks, total } = await store.listTasks(listed.id, { limit: 10, ...range });
+        return { names: tasks.map((t) => t.name), total };
+      };
+      assert.deepEqual(await names({ statuses: ['running'] }), { names: ['qc_s1', 'Align_s1'], total: 2 });
+      assert.deepEqual(await names({ statuses: ['running', 'queued'] }), { names: ['qc_s1', 'align_s2', 'Align_s1'], total: 3 });
+      assert.deepEqual(await names({ statuses: [] }), { names: [], total: 0 });
+      assert.deepEqual(await names({ nameContains: 'align' }), { names: ['ALIGN_s3', 'align_s2', 'Align_s1'], total: 3 });
+      assert.deepEqual(await names({ nameContains: 'LIGN_S' }), { names: ['ALIGN_s3', 'align_s2', 'Align_s1'], total: 3 });
+      // LIKE's wildcards are plain characters: '%' and '_' match only themselves.
+      assert.deepEqual(await names({ nameContains: '%' }), { names: ['qc%_x'], total: 1 });
+      assert.deepEqual(await names({ nameContains: 'c_s' }), { names: ['qc_s1'], total: 1 });
+      assert.deepEqual(await names({ nameContains: 'align', statuses: ['running', 'succeeded'], from: base + 1 }), { names: ['ALIGN_s3'], total: 1 });
+      const first = await store.listTasks(listed.id, { limit: 1, nameContains: 's1' });
+      assert.deepEqual([first.tasks.map((t) => t.name), first.total], [['qc_s1'], 2]);
+      const last = first.tasks[0]!;
+      assert.deepEqual(await names({ nameContains: 's1', after: { createdAt: last.createdAt, id: last.id } }), { names: ['Align_s1'], total: 2 });
     });
 
     it('deletes a task with its jobs and events, leaving other tasks alone', async () => {

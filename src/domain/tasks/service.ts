@@ -49,6 +49,17 @@ function encodeCursor(task: Task): string {
   return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
 }
 
+const TASK_STATES: readonly TaskStatus[] = ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'];
+
+/** The `status` filter of a task list: one state or several, separated by commas. */
+function taskStatuses(value: unknown): TaskStatus[] {
+  const states = String(value).split(',').map((s) => s.trim());
+  for (const state of states) {
+    if (!TASK_STATES.includes(state as TaskStatus)) throw invalid(`status '${state.slice(0, 64)}' is not a task state (${TASK_STATES.join(', ')})`);
+  }
+  return states as TaskStatus[];
+}
+
 function decodeCursor(value: unknown): { createdAt: number; id: string } {
   const refuse = () => invalid('cursor must be the next_cursor of an earlier page of this list');
   if (typeof value !== 'string' || value.length > 200) throw refuse();
@@ -216,7 +227,18 @@ export class TaskService {
     const offset = query.offset === undefined ? 0 : Number(query.offset);
     if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
     const after = query.cursor === undefined || query.cursor === '' ? undefined : decodeCursor(query.cursor);
-    const range = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}), ...(after ? { after } : {}), limit: size, offset };
+    const statuses = query.status === undefined || query.status === '' ? undefined : taskStatuses(query.status);
+    const nameContains = query.name === undefined || query.name === '' ? undefined : String(query.name);
+    if (nameContains !== undefined && nameContains.length > 256) throw invalid('name must be at most 256 characters');
+    const range = {
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      ...(after ? { after } : {}),
+      ...(statuses ? { statuses } : {}),
+      ...(nameContains !== undefined ? { nameContains } : {}),
+      limit: size,
+      offset,
+    };
     const { tasks, total } = await this.store.listTasks(project.id, range);
     const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
     const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));

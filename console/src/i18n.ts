@@ -1,0 +1,96 @@
+/**
+ * English and Chinese. Texts are written in English where they are used, `t('Sign in')`, and looked up in the
+ * Chinese table below in Chinese mode (a test checks that every text passed to t() has its translation). `{name}`
+ * in a text is replaced by vars.name. The choice is kept in localStorage (it is no secret).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from './api.js';
+import { ZH } from './zh.js';
+
+export type Lang = 'en' | 'zh';
+
+const STORE = 'gdflow.console.lang';
+let lang: Lang = readLang();
+const listeners = new Set<(l: Lang) => void>();
+
+function readLang(): Lang {
+  try {
+    const stored = localStorage.getItem(STORE);
+    if (stored === 'en' || stored === 'zh') return stored;
+  } catch {
+    // storage may be disabled
+  }
+  return typeof navigator !== 'undefined' && navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+export function currentLang(): Lang {
+  return lang;
+}
+
+export function setLang(next: Lang): void {
+  lang = next;
+  try {
+    localStorage.setItem(STORE, next);
+  } catch {
+    // storage may be disabled
+  }
+  document.documentElement.lang = next === 'zh' ? 'zh-CN' : 'en';
+  for (const listener of listeners) listener(next);
+}
+
+/** Re-render the calling component when the language changes; returns it. */
+export function useLang(): Lang {
+  const [value, set] = useState(lang);
+  useEffect(() => {
+    listeners.add(set);
+    return () => void listeners.delete(set);
+  }, []);
+  return value;
+}
+
+export function t(text: string, vars?: Record<string, string | number>): string {
+  let out = lang === 'zh' ? (ZH[text] ?? text) : text;
+  if (vars) out = out.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  return out;
+}
+
+/** An error for the user: the API's Chinese message in Chinese mode (error_message_chs), its English one otherwise. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    const message = lang === 'zh' && error.messageChs ? error.messageChs : error.message;
+    return error.status === 0 ? message : `${message} (${error.code})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+// One formatter per language: toLocaleString makes a new one on every call, which costs about a millisecond.
+const timeFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** A date and time in the reader's language and zone (unix seconds in). */
+export function formatTime(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '—';
+  let format = timeFormats.get(lang);
+  if (!format) timeFormats.set(lang, (format = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'medium' })));
+  return format.format(new Date(seconds * 1000));
+}
+
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -1,0 +1,164 @@
+/** The API answers the console reads (docs/api.md, docs/wire.md §4), as far as it reads them. */
+
+export interface ToolSummary {
+  tool_name: string;
+  tool_version: number;
+  tool_id: string;
+  description: string;
+  status: 'checked' | 'unchecked';
+  type: string;
+  category: string;
+  authorized_methods?: string[];
+  modified_time: number;
+  created_time: number;
+}
+
+export interface ToolAsRead {
+  description: string;
+  configs: Record<string, unknown> & { version: number; name?: string; _id?: string };
+  status: 'checked' | 'unchecked';
+  modified_time: number;
+  created_time: number;
+}
+
+export interface WorkflowSummary {
+  workflow_name: string;
+  workflow_version: number;
+  workflow_id: string;
+  description: string;
+  status: 'checked' | 'unchecked';
+  type?: string;
+  authorized_methods?: string[];
+  modified_time: number;
+  created_time: number;
+}
+
+export interface WorkflowAsRead {
+  version: number;
+  description: string;
+  status: 'checked' | 'unchecked';
+  configs: { nodelist?: WorkflowNode[] };
+}
+
+export interface WorkflowNode {
+  node_id: string;
+  app_id?: string;
+  name?: string;
+  alias?: string;
+  parameters?: Record<string, { value?: unknown; variable?: boolean }> | null;
+  [key: string]: unknown;
+}
+
+export interface GraphNode {
+  node_id: string;
+  kind: 'load' | 'tool' | 'store';
+  name: string;
+  alias: string;
+  app_id: string;
+  tool?: { account: string; project: string; name: string; version: number; tool_id: string };
+  inputs: string[];
+  outputs: string[];
+  depth: number;
+}
+
+export interface GraphEdge {
+  enid: string;
+  from: string;
+  from_port: string;
+  to: string;
+  to_port: string;
+  formats: string[];
+}
+
+export interface GraphView {
+  workflow_name: string;
+  workflow_version: number;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export interface TemplateParameter {
+  variable: boolean;
+  required: boolean;
+  type: string;
+  value: unknown;
+  hint?: string;
+  minvalue?: number;
+  maxvalue?: number;
+}
+
+export interface DataEntry {
+  name: string;
+  enid?: string;
+  description?: string;
+  property?: unknown;
+  [key: string]: unknown;
+}
+
+export interface RunTemplate {
+  name: string | null;
+  description: string;
+  Inputs: Record<string, { alias?: string; category?: string; type?: string; required: boolean; minitems: number; maxitems: number; formats: string[]; data: DataEntry[] }>;
+  Outputs: Record<string, { alias?: string; type?: string; minitems: number; maxitems: number; formats: string[]; data: DataEntry[] }>;
+  Parameters: Record<string, { alias?: string; parameters: Record<string, TemplateParameter> }>;
+  [key: string]: unknown;
+}
+
+export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
+export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface Task {
+  task_id: string;
+  task_name: string;
+  status: TaskStatus;
+  reason: string;
+  workflow_name: string;
+  workflow_version: number;
+  user_name: string;
+  description: string;
+  createTime: number | null;
+  startTime: number | null;
+  endTime: number | null;
+  scheduleTime: number | null;
+  stop_requested?: boolean;
+  progress: { done: number; total: number; running: number; failed: number; percent: number };
+}
+
+export interface TaskList {
+  task_list: Task[];
+  count: number;
+  total: number;
+  next_cursor?: string | null;
+}
+
+export interface Job {
+  job_id: string;
+  task_id: string;
+  name: string;
+  node_id: string;
+  alias: string;
+  status: JobStatus;
+  reason: string;
+  exit_code: number | null;
+  attempt: number;
+  cpu: number;
+  mem: string;
+  startTime: number | null;
+  endTime: number | null;
+  image_digest?: string | null;
+  external_id?: string | null;
+}
+
+export interface JobInfo extends Job {
+  cmd: string;
+  Log_downloadURL: string;
+}
+
+export interface DataItem {
+  name: string;
+  size: number;
+  modified_time: number;
+}
+
+export const TERMINAL_TASK: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
+export const TASK_STATES: readonly TaskStatus[] = ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'];
