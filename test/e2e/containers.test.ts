@@ -53,7 +53,7 @@ for (const kind of CONTAINER_KINDS) {
       ensureTinyImage(kind);
       await start();
       await registerTool(account, 'slow', {
-        cmd_template: 'echo started >> /var/data/runs.log; sleep 4; (cat {{ inputs.src[0].path }}; echo slow done) > {{ outputs.out[0].path }}',
+        cmd_template: 'echo started >> /var/data/runs.log; sleep 8; (cat {{ inputs.src[0].path }}; echo slow done) > {{ outputs.out[0].path }}',
         inputs: { src: { type: 'file', formats: ['txt'], required: true } },
         outputs: { out: { type: 'file', formats: 'txt', required: true } },
         requirements: requirements(),

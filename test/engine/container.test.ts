@@ -257,7 +257,8 @@ for (const kind of CONTAINER_KINDS) {
 
     describe('adoption: the container outlives the worker that started it', () => {
       it('keeps running when its worker is SIGKILLed; adopt waits for it (the same container, not a new one)', async () => {
-        const spec = await job('echo started; sleep 2; echo done > out.txt; echo finished');
+        // Long enough to be still running after the worker's start, kill and an inspect on a loaded machine.
+        const spec = await job('echo started; sleep 6; echo done > out.txt; echo finished');
         const worker = startWorker(kind, spec);
         const { externalId, digest } = await worker.started;
         assert.equal(digest, imageDigest(kind, TINY_IMAGE));
