@@ -11,6 +11,7 @@ import {
   type DataList,
   type DataPutResult,
   type Job,
+  type JobCacheExplanation,
   type JobInfo,
   type ListTasksQuery,
   type PutToolRequest,
@@ -300,6 +301,19 @@ export class Client {
 
   async getJobCommand(taskId: string, jobId: string): Promise<{ cmd: string }> {
     return this.transport.json('GET', await this.projectPath(`tasks/${segment(taskId)}/cmd/${segment(jobId)}/`));
+  }
+
+  /** Why a job was or was not a call-cache hit: the nearest earlier job of its tool and what differs (docs/tasks.md). */
+  async explainJob(taskId: string, jobId: string): Promise<JobCacheExplanation> {
+    return this.transport.json('GET', await this.projectPath(`tasks/${segment(taskId)}/jobs/${segment(jobId)}/explain/`));
+  }
+
+  /**
+   * Run a task again with it as the reference task: same workflow version, parameters and outputs; its succeeded
+   * jobs whose keys still match are reused. Not retried once the request may have reached the server.
+   */
+  async rerunTask(taskId: string): Promise<ActivatedTask> {
+    return this.transport.json('POST', await this.projectPath(`tasks/${segment(taskId)}/rerun/`), { retryOn: 'unsent' });
   }
 
   /** Every persisted state transition of the task and its jobs. */

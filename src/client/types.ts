@@ -6,7 +6,7 @@
 
 import type { FromSchema } from 'json-schema-to-ts';
 import type { callerIdentity, dataItem, dataList, dataPutResult } from '../contract/data.js';
-import type { activatedTask, job, jobInfo, task, taskEvent, taskList, taskProgress } from '../contract/tasks.js';
+import type { activatedTask, job, jobCacheExplanation, jobInfo, task, taskEvent, taskList, taskProgress } from '../contract/tasks.js';
 import type { createToolBody, toolDefinition } from '../contract/tools.js';
 import type { createWorkflowBody } from '../contract/workflows.js';
 
@@ -232,6 +232,8 @@ export interface ListTasksQuery {
 export type Job = FromSchema<typeof job>;
 
 export type JobInfo = FromSchema<typeof jobInfo>;
+/** GET .../jobs/<job>/explain/: why a job was or was not a call-cache hit. */
+export type JobCacheExplanation = FromSchema<typeof jobCacheExplanation>;
 
 export type TaskEvent = FromSchema<typeof taskEvent>;
 

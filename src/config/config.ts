@@ -3,6 +3,8 @@ import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parseDatabase } from '../store/location.js';
+import { DEFAULT_RETRY_POLICY, readRetryPolicy, type RetryPolicy } from '../domain/tools/retry-policy.js';
+import { parseSizeMb } from '../domain/tools/definition.js';
 
 /**
  * Server settings in layers: defaults, then a config file, then environment variables, then
@@ -52,6 +54,12 @@ export const OPTIONS = {
   drainTimeout: { env: 'GDFLOW_DRAIN_TIMEOUT', flag: '--drain-timeout', kind: 'seconds', default: () => 25, description: 'on SIGTERM, how long a worker lets running jobs finish before it kills them and hands their tasks back (seconds)' },
   workerId: { env: 'GDFLOW_WORKER_ID', flag: '--worker-id', kind: 'string', default: () => '', description: 'this worker\'s name in the store (default: <hostname>-<pid>-<random>); must be unique among live workers' },
   jobTimeout: { env: 'GDFLOW_JOB_TIMEOUT', flag: '--job-timeout', kind: 'seconds', default: () => 86400, description: 'a job running longer is killed and fails (seconds; 0 for none)' },
+  callCaching: { env: 'GDFLOW_CALL_CACHING', flag: '--call-caching', kind: 'enum', values: ['on', 'off'], default: () => 'on', description: 'whether a job may reuse the outputs of an identical earlier job of the same account (docs/tasks.md, "Call caching"); tools and tasks can turn it off for themselves' },
+  cleanupIntermediates: { env: 'GDFLOW_CLEANUP_INTERMEDIATES', flag: '--cleanup-intermediates', kind: 'enum', values: ['off', 'on'], default: () => 'off', description: 'whether a task that succeeded loses its intermediate outputs (its stored outputs stay) when it does not say (Property.cleanup_intermediates)' },
+  retryMaxAttempts: { env: 'GDFLOW_RETRY_MAX_ATTEMPTS', flag: '--retry-max-attempts', kind: 'integer', default: () => 3, description: 'attempts of a job in all, for tools without a retry policy (docs/tasks.md, "Retries"; at most 10)' },
+  retryOn: { env: 'GDFLOW_RETRY_ON', flag: '--retry-on', kind: 'string', default: () => 'lost_worker', description: 'which failures are retried, for tools without a retry policy: a comma-separated list of exit_code, out_of_memory, timeout, lost_worker, executor_error (or none)' },
+  retryMemoryFactor: { env: 'GDFLOW_RETRY_MEMORY_FACTOR', flag: '--retry-memory-factor', kind: 'string', default: () => '2', description: 'after an out-of-memory failure, the next attempt\'s memory is multiplied by this (1 to 16; up to the worker\'s --memory)' },
+  retryBackoff: { env: 'GDFLOW_RETRY_BACKOFF', flag: '--retry-backoff', kind: 'seconds', default: () => 0, description: 'seconds before a job\'s second attempt, doubled for each further one' },
   metricsToken: { env: 'GDFLOW_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', default: () => '', description: 'bearer token GET /metrics requires (default: none, and /metrics answers only loopback requests)' },
   logUrlTtl: { env: 'GDFLOW_LOG_URL_TTL', flag: '--log-url-ttl', kind: 'seconds', default: () => 3600, description: 'how long a Log_downloadURL stays valid (seconds)' },
 } as const satisfies Record<string, OptionSpec>;
@@ -90,6 +98,12 @@ export interface Config {
   workerId: string;
   logUrlTtl: number;
   metricsToken: string;
+  callCaching: 'on' | 'off';
+  cleanupIntermediates: 'off' | 'on';
+  retryMaxAttempts: number;
+  retryOn: string;
+  retryMemoryFactor: string;
+  retryBackoff: number;
   /** Where the file layer came from, if any. */
   configFile?: string;
 }
@@ -200,10 +214,27 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const database = parseDatabase(String(values.database));
   if ('problem' in database) problems.push(`database: ${database.problem}`);
   if (values.leaseTtl === 0) problems.push(`leaseTtl must be at least 1 second`);
+  try {
+    retryPolicyOf(values as unknown as Config);
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : String(error));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as unknown as Config;
   config.dataDir = resolve(config.dataDir);
   config.publicUrl = config.publicUrl.replace(/\/+$/, '');
   if (configFile) config.configFile = configFile;
   return config;
+}
+
+/** The retry policy of tools without one (docs/tasks.md, "Retries"), from the retry* options. */
+export function retryPolicyOf(config: Pick<Config, 'retryMaxAttempts' | 'retryOn' | 'retryMemoryFactor' | 'retryBackoff'>): RetryPolicy {
+  const on = config.retryOn.trim() === '' || config.retryOn.trim() === 'none' ? [] : config.retryOn.split(',').map((s) => s.trim());
+  const factor = Number(config.retryMemoryFactor);
+  return readRetryPolicy(
+    { max_attempts: config.retryMaxAttempts, on, memory_factor: Number.isFinite(factor) ? factor : config.retryMemoryFactor, backoff_seconds: config.retryBackoff },
+    'retry (--retry-*)',
+    DEFAULT_RETRY_POLICY,
+    parseSizeMb,
+  );
 }

@@ -81,6 +81,59 @@ export const taskList = {
   additionalProperties: false,
 } as const;
 
+/** One ended attempt of a job (docs/tasks.md, "Retries"). */
+export const jobAttempt = {
+  type: 'object',
+  properties: {
+    attempt: { type: 'integer' },
+    outcome: { type: 'string', enum: ['succeeded', 'failed', 'out_of_memory', 'killed', 'timed_out', 'lost'] },
+    exit_code: { type: ['integer', 'null'] },
+    reason: text,
+    mem: { type: 'string', description: 'the memory the attempt was given, e.g. 2048m (0m: no limit)' },
+    peak_rss_bytes: { type: ['integer', 'null'], description: 'the highest resident memory sampled, when known' },
+    startTime: time,
+    endTime: time,
+  },
+  required: ['attempt', 'outcome', 'exit_code', 'reason', 'mem', 'peak_rss_bytes', 'startTime', 'endTime'],
+  additionalProperties: false,
+} as const;
+
+/** A job's call-cache explanation (docs/tasks.md, "Explain a miss"). */
+export const jobCacheExplanation = {
+  type: 'object',
+  properties: {
+    job_id: text,
+    cache_hit: { type: 'boolean' },
+    cached_from: { type: ['string', 'null'] },
+    cache_key: { type: ['string', 'null'], description: "the job's key; null when none was computed (caching was off for it)" },
+    summary: { type: 'string', description: 'the explanation in one sentence' },
+    nearest: {
+      type: ['object', 'null'],
+      description: 'the earlier job of the same tool whose key is nearest, or null when there is none',
+      properties: { job_id: text, task_id: text, status: text, endTime: time, cache_key: text },
+      required: ['job_id', 'task_id', 'status', 'endTime', 'cache_key'],
+      additionalProperties: false,
+    },
+    differences: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          part: { type: 'string', enum: ['tool', 'tool_version', 'tool_definition', 'image', 'image_digest', 'input', 'parameter', 'command'] },
+          name: { type: 'string', description: "the input's path in the sandbox, or the parameter's name" },
+          this: {},
+          other: {},
+          message: text,
+        },
+        required: ['part', 'this', 'other', 'message'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['job_id', 'cache_hit', 'cached_from', 'cache_key', 'summary', 'nearest', 'differences'],
+  additionalProperties: false,
+} as const;
+
 /** The job object (docs/wire.md §4); domain/tasks/views.ts writes it. */
 export const job = {
   type: 'object',
@@ -100,6 +153,8 @@ export const job = {
     endTime: time,
     image_digest: { type: ['string', 'null'], description: 'the digest of the image the job ran in (container executors)' },
     external_id: { type: ['string', 'null'], description: "the job's handle outside gdflow: a Slurm job id, a container's name" },
+    cached_from: { type: ['string', 'null'], description: 'the job whose outputs this one reused from the call cache; null when it ran' },
+    attempts: { type: 'array', description: 'every attempt that ended, oldest first', items: jobAttempt },
   },
   required: ['job_id', 'name', 'node_id', 'alias', 'status', 'reason', 'exit_code', 'attempt', 'startTime', 'endTime'],
 } as const;

@@ -66,6 +66,19 @@ export const toolDefinition = {
     inputs: { type: ['object', 'null'], additionalProperties: inputDefinition },
     outputs: { type: ['object', 'null'], additionalProperties: outputDefinition },
     parameters: { type: ['object', 'null'], additionalProperties: parameterDefinition },
+    retry: {
+      type: ['object', 'null'],
+      description: 'when a failed job runs again (docs/tasks.md, "Retries"); absent: the server default',
+      properties: {
+        max_attempts: { type: 'integer', minimum: 1, maximum: 10 },
+        backoff_seconds: { type: 'number', minimum: 0, maximum: 3600 },
+        on: { type: 'array', items: { type: 'string', enum: ['exit_code', 'out_of_memory', 'timeout', 'lost_worker', 'executor_error'] } },
+        memory_factor: { type: 'number', minimum: 1, maximum: 16 },
+        max_memory: { type: ['string', 'number'], description: 'a size with a unit (16g), or MiB' },
+      },
+      additionalProperties: false,
+    },
+    call_caching: { type: 'boolean', description: 'false: never reuse earlier results for this tool (docs/tasks.md, "Call caching")' },
     requirements: {
       type: 'object',
       properties: {

@@ -2,7 +2,10 @@ import { rm } from 'node:fs/promises';
 import { JobSpecError } from '../domain/tasks/job-spec.js';
 import { JOB_TRANSITIONS, TASK_TRANSITIONS, TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
 import type { DataStore } from '../data/index.js';
-import type { JobPatch, JobStatus, StateChanges, Store, Task, TaskPatch, TaskStatus, WorkEvent } from '../store/store.js';
+import type { JobAttempt, JobPatch, JobStatus, Json, StateChanges, Store, Task, TaskPatch, TaskStatus, WorkEvent } from '../store/store.js';
+import { backoffBefore, DEFAULT_RETRY_POLICY, failureKind, nextMemory, readRetryPolicy, type RetryOn, type RetryPolicy } from '../domain/tools/retry-policy.js';
+import { parseSizeMb } from '../domain/tools/definition.js';
+import { CallCache, type CacheContext } from './call-cache.js';
 import type { Executor } from './executors/executor.js';
 import { makeJobDirectories, runJob, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
@@ -45,6 +48,12 @@ export interface EngineOptions {
   maxTasks?: number;
   /** How many times a job may be found running by a new owner (its worker died) before it is failed. */
   maxRestarts?: number;
+  /** The retry policy of tools that have none (docs/tasks.md, "Retries"). Default DEFAULT_RETRY_POLICY. */
+  retry?: RetryPolicy;
+  /** Whether jobs may be satisfied from the call cache (docs/tasks.md, "Call caching"). Default true. */
+  callCaching?: boolean;
+  /** Whether a task that succeeded loses its intermediate outputs, when the task does not say. Default false. */
+  cleanupIntermediates?: boolean;
   log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
   /** Told of every job this worker ran when it ends, however it ended (for the metrics). */
   onJobEnded?: (result: RunResult) => void;
@@ -83,6 +92,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Engine {
   private readonly store: Store;
+  private readonly calls: CallCache;
   private readonly owner: string;
   private readonly leaseSeconds: number;
   private readonly maxTasks: number;
@@ -121,6 +131,7 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.store = options.store;
+    this.calls = new CallCache(options.store, options.dataStore, options.layout);
     this.owner = options.workerId;
     this.leaseSeconds = options.leaseSeconds ?? 15;
     this.maxTasks = options.maxTasks ?? Math.max(16, 4 * options.cpus);
@@ -303,10 +314,12 @@ export class Engine {
       }
       if (job.status !== 'running') continue;
       // Its process died with its worker: run it again from scratch, unless that keeps happening.
+      const lost: JobAttempt = { attempt: job.attempt, outcome: 'lost', exitCode: null, reason: 'its worker was lost while it ran', memMb: job.memMb, peakRssBytes: null, startedAt: job.startedAt, endedAt: now() };
+      const attempts = [...job.attempts, lost];
       if (job.attempt >= maxRestarts) {
-        this.setJob(live, entry, 'failed', `its worker was lost ${job.attempt} times while this job was running`, { endedAt: now() });
+        this.setJob(live, entry, 'failed', `its worker was lost ${job.attempt} times while this job was running`, { endedAt: now(), attempts });
       } else {
-        this.setJob(live, entry, 'queued', `runs again from scratch: its worker was lost while attempt ${job.attempt} was running`);
+        this.setJob(live, entry, 'queued', `runs again from scratch: its worker was lost while attempt ${job.attempt} was running`, { attempts });
       }
       this.log('warn', 'took over a job whose worker was lost while it ran', { job: job.id, status: job.status });
     }
@@ -547,6 +560,8 @@ export class Engine {
 
     if (live.allSucceeded) {
       this.setTask(live, 'succeeded', `all ${live.jobs.length} jobs succeeded`, { endedAt: t, ...(task.startedAt === null ? { startedAt: t } : {}) });
+      const cleanup = live.task.plan.cleanup_intermediates;
+      if (typeof cleanup === 'boolean' ? cleanup : this.options.cleanupIntermediates === true) this.removeIntermediates(live);
     }
   }
 
@@ -554,8 +569,9 @@ export class Engine {
     return entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.options.cpus) : 0;
   }
 
+  /** The memory of the job's next attempt: the tool's, or more after an attempt ran out of it (see retry). */
   private memOf(entry: LiveJob): number {
-    return entry.spec.kind === 'tool' ? Math.min(entry.spec.memMb, this.options.memoryMb) : 0;
+    return entry.spec.kind === 'tool' ? Math.min(entry.job.memMb, this.options.memoryMb) : 0;
   }
 
   /**
@@ -572,6 +588,7 @@ export class Engine {
       // job started in a slot one of them freed would write into the task's directory after its removal.
       if (live.task.stopRequested || live.failed || this.deleting.has(live.task.id) || !['queued', 'running'].includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
+        if (entry.notBefore !== undefined && entry.notBefore > Date.now()) continue; // a retry waiting out its backoff
         const cpu = this.cpuOf(entry);
         const memMb = this.memOf(entry);
         if (cpu > this.freeCpus || memMb > this.freeMemMb) {
@@ -668,10 +685,11 @@ export class Engine {
       timeoutSeconds: this.options.jobTimeoutSeconds,
       signal: run.controller.signal,
       onStarted: (info) => this.started(live, entry, info, now()),
+      cache: { calls: this.calls, context: this.cacheContext(live) },
       ...(adopt !== undefined ? { adopt } : {}),
       ...(madeAhead ? { madeAhead } : {}),
     })
-      .then((result) => this.finish(live, entry, result, run.controller.signal.reason as AbortReason | undefined))
+      .then((result) => this.finish(live, entry, result, run.controller.signal.reason as AbortReason | undefined, run.memMb))
       .catch((error: unknown) => this.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))
       .finally(() => this.unreserve(live, entry, run));
   }
@@ -695,7 +713,18 @@ export class Engine {
     this.wake(live.task.id);
   }
 
-  private finish(live: LiveTask, entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined): void {
+  /** What the call cache needs of a task (docs/tasks.md, "Call caching" and "Resume"). */
+  private cacheContext(live: LiveTask): CacheContext {
+    const reference = live.task.plan.reference_task;
+    return {
+      account: live.task.accountName,
+      enabled: this.options.callCaching !== false && live.task.plan.call_caching !== false,
+      referenceTask: typeof reference === 'string' ? reference : null,
+      upstream: (jobId) => live.byId.get(jobId)?.job.outputHashes ?? null,
+    };
+  }
+
+  private finish(live: LiveTask, entry: LiveJob, result: RunResult, abortReason: AbortReason | undefined, memMb: number): void {
     // Given up or deleted meanwhile: the task's next owner decides about this job.
     if (this.tasks.get(live.task.id) !== live || abortReason === 'lost') return;
     this.options.onJobEnded?.(result);
@@ -703,8 +732,17 @@ export class Engine {
     const ran = result.exitCode !== null || result.outcome === 'succeeded';
     // An executor that did not report the start: the job ran all the same.
     if (entry.job.status === 'queued' && ran) this.started(live, entry, {}, result.startedAt);
-    const ended = { attempt: entry.job.attempt, exitCode: result.exitCode, endedAt: result.endedAt };
-    if (result.outcome === 'succeeded') return this.setJob(live, entry, 'succeeded', result.reason, ended);
+    const attempts = ran || result.outcome !== 'killed' ? [...entry.job.attempts, attemptOf(entry, result, memMb)] : entry.job.attempts;
+    const ended = { attempt: entry.job.attempt, exitCode: result.exitCode, endedAt: result.endedAt, attempts };
+    if (result.outcome === 'succeeded') {
+      return this.setJob(live, entry, 'succeeded', result.reason, {
+        ...ended,
+        cachedFrom: result.cachedFrom ?? null,
+        ...keyOf(result),
+        outputHashes: result.outputHashes ?? null,
+      });
+    }
+    const keyed = keyOf(result);
     if (result.outcome === 'killed' && abortReason === 'shutdown') {
       if (entry.job.status === 'running') this.setJob(live, entry, 'queued', 'its worker shut down while it ran; it runs again from scratch', ended);
       else {
@@ -714,13 +752,72 @@ export class Engine {
       }
       return;
     }
-    if (result.outcome === 'lost') {
-      return this.setJob(live, entry, 'queued', `runs again from scratch: ${result.reason}`, ended);
-    }
     if (result.outcome === 'killed') {
-      return this.setJob(live, entry, 'cancelled', abortReason === 'fail-fast' ? 'killed: another node of the task failed' : 'killed: the task was stopped', ended);
+      return this.setJob(live, entry, 'cancelled', abortReason === 'fail-fast' ? 'killed: another node of the task failed' : 'killed: the task was stopped', { ...ended, ...keyed });
     }
-    return this.setJob(live, entry, 'failed', result.reason, ended);
+    const retry = this.retryOf(entry, result, memMb);
+    if (retry.again) {
+      const { delaySeconds, nextMemMb } = retry;
+      if (delaySeconds > 0) {
+        entry.notBefore = Date.now() + delaySeconds * 1000;
+        setTimeout(() => this.wake(live.task.id), delaySeconds * 1000 + 5).unref();
+      } else entry.notBefore = undefined;
+      const more = nextMemMb !== memMb ? `, with ${nextMemMb} MB` : '';
+      const when = delaySeconds > 0 ? ` in ${delaySeconds} s` : '';
+      return this.setJob(live, entry, 'queued', `attempt ${entry.job.attempt} ${retry.kind}: ${result.reason}; attempt ${entry.job.attempt + 1} runs${when}${more}`, {
+        ...ended,
+        ...keyed,
+        memMb: nextMemMb,
+      });
+    }
+    return this.setJob(live, entry, 'failed', retry.why ? `${result.reason} (${retry.why})` : result.reason, { ...ended, ...keyed });
+  }
+
+  /** Whether a failed attempt is followed by another (the tool's retry policy, or the server's), when and with what memory. */
+  private retryOf(entry: LiveJob, result: RunResult, memMb: number):
+    | { again: true; kind: RetryOn; delaySeconds: number; nextMemMb: number }
+    | { again: false; why?: string } {
+    const kind = failureKind(result.outcome, result.exitCode);
+    if (kind === undefined) return { again: false };
+    const base = this.options.retry ?? DEFAULT_RETRY_POLICY;
+    let policy = base;
+    if (entry.spec.kind === 'tool' && entry.spec.retry) {
+      try {
+        policy = readRetryPolicy(entry.spec.retry, 'retry', base, parseSizeMb);
+      } catch {
+        policy = base; // checked when the tool was put; a policy this version cannot read falls back to the default
+      }
+    }
+    if (!policy.on.includes(kind)) return { again: false };
+    if (entry.job.attempt >= policy.maxAttempts) {
+      return policy.maxAttempts > 1 ? { again: false, why: `attempt ${entry.job.attempt} of ${policy.maxAttempts}, no retries left` } : { again: false };
+    }
+    let nextMemMb = memMb;
+    if (kind === 'out_of_memory' && policy.memoryFactor > 1) {
+      const more = nextMemory(policy, memMb, this.options.memoryMb);
+      if (more === undefined) return { again: false, why: `no more memory to give than ${memMb} MB` };
+      nextMemMb = more;
+    }
+    return { again: true, kind, delaySeconds: backoffBefore(policy, entry.job.attempt + 1), nextMemMb };
+  }
+
+  /**
+   * Delete the working directories of a task's tool jobs, where their outputs are (docs/tasks.md, "Intermediate
+   * cleanup"): what was stored is in the data store, copied there by the store steps, and stays. The jobs forget
+   * their output hashes in the same write, so that no later job is a cache hit on them.
+   */
+  private removeIntermediates(live: LiveTask): void {
+    const dirs: string[] = [];
+    for (const entry of live.jobs) {
+      if (entry.spec.kind !== 'tool') continue;
+      entry.job.outputHashes = null;
+      this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { outputHashes: null } });
+      dirs.push(this.options.layout.workDir(live.task.id, entry.spec.nodeId));
+    }
+    void this.flush()
+      .then(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 }))))
+      .then(() => this.log('info', 'removed intermediate outputs', { task: live.task.id, jobs: dirs.length }))
+      .catch((error: unknown) => this.log('error', 'removing intermediate outputs failed', { task: live.task.id, error: String(error) }));
   }
 
   /** Remove a task's files (before its rows: a DELETE answers once the rows are gone). */
@@ -728,6 +825,26 @@ export class Engine {
     await Promise.all(this.preparing.values()); // a directory made ahead must not reappear after the removal
     await removeTaskFiles(this.options.layout, taskId);
   }
+}
+
+/** What a job keeps of its call-cache key (none when none was made). */
+function keyOf(result: RunResult): JobPatch {
+  if (result.cacheKey === undefined) return {};
+  return { cacheKey: result.cacheKey, cacheParts: result.cacheParts as unknown as Json, cacheLookup: result.cacheLookup ?? null };
+}
+
+/** The record of an ended attempt, kept on its job (docs/tasks.md, "Retries"). */
+function attemptOf(entry: LiveJob, result: RunResult, memMb: number): JobAttempt {
+  return {
+    attempt: entry.job.attempt,
+    outcome: result.outcome,
+    exitCode: result.exitCode,
+    reason: result.reason,
+    memMb,
+    peakRssBytes: result.peakRssBytes ?? null,
+    startedAt: result.startedAt,
+    endedAt: result.endedAt,
+  };
 }
 
 /** A task's directory with everything in it; also used by API replicas deleting a task no worker holds. */

@@ -6,6 +6,9 @@ import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/
 import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
+import type { CacheParts } from '../domain/cache/key.js';
+import type { FileHash } from '../store/store.js';
+import type { CacheContext, CallCache } from './call-cache.js';
 
 /**
  * Run one job to its end: a tool command through the executor, or a data step in-process.
@@ -32,9 +35,20 @@ export interface RunContext {
   onStarted: NonNullable<RunHooks['onStarted']>;
   /** The executor's handle of this job from an earlier owner: wait for that job instead of starting one. */
   adopt?: string;
+  /** Call caching for this job (absent: off). */
+  cache?: { calls: CallCache; context: CacheContext };
 }
 
-export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'startedAt' | 'endedAt'>;
+export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'startedAt' | 'endedAt' | 'peakRssBytes'> & {
+  /** The job's call-cache key and what it was made of, when one was computed. */
+  cacheKey?: string;
+  cacheParts?: CacheParts;
+  /** The job whose outputs this one reused. */
+  cachedFrom?: string;
+  cacheLookup?: 'hit' | 'miss' | 'off';
+  /** The hashes of the outputs of a succeeded job, when caching was on for it. */
+  outputHashes?: Record<string, FileHash>;
+};
 
 const now = () => Date.now() / 1000;
 
@@ -113,9 +127,68 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
+  const cached = context.cache && spec.callCaching !== false ? await lookUp(spec, context, context.cache) : undefined;
+  if (cached?.result) return cached.result;
   const jobSpec = executorSpec(spec, context, workDir, mounts);
-  const result = await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted });
-  return checkOutputs(spec, workDir, result);
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted })), context.memMb);
+  if (!cached?.key) return result;
+  const keyed = {
+    ...result,
+    cacheKey: cached.key.key,
+    cacheParts: cached.key.parts,
+    cacheLookup: cached.lookup,
+    ...(cached.note ? { reason: `${result.reason} (not from the cache: ${cached.note})` } : {}),
+  };
+  if (result.outcome !== 'succeeded') return keyed;
+  return { ...keyed, outputHashes: await context.cache!.calls.hashOutputs(spec, context.taskId) };
+}
+
+/**
+ * The call cache before a tool job runs: its key, and a job to reuse. A hit ends the job here (it started and
+ * succeeded with the reused outputs); a key that cannot be made (an input that cannot be read, an image that cannot be
+ * resolved) leaves the job to run and to fail, if it must, for its own reasons.
+ */
+async function lookUp(spec: ToolJobSpec, context: RunContext, cache: NonNullable<RunContext['cache']>) {
+  const { calls, context: task } = cache;
+  // The key is made and kept even when reuse is off: a later task may name this one as its reference.
+  let key;
+  try {
+    // An image that cannot be resolved now fails the job when it runs; its key is made without a digest.
+    const imageDigest = spec.image && context.executor.imageDigest ? await context.executor.imageDigest(spec.image, context.signal).catch(() => null) : null;
+    const parts = await calls.partsOf(spec, context.taskId, task, imageDigest);
+    key = { parts, key: calls.keyOf(parts) };
+  } catch {
+    return undefined;
+  }
+  if (!task.enabled && task.referenceTask === null) return { key, lookup: 'off' as const };
+  const { hit, note } = await calls.find(key.key, context.jobId, spec.outputFiles.length, task);
+  if (!hit) return { key, note, lookup: 'miss' as const };
+  const startedAt = now();
+  context.onStarted({});
+  const outputHashes = await calls.reuse(hit, spec, context.taskId);
+  const result: RunResult = {
+    outcome: 'succeeded',
+    exitCode: 0,
+    reason: `from the call cache: the outputs of job ${hit.source.id}`,
+    startedAt,
+    endedAt: now(),
+    cacheKey: key.key,
+    cacheParts: key.parts,
+    cachedFrom: hit.source.id,
+    cacheLookup: 'hit',
+    outputHashes,
+  };
+  return { key, result, lookup: 'hit' as const };
+}
+
+/**
+ * Exit code 137 (SIGKILL) under a memory limit, from an executor that could not tell why: the kernel's OOM killer
+ * is what sends it there, and what a retry with more memory answers (docs/tasks.md, "Retries").
+ */
+function asOutOfMemory(result: RunResult, memMb: number): RunResult {
+  if (result.outcome !== 'failed' || memMb <= 0) return result;
+  if (result.exitCode !== 137 && !/^killed by SIGKILL\b/.test(result.reason)) return result;
+  return { ...result, outcome: 'out_of_memory', reason: `out of memory: killed by SIGKILL under the ${memMb} MB limit (${result.reason})` };
 }
 
 /** A tool job succeeds when its command exited 0 and it wrote every output it declares. */
@@ -153,7 +226,9 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
   const jobSpec = executorSpec(spec, context, workDir, []);
   context.onStarted({ externalId });
-  return checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal));
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal)), context.memMb);
+  if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
+  return { ...result, outputHashes: await context.cache.calls.hashOutputs(spec, context.taskId) };
 }
 
 export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {

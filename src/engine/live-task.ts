@@ -14,6 +14,8 @@ export interface LiveJob {
   dependents: LiveJob[];
   /** How many of its deps have not succeeded yet. */
   waitingOn: number;
+  /** A retry waits until then (ms, this process's clock) before it starts. */
+  notBefore?: number;
 }
 
 export class LiveTask {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Config } from '../config/config.js';
+import { retryPolicyOf, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
@@ -103,6 +103,9 @@ function startEngine(config: Config, store: Store, layout: Layout, dataStore: Da
     memoryMb: Math.floor(config.memory / (1024 * 1024)),
     jobTimeoutSeconds: config.jobTimeout,
     leaseSeconds: config.leaseTtl,
+    retry: retryPolicyOf(config),
+    callCaching: config.callCaching !== 'off',
+    cleanupIntermediates: config.cleanupIntermediates === 'on',
     log: (level, message, fields) => logger[level](fields ?? {}, message),
     onJobEnded: (result) => metrics.jobEnded(result.outcome, result.exitCode, result.endedAt - result.startedAt),
   });

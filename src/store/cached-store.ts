@@ -9,6 +9,7 @@ import type {
   WorkEvents,
   DefinitionStatus,
   Job,
+  FileHash,
   JobPatch,
   JobStatus,
   Json,
@@ -284,6 +285,19 @@ export class CachedStore implements Store {
   }
   stateCounts(): ReturnType<Store['stateCounts']> {
     return this.inner.stateCounts();
+  }
+  // The call cache's rows change with every job: not cached here.
+  findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]> {
+    return this.inner.findCachedJobs(accountName, cacheKey, limit);
+  }
+  keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {
+    return this.inner.keyedJobsOfTool(accountName, toolName, limit);
+  }
+  getContentHash(accountName: string, path: string): Promise<FileHash | undefined> {
+    return this.inner.getContentHash(accountName, path);
+  }
+  putContentHash(accountName: string, path: string, hash: FileHash): Promise<void> {
+    return this.inner.putContentHash(accountName, path, hash);
   }
   // The audit log is not cached and holds nothing the cache does: no invalidation.
   recordAudit(entry: AuditEntry): Promise<void> {

@@ -13,8 +13,11 @@ import type { JobPatch, JobStatus, StateChanges } from './store.js';
 
 type JobChange = NonNullable<StateChanges['jobs']>[number];
 
-/** How a patch member is stored: its column and the SQL type its value is cast to (VALUES rows carry no types). */
-const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer' | 'double precision' }> = {
+/**
+ * How a patch member is stored: its column, the SQL type its value is cast to (VALUES rows carry no types), and
+ * for a document, that it is stored as JSON text.
+ */
+const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer' | 'double precision'; json?: true }> = {
   status: { column: 'status', type: 'text' },
   reason: { column: 'reason', type: 'text' },
   attempt: { column: 'attempt', type: 'integer' },
@@ -24,7 +27,25 @@ const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer'
   command: { column: 'command', type: 'text' },
   externalId: { column: 'external_id', type: 'text' },
   imageDigest: { column: 'image_digest', type: 'text' },
+  memMb: { column: 'mem_mb', type: 'integer' },
+  attempts: { column: 'attempts', type: 'text', json: true },
+  cacheKey: { column: 'cache_key', type: 'text' },
+  cacheParts: { column: 'cache_parts', type: 'text', json: true },
+  cachedFrom: { column: 'cached_from', type: 'text' },
+  cacheLookup: { column: 'cache_lookup', type: 'text' },
+  outputHashes: { column: 'output_hashes', type: 'text', json: true },
 };
+
+/** A patch's members as column values (documents as JSON text; null stays null). */
+export function jobPatchColumns(patch: JobPatch): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch) as Array<[keyof JobPatch, unknown]>) {
+    if (value === undefined) continue;
+    const { column, json } = COLUMNS[key];
+    values[column] = json && value !== null ? JSON.stringify(value) : value;
+  }
+  return values;
+}
 
 /** Rows per statement: well under SQLite's limit of bound parameters. */
 const CHUNK = 200;
@@ -69,7 +90,10 @@ export async function writeJobChanges(trx: Kysely<Database>, dialect: SqlDialect
     const members = (key === '' ? [] : key.split(',')) as Array<keyof JobPatch>;
     for (const part of chunks(rows)) {
       const cast = (value: unknown, type: string): RawBuilder<unknown> => sql`cast(${value ?? null} as ${sql.raw(type)})`;
-      const values = part.map(([id, patch]) => sql`(${sql.join([sql`${id}`, ...members.map((m) => cast(patch[m], COLUMNS[m].type))])})`);
+      const values = part.map(([id, patch]) => {
+        const columns = jobPatchColumns(patch);
+        return sql`(${sql.join([sql`${id}`, ...members.map((m) => cast(columns[COLUMNS[m].column], COLUMNS[m].type))])})`;
+      });
       const names = sql.raw(['id', ...members.map((m) => COLUMNS[m].column)].join(', '));
       const sets = sql.join([...members.map((m) => sql.raw(`${COLUMNS[m].column} = v.${COLUMNS[m].column}`)), sql`modified_at = ${at}`]);
       await sql`with v (${names}) as (values ${sql.join(values)}) update jobs set ${sets} from v where jobs.id = v.id`.execute(trx);

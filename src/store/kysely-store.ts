@@ -2,7 +2,8 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
-import { writeJobChanges } from './job-changes.js';
+import { jobPatchColumns, writeJobChanges } from './job-changes.js';
+import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import { isUniqueViolation } from './sql-errors.js';
@@ -12,6 +13,7 @@ import {
   type AuditEntry,
   type AuditQuery,
   type AuditRecord,
+  type FileHash,
   type HeldTaskFlags,
   type WorkEvents,
   type Job,
@@ -77,6 +79,12 @@ function toJob(row: Selectable<JobsTable>): Job {
     startedAt: row.started_at,
     endedAt: row.ended_at,
     modifiedAt: row.modified_at,
+    attempts: (JSON.parse(row.attempts) as Job['attempts']) ?? [],
+    cacheKey: row.cache_key,
+    cacheParts: parseJson(row.cache_parts),
+    cachedFrom: row.cached_from,
+    cacheLookup: row.cache_lookup as Job['cacheLookup'],
+    outputHashes: parseJson(row.output_hashes) as Job['outputHashes'],
   };
 }
 
@@ -471,22 +479,27 @@ export class KyselyStore extends DefinitionStore implements Store {
     const at = now();
     await trx
       .updateTable('jobs')
-      .set({
-        ...(patch.status !== undefined ? { status: patch.status } : {}),
-        ...(patch.reason !== undefined ? { reason: patch.reason } : {}),
-        ...(patch.attempt !== undefined ? { attempt: patch.attempt } : {}),
-        ...(patch.exitCode !== undefined ? { exit_code: patch.exitCode } : {}),
-        ...(patch.startedAt !== undefined ? { started_at: patch.startedAt } : {}),
-        ...(patch.endedAt !== undefined ? { ended_at: patch.endedAt } : {}),
-        ...(patch.command !== undefined ? { command: patch.command } : {}),
-        ...(patch.externalId !== undefined ? { external_id: patch.externalId } : {}),
-        ...(patch.imageDigest !== undefined ? { image_digest: patch.imageDigest } : {}),
-        modified_at: at,
-      })
+      .set({ ...jobPatchColumns(patch), modified_at: at })
       .where('id', '=', id)
       .execute();
     await recordTransition(trx, { taskId: current.task_id, jobId: id, from: current.status, patch, at });
     return true;
+  }
+
+  async findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]> {
+    return (await findCachedJobRows(this.db, accountName, cacheKey, limit)).map(toJob);
+  }
+
+  async keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {
+    return (await keyedJobRowsOfTool(this.db, accountName, toolName, limit)).map(toJob);
+  }
+
+  getContentHash(accountName: string, path: string): Promise<FileHash | undefined> {
+    return getContentHash(this.db, accountName, path);
+  }
+
+  async putContentHash(accountName: string, path: string, hash: FileHash): Promise<void> {
+    await this.retrying((trx) => putContentHash(trx, accountName, path, hash), () => false);
   }
 
   async taskEvents(taskId: string): Promise<TaskEvent[]> {

@@ -107,6 +107,24 @@ export interface JobsTable {
   started_at: number | null;
   ended_at: number | null;
   modified_at: number;
+  /** Every ended attempt, a JSON list (migration 0006). */
+  attempts: Generated<string>;
+  cache_key: string | null;
+  /** JSON: what the cache key was made of. */
+  cache_parts: string | null;
+  cached_from: string | null;
+  cache_lookup: string | null;
+  /** JSON: output file → {sha256, size, mtimeMs}. */
+  output_hashes: string | null;
+}
+
+/** The content hash of a stored data item, valid while its size and modification time are these (migration 0006). */
+export interface ContentHashesTable {
+  account: string;
+  path: string;
+  sha256: string;
+  size: number;
+  mtime_ms: number;
 }
 
 export interface TaskEventsTable {
@@ -151,4 +169,5 @@ export interface Database {
   task_events: TaskEventsTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
+  content_hashes: ContentHashesTable;
 }

@@ -227,6 +227,40 @@ export interface Job {
   startedAt: number | null;
   endedAt: number | null;
   modifiedAt: number;
+  /** Every attempt that ended, oldest first (docs/tasks.md, "Retries"); `memMb` above is the next or current one's. */
+  attempts: JobAttempt[];
+  /** The job's call-cache key (docs/tasks.md, "Call caching"), once computed before it ran; else null. */
+  cacheKey: string | null;
+  /** What the key was made of, for `explain`; null with the key. */
+  cacheParts: Json | null;
+  /** The job whose outputs this one reused (a cache hit), or null when it ran. */
+  cachedFrom: string | null;
+  /** Whether the cache was looked up for it: hit, miss, off (its key was kept, but reuse was off); null: no key. */
+  cacheLookup: 'hit' | 'miss' | 'off' | null;
+  /** The job's output files (relative to its working directory) with their content hashes, once it succeeded. */
+  outputHashes: Record<string, FileHash> | null;
+}
+
+/** One ended attempt of a job. */
+export interface JobAttempt {
+  attempt: number;
+  /** The executor's outcome: succeeded, failed, out_of_memory, timed_out, killed, lost. */
+  outcome: string;
+  exitCode: number | null;
+  reason: string;
+  /** The memory the attempt was given (MiB; 0: no limit). */
+  memMb: number;
+  /** The highest resident memory sampled, when known. */
+  peakRssBytes: number | null;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+/** A file's content hash, with what it was taken of: a file whose size or modification time changed is rehashed. */
+export interface FileHash {
+  sha256: string;
+  size: number;
+  mtimeMs: number;
 }
 
 export interface TaskEvent {
@@ -239,9 +273,11 @@ export interface TaskEvent {
 }
 
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'>;
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest'>;
+export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputHashes'>;
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
-export type JobPatch = Partial<Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest'>>;
+export type JobPatch = Partial<
+  Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'memMb' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputHashes'>
+>;
 
 export interface StateChanges {
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
@@ -385,6 +421,19 @@ export interface AuditStore {
   listAudit(query: AuditQuery): Promise<AuditRecord[]>;
 }
 
+/**
+ * What call caching keeps (docs/tasks.md, "Call caching"): jobs by their cache key, and the content hashes of
+ * stored data items, taken once per item and kept while its size and modification time stay the same.
+ */
+export interface CallCacheStore {
+  /** Succeeded jobs of the account's tasks (not being deleted) with this key, newest first. */
+  findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]>;
+  /** Jobs of the account's tasks that ran this tool and recorded a cache key, newest first (for explain). */
+  keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]>;
+  getContentHash(accountName: string, path: string): Promise<FileHash | undefined>;
+  putContentHash(accountName: string, path: string, hash: FileHash): Promise<void>;
+}
+
 export interface SettingsStore {
   getSetting(key: string): Promise<string | undefined>;
   /** Set the value unless one exists; returns the value that is stored (first writer wins). */
@@ -410,7 +459,7 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore {
+export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */

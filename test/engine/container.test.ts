@@ -177,7 +177,7 @@ for (const kind of CONTAINER_KINDS) {
     it('a job over its memory limit fails as out of memory; what told so is removed with the container', async () => {
       const spec = await job(`x=$(head -c 419430400 /dev/zero | tr '\\0' a); echo survived`, { memMb: 64 });
       const { result } = await runRecorded(executor, spec);
-      assert.equal(result.outcome, 'failed');
+      assert.equal(result.outcome, 'out_of_memory');
       assert.match(result.reason, /^out of memory: exceeded the 64 MB limit \(killed by SIGKILL \(exit code 137\)\)$/);
       assert.equal(await read(spec.stdoutLog), '');
       assert.deepEqual((await readdir(join(spec.dir, 'logs'))).sort(), ['stderr.log', 'stdout.log'], 'only the logs are left');

@@ -453,7 +453,7 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
     it('memory limit: a job allocating over memMb fails with an out-of-memory reason', async () => {
       const spec = await job(allocate(3), { memMb: 100 });
       const r = await executor.run(spec, never());
-      assert.equal(r.outcome, 'failed');
+      assert.equal(r.outcome, 'out_of_memory');
       assert.match(r.reason, /out of memory/);
       assert.equal(r.memoryEnforcement, container ? 'container' : cgroupMemory ? 'cgroup-v1' : 'watchdog');
     });
@@ -461,7 +461,7 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
     it('memory limit, watchdog mode: over the limit → killed and failed; peak RSS reported', processesOnly("a container's memory limit is its cgroup's"), async () => {
       const watchdog = createExecutor(kind as 'bwrap' | 'host', { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100, launcher: launcherKind });
       const r = await watchdog.run(await job(`perl -e '$x = "a" x (400*1024*1024); sleep 10'`, { memMb: 100 }), never());
-      assert.equal(r.outcome, 'failed');
+      assert.equal(r.outcome, 'out_of_memory');
       assert.equal(r.memoryEnforcement, 'watchdog');
       assert.match(r.reason, /out of memory: .* over the 100 MB limit/);
       assert.ok((r.peakRssBytes ?? 0) > 100 * 1024 * 1024);

@@ -144,7 +144,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
 
       it("memory limit: a job over its --mem is killed by Slurm and fails with a reason that says so", async () => {
         const result = await executor.run(await newJob(`perl -e '$x = "a" x (400*1024*1024); sleep 5'`, { memMb: 100 }), never());
-        assert.equal(result.outcome, 'failed');
+        assert.equal(result.outcome, 'out_of_memory');
         assert.match(result.reason, /out of memory: exceeded the 100 MB limit/);
       });
     });
@@ -208,7 +208,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
 
     it('a job over its memory limit fails as out of memory (the container\'s limit)', async () => {
       const result = await executor.run(await inImage(`x=$(head -c 419430400 /dev/zero | tr '\\0' a); echo survived`, { memMb: 64 }), never());
-      assert.equal(result.outcome, 'failed');
+      assert.equal(result.outcome, 'out_of_memory');
       assert.match(result.reason, /^out of memory: exceeded the 64 MB limit/);
     });
 

@@ -27,6 +27,10 @@ export interface ResolvedRun {
   /** Tool node → parameter values after defaults, of their declared types. */
   parameters: Record<string, Record<string, unknown>>;
   referenceTask: string | null;
+  /** Property.call_caching: false turns the call cache off for this task; null leaves it to the server. */
+  callCaching: boolean | null;
+  /** Property.cleanup_intermediates: delete intermediate outputs once the task succeeded; null: the server's default. */
+  cleanupIntermediates: boolean | null;
 }
 
 /** Whether a file name has one of the formats (its name ends with `.<format>`); no formats accept all. */
@@ -88,6 +92,8 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
     outputs: {},
     parameters: {},
     referenceTask: null,
+    callCaching: null,
+    cleanupIntermediates: null,
   };
 
   // Inputs: every item exists, is readable by the caller, has an accepted format; counts in range.
@@ -178,7 +184,16 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
     run.outputs[nodeId] = resolved;
   }
 
+  if (parameters.Property !== undefined && parameters.Property !== null && !isObject(parameters.Property)) {
+    throw invalid(`parameters.Property must be an object, not ${describe(parameters.Property)}`);
+  }
   const property = isObject(parameters.Property) ? parameters.Property : {};
+  for (const key of ['call_caching', 'cleanup_intermediates'] as const) {
+    const value = property[key];
+    if (value !== undefined && value !== null && typeof value !== 'boolean') throw invalid(`parameters.Property.${key} must be true or false, not ${describe(value)}`);
+  }
+  run.callCaching = typeof property.call_caching === 'boolean' ? property.call_caching : null;
+  run.cleanupIntermediates = typeof property.cleanup_intermediates === 'boolean' ? property.cleanup_intermediates : null;
   const reference = Array.isArray(property.reference_task) ? property.reference_task[0] : undefined;
   const referenceId = isObject(reference) ? reference.id : undefined;
   // Clients send `null` or the string "null" for none (docs/wire.md §7).

@@ -63,6 +63,19 @@ const toolJobSchema = {
     memMb: { type: 'integer', minimum: 0 },
     network: { type: 'boolean' },
     image: { type: 'string' },
+    /** The tool version and a digest of its definition (what the call-cache key is made of); absent in older specs. */
+    tool: {
+      type: 'object',
+      properties: { name: { type: 'string' }, version: { type: 'integer' }, digest: { type: 'string' } },
+      required: ['name', 'version', 'digest'],
+      additionalProperties: false,
+    },
+    /** The parameter values after defaults (call-cache key, explain). */
+    parameters: { type: 'object' },
+    /** False when the tool says its jobs are never to be reused (call_caching: false): no key is made for them. */
+    callCaching: { type: 'boolean' },
+    /** The tool's retry policy document, null for the server's default. */
+    retry: { type: ['object', 'null'] },
   },
   required: ['kind', 'nodeId', 'alias', 'deps', 'command', 'mounts', 'outputFiles', 'cpu', 'memMb', 'network', 'image'],
   additionalProperties: false,

@@ -4,6 +4,8 @@ import { newId } from '../../ids.js';
 import type { DataRef } from '../../data/index.js';
 import { renderCommand, RenderError } from '../render/index.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from './job-spec.js';
+import { canonicalJson, sha256 } from '../cache/key.js';
+import type { ToolDefinition } from '../tools/definition.js';
 
 /**
  * Turn a validated workflow graph and a task's resolved run parameters into jobs: one per node,
@@ -55,6 +57,11 @@ function distinctNames(names: string[]): string[] {
 interface LinkFile {
   source: FileSource;
   name: string;
+}
+
+/** What of a tool's definition decides its results: a change of resources, policies or descriptions keeps its digest. */
+export function toolDigest(def: ToolDefinition): string {
+  return sha256(canonicalJson({ cmdTemplate: def.cmdTemplate, image: def.image, inputs: def.inputs, outputs: def.outputs, parameters: def.parameters }));
 }
 
 export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun): PlannedJob[] {
@@ -156,6 +163,10 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
       memMb: def.resources.memMb,
       network: def.resources.network,
       image: def.image,
+      tool: { name: tool.name, version: tool.version, digest: toolDigest(def) },
+      parameters: run.parameters[node.id] ?? {},
+      callCaching: def.callCaching,
+      retry: def.retry,
     };
     jobs.push({ id, nodeId: node.id, name: tool.name, command: rendered.command, cpu: def.resources.cpu, memMb: def.resources.memMb, spec });
   }

@@ -12,6 +12,8 @@ import type { Scope } from '../tools/service.js';
 import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
 import { jobView, taskView } from './views.js';
+import { explainCacheMiss } from './explain.js';
+import { formatDataName } from '../../data/index.js';
 
 /** A task's files on the shared data root (job directories and logs). */
 export interface TaskFiles {
@@ -149,6 +151,7 @@ export class TaskService {
     for (let attempt = 0; ; attempt++) {
       const name = explicitName ?? generatedName(workflow.name, workflow.version, at, attempt);
       const run = await resolveRun({ graph, template, parameters, caller: scope.caller, taskName: name, catalog: this.catalog });
+      if (run.referenceTask !== null) await this.checkReferenceTask(scope, run.referenceTask);
       const taskId = newId();
       let jobs;
       try {
@@ -171,7 +174,13 @@ export class TaskService {
             status: scheduled ? 'scheduled' : 'queued',
             reason: scheduled ? `waiting for ${new Date(run.scheduleAt! * 1000).toISOString()}` : 'activated',
             parameters: { ...(isObject(parameters) ? parameters : {}), description: run.description },
-            plan: { jobs: jobs.map((j) => j.id), workflow_owner: `${ownerAccount}/${ownerProject}`, reference_task: run.referenceTask },
+            plan: {
+              jobs: jobs.map((j) => j.id),
+              workflow_owner: `${ownerAccount}/${ownerProject}`,
+              reference_task: run.referenceTask,
+              call_caching: run.callCaching,
+              cleanup_intermediates: run.cleanupIntermediates,
+            },
             scheduleAt: run.scheduleAt,
             stopRequested: false,
             createdAt: at.getTime() / 1000,
@@ -201,6 +210,15 @@ export class TaskService {
       // Workers find it by polling anyway; the event only saves them the wait.
       await this.store.events.publish({ kind: 'task', taskId });
       return { task_id: taskId, task_name: name };
+    }
+  }
+
+  /** A reference task (docs/tasks.md, "Resume") is an earlier task of the caller's account. */
+  private async checkReferenceTask(scope: Scope, id: string): Promise<void> {
+    const where = 'parameters.Property.reference_task[0].id';
+    const task = /^[0-9a-f]{24}$/.test(id) ? await this.store.getTask(id) : undefined;
+    if (!task || task.deleteRequested || task.accountName !== scope.caller.accountName) {
+      throw invalid(`${where} '${id.slice(0, 64)}' is not a task of account '${scope.caller.accountName}'`);
     }
   }
 
@@ -318,6 +336,48 @@ export class TaskService {
     const job = await this.job(scope, taskId, jobId);
     const url = (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : '';
     return { ...jobView(job, aliasOf(job)), cmd: job.command, Log_downloadURL: url };
+  }
+
+  /**
+   * Why a job was or was not a call-cache hit (docs/tasks.md, "Explain a miss"): for a miss, the earlier job of the
+   * same tool in the account whose key is nearest, and exactly which parts of the key differ.
+   */
+  async explainJob(scope: Scope, taskId: string, jobId: string) {
+    const job = await this.job(scope, taskId, jobId);
+    return explainCacheMiss(this.store, scope.caller.accountName, job);
+  }
+
+  /**
+   * Run a task again from it (docs/tasks.md, "Resume"): a new task of the same workflow version with the same
+   * run parameters and outputs, whose reference task is this one, so that its succeeded jobs whose keys still
+   * match are reused and only the rest runs.
+   */
+  async rerun(scope: Scope, taskId: string): Promise<{ task_id: string; task_name: string }> {
+    const task = await this.task(scope, taskId);
+    const parameters = structuredClone(task.parameters);
+    // The outputs where the task put them (names left blank were given defaults made of the task's name).
+    const outputs: Record<string, { data: Array<{ name: string; description: string }> }> = {};
+    for (const job of await this.store.listJobs(task.id)) {
+      let spec;
+      try {
+        spec = parseJobSpec(job.spec);
+      } catch {
+        continue;
+      }
+      if (spec.kind === 'store') outputs[spec.nodeId] = { data: spec.imports.map((i) => ({ name: formatDataName(i.target), description: i.description })) };
+    }
+    parameters.Outputs = outputs;
+    const property = isObject(parameters.Property) ? parameters.Property : {};
+    parameters.Property = { ...property, reference_task: [{ id: task.id }] };
+    const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+    const owner = typeof task.plan.workflow_owner === 'string' ? task.plan.workflow_owner : undefined;
+    return this.activate(scope, {
+      workflow_name: task.workflowName,
+      workflow_version: task.workflowVersion,
+      ...(owner !== undefined ? { workflow_owner: owner } : {}),
+      task_name: `${task.name.slice(0, 100)}_rerun_${stamp}`,
+      parameters,
+    });
   }
 
   async jobCommand(scope: Scope, taskId: string, jobId: string) {

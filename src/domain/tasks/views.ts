@@ -49,5 +49,18 @@ export function jobView(job: Job, alias = '') {
     image_digest: job.imageDigest,
     /** The job's handle outside gdflow, for a job that can outlive its worker: its Slurm job id or its container's name; else null. */
     external_id: job.externalId,
+    /** The job whose outputs this one reused from the call cache; null when it ran (docs/tasks.md, "Call caching"). */
+    cached_from: job.cachedFrom,
+    /** Every attempt that ended, oldest first (docs/tasks.md, "Retries"). */
+    attempts: job.attempts.map((a) => ({
+      attempt: a.attempt,
+      outcome: a.outcome,
+      exit_code: a.exitCode,
+      reason: a.reason,
+      mem: `${a.memMb}m`,
+      peak_rss_bytes: a.peakRssBytes,
+      startTime: time(a.startedAt),
+      endTime: time(a.endedAt),
+    })),
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '../json.js';
 import { renderCommand } from '../render/index.js';
 import { checkTemplateReferences } from './template-refs.js';
+import { DEFAULT_RETRY_POLICY, readRetryPolicy } from './retry-policy.js';
 
 /**
  * The tool definition (INTERFACE.md 2.2): validation at PutTool, and the typed reading of a
@@ -79,6 +80,10 @@ export interface ToolDefinition {
   outputs: Record<string, PortDefinition>;
   parameters: Record<string, ParameterDefinition>;
   resources: Resources;
+  /** The tool's retry policy as written (docs/tasks.md, "Retries"), or null for the server's default. */
+  retry: JsonObject | null;
+  /** Whether its jobs may be satisfied from the call cache (docs/tasks.md, "Call caching"); default true. */
+  callCaching: boolean;
 }
 
 /** Members the server adds when a tool is read; a client may send them back and we ignore them. */
@@ -262,7 +267,16 @@ function read(configs: JsonObject, strict: boolean): ToolDefinition {
     outputs,
     parameters,
     resources: readResources(requirements, strict),
+    retry: readRetry(configs.retry, strict),
+    callCaching: optionalBoolean(configs.call_caching, 'call_caching') ?? true,
   };
+}
+
+function readRetry(raw: unknown, strict: boolean): JsonObject | null {
+  if (raw === undefined || raw === null) return null;
+  // Checked now, so that a job never meets a policy it cannot read; read again with the server's default under it.
+  if (strict) readRetryPolicy(raw, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb);
+  return isObject(raw) ? raw : null;
 }
 
 /** Read a stored (already validated) definition. */

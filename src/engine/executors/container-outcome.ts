@@ -46,6 +46,7 @@ export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: 
     reason = `killed by ${signal} (exit code ${code})`;
   }
   // The script counts the kills while the command ran; podman's monitor saw one when the script itself was chosen.
-  if ((status?.oomKills ?? 0) > 0 || (!status && evidence.monitorSawOom)) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
-  return { ...base, signal, outcome: 'failed', reason };
+  const outOfMemory = (status?.oomKills ?? 0) > 0 || (!status && evidence.monitorSawOom);
+  if (outOfMemory) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
+  return { ...base, signal, outcome: outOfMemory ? 'out_of_memory' : 'failed', reason };
 }

@@ -194,6 +194,10 @@ export class ContainerExecutor implements Executor {
     return this.follow(name, spec, signal, startedAt, files, placeholders);
   }
 
+  async imageDigest(image: string, signal: AbortSignal): Promise<string> {
+    return (await this.images.resolve(image, signal)).digest;
+  }
+
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
     const t = now();
     const files = containerFilesOf(spec);

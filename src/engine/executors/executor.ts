@@ -51,8 +51,11 @@ export interface JobSpec {
 /**
  * 'lost': the job cannot be found or followed any more (an adopted container or cluster job that is gone without a
  * trace of how it ended); the engine runs it again from scratch.
+ * 'out_of_memory': the job went over its memory limit and was killed for it (a cgroup's OOM kill, the watchdog,
+ * a container's OOM kill, Slurm's OUT_OF_MEMORY, or exit code 137 under a memory limit): what a retry policy
+ * answers with more memory (docs/tasks.md, "Retries").
  */
-export type JobOutcome = 'succeeded' | 'failed' | 'killed' | 'timed_out' | 'lost';
+export type JobOutcome = 'succeeded' | 'failed' | 'out_of_memory' | 'killed' | 'timed_out' | 'lost';
 
 export interface JobResult {
   outcome: JobOutcome;
@@ -105,6 +108,11 @@ export interface Executor {
    * leave it out, and such jobs run again instead.
    */
   adopt?(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
+  /**
+   * The digest of the image a job of `image` would run in now (pulling it as the pull policy says), for the job's
+   * call-cache key; null when this executor runs jobs in no image. Executors that never do leave it out.
+   */
+  imageDigest?(image: string, signal: AbortSignal): Promise<string | null>;
   /** Checks that the executor can work on this machine (e.g. bwrap present and usable); throws an Error saying what is missing. */
   check(): Promise<void>;
   /** Release what the executor keeps between jobs (idle cgroups); called when the engine stops. */

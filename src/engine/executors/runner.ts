@@ -344,7 +344,7 @@ export async function runProcess(
       } else if (cause === 'memory') {
         result = {
           ...base,
-          outcome: 'failed',
+          outcome: 'out_of_memory',
           reason: `out of memory: the job's processes used ${Math.round(watchdogRss / MiB)} MB, over the ${spec.memMb} MB limit`,
         };
       } else if (code === 0) {
@@ -358,8 +358,9 @@ export async function runProcess(
           signal = signalNames.get(code - 128) ?? null;
           reason = `killed by ${signal} (exit code ${code})`;
         } else reason = `exit code ${code}`;
-        if (oomKills > 0) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
-        result = { ...base, signal, outcome: 'failed', reason };
+        const outOfMemory = oomKills > 0;
+        if (outOfMemory) reason = `out of memory: exceeded the ${spec.memMb} MB limit (${reason})`;
+        result = { ...base, signal, outcome: outOfMemory ? 'out_of_memory' : 'failed', reason };
       }
       resolve({ ...result, ...extra });
     };

@@ -167,6 +167,11 @@ export class SlurmExecutor implements Executor {
     return { script: batchScript(spec.jobId, plan, files.status, files.started), cwd: plan.cwd, inContainer: false, cleanup: async () => plan.cleanup?.() };
   }
 
+  /** Under `--slurm-wrap podman`, the image's digest as the submitting machine resolves it (the nodes share its store). */
+  async imageDigest(image: string, signal: AbortSignal): Promise<string | null> {
+    return this.container ? this.container.imageDigest(image, signal) : null;
+  }
+
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
     const t = now();
     if (!/^\d+$/.test(externalId)) return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
@@ -296,7 +301,7 @@ export class SlurmExecutor implements Executor {
         const state = row?.state;
         if (state === 'TIMEOUT') return finish({ outcome: 'timed_out', exitCode: null, signal: null, reason: `timed out: Slurm's time limit ended it`, ...times });
         if (state === 'OUT_OF_MEMORY' || (await slurmSaysOutOfMemory(spec.stderrLog))) {
-          return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `out of memory: exceeded the ${spec.memMb} MB limit (Slurm killed the job, ${state ?? 'no state'})`, ...times });
+          return finish({ outcome: 'out_of_memory', exitCode: null, signal: null, reason: `out of memory: exceeded the ${spec.memMb} MB limit (Slurm killed the job, ${state ?? 'no state'})`, ...times });
         }
         if (state === 'CANCELLED') return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `cancelled in Slurm, not by gdflow (Slurm job ${id})`, ...times });
         if (state === 'NODE_FAIL' || state === 'PREEMPTED' || state === 'BOOT_FAIL') return finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} ended ${state}`, ...times });

@@ -4,6 +4,7 @@ import * as m0002 from './0002_tasks_jobs.js';
 import * as m0003 from './0003_task_leases.js';
 import * as m0004 from './0004_job_image_digest.js';
 import * as m0005 from './0005_audit_log.js';
+import * as m0006 from './0006_call_cache_attempts.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003_task_leases': m0003,
   '0004_job_image_digest': m0004,
   '0005_audit_log': m0005,
+  '0006_call_cache_attempts': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

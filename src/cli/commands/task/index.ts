@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerTaskCmd } from './cmd.js';
+import { registerTaskExplain, registerTaskRerun } from './cache.js';
 import { registerTaskDelete, registerTaskStop } from './control.js';
 import { registerTaskEvents } from './events.js';
 import { registerTaskGet } from './get.js';
@@ -29,4 +30,6 @@ A JOB argument is a job id or the node id of the job in its workflow.`,
   registerTaskCmd(task);
   registerTaskEvents(task);
   registerTaskWait(task);
+  registerTaskExplain(task);
+  registerTaskRerun(task);
 }
