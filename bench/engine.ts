@@ -95,16 +95,23 @@ async function gdflowSetup(
   executor: 'bwrap' | 'host' | 'podman',
   databaseArgs: string[] = [],
   chains = CHAINS,
-): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[]; activation: number[] }> {
+  options: { keep?: boolean; caching?: boolean } = {},
+): Promise<{ server: ServerProcess; run: () => Promise<number>; serverCpu: number[]; activation: number[]; deleteKept: () => Promise<void> }> {
   const jobs = chains * STEPS;
   const serverCpu: number[] = [];
   /** Seconds ActivateWorkflow took to answer (validation, plan, 1,000 job rows), part of each run's time. */
   const activation: number[] = [];
-  const server = await startGdflow(['--executor', executor, '--cpus', '2', ...databaseArgs]);
+  // The DAG's chains are alike: with the call cache on, most of a task's jobs would reuse another chain's, and the
+  // peers run every job. The cache stays off for the comparisons (keys are still made, so its cost is in), and on for
+  // the cache case.
+  const caching = options.caching ? [] : ['--call-caching', 'off'];
+  const server = await startGdflow(['--executor', executor, '--cpus', '2', ...caching, ...databaseArgs]);
   const { transport } = createAccount(server.dataDir, server.url, 'enginebench', databaseArgs);
   const project = '/accounts/enginebench/projects/default';
   const requirements = { container: { image: executor === 'podman' ? TINY_IMAGE : 'debian:bookworm' }, resources: { cpu: 1, mem: '64m' } };
   await registerDag(transport, project, { chains, steps: STEPS, requirements });
+  /** Tasks run with `keep`, deleted by deleteKept. */
+  const kept: string[] = [];
   const run = async () => {
     const cpuBefore = cpuSeconds(server.pid);
     const start = performance.now();
@@ -119,11 +126,50 @@ async function gdflowSetup(
     const seconds = (performance.now() - start) / 1000;
     serverCpu.push((cpuSeconds(server.pid) - cpuBefore) / jobs);
     // Delete the task so the next round starts from the same state (BENCH_KEEP=1 keeps it, to study its jobs' times).
-    if (!process.env.BENCH_KEEP) await transport.send('DELETE', `${project}/tasks/${task_id}/`);
+    if (options.keep) kept.push(task_id);
+    else if (!process.env.BENCH_KEEP) await transport.send('DELETE', `${project}/tasks/${task_id}/`);
     else process.stdout.write(`  kept task ${task_id} in ${server.dataDir}\n`);
     return seconds;
   };
-  return { server, run, serverCpu, activation };
+  const deleteKept = async () => {
+    for (const id of kept.splice(0)) await transport.send('DELETE', `${project}/tasks/${id}/`);
+  };
+  return { server, run, serverCpu, activation, deleteKept };
+}
+
+/**
+ * The cache case (issue 17): the DAG run once, then an identical task at once, every job of which is served from
+ * the call cache; against snakemake (and make) re-running the same DAG with every output up to date. Each round
+ * starts from nothing: gdflow's two tasks are deleted after it (so the next round's first run runs), the peers'
+ * directories are made afresh.
+ */
+async function cacheCase(work: string, record: (name: string, measure: () => number | Promise<number>, jobs?: number) => Promise<void>, peers: { make: boolean; snakemake: boolean }) {
+  const cached = await gdflowSetup('host', [], CHAINS, { keep: true, caching: true });
+  for (let round = 0; round < ROUNDS; round++) {
+    await record('gdflow cache: first', cached.run);
+    await record('gdflow cache: second', cached.run);
+    await cached.deleteKept();
+    if (peers.make) {
+      const dir = join(work, 'make-cache');
+      runIn(dir, { Makefile: makefile('none') }, 'make', ['-j2', '-s']);
+      await record('make -j2, up to date', () => timeIn(dir, 'make', ['-j2', '-s']));
+    }
+    if (peers.snakemake) {
+      const dir = join(work, 'snakemake-cache');
+      runIn(dir, { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet', '--scheduler', 'greedy']);
+      await record('snakemake, up to date', () => timeIn(dir, 'snakemake', ['--cores', '2', '--quiet']));
+    }
+  }
+  await cached.server.stop();
+  if (!process.env.BENCH_KEEP) rmSync(cached.server.dataDir, { recursive: true, force: true });
+}
+
+/** Time a command in a directory as it is (runIn makes the directory afresh first). */
+function timeIn(dir: string, command: string, args: string[]): number {
+  const start = performance.now();
+  const result = spawnSync(command, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr.slice(-2000)}`);
+  return (performance.now() - start) / 1000;
 }
 
 async function main() {
@@ -174,6 +220,8 @@ async function main() {
       await record('snakemake, greedy', () => runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet', '--scheduler', 'greedy']));
     }
   }
+  // BENCH_CACHE=0 leaves the cache case out.
+  if (process.env.BENCH_CACHE !== '0') await cacheCase(work, record, { make: hasMake, snakemake: hasSnakemake });
   const rss = { host: peakRssMb(host.server.pid), bwrap: sandboxed ? peakRssMb(sandboxed.server.pid) : undefined };
   await host.server.stop();
   await sandboxed?.server.stop();
@@ -221,6 +269,17 @@ async function main() {
       `podman / make + podman ${perRound('gdflow (podman)', 'make -j2 + podman')}; ` +
       `snakemake / host ${perRound('snakemake --cores 2', 'gdflow (host)')}; snakemake / bwrap ${perRound('snakemake --cores 2', 'gdflow (bwrap)')}\n`,
   );
+  if (results['gdflow cache: second']) {
+    process.stdout.write(
+      `\ncache case: the DAG again with every job from the call cache (${JOBS} jobs; medians of ${ROUNDS})\n` +
+        '| runner | wall time | machine CPU per job | compared with | ratio |\n|---|---|---|---|---|\n',
+    );
+    row('gdflow, first run (host executor)', 'gdflow cache: first', '', '');
+    row('gdflow, second run: all from the cache', 'gdflow cache: second', 'its first run', ratio(m('gdflow cache: second'), m('gdflow cache: first')));
+    row('snakemake, everything up to date', 'snakemake, up to date', 'gdflow from the cache', `${ratio(m('snakemake, up to date'), m('gdflow cache: second'))} faster`);
+    row('make -j2, everything up to date', 'make -j2, up to date', 'gdflow from the cache', `${ratio(m('make -j2, up to date'), m('gdflow cache: second'))} faster`);
+    process.stdout.write(`per round: second / first ${perRound('gdflow cache: second', 'gdflow cache: first')}; snakemake up to date / gdflow cached ${perRound('snakemake, up to date', 'gdflow cache: second')}\n`);
+  }
   const medianMs = (seconds: number[] | undefined) => (seconds && seconds.length ? `${(median(seconds) * 1000).toFixed(1)} ms` : '?');
   process.stdout.write(`server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}, podman ${medianMs(contained?.serverCpu)}\n`);
   process.stdout.write(`ActivateWorkflow answered in (median): host ${medianMs(host.activation)}, bwrap ${medianMs(sandboxed?.activation)}\n`);

@@ -147,6 +147,21 @@ export interface Job {
   endTime: number | null;
   image_digest?: string | null;
   external_id?: string | null;
+  /** The job whose outputs this one reused from the call cache; null when it ran. */
+  cached_from?: string | null;
+  attempts?: JobAttempt[];
+}
+
+/** One ended attempt of a job (docs/tasks.md, "Retries"). */
+export interface JobAttempt {
+  attempt: number;
+  outcome: string;
+  exit_code: number | null;
+  reason: string;
+  mem: string;
+  peak_rss_bytes: number | null;
+  startTime: number | null;
+  endTime: number | null;
 }
 
 export interface JobInfo extends Job {

@@ -131,8 +131,9 @@ export class CallCache {
       const recorded = hit.source.outputHashes![hit.sourceSpec.outputFiles[i]!]!;
       hashes[file] = (await stillMatches(target, recorded)) ? recorded : await hashFile(target);
     }
+    // Links too: a succeeded job never runs again in place, so neither log is ever written again.
     for (const log of ['stdoutLog', 'stderrLog'] as const) {
-      await placeCopy(this.layout[log](hit.source.taskId, hit.source.nodeId), this.layout[log](taskId, spec.nodeId), false).catch(() => undefined);
+      await placeCopy(this.layout[log](hit.source.taskId, hit.source.nodeId), this.layout[log](taskId, spec.nodeId)).catch(() => undefined);
     }
     return hashes;
   }
@@ -146,17 +147,14 @@ export class CallCache {
   }
 }
 
-/** A hard link of `source` at `target` (a copy, by reflink where possible, across file systems or when `linkFirst` is false). */
-async function placeCopy(source: string, target: string, linkFirst = true): Promise<void> {
+/** A hard link of `source` at `target`, or a copy (by reflink where possible) across file systems. */
+async function placeCopy(source: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   await rm(target, { force: true });
-  if (linkFirst) {
-    try {
-      await link(source, target);
-      return;
-    } catch {
-      // another file system, or links not allowed: copy
-    }
+  try {
+    await link(source, target);
+  } catch {
+    // another file system, or links not allowed here
+    await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
   }
-  await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
 }

@@ -7,7 +7,7 @@ import { backoffBefore, DEFAULT_RETRY_POLICY, failureKind, nextMemory, readRetry
 import { parseSizeMb } from '../domain/tools/definition.js';
 import { CallCache, type CacheContext } from './call-cache.js';
 import type { Executor } from './executors/executor.js';
-import { makeJobDirectories, runJob, type RunResult } from './job-runner.js';
+import { makeJobDirectories, probeCache, runJob, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
 import { prepareTasksRoot } from './tasks-root.js';
@@ -86,6 +86,8 @@ const MAX_FORGOTTEN = 10_000;
 const PREPARE_AHEAD = 4;
 /** Most tasks claimed in one go. */
 const CLAIM_BATCH = 16;
+/** How many queued jobs may be looked up in the call cache at once, ahead of their start (see probe). */
+const MAX_PROBES = 8;
 const isTerminalJob = (status: JobStatus) => TERMINAL_JOB_STATES.includes(status);
 const isTerminalTask = (status: TaskStatus) => TERMINAL_TASK_STATES.includes(status);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,6 +118,8 @@ export class Engine {
   private starts: Start[] = [];
   private startsNow: Start[] = [];
   private passRunning = false;
+  /** Jobs being looked up in the call cache ahead of their start (see probe). */
+  private probing = 0;
   private passAgain = false;
   private claiming = false;
   private claimAgain = false;
@@ -589,6 +593,7 @@ export class Engine {
       if (live.task.stopRequested || live.failed || this.deleting.has(live.task.id) || !['queued', 'running'].includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
         if (entry.notBefore !== undefined && entry.notBefore > Date.now()) continue; // a retry waiting out its backoff
+        if (this.probe(live, entry)) continue;
         const cpu = this.cpuOf(entry);
         const memMb = this.memOf(entry);
         if (cpu > this.freeCpus || memMb > this.freeMemMb) {
@@ -613,6 +618,53 @@ export class Engine {
       // Jobs that did not fit wait for the next job to end.
       if (live.queued.size > 0) this.ready.add(live);
     }
+  }
+
+  /**
+   * Look a queued tool job up in the call cache before it gets a CPU slot: a hit is done without waiting behind
+   * running jobs, a miss goes back to the queue with its key (and runs without looking again). A few at a time;
+   * the job holds no CPU or memory meanwhile, but counts as running here, so that a stop, a deletion or a shutdown
+   * waits for it as for any job. Only while the lease is young, as a start (see dispatch). Returns whether the job
+   * is being looked up.
+   */
+  private probe(live: LiveTask, entry: LiveJob): boolean {
+    const spec = entry.spec;
+    if (spec.kind !== 'tool' || spec.callCaching === false || entry.probe !== undefined) return false;
+    const context = this.cacheContext(live);
+    if (!context.enabled && context.referenceTask === null) return false;
+    if (this.probing >= MAX_PROBES || Date.now() >= live.leaseAskedAt + (this.leaseSeconds * 1000) / 2) return false;
+    live.markStarting(entry);
+    entry.job.attempt++;
+    const run = this.reserve(live, entry, 0, 0);
+    this.probing++;
+    const memMb = this.memOf(entry);
+    run.done = probeCache(spec, {
+      executor: this.options.executor,
+      signal: run.controller.signal,
+      taskId: live.task.id,
+      jobId: entry.job.id,
+      onStarted: (info) => this.started(live, entry, info, now()),
+    }, { calls: this.calls, context })
+      .then((probe) => {
+        if (probe.result && this.tasks.get(live.task.id) === live) return this.finish(live, entry, probe.result, undefined, memMb);
+        // A miss (or the task went away meanwhile): back to the queue, not started.
+        entry.probe = probe;
+        entry.job.attempt--;
+        live.unmarkStarting(entry);
+        this.ready.add(live);
+      })
+      .catch((error: unknown) => {
+        this.log('error', 'looking a job up in the call cache failed', { job: entry.job.id, error: String(error) });
+        entry.probe = {};
+        entry.job.attempt--;
+        live.unmarkStarting(entry);
+        this.ready.add(live);
+      })
+      .finally(() => {
+        this.probing--;
+        this.unreserve(live, entry, run);
+      });
+    return true;
   }
 
   /** Hold a job's CPU and memory from now until it has ended. */
@@ -685,7 +737,7 @@ export class Engine {
       timeoutSeconds: this.options.jobTimeoutSeconds,
       signal: run.controller.signal,
       onStarted: (info) => this.started(live, entry, info, now()),
-      cache: { calls: this.calls, context: this.cacheContext(live) },
+      cache: { calls: this.calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
       ...(adopt !== undefined ? { adopt } : {}),
       ...(madeAhead ? { madeAhead } : {}),
     })

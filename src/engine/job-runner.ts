@@ -35,8 +35,8 @@ export interface RunContext {
   onStarted: NonNullable<RunHooks['onStarted']>;
   /** The executor's handle of this job from an earlier owner: wait for that job instead of starting one. */
   adopt?: string;
-  /** Call caching for this job (absent: off). */
-  cache?: { calls: CallCache; context: CacheContext };
+  /** Call caching for this job (absent: off); `probed`: the engine looked it up already (a miss), see probeCache. */
+  cache?: { calls: CallCache; context: CacheContext; probed?: CacheProbe };
 }
 
 export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'startedAt' | 'endedAt' | 'peakRssBytes'> & {
@@ -127,7 +127,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
-  const cached = context.cache && spec.callCaching !== false ? await lookUp(spec, context, context.cache) : undefined;
+  const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
   if (cached?.result) return cached.result;
   const jobSpec = executorSpec(spec, context, workDir, mounts);
   const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted })), context.memMb);
@@ -143,12 +143,27 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   return { ...keyed, outputHashes: await context.cache!.calls.hashOutputs(spec, context.taskId) };
 }
 
+/** What the call cache said of a job before it ran (nothing when its key could not be made). */
+export interface CacheProbe {
+  key?: { parts: CacheParts; key: string };
+  lookup?: 'hit' | 'miss' | 'off';
+  /** Why an earlier job with the same key was not used. */
+  note?: string;
+  /** A hit: the job is done. */
+  result?: RunResult;
+}
+
 /**
  * The call cache before a tool job runs: its key, and a job to reuse. A hit ends the job here (it started and
  * succeeded with the reused outputs); a key that cannot be made (an input that cannot be read, an image that cannot be
- * resolved) leaves the job to run and to fail, if it must, for its own reasons.
+ * resolved) leaves the job to run and to fail, if it must, for its own reasons. The engine asks this ahead, without
+ * holding a CPU slot (engine.ts, probe); a job that did not get there asks it when it runs.
  */
-async function lookUp(spec: ToolJobSpec, context: RunContext, cache: NonNullable<RunContext['cache']>) {
+export async function probeCache(
+  spec: ToolJobSpec,
+  context: Pick<RunContext, 'executor' | 'signal' | 'taskId' | 'jobId' | 'onStarted'>,
+  cache: NonNullable<RunContext['cache']>,
+): Promise<CacheProbe> {
   const { calls, context: task } = cache;
   // The key is made and kept even when reuse is off: a later task may name this one as its reference.
   let key;
@@ -158,7 +173,7 @@ async function lookUp(spec: ToolJobSpec, context: RunContext, cache: NonNullable
     const parts = await calls.partsOf(spec, context.taskId, task, imageDigest);
     key = { parts, key: calls.keyOf(parts) };
   } catch {
-    return undefined;
+    return {};
   }
   if (!task.enabled && task.referenceTask === null) return { key, lookup: 'off' as const };
   const { hit, note } = await calls.find(key.key, context.jobId, spec.outputFiles.length, task);

@@ -1,6 +1,7 @@
 import { parseJobSpec, type JobSpecDocument } from '../domain/tasks/job-spec.js';
 import { TERMINAL_JOB_STATES } from '../domain/tasks/states.js';
 import type { Job, JobStatus, Task } from '../store/store.js';
+import type { CacheProbe } from './job-runner.js';
 
 /**
  * A task this worker holds, with its jobs and the bookkeeping that lets a scheduling pass look only at what
@@ -16,6 +17,8 @@ export interface LiveJob {
   waitingOn: number;
   /** A retry waits until then (ms, this process's clock) before it starts. */
   notBefore?: number;
+  /** What the call cache said when the engine looked it up ahead (a miss: the job runs with this key). */
+  probe?: CacheProbe;
 }
 
 export class LiveTask {

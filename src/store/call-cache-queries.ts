@@ -31,6 +31,7 @@ export function keyedJobRowsOfTool(db: Kysely<Database>, accountName: string, to
   return accountJobs(db, accountName)
     .where('jobs.name', '=', toolName)
     .where('jobs.cache_parts', 'is not', null)
+    .where('jobs.ended_at', 'is not', null)
     .orderBy('jobs.ended_at', 'desc')
     .limit(limit)
     .execute();

@@ -410,7 +410,44 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
             </dd>
           </>
         )}
+        {view.cached_from && (
+          <>
+            <dt>{t('From the cache')}</dt>
+            <dd>
+              <code class="wrap">{view.cached_from}</code>
+            </dd>
+          </>
+        )}
       </dl>
+      {(view.attempts?.length ?? 0) > 1 && (
+        <>
+          <h3>{t('Attempts')}</h3>
+          <table class="jobs">
+            <thead>
+              <tr>
+                <th scope="col">{t('Attempt')}</th>
+                <th scope="col">{t('Outcome')}</th>
+                <th scope="col">{t('Exit code')}</th>
+                <th scope="col">{t('Memory')}</th>
+                <th scope="col">{t('Duration')}</th>
+                <th scope="col">{t('Reason')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.attempts!.map((a) => (
+                <tr key={a.attempt}>
+                  <td>{a.attempt}</td>
+                  <td>{a.outcome}</td>
+                  <td>{a.exit_code ?? '—'}</td>
+                  <td>{a.mem}</td>
+                  <td>{a.startTime && a.endTime ? formatDuration(a.endTime - a.startTime) : '—'}</td>
+                  <td>{a.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
       <h3>{t('Command')}</h3>
       <pre class="code cmd">{info ? info.cmd || t('(none: a load or store step)') : t('Loading…')}</pre>
       <div class="log-head">

@@ -15,7 +15,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // hit, miss, or off (a key was recorded but not looked up: caching was off for the task or on the server).
   await db.schema.alterTable('jobs').addColumn('cache_lookup', 'varchar(16)').execute();
   await db.schema.alterTable('jobs').addColumn('output_hashes', 'text').execute();
-  await db.schema.createIndex('jobs_cache_key').on('jobs').column('cache_key').execute();
+  // By key, newest first: identical jobs (many samples through the same step) share a key, and a lookup reads a few.
+  await db.schema.createIndex('jobs_cache_key').on('jobs').columns(['cache_key', 'ended_at']).execute();
   await db.schema.createIndex('jobs_name_ended').on('jobs').columns(['name', 'ended_at']).execute();
   await db.schema
     .createTable('content_hashes')
