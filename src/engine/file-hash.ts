@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { FileHash } from '../store/store.js';
 
 /** The sha256 of a file's content, streamed (files may be many gigabytes). */
@@ -24,10 +24,13 @@ export async function stillMatches(path: string, recorded: FileHash): Promise<bo
   }
 }
 
+/** Files up to this size are read whole (one trip through the thread pool), larger ones streamed. */
+const READ_WHOLE = 1024 * 1024;
+
 /** Hash a file, with the size and modification time the hash was taken of (read before, checked after). */
 export async function hashFile(path: string): Promise<FileHash> {
   const before = await stat(path);
-  const sha256 = await sha256OfFile(path);
+  const sha256 = before.size <= READ_WHOLE ? createHash('sha256').update(await readFile(path)).digest('hex') : await sha256OfFile(path);
   const after = await stat(path);
   if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new Error(`${path} changed while it was being hashed`);
   return { sha256, size: after.size, mtimeMs: after.mtimeMs };
