@@ -132,6 +132,40 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal((await f.run(['data', 'get', '/results/first.fastq', '-'])).stdout, READS);
   });
 
+  it('task explain says why a job was or was not a cache hit; task rerun reuses what it can', async () => {
+    const runWith = async (name: string, label: string) => {
+      const template = parse((await f.run(['workflow', 'getparam', 'copywf'])).stdout);
+      template.name = name;
+      template.Inputs.load_reads.data[0].name = '/reads/in.fastq';
+      template.Outputs.save.data[0].name = '/results/cached.fastq';
+      template.Parameters.copy.parameters.label.value = label;
+      const run = await f.run(['workflow', 'run', 'copywf', '-p', writeFile(f.dir, `${name}.yml`, stringify(template)), '--wait', '--json']);
+      assert.equal(run.status, 0, run.stderr);
+      const taskId = run.json().task_id as string;
+      const copy = (await f.run(['task', 'jobs', taskId, '--json'])).json().find((j: any) => j.node_id === 'copy');
+      return { taskId, copy };
+    };
+    const first = await runWith('cache_a', 'one');
+    const second = await runWith('cache_b', 'one');
+    assert.equal(second.copy.cached_from, first.copy.job_id);
+    const hit = await f.run(['task', 'explain', second.copy.job_id]);
+    assert.equal(hit.status, 0, hit.stderr);
+    assert.match(hit.stdout, new RegExp(`a cache hit: the outputs of job ${first.copy.job_id} were reused`));
+    const third = await runWith('cache_c', 'two');
+    assert.equal(third.copy.cached_from, null);
+    const miss = await f.run(['task', 'explain', third.taskId, 'copy', '--json']);
+    assert.deepEqual(miss.json().differences.map((d: any) => [d.part, d.name ?? null]), [['parameter', 'label'], ['command', null]]);
+    assert.match((await f.run(['task', 'explain', third.taskId, 'copy'])).stdout, /parameter label is "two", was "one"/);
+    assert.equal((await f.run(['task', 'explain', 'notajob'])).status, 2);
+
+    const rerun = await f.run(['task', 'rerun', third.taskId, '--json']);
+    assert.equal(rerun.status, 0, rerun.stderr);
+    const again = rerun.json().task_id as string;
+    assert.equal((await f.run(['task', 'wait', again, '--interval', '0.2'])).status, 0);
+    const copy = (await f.run(['task', 'jobs', again, '--json'])).json().find((j: any) => j.node_id === 'copy');
+    assert.equal(copy.cached_from, third.copy.job_id, 'the rerun reuses its reference task\'s job');
+  });
+
   it('runs with --wait; task wait exits 1 for a failed task and names the failed job', async () => {
     await commandWorkflow('failing', 'echo about to fail >&2; exit 3');
     const run = await f.run(['workflow', 'run', 'failing', '--wait', '--interval', '0.2', '--name', 'fail_run']);

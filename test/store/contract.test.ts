@@ -155,6 +155,55 @@ for (const backend of BACKENDS) {
 
     // ---- tasks and jobs -------------------------------------------------------------------------
 
+    it('call cache: succeeded jobs by key (newest first, own account, not being deleted), keyed jobs of a tool, content hashes', async () => {
+      const other = await store.createProject((await store.createAccount('contract_other')).id, 'default');
+      const mine = taskInput('cachekeys');
+      const theirs = taskInput('cachekeys', { projectId: other.id });
+      const doomed = taskInput('cachedoomed');
+      await store.createTask(mine, jobsFor(mine.id, ['a', 'b', 'c', 'd']));
+      await store.createTask(theirs, jobsFor(theirs.id, ['a']));
+      await store.createTask(doomed, jobsFor(doomed.id, ['a']));
+      const parts = { v: 1, command: 'x' };
+      const hashes = { 'outputs/out/x.txt': { sha256: 'f'.repeat(64), size: 3, mtimeMs: 1_700_000_000_123.5 } };
+      const ended = (endedAt: number, status: JobStatus = 'succeeded') => ({ status, endedAt, cacheKey: 'k1', cacheParts: parts, cacheLookup: 'miss' as const, outputHashes: hashes });
+      const attempts = [{ attempt: 1, outcome: 'out_of_memory', exitCode: 137, reason: 'out of memory', memMb: 100, peakRssBytes: null, startedAt: 1, endedAt: 2 }];
+      await store.applyChanges({
+        jobs: [
+          { id: `${mine.id}.a`, taskId: mine.id, patch: ended(10) },
+          { id: `${mine.id}.b`, taskId: mine.id, patch: { ...ended(20), attempts, memMb: 200 } },
+          { id: `${mine.id}.c`, taskId: mine.id, patch: ended(30, 'failed') },
+          { id: `${mine.id}.d`, taskId: mine.id, patch: { ...ended(40), cacheKey: 'k2', cachedFrom: `${mine.id}.a`, cacheLookup: 'hit' } },
+          { id: `${theirs.id}.a`, taskId: theirs.id, patch: ended(50) },
+          { id: `${doomed.id}.a`, taskId: doomed.id, patch: ended(60) },
+        ],
+      });
+      await store.updateTask(doomed.id, { deleteRequested: true });
+      const found = await store.findCachedJobs('contract', 'k1', 8);
+      assert.deepEqual(found.map((j) => j.id), [`${mine.id}.b`, `${mine.id}.a`]);
+      assert.deepEqual(found[0]!.attempts, attempts);
+      assert.equal(found[0]!.memMb, 200);
+      assert.deepEqual(found[0]!.cacheParts, parts);
+      assert.deepEqual(found[0]!.outputHashes, hashes);
+      assert.equal(found[0]!.cacheLookup, 'miss');
+      assert.deepEqual((await store.findCachedJobs('contract', 'k1', 1)).map((j) => j.id), [`${mine.id}.b`]);
+      assert.deepEqual(await store.findCachedJobs('contract', 'nokey', 8), []);
+      assert.deepEqual((await store.findCachedJobs('contract_other', 'k1', 8)).map((j) => j.id), [`${theirs.id}.a`]);
+      const hit = (await store.getJob(`${mine.id}.d`))!;
+      assert.equal(hit.cachedFrom, `${mine.id}.a`);
+      // tool0 is node a's tool: jobsFor names tools by position.
+      assert.deepEqual((await store.keyedJobsOfTool('contract', 'tool2', 10)).map((j) => j.id), [`${mine.id}.c`]);
+      assert.deepEqual((await store.keyedJobsOfTool('contract', 'tool0', 10)).map((j) => j.id), [`${mine.id}.a`]);
+
+      assert.equal(await store.getContentHash('contract', '/in/a.fq'), undefined);
+      const hash = { sha256: 'a'.repeat(64), size: 5_000_000_000, mtimeMs: 1_700_000_000_000.25 };
+      await store.putContentHash('contract', '/in/a.fq', hash);
+      assert.deepEqual(await store.getContentHash('contract', '/in/a.fq'), hash);
+      const changed = { sha256: 'b'.repeat(64), size: 6, mtimeMs: 1_700_000_001_000 };
+      await store.putContentHash('contract', '/in/a.fq', changed);
+      assert.deepEqual(await store.getContentHash('contract', '/in/a.fq'), changed);
+      assert.equal(await store.getContentHash('contract_other', '/in/a.fq'), undefined);
+    });
+
     it('creates a task with its jobs and reads both back, refusing a duplicate name in the project', async () => {
       const t0 = nowSeconds();
       const input = taskInput('created', {
@@ -178,7 +227,20 @@ for (const backend of BACKENDS) {
       const listed = await store.listJobs(input.id);
       assert.deepEqual(
         listed.map(({ modifiedAt: _m, ...job }) => job).sort((x, y) => (x.id < y.id ? -1 : 1)),
-        jobs.map((job) => ({ ...job, exitCode: null, externalId: null, imageDigest: null, startedAt: null, endedAt: null })),
+        jobs.map((job) => ({
+          ...job,
+          exitCode: null,
+          externalId: null,
+          imageDigest: null,
+          startedAt: null,
+          endedAt: null,
+          attempts: [],
+          cacheKey: null,
+          cacheParts: null,
+          cachedFrom: null,
+          cacheLookup: null,
+          outputHashes: null,
+        })),
       );
       for (const job of listed) {
         assert.ok(job.modifiedAt >= t0 && job.modifiedAt <= t1);
