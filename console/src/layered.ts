@@ -6,9 +6,10 @@
  * 4. vertical places: each rank in turn moves its nodes toward the mean of their neighbours in the rank before,
  *    keeping their order and spacing (a weighted isotonic regression: the closest such placement, in O(n));
  * 5. links: from a node's right side through their dummy points to the next node's left side.
- * Written for the console because dagre, the usual library, took 0.4–1.3 s (median 0.55 s) to lay out a 200-node
- * workflow on the development machine (most of it in its ordering phase); this takes a few milliseconds
- * (BENCHMARKS.md, "Console").
+ * Written for the console because dagre, the usual library, is slow on a 200-node workflow: in `npm run
+ * bench:console`, @dagrejs/dagre 3.1.3 took 0.13–0.45 s in Node (nearly half of it in its ordering phase), 15–34x this
+ * on the same graph (3–34 ms in Node; 23–47 ms in the browser with the labels' measuring), against a budget of 1 s
+ * for layout and drawing together (BENCHMARKS.md, section "bench:console (issue 16)").
  */
 
 export interface LayoutNode {
