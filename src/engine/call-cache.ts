@@ -4,14 +4,17 @@ import { dirname, join } from 'node:path';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import { parseJobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
-import type { CallCacheStore, FileHash, Job, TaskStore } from '../store/store.js';
-import { hashFile, stillMatches } from './file-hash.js';
+import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
+import { hashFile, stampOf, stillMatches } from './file-hash.js';
 import type { Layout } from './layout.js';
 
 /**
  * Call caching (docs/tasks.md, "Call caching"): before a tool job runs, its key is made of the tool, the image
- * digest, its inputs' content hashes, its parameters and its command; a succeeded job of the same account with the
- * same key whose outputs are still there unchanged gives this job its outputs (hard links, else copies: never moved).
+ * digest, its inputs, its parameters and its command; a succeeded job of the same account with the same key whose
+ * outputs are still there unchanged gives this job its outputs (hard links, else copies: never moved). A stored
+ * input is known by the hash of its content; an input made by an upstream job by that job's key and the file's
+ * path (the key says how the file was made, and an output is never written after its job ended), or, when the
+ * upstream job has no key (a tool never cached), by its content.
  */
 
 /** What a job brings to the cache from its task. */
@@ -21,8 +24,8 @@ export interface CacheContext {
   enabled: boolean;
   /** Reuse from this earlier task's jobs first, even with caching off (a resume, docs/tasks.md "Resume"). */
   referenceTask: string | null;
-  /** The output hashes an upstream job of the same task recorded, by job id. */
-  upstream(jobId: string): Record<string, FileHash> | null;
+  /** The cache key of an upstream job of the same task, by job id (null: it has none). */
+  upstreamKey(jobId: string): string | null;
 }
 
 export interface CacheHit {
@@ -47,9 +50,8 @@ export class CallCache {
       const source = mount.source;
       if (source.kind === 'data') inputs[mount.sandboxPath] = await this.dataHash(source.account, source.path);
       else {
-        const path = join(this.layout.workDir(taskId, source.nodeId), source.path);
-        const recorded = context.upstream(source.jobId)?.[source.path];
-        inputs[mount.sandboxPath] = recorded && (await stillMatches(path, recorded)) ? recorded.sha256 : (await hashFile(path)).sha256;
+        const upstream = context.upstreamKey(source.jobId);
+        inputs[mount.sandboxPath] = upstream !== null ? `${upstream}:${source.path}` : (await hashFile(join(this.layout.workDir(taskId, source.nodeId), source.path))).sha256;
       }
     }
     return {
@@ -106,11 +108,11 @@ export class CallCache {
   }
 
   private async intact(job: Job, spec: ToolJobSpec): Promise<boolean> {
-    const hashes = job.outputHashes;
-    if (!hashes) return false;
+    const stamps = job.outputStamps;
+    if (!stamps) return false;
     const dir = this.layout.workDir(job.taskId, job.nodeId);
     for (const file of spec.outputFiles) {
-      const recorded = hashes[file];
+      const recorded = stamps[file];
       if (!recorded || !(await stillMatches(join(dir, file), recorded))) return false;
     }
     return true;
@@ -118,32 +120,31 @@ export class CallCache {
 
   /**
    * Give a job the outputs (and logs) of the job it reuses: hard links where the file system allows, copies
-   * otherwise. Returns the new files' hashes.
+   * otherwise. Returns the new files' stamps.
    */
-  async reuse(hit: CacheHit, spec: ToolJobSpec, taskId: string): Promise<Record<string, FileHash>> {
+  async reuse(hit: CacheHit, spec: ToolJobSpec, taskId: string): Promise<Record<string, FileStamp>> {
     const from = this.layout.workDir(hit.source.taskId, hit.source.nodeId);
     const to = this.layout.workDir(taskId, spec.nodeId);
-    const hashes: Record<string, FileHash> = {};
+    const stamps: Record<string, FileStamp> = {};
     for (const [i, file] of spec.outputFiles.entries()) {
-      const source = join(from, hit.sourceSpec.outputFiles[i]!);
       const target = join(to, file);
-      await placeCopy(source, target);
-      const recorded = hit.source.outputHashes![hit.sourceSpec.outputFiles[i]!]!;
-      hashes[file] = (await stillMatches(target, recorded)) ? recorded : await hashFile(target);
+      await placeCopy(join(from, hit.sourceSpec.outputFiles[i]!), target);
+      // A link has its source's stamp; a copy its own.
+      stamps[file] = await stampOf(target);
     }
     // Links too: a succeeded job never runs again in place, so neither log is ever written again.
     for (const log of ['stdoutLog', 'stderrLog'] as const) {
       await placeCopy(this.layout[log](hit.source.taskId, hit.source.nodeId), this.layout[log](taskId, spec.nodeId)).catch(() => undefined);
     }
-    return hashes;
+    return stamps;
   }
 
-  /** The content hashes of a job's outputs once it succeeded (the next jobs' keys are made of them). */
-  async hashOutputs(spec: ToolJobSpec, taskId: string): Promise<Record<string, FileHash>> {
+  /** The stamps of a job's outputs once it succeeded: a later hit on it needs them unchanged. */
+  async stampOutputs(spec: ToolJobSpec, taskId: string): Promise<Record<string, FileStamp>> {
     const dir = this.layout.workDir(taskId, spec.nodeId);
-    const hashes: Record<string, FileHash> = {};
-    for (const file of spec.outputFiles) hashes[file] = await hashFile(join(dir, file));
-    return hashes;
+    const stamps: Record<string, FileStamp> = {};
+    for (const file of spec.outputFiles) stamps[file] = await stampOf(join(dir, file));
+    return stamps;
   }
 }
 

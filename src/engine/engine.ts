@@ -772,7 +772,7 @@ export class Engine {
       account: live.task.accountName,
       enabled: this.options.callCaching !== false && live.task.plan.call_caching !== false,
       referenceTask: typeof reference === 'string' ? reference : null,
-      upstream: (jobId) => live.byId.get(jobId)?.job.outputHashes ?? null,
+      upstreamKey: (jobId) => live.byId.get(jobId)?.job.cacheKey ?? null,
     };
   }
 
@@ -791,7 +791,7 @@ export class Engine {
         ...ended,
         cachedFrom: result.cachedFrom ?? null,
         ...keyOf(result),
-        outputHashes: result.outputHashes ?? null,
+        outputStamps: result.outputStamps ?? null,
       });
     }
     const keyed = keyOf(result);
@@ -856,14 +856,14 @@ export class Engine {
   /**
    * Delete the working directories of a task's tool jobs, where their outputs are (docs/tasks.md, "Intermediate
    * cleanup"): what was stored is in the data store, copied there by the store steps, and stays. The jobs forget
-   * their output hashes in the same write, so that no later job is a cache hit on them.
+   * their outputs' stamps in the same write, so that no later job is a cache hit on them.
    */
   private removeIntermediates(live: LiveTask): void {
     const dirs: string[] = [];
     for (const entry of live.jobs) {
       if (entry.spec.kind !== 'tool') continue;
-      entry.job.outputHashes = null;
-      this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { outputHashes: null } });
+      entry.job.outputStamps = null;
+      this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { outputStamps: null } });
       dirs.push(this.options.layout.workDir(live.task.id, entry.spec.nodeId));
     }
     void this.flush()

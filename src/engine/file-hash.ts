@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import type { FileHash } from '../store/store.js';
+import { open, stat } from 'node:fs/promises';
+import type { FileHash, FileStamp } from '../store/store.js';
 
 /** The sha256 of a file's content, streamed (files may be many gigabytes). */
 export function sha256OfFile(path: string): Promise<string> {
@@ -14,8 +14,13 @@ export function sha256OfFile(path: string): Promise<string> {
   });
 }
 
-/** Whether a recorded hash still describes the file: same size and modification time (what make and Snakemake trust too). */
-export async function stillMatches(path: string, recorded: FileHash): Promise<boolean> {
+export async function stampOf(path: string): Promise<FileStamp> {
+  const st = await stat(path);
+  return { size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** Whether a file is as it was when stamped: same size and modification time (what make and Snakemake trust too). */
+export async function stillMatches(path: string, recorded: FileStamp): Promise<boolean> {
   try {
     const st = await stat(path);
     return st.isFile() && st.size === recorded.size && st.mtimeMs === recorded.mtimeMs;
@@ -27,10 +32,24 @@ export async function stillMatches(path: string, recorded: FileHash): Promise<bo
 /** Files up to this size are read whole (one trip through the thread pool), larger ones streamed. */
 const READ_WHOLE = 1024 * 1024;
 
-/** Hash a file, with the size and modification time the hash was taken of (read before, checked after). */
+/**
+ * Hash a file, with the size and modification time the hash was taken of. What is hashed is never written in place:
+ * a job's outputs once it has ended, data items replaced by a rename (data-store.ts); a small file is read whole
+ * through the descriptor its size was read from, a large one streamed and checked after.
+ */
 export async function hashFile(path: string): Promise<FileHash> {
-  const before = await stat(path);
-  const sha256 = before.size <= READ_WHOLE ? createHash('sha256').update(await readFile(path)).digest('hex') : await sha256OfFile(path);
+  const handle = await open(path);
+  let before;
+  try {
+    before = await handle.stat();
+    if (before.size <= READ_WHOLE) {
+      const sha256 = createHash('sha256').update(await handle.readFile()).digest('hex');
+      return { sha256, size: before.size, mtimeMs: before.mtimeMs };
+    }
+  } finally {
+    await handle.close();
+  }
+  const sha256 = await sha256OfFile(path);
   const after = await stat(path);
   if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new Error(`${path} changed while it was being hashed`);
   return { sha256, size: after.size, mtimeMs: after.mtimeMs };

@@ -7,7 +7,7 @@ import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
 import type { CacheParts } from '../domain/cache/key.js';
-import type { FileHash } from '../store/store.js';
+import type { FileStamp } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 
 /**
@@ -46,8 +46,8 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   /** The job whose outputs this one reused. */
   cachedFrom?: string;
   cacheLookup?: 'hit' | 'miss' | 'off';
-  /** The hashes of the outputs of a succeeded job, when caching was on for it. */
-  outputHashes?: Record<string, FileHash>;
+  /** The stamps of the outputs of a succeeded job that has a key. */
+  outputStamps?: Record<string, FileStamp>;
 };
 
 const now = () => Date.now() / 1000;
@@ -140,7 +140,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     ...(cached.note ? { reason: `${result.reason} (not from the cache: ${cached.note})` } : {}),
   };
   if (result.outcome !== 'succeeded') return keyed;
-  return { ...keyed, outputHashes: await context.cache!.calls.hashOutputs(spec, context.taskId) };
+  return { ...keyed, outputStamps: await context.cache!.calls.stampOutputs(spec, context.taskId) };
 }
 
 /** What the call cache said of a job before it ran (nothing when its key could not be made). */
@@ -180,7 +180,7 @@ export async function probeCache(
   if (!hit) return { key, note, lookup: 'miss' as const };
   const startedAt = now();
   context.onStarted({});
-  const outputHashes = await calls.reuse(hit, spec, context.taskId);
+  const outputStamps = await calls.reuse(hit, spec, context.taskId);
   const result: RunResult = {
     outcome: 'succeeded',
     exitCode: 0,
@@ -191,7 +191,7 @@ export async function probeCache(
     cacheParts: key.parts,
     cachedFrom: hit.source.id,
     cacheLookup: 'hit',
-    outputHashes,
+    outputStamps,
   };
   return { key, result, lookup: 'hit' as const };
 }
@@ -243,7 +243,7 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   context.onStarted({ externalId });
   const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal)), context.memMb);
   if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
-  return { ...result, outputHashes: await context.cache.calls.hashOutputs(spec, context.taskId) };
+  return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
 }
 
 export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {

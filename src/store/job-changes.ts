@@ -33,7 +33,7 @@ const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer'
   cacheParts: { column: 'cache_parts', type: 'text', json: true },
   cachedFrom: { column: 'cached_from', type: 'text' },
   cacheLookup: { column: 'cache_lookup', type: 'text' },
-  outputHashes: { column: 'output_hashes', type: 'text', json: true },
+  outputStamps: { column: 'output_stamps', type: 'text', json: true },
 };
 
 /** A patch's members as column values (documents as JSON text; null stays null). */

@@ -84,7 +84,7 @@ function toJob(row: Selectable<JobsTable>): Job {
     cacheParts: parseJson(row.cache_parts),
     cachedFrom: row.cached_from,
     cacheLookup: row.cache_lookup as Job['cacheLookup'],
-    outputHashes: parseJson(row.output_hashes) as Job['outputHashes'],
+    outputStamps: parseJson(row.output_stamps) as Job['outputStamps'],
   };
 }
 

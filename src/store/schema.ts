@@ -114,8 +114,8 @@ export interface JobsTable {
   cache_parts: string | null;
   cached_from: string | null;
   cache_lookup: string | null;
-  /** JSON: output file → {sha256, size, mtimeMs}. */
-  output_hashes: string | null;
+  /** JSON: output file → {size, mtimeMs}. */
+  output_stamps: string | null;
 }
 
 /** The content hash of a stored data item, valid while its size and modification time are these (migration 0006). */

@@ -237,8 +237,11 @@ export interface Job {
   cachedFrom: string | null;
   /** Whether the cache was looked up for it: hit, miss, off (its key was kept, but reuse was off); null: no key. */
   cacheLookup: 'hit' | 'miss' | 'off' | null;
-  /** The job's output files (relative to its working directory) with their content hashes, once it succeeded. */
-  outputHashes: Record<string, FileHash> | null;
+  /**
+   * The job's output files (relative to its working directory) with their size and modification time when it
+   * succeeded: a cache hit on it needs them unchanged. Null before, and once its outputs were cleaned up.
+   */
+  outputStamps: Record<string, FileStamp> | null;
 }
 
 /** One ended attempt of a job. */
@@ -256,11 +259,15 @@ export interface JobAttempt {
   endedAt: number | null;
 }
 
-/** A file's content hash, with what it was taken of: a file whose size or modification time changed is rehashed. */
-export interface FileHash {
-  sha256: string;
+/** What tells that a file has not changed since: its size and modification time (what make and Snakemake trust too). */
+export interface FileStamp {
   size: number;
   mtimeMs: number;
+}
+
+/** A file's content hash, with the stamp it was taken at: a file whose stamp changed is hashed again. */
+export interface FileHash extends FileStamp {
+  sha256: string;
 }
 
 export interface TaskEvent {
@@ -273,10 +280,10 @@ export interface TaskEvent {
 }
 
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'>;
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputHashes'>;
+export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
 export type JobPatch = Partial<
-  Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'memMb' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputHashes'>
+  Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'memMb' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>
 >;
 
 export interface StateChanges {

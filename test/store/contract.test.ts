@@ -165,7 +165,7 @@ for (const backend of BACKENDS) {
       await store.createTask(doomed, jobsFor(doomed.id, ['a']));
       const parts = { v: 1, command: 'x' };
       const hashes = { 'outputs/out/x.txt': { sha256: 'f'.repeat(64), size: 3, mtimeMs: 1_700_000_000_123.5 } };
-      const ended = (endedAt: number, status: JobStatus = 'succeeded') => ({ status, endedAt, cacheKey: 'k1', cacheParts: parts, cacheLookup: 'miss' as const, outputHashes: hashes });
+      const ended = (endedAt: number, status: JobStatus = 'succeeded') => ({ status, endedAt, cacheKey: 'k1', cacheParts: parts, cacheLookup: 'miss' as const, outputStamps: hashes });
       const attempts = [{ attempt: 1, outcome: 'out_of_memory', exitCode: 137, reason: 'out of memory', memMb: 100, peakRssBytes: null, startedAt: 1, endedAt: 2 }];
       await store.applyChanges({
         jobs: [
@@ -183,7 +183,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(found[0]!.attempts, attempts);
       assert.equal(found[0]!.memMb, 200);
       assert.deepEqual(found[0]!.cacheParts, parts);
-      assert.deepEqual(found[0]!.outputHashes, hashes);
+      assert.deepEqual(found[0]!.outputStamps, hashes);
       assert.equal(found[0]!.cacheLookup, 'miss');
       assert.deepEqual((await store.findCachedJobs('contract', 'k1', 1)).map((j) => j.id), [`${mine.id}.b`]);
       assert.deepEqual(await store.findCachedJobs('contract', 'nokey', 8), []);
@@ -239,7 +239,7 @@ for (const backend of BACKENDS) {
           cacheParts: null,
           cachedFrom: null,
           cacheLookup: null,
-          outputHashes: null,
+          outputStamps: null,
         })),
       );
       for (const job of listed) {

@@ -11,7 +11,10 @@ export interface CacheParts {
   /** The image reference and, when the job runs in a container, the digest it resolved to. */
   image: string;
   imageDigest: string | null;
-  /** Sandbox path of each input file → the sha256 of its content. */
+  /**
+   * Sandbox path of each input file → the sha256 of its content (a stored item, or the output of an upstream job
+   * that has no key), or `<upstream job's key>:<its path>` for a file an upstream job made.
+   */
   inputs: Record<string, string>;
   /** Parameter values after defaults. */
   parameters: Record<string, unknown>;
@@ -66,7 +69,7 @@ export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifferen
     const a = mine.inputs[path] ?? null;
     const b = other.inputs[path] ?? null;
     if (a === b) continue;
-    const message = a === null ? `input ${path} is gone` : b === null ? `input ${path} is new` : `input ${path} changed (content ${short(a)}, was ${short(b)})`;
+    const message = a === null ? `input ${path} is gone` : b === null ? `input ${path} is new` : `input ${path} changed (${short(a)}, was ${short(b)})`;
     out.push({ part: 'input', name: path, this: a, other: b, message });
   }
   for (const name of new Set([...Object.keys(mine.parameters), ...Object.keys(other.parameters)])) {
