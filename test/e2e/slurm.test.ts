@@ -96,6 +96,31 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
     assert.equal(badJob.exit_code, 4);
   });
 
+  it("a job over its --mem is killed by Slurm, typed out of memory, and run again with more as its tool's policy says", async () => {
+    await registerTool(account, 'slurmhog', {
+      // As in the executor's test: held long enough for Slurm's memory accounting to see it (perl's x makes a copy: 800 MB at its peak).
+      cmd_template: `perl -e '$x = "a" x (400*1024*1024); sleep 5; print length($x), "\\n"' > {{ outputs.out[0].path }}`,
+      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+      requirements: { ...requirements, resources: { ...requirements.resources, mem: '100m' } },
+      retry: { max_attempts: 2, on: ['out_of_memory'], memory_factor: 16 },
+    });
+    await createWorkflow(account, 'hogflow', {
+      nodelist: [
+        { node_id: 'hog', app_id: await toolId(account, 'slurmhog', 1), outputs: { out: [{ enid: 'b' }] } },
+        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'b' } } },
+      ],
+    });
+    const { task_id } = await activate(account, { workflow_name: 'hogflow', workflow_version: 1, parameters: await template(account, 'hogflow') });
+    const task = await waitForTask(account, task_id, { timeoutMs: 120_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    const hog = (await jobsOf(task_id)).find((j) => j.node_id === 'hog');
+    assert.deepEqual(hog.attempts.map((a: any) => [a.attempt, a.outcome, a.mem]), [
+      [1, 'out_of_memory', '100m'],
+      [2, 'succeeded', '1600m'],
+    ]);
+    assert.match(hog.attempts[0].reason, /^out of memory: exceeded the 100 MB limit/);
+  });
+
   it('stop and delete cancel the Slurm jobs: none is left in the queue', async () => {
     for (const how of ['stop', 'delete'] as const) {
       const { task_id } = await run(`long_${how}`, 300);
