@@ -1,7 +1,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
+import type { CacheParts } from '../domain/cache/key.js';
 import { parseJobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
@@ -65,10 +65,6 @@ export class CallCache {
       stdin: spec.stdin ?? null,
       stdout: spec.stdout ?? null,
     };
-  }
-
-  keyOf(parts: CacheParts): string {
-    return cacheKeyOf(parts);
   }
 
   /** A stored item's content hash: computed once, kept while its size and modification time stay the same. */

@@ -7,7 +7,7 @@ import { backoffBefore, DEFAULT_RETRY_POLICY, failureKind, nextMemory, readRetry
 import { parseSizeMb } from '../domain/tools/definition.js';
 import { CallCache, type CacheContext } from './call-cache.js';
 import type { Executor } from './executors/executor.js';
-import { makeJobDirectories, probeCache, runJob, type RunResult } from './job-runner.js';
+import { makeJobDirectories, probeCache, runJob, type CacheProbe, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
 import { prepareTasksRoot } from './tasks-root.js';
@@ -645,26 +645,32 @@ export class Engine {
       jobId: entry.job.id,
       onStarted: (info) => this.started(live, entry, info, now()),
     }, { calls: this.calls, context })
+      .catch((error: unknown): CacheProbe => {
+        this.log('error', 'looking a job up in the call cache failed', { job: entry.job.id, error: String(error) });
+        return {};
+      })
       .then((probe) => {
         if (probe.result && this.tasks.get(live.task.id) === live) return this.finish(live, entry, probe.result, undefined, memMb);
-        // A miss (or the task went away meanwhile): back to the queue, not started.
+        // A miss (or the task went away meanwhile): it runs later, with this key, without looking again.
         entry.probe = probe;
-        entry.job.attempt--;
-        live.unmarkStarting(entry);
-        this.ready.add(live);
+        this.notStarted(live, entry);
       })
-      .catch((error: unknown) => {
-        this.log('error', 'looking a job up in the call cache failed', { job: entry.job.id, error: String(error) });
-        entry.probe = {};
-        entry.job.attempt--;
-        live.unmarkStarting(entry);
-        this.ready.add(live);
-      })
+      .catch((error: unknown) => this.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))
       .finally(() => {
         this.probing--;
         this.unreserve(live, entry, run);
       });
     return true;
+  }
+
+  /**
+   * A job whose start did not happen goes back to the queue as it was: the attempt its start counted (an adopted
+   * job's start counts none) is taken back.
+   */
+  private notStarted(live: LiveTask, entry: LiveJob, counted = true): void {
+    if (counted) entry.job.attempt--;
+    live.unmarkStarting(entry);
+    this.ready.add(live);
   }
 
   /** Hold a job's CPU and memory from now until it has ended. */
@@ -718,9 +724,7 @@ export class Engine {
   private launch({ live, entry, run, adopt }: Start): void {
     if (this.tasks.get(live.task.id) !== live || run.controller.signal.aborted || this.stopped) {
       // Stopped, lost or shutting down between the decision and the write: it did not start.
-      if (adopt === undefined) entry.job.attempt--;
-      live.unmarkStarting(entry);
-      this.ready.add(live);
+      this.notStarted(live, entry, adopt === undefined);
       this.unreserve(live, entry, run);
       return;
     }
@@ -797,11 +801,7 @@ export class Engine {
     const keyed = keyOf(result);
     if (result.outcome === 'killed' && abortReason === 'shutdown') {
       if (entry.job.status === 'running') this.setJob(live, entry, 'queued', 'its worker shut down while it ran; it runs again from scratch', ended);
-      else {
-        entry.job.attempt--;
-        live.unmarkStarting(entry);
-        this.ready.add(live);
-      }
+      else this.notStarted(live, entry);
       return;
     }
     if (result.outcome === 'killed') {

@@ -6,7 +6,7 @@ import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/
 import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
-import type { CacheParts } from '../domain/cache/key.js';
+import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import type { FileStamp } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 
@@ -171,7 +171,7 @@ export async function probeCache(
     // An image that cannot be resolved now fails the job when it runs; its key is made without a digest.
     const imageDigest = spec.image && context.executor.imageDigest ? await context.executor.imageDigest(spec.image, context.signal).catch(() => null) : null;
     const parts = await calls.partsOf(spec, context.taskId, task, imageDigest);
-    key = { parts, key: calls.keyOf(parts) };
+    key = { parts, key: cacheKeyOf(parts) };
   } catch {
     return {};
   }

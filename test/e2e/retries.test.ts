@@ -10,6 +10,13 @@ import { projectPath, startTestServer, type TestAccount, type TestServer } from 
 import { activate, waitForTask } from '../helpers/tasks.js';
 import { singleToolWorkflow, template } from '../helpers/workflows.js';
 
+/** Run a one-tool workflow with its template's parameters to its end: the task, and its tool job's info. */
+async function runToEnd(account: TestAccount, workflow: string, timeoutMs = 60_000): Promise<{ task: any; job: any }> {
+  const { task_id } = await activate(account, { workflow_name: workflow, workflow_version: 1, parameters: await template(account, workflow) });
+  const task = await waitForTask(account, task_id, { timeoutMs });
+  return { task, job: await onlyJob(account, task_id) };
+}
+
 async function onlyJob(account: TestAccount, taskId: string): Promise<any> {
   const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${taskId}/jobs/`));
   const work = jobs.find((j: any) => j.node_id === 'work');
@@ -36,10 +43,8 @@ for (const executor of E2E_EXECUTORS) {
         requirements: requirements('64m'),
         retry: { max_attempts: 3, on: ['out_of_memory'], memory_factor: 8 },
       });
-      const { task_id } = await activate(account, { workflow_name: 'hungry', workflow_version: 1, parameters: await template(account, 'hungry') });
-      const task = await waitForTask(account, task_id, { timeoutMs: 60_000 });
+      const { task, job } = await runToEnd(account, 'hungry');
       assert.equal(task.status, 'succeeded', task.reason);
-      const job = await onlyJob(account, task_id);
       assert.equal(job.attempt, 2);
       assert.equal(job.mem, '512m', 'the job now has the memory of its last attempt');
       assert.equal(job.attempts.length, 2);
@@ -50,7 +55,7 @@ for (const executor of E2E_EXECUTORS) {
       assert.equal(second.outcome, 'succeeded');
       assert.equal(second.mem, '512m');
       for (const attempt of job.attempts) assert.ok(attempt.startTime !== null && attempt.endTime >= attempt.startTime);
-      const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
+      const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task.task_id}/events/`));
       const requeue = events.find((e: any) => e.job_id === job.job_id && e.from === 'running' && e.to === 'queued');
       assert.match(requeue.reason, /attempt 1 out_of_memory: out of memory.*attempt 2 runs, with 512 MB/);
     });
@@ -73,10 +78,8 @@ describe('retries: the policy', { timeout: 180_000 }, () => {
       requirements,
       retry: { max_attempts: 3, on: ['exit_code'], backoff_seconds: 0.5 },
     });
-    const { task_id } = await activate(account, { workflow_name: 'flaky', workflow_version: 1, parameters: await template(account, 'flaky') });
-    const task = await waitForTask(account, task_id);
+    const { task, job } = await runToEnd(account, 'flaky');
     assert.equal(task.status, 'failed');
-    const job = await onlyJob(account, task_id);
     assert.equal(job.status, 'failed');
     assert.deepEqual(job.attempts.map((a: any) => [a.attempt, a.outcome, a.exit_code]), [
       [1, 'failed', 3],
@@ -102,9 +105,8 @@ describe('retries: the policy', { timeout: 180_000 }, () => {
       ['picky', 4],
       ['plain', 5],
     ] as const) {
-      const { task_id } = await activate(account, { workflow_name: name, workflow_version: 1, parameters: await template(account, name) });
-      assert.equal((await waitForTask(account, task_id)).status, 'failed');
-      const job = await onlyJob(account, task_id);
+      const { task, job } = await runToEnd(account, name);
+      assert.equal(task.status, 'failed');
       assert.deepEqual(job.attempts.map((a: any) => [a.attempt, a.exit_code]), [[1, code]], `${name}: one attempt`);
       assert.equal(job.reason, `exit code ${code}`);
     }
