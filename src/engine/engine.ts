@@ -630,9 +630,10 @@ export class Engine {
   private probe(live: LiveTask, entry: LiveJob): boolean {
     const spec = entry.spec;
     if (spec.kind !== 'tool' || spec.callCaching === false || entry.probe !== undefined) return false;
+    // Cheap checks first: dispatch asks this of every queued job in every pass.
+    if (this.probing >= MAX_PROBES || Date.now() >= live.leaseAskedAt + (this.leaseSeconds * 1000) / 2) return false;
     const context = this.cacheContext(live);
     if (!context.enabled && context.referenceTask === null) return false;
-    if (this.probing >= MAX_PROBES || Date.now() >= live.leaseAskedAt + (this.leaseSeconds * 1000) / 2) return false;
     live.markStarting(entry);
     entry.job.attempt++;
     const run = this.reserve(live, entry, 0, 0);
