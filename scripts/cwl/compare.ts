@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sameNumber, showJson } from './numbers.js';
 
 /**
  * cwltest's output matching (cwltest/compare.py), so that a runner passing here passes cwltest:
  * - `Any` matches any value, even an absent or null one (cwltest returns before it looks at the actual value);
- * - lists match item by item, in order; scalars by value (numbers as numbers: 2 matches 2.0);
+ * - lists match item by item, in order; scalars by value, numbers exactly as Python compares them (2 matches 2.0,
+ *   a large integer only the same integer: numbers.ts);
  * - objects match key by key, and a key the expected object lacks is refused unless its value is null;
  * - File and Directory objects may carry keys the expected one lacks. `location` (or `path`, when the expected names
  *   one) matches by its tail: the actual value ends with `/` + the expected one (a Directory's trailing `/` cut), and
@@ -53,7 +55,7 @@ function compare(expected: unknown, actual: unknown, at: string, cwd: string): M
     return undefined;
   }
   if (isNone(expected) && isNone(actual)) return undefined;
-  return expected === actual ? undefined : mismatch(at, 'differs', expected, actual);
+  return sameScalar(expected, actual) ? undefined : mismatch(at, 'differs', expected, actual);
 }
 
 function compareObject(expected: Json, actual: Json, at: string, cwd: string): Mismatch | undefined {
@@ -84,10 +86,9 @@ function compareDirectory(expected: Json, actual: Json, at: string, cwd: string)
   if (actual.class !== 'Directory') return mismatch(at, 'expected an object of class Directory', expected, actual);
   if (!Array.isArray(actual.listing)) return mismatch(member(at, 'listing'), "an output Directory must have its 'listing'", expected.listing, actual.listing);
   const actualListing = actual.listing as unknown[];
-  // cwltest fails an expected Directory without a listing (a KeyError); the suite has none, and "no listing expected"
-  // is the reading a test writer would mean.
-  const expectedListing = Array.isArray(expected.listing) ? expected.listing : [];
-  for (const [i, entry] of expectedListing.entries()) {
+  // cwltest cannot compare an expected Directory without a listing (a KeyError fails the test); the suite has none.
+  if (!Array.isArray(expected.listing)) return mismatch(member(at, 'listing'), 'the expected Directory has no listing (cwltest fails such a test)', expected.listing, actual.listing);
+  for (const [i, entry] of expected.listing.entries()) {
     if (!actualListing.some((candidate) => compare(entry, candidate, at, cwd) === undefined)) {
       const name = isObject(entry) && typeof entry.basename === 'string' ? ` (${entry.basename})` : '';
       return mismatch(`${member(at, 'listing')}[${i}]`, `no entry of the actual listing matches${name}`, entry, actualListing);
@@ -117,7 +118,10 @@ function compareLocation(expected: Json, actual: Json, at: string, cwd: string):
 
 function compareContents(expected: Json, actual: Json, at: string, cwd: string): Mismatch | undefined {
   if (!('contents' in expected)) return undefined;
-  const path = localPath(String(actual.path ?? actual.location), cwd);
+  // cwltest reads the actual `path`, which it has set from `location` only when the expected object names a path.
+  const reference = typeof actual.path === 'string' ? actual.path : 'path' in expected ? actual.location : undefined;
+  if (typeof reference !== 'string') return mismatch(member(at, 'path'), 'no path to read the contents from', expected.contents, undefined);
+  const path = localPath(reference, cwd);
   const contents = path === undefined ? undefined : readText(path);
   return contents === expected.contents ? undefined : mismatch(member(at, 'contents'), 'the file on disk holds other contents', expected.contents, contents);
 }
@@ -195,6 +199,12 @@ function fileFacts(path: string): { checksum: string; size: number } | undefined
   }
 }
 
+/** Python's `==` on JSON scalars, with one strictness of ours: true and 1 differ (Python's bool is an int). */
+function sameScalar(expected: unknown, actual: unknown): boolean {
+  const numeric = (value: unknown): value is number | bigint => typeof value === 'number' || typeof value === 'bigint';
+  return numeric(expected) && numeric(actual) ? sameNumber(expected, actual) : expected === actual;
+}
+
 function isNone(value: unknown): value is null | undefined {
   return value === null || value === undefined;
 }
@@ -206,7 +216,7 @@ function isObject(value: unknown): value is Json {
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `the ${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === 'object' ? 'an object' : `the ${typeof value} ${showJson(value)}`;
 }
 
 function member(at: string, key: string): string {

@@ -2,12 +2,33 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
+import { exactNumber } from './numbers.js';
 
 /**
  * Loading a CWL conformance suite: the list of test entries of `conformance_tests.yaml` (cwltest's format), with the
  * entries of every `$import`ed file in place, and each `tool`/`job` resolved against the file that names it, as
  * schema-salad resolves them for cwltest. Paths are kept relative to the suite root, the directory runners run in.
  */
+
+/** js-yaml's core types, which its type declarations do not list. */
+const CORE_TYPES = (yaml as unknown as { types: { int: yaml.Type } }).types;
+
+/**
+ * YAML's core schema with integers read as numbers.ts reads them: exactly, as bigints beyond 2^53 (as Python reads
+ * the suite). It takes the place of the core `int` type, as a type of the same tag does in js-yaml.
+ */
+const SUITE_SCHEMA = yaml.CORE_SCHEMA.extend({
+  implicit: [
+    new yaml.Type('tag:yaml.org,2002:int', {
+      kind: 'scalar',
+      resolve: (data: unknown) => CORE_TYPES.int.resolve(data),
+      construct: (data: string) => {
+        const value = CORE_TYPES.int.construct(data) as number;
+        return Number.isSafeInteger(value) ? value : exactNumber(data);
+      },
+    }),
+  ],
+});
 
 export interface ConformanceTest {
   /** Where the entry stands in the suite, imports expanded (1-based); `-n` numbers are counted after the tag filter. */
@@ -65,8 +86,9 @@ function readYamlList(file: string): unknown[] {
   try {
     // js-yaml rather than the project's `yaml`: the suite indents some flow sequences less than YAML 1.2 asks (the
     // second line of `args: [tmap, ...]`), which ruamel (cwltest's parser) and js-yaml accept and `yaml` refuses.
-    // The core schema keeps dates and the like as the strings they are to cwltest.
-    document = yaml.load(readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA, filename: file });
+    // The core schema keeps dates and the like as the strings they are to cwltest; SUITE_SCHEMA keeps large
+    // integers exact.
+    document = yaml.load(readFileSync(file, 'utf8'), { schema: SUITE_SCHEMA, filename: file });
   } catch (error) {
     throw new SuiteError(`${file}: ${(error as Error).message}`);
   }

@@ -1,4 +1,5 @@
 import { compareOutputs, type Mismatch } from './compare.js';
+import { parseOutputJson, showJson } from './numbers.js';
 import type { ConformanceTest } from './suite.js';
 
 /** What cwltest's contract makes of a runner's exit and output (cwltest/utils.py, run_test_plain). */
@@ -43,7 +44,8 @@ export function judge(test: ConformanceTest, outcome: RunOutcome, cwd: string): 
   if (test.shouldFail) return { status: 'FAIL', message: 'the runner exited 0 on a test that should fail' };
   let actual: unknown;
   try {
-    actual = outcome.stdout.trim() === '' ? {} : JSON.parse(outcome.stdout);
+    // Only an empty stdout counts as {} (cwltest: `json.loads(out) if out else {}`); a blank line is not JSON.
+    actual = outcome.stdout === '' ? {} : parseOutputJson(outcome.stdout);
   } catch (error) {
     return { status: 'FAIL', message: `stdout is not a JSON output object (${(error as Error).message}): ${clip(outcome.stdout, 200)}` };
   }
@@ -56,14 +58,11 @@ export function judge(test: ConformanceTest, outcome: RunOutcome, cwd: string): 
 export function describeMismatch(mismatch: Mismatch): string {
   return [
     `${mismatch.at}: ${mismatch.reason}`,
-    `  expected: ${clip(json(mismatch.expected), 300)}`,
-    `  actual:   ${clip(json(mismatch.actual), 300)}`,
+    `  expected: ${clip(showJson(mismatch.expected), 300)}`,
+    `  actual:   ${clip(showJson(mismatch.actual), 300)}`,
   ].join('\n');
 }
 
-function json(value: unknown): string {
-  return value === undefined ? '(absent)' : JSON.stringify(value);
-}
 
 export function clip(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
