@@ -1,13 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transport } from '../client/transport.js';
 import type { Config } from '../config/config.js';
 import { startServer } from '../server/start.js';
 import { packageRoot } from '../package-root.js';
 import { DEMO_IMAGE, DEMO_TOOLS, toolDocument, workflowDocument } from './documents.js';
-import { randomReference } from './reference.js';
+import { demoSample } from './sample.js';
 import { demoKey, registerTool, registerWorkflow, type DemoProject, type Registered } from './register.js';
 
 /**
@@ -49,22 +47,6 @@ function ensureDemoImage(config: Config, say: (line: string) => void): void {
   if (built.status !== 0) throw new Error(`building the demo image failed (scripts/images/build-demo.sh exited ${built.status ?? built.signal})`);
 }
 
-/** Simulated paired-end reads with wgsim (shipped in Debian's samtools package). */
-function simulate(reference: string, reads: number): { r1: Buffer; r2: Buffer } {
-  const dir = mkdtempSync(join(tmpdir(), 'gdflow-demo-'));
-  try {
-    writeFileSync(join(dir, 'ref.fa'), reference);
-    const result = spawnSync('wgsim', ['-S', '7', '-N', String(reads), '-1', '100', '-2', '100', '-d', '300', '-s', '30', '-e', '0.01', '-r', '0.001', 'ref.fa', 'r1.fq', 'r2.fq'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`wgsim failed: ${result.stderr}`);
-    return { r1: readFileSync(join(dir, 'r1.fq')), r2: readFileSync(join(dir, 'r2.fq')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 export async function runDemo(config: Config, options: DemoOptions): Promise<boolean> {
   const say = options.say;
   const missing = missingCommands(config);
@@ -101,8 +83,7 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     registered(`workflow ${workflow.name}`, flow, ` (${workflow.nodelist.length} nodes)`);
 
     // A sample: a 20 kb reference and simulated 100 bp pairs.
-    const reference = randomReference({ length: 20_000, seed: 42 });
-    const { r1, r2 } = simulate(reference, options.reads);
+    const { reference, r1, r2 } = demoSample(options.reads);
     for (const [name, content] of [['/demo/input/ref.fa', Buffer.from(reference)], ['/demo/input/sample1_R1.fq', r1], ['/demo/input/sample1_R2.fq', r2]] as const) {
       await api.send('PUT', `/accounts/${ACCOUNT}/data${name}`, { body: content, contentType: 'application/octet-stream' });
     }
