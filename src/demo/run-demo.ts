@@ -64,7 +64,8 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     const api = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret } });
     const project = `/accounts/${ACCOUNT}/projects/default`;
     const at: DemoProject = { api, store: services.store, account: ACCOUNT, path: project };
-    const registered = (what: string, r: Registered, note = '') => say(`${r.reused ? 'reusing' : 'registered'} ${what} version ${r.version}${note}${r.reused ? ': unchanged' : ''}`);
+    const registered = (what: string, r: Registered, note = '') =>
+      say(`${r.reused ? 'reusing' : 'registered'} ${what} version ${r.version}${note}${r.reused ? ': unchanged' : ''}`);
 
     // The documents in examples/demo/ are what runs: an identical version is reused, a changed one makes a new version.
     const versions: Record<string, number> = {};
@@ -106,13 +107,15 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     const started = Date.now();
     for (;;) {
       task = await api.json('GET', `${project}/tasks/${task_id}/`);
-      const { jobs } = await api.json<{ jobs: Array<{ node_id: string; name: string; status: string; reason: string; job_id: string; cached_from?: string | null }> }>('GET', `${project}/tasks/${task_id}/jobs/`);
+      type Job = { node_id: string; name: string; status: string; reason: string; job_id: string; cached_from?: string | null };
+      const { jobs } = await api.json<{ jobs: Job[] }>('GET', `${project}/tasks/${task_id}/jobs/`);
       for (const job of jobs) {
         if (seen.get(job.job_id) === job.status) continue;
         seen.set(job.job_id, job.status);
         if (job.status === 'waiting' || job.status === 'queued') continue;
         const done = jobs.filter((j) => j.status === 'succeeded').length;
-        say(`  [${String(done).padStart(2)}/${jobs.length}] ${job.node_id.padEnd(16)} ${job.status}${job.status === 'failed' ? `: ${job.reason}` : ''}${job.cached_from ? ' (from the call cache)' : ''}`);
+        const note = job.status === 'failed' ? `: ${job.reason}` : job.cached_from ? ' (from the call cache)' : '';
+        say(`  [${String(done).padStart(2)}/${jobs.length}] ${job.node_id.padEnd(16)} ${job.status}${note}`);
       }
       if (['succeeded', 'failed', 'stopped'].includes(task.status)) break;
       await new Promise((resolve) => setTimeout(resolve, 200));

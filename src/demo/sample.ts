@@ -17,10 +17,8 @@ export function demoSample(reads: number): Sample {
   const dir = mkdtempSync(join(tmpdir(), 'gdflow-demo-'));
   try {
     writeFileSync(join(dir, 'ref.fa'), reference);
-    const result = spawnSync('wgsim', ['-S', '7', '-N', String(reads), '-1', '100', '-2', '100', '-d', '300', '-s', '30', '-e', '0.01', '-r', '0.001', 'ref.fa', 'r1.fq', 'r2.fq'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    const options = ['-S', '7', '-N', String(reads), '-1', '100', '-2', '100', '-d', '300', '-s', '30', '-e', '0.01', '-r', '0.001'];
+    const result = spawnSync('wgsim', [...options, 'ref.fa', 'r1.fq', 'r2.fq'], { cwd: dir, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`wgsim failed: ${result.error?.message ?? result.stderr}`);
     return { reference, r1: readFileSync(join(dir, 'r1.fq')), r2: readFileSync(join(dir, 'r2.fq')) };
   } finally {

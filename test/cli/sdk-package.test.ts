@@ -76,12 +76,15 @@ describe('the SDK package', { timeout: 300_000 }, () => {
         t.diagnostic(`${tarball.filename}: ${tarball.size} bytes, ${tarball.unpackedSize} unpacked, ${tarball.files.length} files`);
         const paths = tarball.files.map((f) => f.path);
         assert.ok(paths.includes('dist/client/index.js') && paths.includes('dist/client/index.d.ts'), 'the built SDK and its types');
-        assert.deepEqual(paths.filter((p) => !/^(dist\/(client|signing|contract|data)\/[\w.-]+\.(js|d\.ts)|package\.json|README\.md)$/.test(p)), [], 'nothing but the SDK');
+        const sdk = /^(dist\/(client|signing|contract|data)\/[\w.-]+\.(js|d\.ts)|package\.json|README\.md)$/;
+        assert.deepEqual(paths.filter((p) => !sdk.test(p)), [], 'nothing but the SDK');
       }
     }
     const installed = join(project, 'node_modules');
     assert.ok(existsSync(join(installed, '@gdflow', 'client', 'dist', 'client', 'index.js')));
-    for (const server of ['better-sqlite3', 'fastify', 'pg', 'kysely']) assert.ok(!existsSync(join(installed, server)), `${server} is the server's, not the SDK's`);
+    for (const server of ['better-sqlite3', 'fastify', 'pg', 'kysely']) {
+      assert.ok(!existsSync(join(installed, server)), `${server} is the server's, not the SDK's`);
+    }
 
     // What the snippet expects: the demo's tools and workflow, registered as the README says, and a sample here.
     for (const name of DEMO_TOOLS) {
@@ -108,7 +111,8 @@ describe('the SDK package', { timeout: 300_000 }, () => {
     };
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['snippet.ts'] }));
     let started = Date.now();
-    await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project }).catch((error: { stdout?: string }) => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).catch((error: { stdout?: string }) => {
       assert.fail(`the README snippet does not compile against the installed SDK:\n${error.stdout}`);
     });
     t.diagnostic(`tsc of the snippet: ${Date.now() - started} ms`);
@@ -138,9 +142,9 @@ describe('the SDK package', { timeout: 300_000 }, () => {
     const tarball = packed(stdout);
     t.diagnostic(`${tarball.filename}: ${tarball.size} bytes, ${tarball.unpackedSize} unpacked, ${tarball.files.length} files`);
     const paths = tarball.files.map((f) => f.path);
-    for (const needed of ['dist/src/cli/main.js', 'dist/src/index.d.ts', 'dist/src/client/index.js', 'dist/src/engine/executors/launcher-child.js', 'dist/console/index.html', 'examples/demo/align-workflow.yml', 'scripts/images/build-demo.sh']) {
-      assert.ok(paths.includes(needed), `${needed} is in the package`);
-    }
+    const needed = ['dist/src/cli/main.js', 'dist/src/index.d.ts', 'dist/src/client/index.js', 'dist/src/engine/executors/launcher-child.js'];
+    needed.push('dist/console/index.html', 'examples/demo/align-workflow.yml', 'scripts/images/build-demo.sh');
+    for (const path of needed) assert.ok(paths.includes(path), `${path} is in the package`);
     const stray = paths.filter((p) => /^(test|bench|src|packages|console|native|dist\/(test|bench|native))\//.test(p) || p.endsWith('.map'));
     assert.deepEqual(stray, [], 'no tests, benchmarks, sources, source maps or the machine-built launcher');
     const root_ = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };

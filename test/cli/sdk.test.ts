@@ -65,7 +65,8 @@ describe('SDK Client', () => {
     assert.equal(template.Inputs!.load!.data![0]!.name, '', 'the template itself is left as it was');
     assert.throws(() => fillRunParameters(template, { inputs: { lod: '/in/a.txt' } }), /the run template has no load node 'lod' \(it has load\)/);
     assert.throws(() => fillRunParameters(template, { outputs: { load: '/x' } }), /no store node 'load' \(it has save\)/);
-    assert.throws(() => fillRunParameters(template, { parameters: { cat: { threads: 2 } } }), /the run template has no parameter 'threads' in node 'cat' \(it has none\)/);
+    const noThreads = /the run template has no parameter 'threads' in node 'cat' \(it has none\)/;
+    assert.throws(() => fillRunParameters(template, { parameters: { cat: { threads: 2 } } }), noThreads);
     await client.setRunTemplate('sdkwf', 1, parameter);
     const started = await client.activateWorkflow({ workflow_name: 'sdkwf', workflow_version: 1, task_name: 'sdk_run', parameters: parameter });
     const updates: string[] = [];
