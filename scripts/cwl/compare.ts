@@ -60,10 +60,10 @@ function compare(expected: unknown, actual: unknown, at: string, cwd: string): M
 
 function compareObject(expected: Json, actual: Json, at: string, cwd: string): Mismatch | undefined {
   for (const key of Object.keys(expected)) {
-    const found = compare(expected[key], actual[key], member(at, key), cwd);
+    const found = compare(expected[key], field(actual, key), member(at, key), cwd);
     if (found) return found;
   }
-  const extra = Object.keys(actual).find((key) => !(key in expected) && !isNone(actual[key]));
+  const extra = Object.keys(actual).find((key) => !Object.hasOwn(expected, key) && !isNone(actual[key]));
   return extra === undefined ? undefined : mismatch(member(at, extra), 'unexpected key', undefined, actual[extra]);
 }
 
@@ -76,7 +76,7 @@ function compareFile(expected: Json, actual: Json, at: string, cwd: string): Mis
   }
   for (const key of Object.keys(expected)) {
     if (FILE_RULE_KEYS.has(key)) continue;
-    const other = compare(expected[key], actual[key], member(at, key), cwd);
+    const other = compare(expected[key], field(actual, key), member(at, key), cwd);
     if (other) return other;
   }
   return undefined;
@@ -203,6 +203,11 @@ function fileFacts(path: string): { checksum: string; size: number } | undefined
 function sameScalar(expected: unknown, actual: unknown): boolean {
   const numeric = (value: unknown): value is number | bigint => typeof value === 'number' || typeof value === 'bigint';
   return numeric(expected) && numeric(actual) ? sameNumber(expected, actual) : expected === actual;
+}
+
+/** A key of the output object itself: `constructor` or `toString` in an expected object is not Object's. */
+function field(object: Json, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 function isNone(value: unknown): value is null | undefined {

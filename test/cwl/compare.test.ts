@@ -71,6 +71,9 @@ describe('values, lists and records', () => {
     passes({ out: 'a' }, { out: 'a', unset_optional: null });
     fails({ out: 'a' }, { out: 'a', extra: 'b' }, 'output.extra', /unexpected key/);
     fails({ rec: { a: 1 } }, { rec: { a: 1, b: 2 } }, 'output.rec.b', /unexpected key/);
+    // Keys are the objects' own: Object's `toString` is neither expected nor found.
+    fails({ toString: 'x' }, parseOutputJson('{}'), 'output.toString', /missing/);
+    fails({}, parseOutputJson('{"toString": "x"}'), 'output.toString', /unexpected key/);
   });
 
   it('takes Any for any value, even a null or an absent one, and null only for null or absent', () => {
