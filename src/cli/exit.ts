@@ -22,8 +22,8 @@ export const usageError = (message: string): CliError => new CliError(message, E
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0  success
-  1  the operation failed (the server refused it, or a task failed or was stopped)
-  2  usage or configuration error (bad option, bad document, no credentials configured)
-  3  the server could not be reached (after retrying)
+    0  success
+    1  the operation failed (the server refused it, or a task failed or was stopped)
+    2  usage or configuration error (bad option, bad document, no credentials configured)
+    3  the server could not be reached (after retrying)
   130  interrupted (Ctrl-C): what was waited for goes on, and the message says how to follow it`;

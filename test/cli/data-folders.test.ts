@@ -34,8 +34,9 @@ before(async () => {
     mkdirSync(join(source, path, '..'), { recursive: true });
     writeFileSync(join(source, path), content);
   }
-  // A link back up is not followed (it would never end).
+  // A link back up is not followed (it would never end); a broken link is passed over.
   symlinkSync('..', join(source, 's2', 'up'));
+  symlinkSync('nowhere', join(source, 's2', 'broken'));
 });
 after(async () => f.close());
 
@@ -46,6 +47,7 @@ describe('gdflow data put and get of a folder', () => {
     assert.equal(put.stdout.trim().split('\n').length, 5, put.stdout);
     assert.match(put.stdout, new RegExp(`s1/r2.fastq -> ${f.account.name}:/proj/samples/s1/r2.fastq \\(2\\.0 KiB, md5 [0-9a-f]{32}\\)`));
     assert.match(put.stderr, /s2\/up: skipped \(a link to a directory\)/);
+    assert.match(put.stderr, /s2\/broken: skipped \(a broken link\)/);
     const listed = (await f.run(['data', 'ls', '/proj/', '--json'])).json().items.map((i: any) => i.name);
     assert.deepEqual(listed, Object.keys(files).map((p) => `${f.account.name}:/proj/samples/${p}`).sort());
 

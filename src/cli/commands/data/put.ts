@@ -24,6 +24,14 @@ function statOf(path: string): Stats {
   }
 }
 
+function statSafe(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The files below `dir`, each with its data name below `name`, sorted. Links to files are followed; links to
  * directories are not (a link back up would never end), and neither are sockets or devices: those are said and left.
@@ -32,9 +40,11 @@ function folderUploads(dir: string, name: string): Upload[] {
   const uploads: Upload[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
+    // A link's target, or undefined for a broken link.
+    const target = entry.isSymbolicLink() ? statSafe(path) : undefined;
     if (entry.isDirectory()) uploads.push(...folderUploads(path, `${name}/${entry.name}`));
-    else if (entry.isFile() || (entry.isSymbolicLink() && statOf(path).isFile())) uploads.push({ file: path, name: `${name}/${entry.name}`, size: statOf(path).size });
-    else note(`${path}: skipped (${entry.isSymbolicLink() ? 'a link to a directory' : 'not a regular file'})`);
+    else if (entry.isFile() || target?.isFile()) uploads.push({ file: path, name: `${name}/${entry.name}`, size: statOf(path).size });
+    else note(`${path}: skipped (${!entry.isSymbolicLink() ? 'not a regular file' : target ? 'a link to a directory' : 'a broken link'})`);
   }
   return uploads;
 }

@@ -99,6 +99,8 @@ export async function followLogs(client: Client, taskId: string, options: LogFol
       if (!entry) followed.set(job.job_id, (entry = { nodeId: job.node_id, url: undefined, cursors: options.streams.map((s) => new LogCursor(s)), done: false }));
       if (entry.done) continue;
       const ended = ENDED.has(job.status);
+      // A job has no log before it runs: a waiting or queued one costs nothing but its line in the job list.
+      if (!ended && job.status !== 'running') continue;
       entry.url ??= (await client.getJob(taskId, job.job_id)).Log_downloadURL || undefined;
       if (entry.url !== undefined) {
         const prefix = options.jobId === undefined ? `${job.node_id.padEnd(width)} | ` : '';
