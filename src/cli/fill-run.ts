@@ -1,4 +1,5 @@
 import { DataPathError, parseDataItemName } from '../client/data-names.js';
+import { fillRunParameters, type RunValues } from '../client/run-parameters.js';
 import type { RunParameters } from '../client/types.js';
 import { usageError } from './exit.js';
 import { didYouMean } from './not-found.js';
@@ -6,10 +7,10 @@ import { parameterProblem, typedValue } from './parameter-values.js';
 
 /**
  * `workflow run --input NODE=DATA_NAME --output NODE=DATA_NAME --param NODE.PARAM=VALUE`: a run without a template
- * file. Each option is filled into the run parameters (the workflow's own run template, or a `-p` file) and checked
- * against the workflow's template first: an unknown node or parameter is refused naming the nearest one, a value of
- * the wrong type or range naming the option; every problem is reported at once (exit 2), before any request starts
- * a task.
+ * file. The options are read into the SDK's RunValues and checked against the workflow's run template first: an
+ * unknown node or parameter is refused naming the nearest one, a value of the wrong type or range, or one the
+ * workflow fixed, naming the option; every problem is reported at once (exit 2), before any request starts a task.
+ * The SDK's fillRunParameters then fills them into the run parameters (the template itself, or a `-p` file).
  */
 
 export interface RunOptions {
@@ -21,10 +22,7 @@ export interface RunOptions {
 /** Commander's collector for an option that may be given several times. */
 export const repeatable = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-export const hasRunOptions = (options: RunOptions): boolean =>
-  Boolean(options.input?.length || options.output?.length || options.param?.length);
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const hasRunOptions = (options: RunOptions): boolean => Boolean(options.input?.length || options.output?.length || options.param?.length);
 
 /** `LEFT=RIGHT` split at the first `=`, or undefined. */
 function assignment(text: string): [string, string] | undefined {
@@ -32,19 +30,19 @@ function assignment(text: string): [string, string] | undefined {
   return at > 0 ? [text.slice(0, at), text.slice(at + 1)] : undefined;
 }
 
-/** `--input`/`--output` values grouped by node, in the order given (several for one node are its items, in order). */
-function dataByNode(flag: '--input' | '--output', values: string[], nodes: Record<string, unknown>, account: string, problems: string[]): Map<string, string[]> {
-  const byNode = new Map<string, string[]>();
+/** `--input`/`--output` values by node, in the order given (several for one node are its items, in order). */
+function dataByNode(flag: '--input' | '--output', values: string[], nodes: string[], account: string, problems: string[]): Record<string, string[]> {
+  const byNode: Record<string, string[]> = {};
   const kind = flag === '--input' ? 'input (loaddata)' : 'output (storedata)';
   for (const text of values) {
     const parts = assignment(text);
     if (!parts || parts[1] === '') {
-      problems.push(`${flag} '${text}': expected NODE=DATA_NAME, e.g. ${flag} ${Object.keys(nodes)[0] ?? 'NODE'}=/reads/a.fastq`);
+      problems.push(`${flag} '${text}': expected NODE=DATA_NAME, e.g. ${flag} ${nodes[0] ?? 'NODE'}=/reads/a.fastq`);
       continue;
     }
     const [node, name] = parts;
-    if (!(node in nodes)) {
-      problems.push(`${flag} '${text}': the workflow has no ${kind} node '${node}'${didYouMean(node, Object.keys(nodes))}`);
+    if (!nodes.includes(node)) {
+      problems.push(`${flag} '${text}': the workflow has no ${kind} node '${node}'${didYouMean(node, nodes)}`);
       continue;
     }
     try {
@@ -53,21 +51,15 @@ function dataByNode(flag: '--input' | '--output', values: string[], nodes: Recor
       problems.push(`${flag} '${text}': ${error instanceof DataPathError ? error.message : String(error)}`);
       continue;
     }
-    byNode.set(node, [...(byNode.get(node) ?? []), name]);
+    (byNode[node] ??= []).push(name);
   }
   return byNode;
 }
 
-type Entry = { data?: Array<{ name: string; [key: string]: unknown }>; [key: string]: unknown };
-
-/** A template entry whose data items are `names`, each keeping the other members (enid, property) of its first item. */
-function withData<T extends Entry>(entry: T | undefined, names: string[]): T {
-  const first = entry?.data?.[0] ?? {};
-  return { ...(entry as T), data: names.map((name) => ({ ...first, name })) };
-}
-
-function fillParameters(values: string[], reference: RunParameters, target: RunParameters, problems: string[]): void {
+/** `--param` values by node and parameter, typed as the template declares each. */
+function parametersByNode(values: string[], reference: RunParameters, problems: string[]): Record<string, Record<string, unknown>> {
   const nodes = reference.Parameters ?? {};
+  const byNode: Record<string, Record<string, unknown>> = {};
   for (const text of values) {
     const parts = assignment(text);
     const dot = parts ? parts[0].indexOf('.') : -1;
@@ -88,16 +80,27 @@ function fillParameters(values: string[], reference: RunParameters, target: RunP
       continue;
     }
     const value = typedValue(parts[1], spec.type);
-    const problem = parameterProblem(spec, value);
+    const fixed = spec.variable === false && JSON.stringify(value) !== JSON.stringify(spec.value);
+    const problem = parameterProblem(spec, value) ?? (fixed ? `is fixed by the workflow to ${JSON.stringify(spec.value)}` : undefined);
     if (problem) problems.push(`--param '${text}': ${node}.${name} ${problem}`);
-    else if (spec.variable === false && JSON.stringify(value) !== JSON.stringify(spec.value)) problems.push(`--param '${text}': ${node}.${name} is fixed by the workflow to ${JSON.stringify(spec.value)}`);
-    else {
-      target.Parameters ??= {};
-      const entry = (target.Parameters[node] ??= { parameters: {} });
-      entry.parameters ??= {};
-      entry.parameters[name] = { ...(isObject(entry.parameters[name]) ? entry.parameters[name] : {}), value };
-    }
+    else (byNode[node] ??= {})[name] = value;
   }
+  return byNode;
+}
+
+/**
+ * `base` with the template's entries for what `values` names and `base` lacks: a `-p` file may hold only some
+ * nodes (the server takes the template's for the others), and fillRunParameters fills entries that are there.
+ */
+function withEntries(base: RunParameters, reference: RunParameters, values: Required<RunValues>): RunParameters {
+  const out = structuredClone(base);
+  for (const node of Object.keys(values.inputs)) (out.Inputs ??= {})[node] ??= structuredClone(reference.Inputs![node]!);
+  for (const node of Object.keys(values.outputs)) (out.Outputs ??= {})[node] ??= structuredClone(reference.Outputs![node]!);
+  for (const [node, parameters] of Object.entries(values.parameters)) {
+    const entry = ((out.Parameters ??= {})[node] ??= { parameters: {} });
+    for (const name of Object.keys(parameters)) (entry.parameters ??= {})[name] ??= structuredClone(reference.Parameters![node]!.parameters![name]!);
+  }
+  return out;
 }
 
 /**
@@ -105,13 +108,13 @@ function fillParameters(values: string[], reference: RunParameters, target: RunP
  * `account` is the caller's, for data names without one.
  */
 export function fillRun(base: RunParameters, reference: RunParameters, options: RunOptions, account: string): RunParameters {
-  const filled: RunParameters = structuredClone(base);
   const problems: string[] = [];
-  const inputs = dataByNode('--input', options.input ?? [], reference.Inputs ?? {}, account, problems);
-  const outputs = dataByNode('--output', options.output ?? [], reference.Outputs ?? {}, account, problems);
-  for (const [node, names] of inputs) (filled.Inputs ??= {})[node] = withData(filled.Inputs?.[node] ?? reference.Inputs?.[node], names);
-  for (const [node, names] of outputs) (filled.Outputs ??= {})[node] = withData(filled.Outputs?.[node] ?? reference.Outputs?.[node], names);
-  fillParameters(options.param ?? [], reference, filled, problems);
-  if (problems.length > 0) throw usageError(`${problems.length === 1 ? problems[0] : `the run options do not fit the workflow:\n  ${problems.join('\n  ')}`}`);
-  return filled;
+  const values: Required<RunValues> = {
+    inputs: dataByNode('--input', options.input ?? [], Object.keys(reference.Inputs ?? {}), account, problems),
+    outputs: dataByNode('--output', options.output ?? [], Object.keys(reference.Outputs ?? {}), account, problems),
+    parameters: parametersByNode(options.param ?? [], reference, problems),
+  };
+  if (problems.length === 1) throw usageError(problems[0]!);
+  if (problems.length > 1) throw usageError(`the run options do not fit the workflow:\n  ${problems.join('\n  ')}`);
+  return fillRunParameters(withEntries(base, reference, values), values);
 }

@@ -113,6 +113,7 @@ export interface StartedOptions {
 export async function afterStart(client: Client, started: ActivatedTask, line: string, options: StartedOptions): Promise<void> {
   if (!options.wait) return options.json ? printJson(started) : say(line);
   note(line);
-  const { task, jobs } = await followTask(client, started.task_id, { intervalMs: options.intervalMs, quiet: Boolean(options.json), ...(options.context ? { context: options.context } : {}) });
+  const follow = { intervalMs: options.intervalMs, quiet: Boolean(options.json), ...(options.context ? { context: options.context } : {}) };
+  const { task, jobs } = await followTask(client, started.task_id, follow);
   endOfFollow(task, jobs, options.json ? task : undefined);
 }

@@ -66,7 +66,8 @@ export function unlessMissing(missing: Missing | (() => Promise<Missing>)): (err
 const project = async (client: Client): Promise<string> => `${await client.accountName()}/${client.project}`;
 
 /** ListTool and ListWorkflow answer an empty project with a 404: no names. */
-const emptyOn404 = <T>(list: Promise<T[]>): Promise<T[]> => list.catch((error: unknown) => (error instanceof GdApiError && error.status === 404 ? [] : Promise.reject(error)));
+const emptyOn404 = <T>(list: Promise<T[]>): Promise<T[]> =>
+  list.catch((error: unknown) => (error instanceof GdApiError && error.status === 404 ? [] : Promise.reject(error)));
 
 const toolNames = (client: Client) => emptyOn404(client.listTools().then((list) => list.items.flat().map((t) => t.tool_name)));
 const workflowNames = (client: Client) => emptyOn404(client.listWorkflows().then((list) => list.items.flat().map((w) => w.workflow_name)));
@@ -81,7 +82,13 @@ function inPublic(client: Client, kind: string, name: string, names: (client: Cl
 }
 
 export const missingTool = (client: Client, name: string): (error: unknown) => Promise<never> =>
-  unlessMissing(async () => ({ kind: 'tool', name, where: await project(client), known: () => toolNames(client), elsewhere: inPublic(client, 'tool', name, toolNames) }));
+  unlessMissing(async () => ({
+    kind: 'tool',
+    name,
+    where: await project(client),
+    known: () => toolNames(client),
+    elsewhere: inPublic(client, 'tool', name, toolNames),
+  }));
 
 export const missingWorkflow = (client: Client, name: string): (error: unknown) => Promise<never> =>
   unlessMissing(async () => ({

@@ -47,7 +47,12 @@ export function listEach<T>(listed: Listed[], rows: (client: Client) => Promise<
  * Print the rows of each project listed: as JSON, one list whose rows carry `owner` (the project's label); as text,
  * a table per project, each under a heading when there are several.
  */
-export function printListed<T extends object>(sections: Array<{ listed: Listed; rows: T[] }>, columns: Column<T>[], what: string, json: boolean | undefined): void {
+export function printListed<T extends object>(
+  sections: Array<{ listed: Listed; rows: T[] }>,
+  columns: Column<T>[],
+  what: string,
+  json: boolean | undefined,
+): void {
   if (json) return printJson(sections.flatMap(({ listed, rows }) => rows.map((row) => ({ ...row, owner: listed.label }))));
   const several = sections.length > 1;
   for (const [i, { listed, rows }] of sections.entries()) {

@@ -18,7 +18,8 @@ export function typedValue(value: string, type: unknown): unknown {
 /** What is wrong with a value for the parameter `spec` (a run template entry), or undefined when nothing is. */
 export function parameterProblem(spec: Record<string, unknown>, value: unknown): string | undefined {
   const type = String(spec.type);
-  if (value === undefined || value === null || value === '') return spec.required && (spec.value === undefined || spec.value === null || spec.value === '') ? 'is required' : undefined;
+  const blank = (v: unknown) => v === undefined || v === null || v === '';
+  if (blank(value)) return spec.required && blank(spec.value) ? 'is required' : undefined;
   if (NUMERIC.has(type)) {
     const n = typeof value === 'string' ? Number(value) : value;
     if (typeof n !== 'number' || !Number.isFinite(n)) return `must be a number, not ${JSON.stringify(value)}`;

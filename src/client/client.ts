@@ -428,7 +428,9 @@ async function logFailure(response: Response): Promise<GdApiError> {
   const requestId = response.headers.get('x-gd-requestid') ?? undefined;
   try {
     const body = JSON.parse(text) as { error_code?: unknown; error_message?: unknown; error_message_chs?: unknown };
-    if (typeof body.error_code === 'string') return new GdApiError(response.status, body.error_code, String(body.error_message ?? ''), String(body.error_message_chs ?? ''), requestId);
+    if (typeof body.error_code === 'string') {
+      return new GdApiError(response.status, body.error_code, String(body.error_message ?? ''), String(body.error_message_chs ?? ''), requestId);
+    }
   } catch {
     // Not JSON: the text itself.
   }

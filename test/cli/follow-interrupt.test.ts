@@ -110,7 +110,8 @@ describe('gdflow task stop and task rerun --wait', () => {
 describe('Ctrl-C while following a task', () => {
   const noScript = noTerminal();
 
-  it('in task wait on a terminal: the bar stops, the cursor is shown again, the task keeps running and the way to follow it is said; exit 130', { skip: skipWithout(noScript) }, async () => {
+  const onTerminal = 'in task wait on a terminal: the bar stops, the cursor is shown again, the task keeps running and the way to follow it is said; exit 130';
+  it(onTerminal, { skip: skipWithout(noScript) }, async () => {
     if (noScript && componentsRequired()) throw new MissingComponent(noScript);
     const taskId = await started('patient');
     await untilJobRuns(f, taskId, 'work');
@@ -126,7 +127,8 @@ describe('Ctrl-C while following a task', () => {
     assert.ok(hidden >= 0, 'the bar hid the cursor');
     assert.ok(shown > hidden, 'and showed it again');
     const message = result.stdout.slice(shown);
-    assert.match(message, new RegExp(`\\n[^\\n]*gdflow: interrupted: task patient_1_\\d+ \\(${taskId}\\) keeps running on the server\\r?\\n`), 'the message starts on a line of its own');
+    const firstLine = new RegExp(`\\n[^\\n]*gdflow: interrupted: task patient_1_\\d+ \\(${taskId}\\) keeps running on the server\\r?\\n`);
+    assert.match(message, firstLine, 'the message starts on a line of its own');
     assert.match(message, new RegExp(`follow it: gdflow task wait ${taskId}`));
     assert.match(message, new RegExp(`its logs: +gdflow task logs ${taskId} --follow`));
     assert.match(message, new RegExp(`stop it: +gdflow task stop ${taskId}`));
@@ -143,7 +145,8 @@ describe('Ctrl-C while following a task', () => {
     const result = await ended;
     assert.equal(result.status, 130, result.stderr);
     assert.ok(!result.stderr.includes('\x1b['), 'no terminal codes on a pipe');
-    assert.match(result.stderr, new RegExp(`gdflow: interrupted: task patient_1_\\d+ \\(${taskId}\\) keeps running on the server\\n  follow it: gdflow task wait ${taskId} --project default\\n`));
+    const said = `interrupted: task patient_1_\\d+ \\(${taskId}\\) keeps running on the server\\n  follow it: gdflow task wait ${taskId} --project default\\n`;
+    assert.match(result.stderr, new RegExp(said));
     assert.equal((await f.client.getTask(taskId)).status, 'running');
     const stop = await f.run(['task', 'stop', taskId]);
     assert.equal(stop.status, 0, stop.stderr);

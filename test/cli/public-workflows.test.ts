@@ -40,7 +40,8 @@ describe('public workflows from the CLI', () => {
     const tools = await f.run(['tool', 'ls']);
     assert.equal(tools.status, 0, tools.stderr);
     assert.match(tools.stdout, new RegExp(`^tools of ${f.account.name}/default:\\nNAME\\s+VERSION.*\\ncopyreads\\s+1\\s+checked`, 'm'));
-    assert.match(tools.stdout, /\n\npublic tools \(public\/default: every account can use them, with --owner public\):\nNAME\s+VERSION.*\npubcopy\s+1\s+checked/);
+    const heading = 'public tools \\(public/default: every account can use them, with --owner public\\):';
+    assert.match(tools.stdout, new RegExp(`\\n\\n${heading}\\nNAME\\s+VERSION.*\\npubcopy\\s+1\\s+checked`));
     const own = await f.run(['tool', 'ls', '--no-public']);
     assert.ok(!own.stdout.includes('pubcopy') && !own.stdout.includes('public tools'), own.stdout);
     assert.match(own.stdout, /^NAME\s+VERSION/);
@@ -77,7 +78,8 @@ describe('public workflows from the CLI', () => {
 
     const withoutOwner = await f.run(['workflow', 'getparam', 'pubwf']);
     assert.equal(withoutOwner.status, 1);
-    assert.match(withoutOwner.stderr, new RegExp(`workflow 'pubwf' not found in ${f.account.name}/default \\(there are: copywf\\); the public account has a workflow 'pubwf': add --owner public`));
+    const where = `workflow 'pubwf' not found in ${f.account.name}/default \\(there are: copywf\\)`;
+    assert.match(withoutOwner.stderr, new RegExp(`${where}; the public account has a workflow 'pubwf': add --owner public`));
     const toolWithout = await f.run(['tool', 'get', 'pubcopy']);
     assert.match(toolWithout.stderr, /the public account has a tool 'pubcopy': add --owner public/);
   });
@@ -137,7 +139,8 @@ describe('workflow run --input/--output/--param', () => {
     assert.equal(run.status, 2, run.stderr);
     const lines = run.stderr.split('\n');
     assert.match(run.stderr, /the run options do not fit the workflow:/);
-    assert.ok(lines.includes("  --input 'lod_reads=/reads/mine.fastq': the workflow has no input (loaddata) node 'lod_reads'; did you mean 'load_reads'?"), run.stderr);
+    const input = "  --input 'lod_reads=/reads/mine.fastq': the workflow has no input (loaddata) node 'lod_reads'; did you mean 'load_reads'?";
+    assert.ok(lines.includes(input), run.stderr);
     assert.ok(lines.includes("  --output 'sav=/results/x.fastq': the workflow has no output (storedata) node 'sav'; did you mean 'save'?"), run.stderr);
     assert.ok(lines.includes("  --param 'copy.thread=3': node 'copy' has no parameter 'thread'; did you mean 'threads'?"), run.stderr);
     assert.ok(lines.includes("  --param 'cpy.label=x': the workflow has no tool node 'cpy'; did you mean 'copy'?"), run.stderr);
@@ -148,12 +151,15 @@ describe('workflow run --input/--output/--param', () => {
     assert.ok(lines.some((l) => l.startsWith("  --input 'load_reads=no-slash': data name \"no-slash\"")), run.stderr);
     assert.equal((await f.client.listTasks()).total, before, 'no task was started');
     const help = await f.run(['workflow', 'run', '--help']);
-    for (const option of ['--input <node=data>', '--output <node=data>', '--param <node.param=value>', '--owner <account>', '--wait']) assert.ok(help.stdout.includes(option), `${option} in --help`);
+    for (const option of ['--input <node=data>', '--output <node=data>', '--param <node.param=value>', '--owner <account>', '--wait']) {
+      assert.ok(help.stdout.includes(option), `${option} in --help`);
+    }
   });
 
   it('fills several items of one input in order, over a -p file, and runs', async () => {
     const params = writeFile(f.dir, 'own-params.yml', 'name: from_options\n');
-    const run = await f.run(['workflow', 'run', 'copywf', '-p', params, '-i', 'load_reads=/reads/mine.fastq', '--param', 'copy.label=filled', '--wait', '--json', '--interval', '0.2']);
+    const options = ['-i', 'load_reads=/reads/mine.fastq', '--param', 'copy.label=filled'];
+    const run = await f.run(['workflow', 'run', 'copywf', '-p', params, ...options, '--wait', '--json', '--interval', '0.2']);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.json().task_name, 'from_options');
     const cmd = await f.run(['task', 'cmd', run.json().task_id, 'copy']);
@@ -169,7 +175,8 @@ describe('not found: the thing, where, and the nearest name', () => {
   it('names a mistyped tool, workflow, data item and node, suggesting the nearest', async () => {
     const tool = await f.run(['tool', 'get', 'copyread']);
     assert.equal(tool.status, 1);
-    assert.match(tool.stderr, new RegExp(`^gdflow: tool 'copyread' not found in ${f.account.name}/default; did you mean 'copyreads'\\? \\[404 ToolNotExists, request [0-9a-f]{24}\\]$`, 'm'));
+    const answer = '\\[404 ToolNotExists, request [0-9a-f]{24}\\]';
+    assert.match(tool.stderr, new RegExp(`^gdflow: tool 'copyread' not found in ${f.account.name}/default; did you mean 'copyreads'\\? ${answer}$`, 'm'));
     const workflow = await f.run(['workflow', 'graph', 'cpywf']);
     assert.equal(workflow.status, 1);
     assert.match(workflow.stderr, /workflow 'cpywf' not found in \S+\/default; did you mean 'copywf'\?/);
@@ -179,7 +186,9 @@ describe('not found: the thing, where, and the nearest name', () => {
     assert.match(publicTypo.stderr, /workflow 'pubfw' not found in public\/default; did you mean 'pubwf'\?/);
     const data = await f.run(['data', 'get', '/reads/mine.fq']);
     assert.equal(data.status, 1);
-    assert.match(data.stderr, new RegExp(`data item '${f.account.name}:/reads/mine.fq' not found in ${f.account.name}:/reads/; did you mean '${f.account.name}:/reads/mine.fastq'\\?`));
+    const account = f.account.name;
+    const suggestion = `did you mean '${account}:/reads/mine.fastq'\\?`;
+    assert.match(data.stderr, new RegExp(`data item '${account}:/reads/mine.fq' not found in ${account}:/reads/; ${suggestion}`));
     const rm = await f.run(['data', 'rm', '/reads/mines.fastq']);
     assert.match(rm.stderr, /did you mean '\S+:\/reads\/mine\.fastq'\?/);
 

@@ -14,7 +14,8 @@ export interface TemplateOrigin {
 }
 
 export function originComment(name: string, version?: number, owner?: string): string {
-  return `# workflow: ${name}${version !== undefined ? ` version ${version}` : ''}${owner !== undefined ? ` owner ${owner}` : ''} (this line tells 'gdflow batch' which workflow to run)\n`;
+  const which = `${name}${version !== undefined ? ` version ${version}` : ''}${owner !== undefined ? ` owner ${owner}` : ''}`;
+  return `# workflow: ${which} (this line tells 'gdflow batch' which workflow to run)\n`;
 }
 
 /** The workflow a template's first line names, if it does. */

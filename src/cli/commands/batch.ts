@@ -51,7 +51,11 @@ function summaryTable(followed: Followed[]): string {
 
 /** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
 export function registerBatch(program: Command): void {
-  const command = clientCommand(program.command('batch <template> <samplesheet>').description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'));
+  const command = clientCommand(
+    program
+      .command('batch <template> <samplesheet>')
+      .description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'),
+  );
   withOwner(command, 'run a workflow')
     .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)")
     .option('--version <n>', 'workflow version (default: the latest runnable one)')
@@ -152,7 +156,9 @@ interrupted batch is resumed by re-running it.`,
         },
       });
       try {
-        result = await interruptible(submitting, () => `interrupted: ${done} of ${todo.length} rows answered by the server, every submitted one recorded in ${logPath}; run the same command again to submit the rest`);
+        const interrupted = () =>
+          `interrupted: ${done} of ${todo.length} rows answered, each submitted one recorded in ${logPath}; run the same command again to submit the rest`;
+        result = await interruptible(submitting, interrupted);
       } finally {
         bar.stop();
         writer.close();
@@ -178,7 +184,8 @@ interrupted batch is resumed by re-running it.`,
           return entry ? [entry] : [];
         }) satisfies LogEntry[];
         const following = followAll(client, mine, { intervalMs, concurrency, quiet: Boolean(flags.json) });
-        followed = await interruptible(following, () => `interrupted: the ${mine.length} tasks of the batch keep running; follow them again with the same command (it submits nothing twice)`);
+        const interrupted = () => `interrupted: the ${mine.length} tasks of the batch keep running; the same command follows them again, submitting nothing`;
+        followed = await interruptible(following, interrupted);
         followed.sort((a, b) => a.entry.row - b.entry.row);
         if (!flags.json) {
           say(summaryTable(followed));

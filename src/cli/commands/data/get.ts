@@ -54,7 +54,7 @@ async function getFolder(client: Client, prefix: string, dir: string | undefined
       await downloadFile(client, name, local, progress);
     }
   })();
-  await transfer(progress, work, () => `interrupted: ${progress.filesDone} of ${plan.length} files of ${prefix} downloaded into ${target}/; the one in flight left nothing`);
+  await transfer(progress, work, () => `interrupted: ${progress.filesDone} of ${plan.length} files of ${prefix} downloaded into ${target}/, no part-file left`);
   note(`${prefix} -> ${target}/ (${plan.length} files, ${formatBytes(total)})`);
 }
 
@@ -63,7 +63,10 @@ export function registerDataGet(data: Command): void {
   clientCommand(
     data
       .command('get <name> [target]')
-      .description("download a data item to TARGET (default: its base name here; - for stdout), or every item below a folder NAME/ into the directory TARGET (default: the folder's name here), with a progress bar"),
+      .description(
+        "download a data item to TARGET (default: its base name here; - for stdout), or every item below a folder NAME/ into the directory TARGET " +
+          "(default: the folder's name here), with a progress bar",
+      ),
   ).action(async (name: string, target: string | undefined, flags: ClientFlags) => {
     const client = clientFor(flags);
     if (name.endsWith('/')) return getFolder(client, name, target);

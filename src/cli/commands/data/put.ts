@@ -74,7 +74,10 @@ export function registerDataPut(data: Command): void {
   clientCommand(
     data
       .command('put <files_and_name...>')
-      .description("upload files and folders (recursively, with a progress bar): 'put FILE NAME', 'put DIR NAME' (DIR's files below NAME), or 'put FILE_OR_DIR... DIR/' into a directory (a name ending in /)"),
+      .description(
+        "upload files and folders (recursively, with a progress bar): 'put FILE NAME', 'put DIR NAME' (DIR's files below NAME), " +
+          "or 'put FILE_OR_DIR... DIR/' into a directory (a name ending in /)",
+      ),
   )
     .option('--json', 'print what was stored as JSON')
     .action(async (args: string[], flags: ClientFlags & { json?: boolean }) => {
@@ -91,7 +94,9 @@ export function registerDataPut(data: Command): void {
           bad.push(`${upload.file}: ${error.message}`);
         }
       }
-      if (bad.length > 0) throw usageError(`nothing was uploaded: ${bad.length === 1 ? bad[0] : `\n  ${bad.slice(0, 20).join('\n  ')}${bad.length > 20 ? `\n  ... and ${bad.length - 20} more` : ''}`}`);
+      if (bad.length === 1) throw usageError(`nothing was uploaded: ${bad[0]}`);
+      const more = bad.length > 20 ? `\n  ... and ${bad.length - 20} more` : '';
+      if (bad.length > 1) throw usageError(`nothing was uploaded:\n  ${bad.slice(0, 20).join('\n  ')}${more}`);
 
       const total = uploads.reduce((sum, upload) => sum + upload.size, 0);
       const progress = new TransferProgress(total, uploads.length, uploads.length === 1 ? basename(uploads[0]!.file) : 'uploading');
@@ -103,7 +108,8 @@ export function registerDataPut(data: Command): void {
         }
       })();
       try {
-        await interruptible(work, () => `interrupted: ${results.length} of ${uploads.length} files uploaded (each whole; the one in flight was not stored); run the same command again to upload them all`);
+        const interrupted = () => `interrupted: ${results.length} of ${uploads.length} files uploaded (not the one in flight); run the same command again`;
+        await interruptible(work, interrupted);
       } finally {
         progress.stop();
       }

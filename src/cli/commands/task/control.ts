@@ -29,7 +29,9 @@ const described = (task: Task): string => `task ${task.task_name} (${task.task_i
  */
 async function stopOne(client: Client, taskId: string, flags: StopFlags, timeoutMs: number): Promise<{ task: Task; jobs: Job[]; line: string }> {
   const before = await client.getTask(taskId).catch(missingTask(client, taskId));
-  if (isTerminalTask(before.status)) return { task: before, jobs: await jobsOf(client, taskId), line: `${described(before)} had already ${before.status}: nothing to stop` };
+  if (isTerminalTask(before.status)) {
+    return { task: before, jobs: await jobsOf(client, taskId), line: `${described(before)} had already ${before.status}: nothing to stop` };
+  }
   await client.stopTask(taskId);
   if (!flags.wait) {
     const now = await client.getTask(taskId);
@@ -38,12 +40,15 @@ async function stopOne(client: Client, taskId: string, flags: StopFlags, timeout
   const waiting = client.waitForTask(taskId, { intervalMs: 250, timeoutMs });
   const context = contextArgs(flags);
   try {
-    const task = await interruptible(waiting, () => `interrupted: the stop of ${described(before)} was requested and goes on; see it with: gdflow task get ${taskId}${context}`);
+    const interrupted = () => `interrupted: the stop of ${described(before)} was requested and goes on; see it with: gdflow task get ${taskId}${context}`;
+    const task = await interruptible(waiting, interrupted);
     const jobs = await jobsOf(client, taskId);
-    return { task, jobs, line: `${described(task)} ${task.status} after ${formatDuration(runTime(task))}: ${task.progress.done}/${task.progress.total} nodes done; jobs: ${jobCounts(jobs)}` };
+    const nodes = `${task.progress.done}/${task.progress.total} nodes done`;
+    return { task, jobs, line: `${described(task)} ${task.status} after ${formatDuration(runTime(task))}: ${nodes}; jobs: ${jobCounts(jobs)}` };
   } catch (error) {
     if (error instanceof TaskWaitTimeout) {
-      throw new CliError(`${described(error.task)} is still ${error.task.status} ${timeoutMs / 1000} s after the stop; follow it with: gdflow task wait ${taskId}${context}`, EXIT.failed);
+      const still = `${described(error.task)} is still ${error.task.status} ${timeoutMs / 1000} s after the stop`;
+      throw new CliError(`${still}; follow it with: gdflow task wait ${taskId}${context}`, EXIT.failed);
     }
     throw error;
   }

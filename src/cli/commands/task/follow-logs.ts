@@ -96,7 +96,10 @@ export async function followLogs(client: Client, taskId: string, options: LogFol
     const width = Math.max(...jobs.map((job) => job.node_id.length));
     for (const job of jobs) {
       let entry = followed.get(job.job_id);
-      if (!entry) followed.set(job.job_id, (entry = { nodeId: job.node_id, url: undefined, cursors: options.streams.map((s) => new LogCursor(s)), done: false }));
+      if (!entry) {
+        entry = { nodeId: job.node_id, url: undefined, cursors: options.streams.map((s) => new LogCursor(s)), done: false };
+        followed.set(job.job_id, entry);
+      }
       if (entry.done) continue;
       const ended = ENDED.has(job.status);
       // A job has no log before it runs: a waiting or queued one costs nothing but its line in the job list.

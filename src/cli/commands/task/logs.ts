@@ -16,7 +16,7 @@ interface Flags extends ClientFlags {
 export function registerTaskLogs(task: Command): void {
   clientCommand(task.command('logs <task_id> [job]').description('print job logs (stdout then stderr): of one job (JOB: job id or node id), or of every job'), { json: 'print a JSON list of {job_id, node_id, status, log} instead of the raw logs' })
     .option('--stream <name>', 'only stdout or stderr')
-    .option('-f, --follow', "keep printing what running jobs write until they end (of every job: each line after its node's name); Ctrl-C stops following, exit 130")
+    .option('-f, --follow', "keep printing what running jobs write until they end (every job's: each line after its node); Ctrl-C stops, exit 130")
     .option('--interval <seconds>', 'how often --follow looks for more', '1')
     .action(async (taskId: string, ref: string | undefined, flags: Flags) => {
       if (flags.stream !== undefined && flags.stream !== 'stdout' && flags.stream !== 'stderr') throw usageError(`--stream must be stdout or stderr, not '${flags.stream}'`);

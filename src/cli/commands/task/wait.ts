@@ -8,7 +8,10 @@ export function registerTaskWait(task: Command): void {
   clientCommand(
     task
       .command('wait <task_id>')
-      .description('follow a task until it ends, showing nodes done / total and the running jobs; exits 1 if it failed or was stopped, 130 on Ctrl-C (the task keeps running)'),
+      .description(
+        'follow a task until it ends, showing nodes done / total and the running jobs; exits 1 if it failed or was stopped, ' +
+          '130 on Ctrl-C (the task keeps running)',
+      ),
     { json: 'follow quietly, then print the ended task with its jobs as JSON' },
   )
     .option('--interval <seconds>', 'poll interval', '1')

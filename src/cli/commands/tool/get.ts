@@ -7,7 +7,8 @@ import { ownerClient, withOwner } from '../../owner.js';
 
 /** `gdflow tool get`: a version's definition as an editable `app:` document. */
 export function registerToolGet(tool: Command): void {
-  const command = clientCommand(tool.command('get <name>').description('print a tool definition as an app: YAML document (the latest version unless --version)'), {
+  const description = 'print a tool definition as an app: YAML document (the latest version unless --version)';
+  const command = clientCommand(tool.command('get <name>').description(description), {
     json: 'print the version as JSON, as GetTool answers it, instead of an app: YAML document',
   }).option('--version <n>', 'tool version');
   withOwner(command, 'read a tool').action(async (name: string, flags: ClientFlags & { version?: string; owner?: string }) => {

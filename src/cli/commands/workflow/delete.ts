@@ -14,7 +14,8 @@ export function registerWorkflowDelete(workflow: Command): void {
       const version = versionOption(flags.version);
       if ((version === undefined) === !flags.all) throw usageError('give either --version N or --all');
       const client = clientFor(flags);
-      const versions = version !== undefined ? [version] : (await client.getWorkflow(name).catch(missingWorkflow(client, name))).workflows.map((w) => w.version);
+      const all = async () => (await client.getWorkflow(name).catch(missingWorkflow(client, name))).workflows.map((w) => w.version);
+      const versions = version !== undefined ? [version] : await all();
       for (const v of versions) {
         await client.deleteWorkflow(name, v).catch(missingWorkflow(client, name));
         say(`workflow ${name} version ${v} deleted`);

@@ -7,7 +7,8 @@ import { ownerClient, withOwner } from '../../owner.js';
 
 /** `gdflow workflow get`: a version as an editable `workflow:` document. */
 export function registerWorkflowGet(workflow: Command): void {
-  const command = clientCommand(workflow.command('get <name>').description('print a workflow as a workflow: YAML document (the latest version unless --version)'), {
+  const description = 'print a workflow as a workflow: YAML document (the latest version unless --version)';
+  const command = clientCommand(workflow.command('get <name>').description(description), {
     json: 'print the version as JSON, as GetWorkflow answers it, instead of a workflow: YAML document',
   }).option('--version <n>', 'workflow version');
   withOwner(command, 'read a workflow').action(async (name: string, flags: ClientFlags & { version?: string; owner?: string }) => {

@@ -33,10 +33,8 @@ export function formatGraph(graph: WorkflowGraph): string {
 
 /** `gdflow workflow graph`: nodes and links of a validated version, readably. */
 export function registerWorkflowGraph(workflow: Command): void {
-  const command = clientCommand(workflow.command('graph <name>').description("print a workflow's nodes (by stage) and the links between them"), { json: true }).option(
-    '--version <n>',
-    'workflow version (default: the latest runnable one)',
-  );
+  const command = clientCommand(workflow.command('graph <name>').description("print a workflow's nodes (by stage) and the links between them"), { json: true });
+  command.option('--version <n>', 'workflow version (default: the latest runnable one)');
   withOwner(command, 'the graph of a workflow').action(async (name: string, flags: ClientFlags & { version?: string; owner?: string }) => {
     const version = versionOption(flags.version);
     const source = await ownerClient(clientFor(flags), flags.owner);

@@ -18,7 +18,8 @@ export function registerWorkflowLs(workflow: Command): void {
       const listed = await listedProjects(clientFor(flags), flags);
       // Both lists answer 404 WorkflowNotExists for an empty project: that is an empty list.
       const sections = await listEach(listed, async (client) => {
-        const list = await (flags.executable ? client.listExecutableWorkflows() : client.listWorkflows()).catch(notFoundAs<WorkflowList>({ items: [], workflow_url: '' }));
+        const read = flags.executable ? client.listExecutableWorkflows() : client.listWorkflows();
+        const list = await read.catch(notFoundAs<WorkflowList>({ items: [], workflow_url: '' }));
         return list.items.flatMap((group) => (flags.latest ? group.slice(-1) : group));
       });
       printListed(

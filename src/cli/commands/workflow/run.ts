@@ -19,10 +19,11 @@ interface Flags extends ClientFlags, RunOptions {
 
 /** `gdflow workflow run`: ActivateWorkflow with parameters from a file or options, optionally following the task. */
 export function registerWorkflowRun(workflow: Command): void {
-  const command = clientCommand(workflow.command('run <name>').description('start a task of a workflow (ActivateWorkflow) with run parameters from a file and/or --input/--output/--param'))
+  const description = 'start a task of a workflow (ActivateWorkflow) with run parameters from a file and/or --input/--output/--param';
+  const command = clientCommand(workflow.command('run <name>').description(description))
     .option('-p, --params <file>', 'run parameters (YAML or JSON, as getparam prints them; - for stdin); default: the saved template')
-    .option('-i, --input <node=data>', "data for a loaddata node, e.g. --input load_reads=/reads/s1.fq (repeat for each item; replaces the node's data)", repeatable)
-    .option('--output <node=data>', "name of what a storedata node stores, e.g. --output save=/results/s1.bam (default: /home/<user>/<task>/<node>.<format>)", repeatable)
+    .option('-i, --input <node=data>', "data of a loaddata node, e.g. --input load_reads=/reads/s1.fq (repeat for each item; replaces the node's)", repeatable)
+    .option('--output <node=data>', 'what a storedata node stores as, e.g. --output save=/results/s1.bam (default: /home/<user>/<task>/...)', repeatable)
     .option('--param <node.param=value>', 'a tool parameter, e.g. --param align.threads=8 (typed as the tool declares it)', repeatable)
     .option('--version <n>', 'workflow version (default: the latest runnable one)')
     .option('--name <task_name>', "task name (default: the file's name, else generated)");
@@ -43,12 +44,14 @@ An unknown node or parameter is refused (exit 2) naming the nearest one.`,
       const interval = secondsOption(flags.interval, '--interval');
       const text = flags.params === undefined ? undefined : readText(flags.params);
       const doc = text === undefined ? undefined : runDocument(parseDocument(text, flags.params!), flags.params!);
-      const { version, owner } = runTarget(name, { version: versionOption(flags.version), owner: flags.owner }, doc ?? {}, text === undefined ? undefined : templateOrigin(text));
+      const origin = text === undefined ? undefined : templateOrigin(text);
+      const { version, owner } = runTarget(name, { version: versionOption(flags.version), owner: flags.owner }, doc ?? {}, origin);
       if (owner !== undefined) parseOwner(owner);
       const client = clientFor(flags);
       const source = await ownerClient(client, owner);
       // The workflow's own template: the run's parameters without -p, and what the options are checked against.
-      const reference = doc && !hasRunOptions(flags) ? undefined : (await source.getExecutableWorkflow(name, version).catch(missingWorkflow(source, name))).parameter;
+      const template = async () => (await source.getExecutableWorkflow(name, version).catch(missingWorkflow(source, name))).parameter;
+      const reference = doc && !hasRunOptions(flags) ? undefined : await template();
       let parameters: RunParameters = doc?.parameters ?? reference!;
       if (hasRunOptions(flags)) parameters = fillRun(parameters, reference!, flags, await client.accountName());
       const taskName = flags.name ?? doc?.task_name;
@@ -60,6 +63,7 @@ An unknown node or parameter is refused (exit 2) naming the nearest one.`,
         ...(owner !== undefined ? { workflow_owner: owner } : {}),
       };
       const started = await client.activateWorkflow(request).catch(missingWorkflow(source, name));
-      await afterStart(client, started, `task ${started.task_name} started: ${started.task_id}`, { wait: Boolean(flags.wait), json: Boolean(flags.json), intervalMs: interval * 1000, context: contextArgs(flags) });
+      const follow = { wait: Boolean(flags.wait), json: Boolean(flags.json), intervalMs: interval * 1000, context: contextArgs(flags) };
+      await afterStart(client, started, `task ${started.task_name} started: ${started.task_id}`, follow);
     });
 }

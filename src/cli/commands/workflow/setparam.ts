@@ -12,7 +12,8 @@ export function registerWorkflowSetparam(workflow: Command): void {
     .action(async (name: string, flags: ClientFlags & { params: string; version?: string }) => {
       const doc = runDocument(readDocument(flags.params), flags.params);
       const client = clientFor(flags);
-      const version = versionOption(flags.version) ?? doc.workflow_version ?? (await client.getWorkflowGraph(name).catch(missingWorkflow(client, name))).workflow_version;
+      const latest = async () => (await client.getWorkflowGraph(name).catch(missingWorkflow(client, name))).workflow_version;
+      const version = versionOption(flags.version) ?? doc.workflow_version ?? (await latest());
       await client.setRunTemplate(name, version, doc.parameters).catch(missingWorkflow(client, name));
       say(`run parameters of workflow ${name} version ${version} saved`);
     });
