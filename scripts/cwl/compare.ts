@@ -87,7 +87,9 @@ function compareDirectory(expected: Json, actual: Json, at: string, cwd: string)
   if (!Array.isArray(actual.listing)) return mismatch(member(at, 'listing'), "an output Directory must have its 'listing'", expected.listing, actual.listing);
   const actualListing = actual.listing as unknown[];
   // cwltest cannot compare an expected Directory without a listing (a KeyError fails the test); the suite has none.
-  if (!Array.isArray(expected.listing)) return mismatch(member(at, 'listing'), 'the expected Directory has no listing (cwltest fails such a test)', expected.listing, actual.listing);
+  if (!Array.isArray(expected.listing)) {
+    return mismatch(member(at, 'listing'), 'the expected Directory has no listing (cwltest fails such a test)', expected.listing, actual.listing);
+  }
   for (const [i, entry] of expected.listing.entries()) {
     if (!actualListing.some((candidate) => compare(entry, candidate, at, cwd) === undefined)) {
       const name = isObject(entry) && typeof entry.basename === 'string' ? ` (${entry.basename})` : '';
@@ -135,13 +137,18 @@ function compareChecksumAndSize(expected: Json, actual: Json, at: string, cwd: s
   const disk = path === undefined ? undefined : fileFacts(path);
   if (disk === undefined) return mismatch(at, `cannot read ${reference} to check its checksum and size`, expected, actual);
   if ('checksum' in actual && actual.checksum !== disk.checksum) {
-    return mismatch(member(at, 'checksum'), `the runner declared ${String(actual.checksum)} but the file on disk has ${disk.checksum}`, expected.checksum, actual.checksum);
+    const reason = `the runner declared ${String(actual.checksum)} but the file on disk has ${disk.checksum}`;
+    return mismatch(member(at, 'checksum'), reason, expected.checksum, actual.checksum);
   }
-  if ('checksum' in expected && expected.checksum !== disk.checksum) return mismatch(member(at, 'checksum'), `the file on disk has ${disk.checksum}`, expected.checksum, actual.checksum);
+  if ('checksum' in expected && expected.checksum !== disk.checksum) {
+    return mismatch(member(at, 'checksum'), `the file on disk has ${disk.checksum}`, expected.checksum, actual.checksum);
+  }
   if ('size' in actual && actual.size !== disk.size) {
     return mismatch(member(at, 'size'), `the runner declared ${String(actual.size)} but the file on disk has ${disk.size} bytes`, expected.size, actual.size);
   }
-  if ('size' in expected && expected.size !== disk.size) return mismatch(member(at, 'size'), `the file on disk has ${disk.size} bytes`, expected.size, actual.size);
+  if ('size' in expected && expected.size !== disk.size) {
+    return mismatch(member(at, 'size'), `the file on disk has ${disk.size} bytes`, expected.size, actual.size);
+  }
   return undefined;
 }
 

@@ -17,7 +17,9 @@ export function junitXml(finished: Finished[], suiteName: string, classname: str
     .sort((a, b) => a.entry.number - b.entry.number)
     .map(({ entry: { test }, result }) => {
       const attributes = `name="${escape(test.id)}" classname="${escape(classname)}" file="${escape(test.tool)}" time="${result.outcome.seconds.toFixed(3)}"`;
-      const properties = `<properties><property name="category" value="${escape(test.tags.join(', '))}"/><property name="doc" value="${escape(test.doc)}"/></properties>`;
+      const properties =
+        `<properties><property name="category" value="${escape(test.tags.join(', '))}"/>` +
+        `<property name="doc" value="${escape(test.doc)}"/></properties>`;
       if (result.status === 'PASS') return `  <testcase ${attributes}>${properties}</testcase>`;
       const verdict =
         result.status === 'UNSUPPORTED'
@@ -29,7 +31,8 @@ export function junitXml(finished: Finished[], suiteName: string, classname: str
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<testsuites>',
-    ` <testsuite name="${escape(suiteName)}" tests="${total.total}" failures="${total.failed}" skipped="${total.unsupported}" errors="0" time="${seconds.toFixed(3)}">`,
+    ` <testsuite name="${escape(suiteName)}" tests="${total.total}" failures="${total.failed}" skipped="${total.unsupported}" errors="0"` +
+      ` time="${seconds.toFixed(3)}">`,
     ...cases,
     ' </testsuite>',
     '</testsuites>',

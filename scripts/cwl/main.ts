@@ -54,7 +54,13 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
 
-  const runner: RunnerConfig = { command: options.runner, args: options.runnerArgs, cwd: root, timeoutSeconds: options.timeoutSeconds, keepOutdirs: options.keepOutdirs };
+  const runner: RunnerConfig = {
+    command: options.runner,
+    args: options.runnerArgs,
+    cwd: root,
+    timeoutSeconds: options.timeoutSeconds,
+    keepOutdirs: options.keepOutdirs,
+  };
   process.stdout.write(
     `${chosen.length} of the ${numbered.length} tests of ${suiteFile}, ${options.jobs} at a time, ${options.timeoutSeconds} s each at most\n` +
       `runner: ${[...options.runner, ...options.runnerArgs].join(' ')}\n`,

@@ -39,10 +39,15 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         '(unsupported ones allowed), 1 when some failed, 2 for a usage or suite error.',
     )
     .usage('[options] [-- RUNNER_ARGS...]')
-    .option('--suite <path>', 'the suite directory (holding conformance_tests.yaml) or a test file (default: $GDFLOW_CWL_SUITE or ../shared/cwl-v1.2 beside the repository)')
+    .option(
+      '--suite <path>',
+      'the suite directory (holding conformance_tests.yaml) or a test file (default: $GDFLOW_CWL_SUITE or ../shared/cwl-v1.2 beside the repository)',
+    )
     .option('--runner <command>', `the runner command, split at spaces (default: gdflow's, "node dist/src/cli/main.js cwl run"); e.g. "cwltool --no-container"`)
     .addOption(new Option('-j, --jobs <n>', 'tests run at the same time').default(2).argParser(positiveInteger('--jobs')))
-    .addOption(new Option('--timeout <seconds>', "a test's time limit; the runner's process group is stopped then").default(600).argParser(positiveInteger('--timeout')))
+    .addOption(
+      new Option('--timeout <seconds>', "a test's time limit; the runner's process group is stopped then").default(600).argParser(positiveInteger('--timeout')),
+    )
     .option('--tags <tags>', 'only tests with one of these tags (comma-separated)', commaList)
     .option('--exclude-tags <tags>', 'no test with one of these tags', commaList)
     .option('-n, --numbers <ranges>', 'only these tests by number, as in --list with the same tags: 1-10,15')

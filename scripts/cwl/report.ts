@@ -70,9 +70,8 @@ export function tagTable(tallies: Map<string, Tally>): string {
   const width = Math.max(...order.map((tag) => tag.length), 3);
   const rows = order.map((tag) => {
     const t = tallies.get(tag)!;
-    const extra = [t.failed > 0 ? `${t.failed} failed${t.timedOut > 0 ? ` (${t.timedOut} timed out)` : ''}` : '', t.unsupported > 0 ? `${t.unsupported} unsupported` : '']
-      .filter(Boolean)
-      .join(', ');
+    const failed = t.failed > 0 ? `${t.failed} failed${t.timedOut > 0 ? ` (${t.timedOut} timed out)` : ''}` : '';
+    const extra = [failed, t.unsupported > 0 ? `${t.unsupported} unsupported` : ''].filter(Boolean).join(', ');
     return `${tag.padEnd(width)}  ${`${t.passed}/${t.total}`.padStart(7)}  ${`${percent(t)} %`.padStart(5)}${extra ? `  ${extra}` : ''}`;
   });
   return [`${'tag'.padEnd(width)}  ${'passed'.padStart(7)}`, ...rows].join('\n');

@@ -101,8 +101,9 @@ describe('File objects', () => {
     // The runner prints the expected checksum, but what it wrote is empty: recomputing catches it.
     const lying = { ...fileObject('empty.txt'), checksum: HELLO_SHA1, size: 6 };
     fails({ foo: { class: 'File', checksum: HELLO_SHA1 } }, { foo: lying }, 'output.foo.checksum', /declared .* but the file on disk has sha1\$da39/);
-    fails({ foo: { class: 'File', size: 6 } }, { foo: { ...fileObject('empty.txt', EMPTY_SHA1, 6) } }, 'output.foo.size', /declared 6 but the file on disk has 0 bytes/);
-    fails({ foo: { class: 'File', checksum: HELLO_SHA1 } }, { foo: fileObject('empty.txt', EMPTY_SHA1, 0) }, 'output.foo.checksum', /the file on disk has sha1\$da39/);
+    const empty = fileObject('empty.txt', EMPTY_SHA1, 0);
+    fails({ foo: { class: 'File', size: 6 } }, { foo: { ...empty, size: 6 } }, 'output.foo.size', /declared 6 but the file on disk has 0 bytes/);
+    fails({ foo: { class: 'File', checksum: HELLO_SHA1 } }, { foo: empty }, 'output.foo.checksum', /the file on disk has sha1\$da39/);
     fails({ foo: { class: 'File', size: 6 } }, { foo: fileObject('empty.txt', EMPTY_SHA1, 0) }, 'output.foo.size', /the file on disk has 0 bytes/);
   });
 
@@ -122,7 +123,8 @@ describe('File objects', () => {
   });
 
   it('lets a File carry keys the expected one lacks, but matches the keys it names (basename, secondaryFiles, format)', () => {
-    const actual = { ...fileObject('foo.txt'), nameroot: 'foo', nameext: '.txt', format: 'http://edamontology.org/format_2330', secondaryFiles: [fileObject('foo.txt.idx', EMPTY_SHA1, 0)] };
+    const format = 'http://edamontology.org/format_2330';
+    const actual = { ...fileObject('foo.txt'), nameroot: 'foo', nameext: '.txt', format, secondaryFiles: [fileObject('foo.txt.idx', EMPTY_SHA1, 0)] };
     passes({ class: 'File', basename: 'foo.txt', nameext: '.txt', secondaryFiles: [{ class: 'File', basename: 'foo.txt.idx', size: 0 }] }, actual);
     fails({ class: 'File', basename: 'bar.txt' }, actual, 'output.basename', /differs/);
     fails({ class: 'File', format: 'http://edamontology.org/format_1930' }, actual, 'output.format', /differs/);
