@@ -4,9 +4,9 @@ import { retryPolicyOf, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { Engine, removeTaskFiles } from '../engine/engine.js';
 import { createExecutor, type Executor } from '../engine/executors/index.js';
-import { Layout } from '../engine/layout.js';
+import { Layout, removeTaskFiles } from '../engine/layout.js';
+import { Worker } from '../engine/worker.js';
 import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
@@ -21,7 +21,7 @@ export interface RunningServer {
   /** The domain services (absent on a worker, which serves no API). */
   services: Services | undefined;
   /** The worker (absent on an API replica, which runs no jobs). */
-  engine: Engine | undefined;
+  engine: Worker | undefined;
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
@@ -91,9 +91,9 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Engine {
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Worker {
   const executor = configuredExecutor(config);
-  return new Engine({
+  return new Worker({
     store,
     dataStore,
     executor,
@@ -118,7 +118,7 @@ function startEngine(config: Config, store: Store, layout: Layout, dataStore: Da
 export async function startServer(config: Config): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   // The metrics' sources (the store, the engine) exist only below: they are read through these at scrape time.
-  let sources: { store?: Store; engine?: Engine } = {};
+  let sources: { store?: Store; engine?: Worker } = {};
   const metrics = new Metrics(
     {
       stateCounts: briefly(STATE_COUNTS_MS, () => sources.store!.stateCounts()),
