@@ -12,3 +12,6 @@ export const MAX_TEMPLATE_LENGTH = 64 * 1024;
 /** Nesting of `{% if %}`, `{% for %}` and other block statements in a `cmd_template`. */
 export const MAX_TEMPLATE_NESTING = 32;
 
+
+/** The largest tool or workflow version (nine decimal digits). */
+export const MAX_VERSION = 999_999_999;

@@ -43,7 +43,7 @@ export function validationReason(errors: readonly SchemaError[], context: string
   const path = memberPath(error.instancePath);
   const where = path || (context === 'body' ? 'the body' : context === 'querystring' ? 'the query' : 'the request');
   const shown = typeof error.data === 'string' ? `'${error.data.slice(0, 40)}'` : describe(error.data);
-  if (/_version$/.test(path) && (error.keyword === 'type' || error.keyword === 'minimum' || error.keyword === 'maximum')) return `${path} ${shown} is not a positive integer`;
+  if (/_version$/.test(path) && ['type', 'minimum', 'maximum', 'pattern'].includes(error.keyword)) return `${path} ${shown} is not a positive integer`;
   switch (error.keyword) {
     case 'required': {
       const missing = String(error.params.missingProperty);
