@@ -645,7 +645,7 @@ describe('render: template errors become RenderError', () => {
     limit(`{% if 1 %}a${'{%elif 1%}'.repeat(5_000)}{% endif %}`, /more than 100 elif branches/);
     limit('x'.repeat(70_000), /too long: 70000 characters, the limit is 65536/);
     limit(macroChain(1_500), /nests evaluations more than 500 deep/);
-    limit('{% set ns = namespace(x=[]) %}{% for i in range(20000) %}{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x }}', /nested too deep/);
+    limit('{% set ns = namespace(x=[]) %}{% for i in range(20000) %}{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x }}', /nests values or calls too deep to render/);
     // Up to the limits, templates render (256 operators: the `.` and 255 filters).
     assert.equal(render(`{{ parameters.x${'|upper'.repeat(255)} }}`, { x: 'a' }), 'A');
     limit(`{{ parameters.x${'|upper'.repeat(256)} }}`, operators);

@@ -223,7 +223,7 @@ function parse(source: string): Program {
   return program;
 }
 
-/** A stack overflow: a value nested too deep for the interpreter's recursive walks (lists of lists built in a loop). */
+/** A stack overflow: a value nested too deep for the interpreter's recursive walks (lists of lists built in a loop), or a render started on a deep stack. */
 const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && /call stack/i.test(error.message);
 
 /** Parse (or reuse) and render a template; every failure is a RenderError. The output still holds sentinels. */
@@ -253,7 +253,7 @@ export function renderTemplate(source: string, context: Record<string, unknown>)
     return result.value;
   } catch (error) {
     if (error instanceof RenderError) throw error;
-    if (isStackOverflow(error)) throw limitError('cmd_template builds values nested too deep to render');
+    if (isStackOverflow(error)) throw limitError('cmd_template nests values or calls too deep to render');
     throw new RenderError(`cmd_template failed to render: ${message(error)}`);
   }
 }
