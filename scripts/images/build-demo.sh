@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The image `gdflow demo --executor podman` runs its tools in: a minimal Debian 12 (debootstrap minbase) with
 # fastp, bwa and samtools installed by apt inside it, imported with the container CLI. Needs root (debootstrap),
-# debootstrap and the Debian archive (no container registry). About 1-2 minutes.
+# debootstrap and the Debian archive (no container registry). About a minute (48 s measured on a loaded 2-core machine).
 #
 #   scripts/images/build-demo.sh [--force]     builds localhost/gdflow-demo:latest unless it is already there
 #   CONTAINER_RUNTIME=docker ...               builds it for docker instead of podman
