@@ -107,8 +107,10 @@ export function shellCaseGenerator(seed: number): () => LexCase {
       { raw: value(), word: 'EOF' }, { raw: `E${value()}`, word: 'EOF' }, { raw: 'EOF;', word: 'EOF' }, { raw: '\\', word: '' },
     ]);
   const heredocLine = (d: number): string =>
-    chance(0.2) ? value() : many(0, 3, () => pick([() => (chance(0.05) ? CLOSE : '$'), value, value, plain, () => ' ', () => '$HOME ', () => `$${value()}`, () => `\\${value()}`, () => '\\\\',
-      () => '$(x)', () => '`x`', () => '${x}', () => '$[1]', () => '\t', () => 'EOF', () => (d < 3 ? `$(${cmd(d + 1)})` : '$y')])());
+    chance(0.2)
+      ? value()
+      : many(0, 3, () => pick([() => (chance(0.05) ? CLOSE : '$'), value, value, plain, () => ' ', () => '$HOME ', () => `$${value()}`, () => `\\${value()}`,
+          () => '\\\\', () => '$(x)', () => '`x`', () => '${x}', () => '$[1]', () => '\t', () => 'EOF', () => (d < 3 ? `$(${cmd(d + 1)})` : '$y')])());
   const heredoc = (d: number): string => {
     const strip = chance(0.3);
     const { raw, word: end } = delimiter();
