@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { RenderError } from '../../src/domain/render/errors.js';
+import { CLOSE, OPEN } from '../../src/domain/render/sentinel.js';
 import { finishCommand } from '../../src/domain/render/shell.js';
 import { fixturePath } from '../helpers/paths.js';
 import { digestOf, outcomeOf, shellCaseGenerator } from '../helpers/shell-corpus.js';
@@ -44,4 +46,45 @@ describe('shell lexer: the seeded corpus gives the recorded outcomes', () => {
     assert.ok(placement > 100 && value > 100, `refusals: ${placement} placement, ${value} value`);
     assert.equal(threw, 0, 'no case may end in anything but a command or a RenderError');
   });
+});
+
+describe('shell lexer: each frame quotes the values inside it and ends where the table in lexer.ts says', () => {
+  // {{v}} is the value `a b$` (quoted as a word when unquoted, `$` escaped in double quotes), {{n}} the value `7`.
+  const userValues = [
+    { member: 'parameters.v', value: 'a b$' },
+    { member: 'parameters.n', value: '7' },
+  ];
+  const marked = (template: string): string => template.replaceAll('{{v}}', `${OPEN}a b$${CLOSE}`).replaceAll('{{n}}', `${OPEN}7${CLOSE}`);
+  const cases: [frame: string, template: string, command: string][] = [
+    ['cmd (top)', 'echo {{v}}', "echo 'a b$'"],
+    ['dq', 'echo "x {{v}}" {{v}}', `echo "x a b\\$" 'a b$'`],
+    ['sq', "echo 'x {{v}}' {{v}}", "echo 'x a b$' 'a b$'"],
+    ['cmd in dq, `(` `)` counted', 'echo "$( (echo {{v}}) ) {{v}}"', `echo "$( (echo 'a b$') ) a b\\$"`],
+    ['param, dq inside it', 'echo ${x:-"{{v}}"} {{v}}', `echo \${x:-"a b\\$"} 'a b$'`],
+    ['ansi', "echo $'x' {{v}}", "echo $'x' 'a b$'"],
+    ['arith', 'echo $(( {{n}} + 1 )) {{v}}', "echo $(( 7 + 1 )) 'a b$'"],
+    ['arith, `(` `)` counted', 'echo $(( ({{n}}) * 2 )) {{v}}', "echo $(( (7) * 2 )) 'a b$'"],
+    ['arith at a word start', '(( {{n}} > 1 )) && echo {{v}}', "(( 7 > 1 )) && echo 'a b$'"],
+    ['arith, $[ ]', 'echo $[ {{n}} ] "{{v}}"', 'echo $[ 7 ] "a b\\$"'],
+    ['comment', 'echo ok # {{v}}\necho "{{v}}"', `echo ok # 'a b$'\necho "a b\\$"`],
+    ['here-document', 'cat <<EOF\n{{v}}\nEOF\necho {{v}}', `cat <<EOF\na b\\$\nEOF\necho 'a b$'`],
+    ['quoted here-document', "cat <<'EOF'\n{{v}}\nEOF\necho {{v}}", "cat <<'EOF'\na b$\nEOF\necho 'a b$'"],
+    ['backticks', 'echo `echo {{v}}` {{v}}', "echo `echo 'a b\\$'` 'a b$'"],
+  ];
+  for (const [frame, template, command] of cases) {
+    it(`${frame}: ${JSON.stringify(template)}`, () => assert.equal(finishCommand(marked(template), userValues), command));
+  }
+
+  const refusals: [frame: string, template: string, reason: RegExp][] = [
+    ['param within dq', 'echo "${x:-{{v}}}"', /parameters\.v is used inside \$\{\.\.\.\} within double quotes/],
+    ['ansi', "echo $'{{v}}'", /parameters\.v is used inside \$'\.\.\.' quoting/],
+    ['arith', 'echo $(( {{v}} ))', /parameters\.v is used inside shell arithmetic/],
+    ['cmd inside arith', 'echo $(( $(echo {{v}} | wc -c) ))', /parameters\.v holds '\$'/],
+    ['dq left open', 'echo "{{v}}', /leaves a double quote open at its end/],
+  ];
+  for (const [frame, template, reason] of refusals) {
+    it(`${frame}: ${JSON.stringify(template)} is refused`, () => {
+      assert.throws(() => finishCommand(marked(template), userValues), (e: unknown) => e instanceof RenderError && reason.test(e.message));
+    });
+  }
 });
