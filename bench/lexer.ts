@@ -15,8 +15,8 @@ import { machine, median, ROOT } from './lib/processes.js';
  * against the named peer: the same function at another revision (BENCH_LEXER_BASE, by default the revision the
  * lexer's differential recording was made from, i.e. the single-function lexer before it became a state machine),
  * taken from git and transpiled with TypeScript's own settings into a temporary directory. Two workloads, in
- * alternating rounds (BENCH_ROUNDS, default 7): 20,000 small random cases of the seeded corpus (most short, a third
- * refused), and a few large commands as real templates render them (a thousand file paths, a long here-document,
+ * alternating rounds (BENCH_ROUNDS, default 7): 20,000 small random cases of the seeded corpus (most short, three in
+ * five refused), and a few large commands as real templates render them (a thousand file paths, a long here-document,
  * nested substitutions), about 0.6 M characters. Prints medians of wall and CPU time per round and the ratios current /
  * peer (on this shared machine, CPU time is the steadier of the two), and checks that both give the same command or
  * refusal for every input.
