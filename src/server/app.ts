@@ -15,7 +15,7 @@ import { registerMetricsRoute } from './metrics-route.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
-import { errorHandler, sendError } from './error-handler.js';
+import { errorHandler, sendError, writeRawError } from './error-handler.js';
 import { silentLogger, type Logger } from './logger.js';
 import './fastify-types.js';
 import type { Layout } from '../engine/layout.js';
@@ -57,16 +57,6 @@ export interface AppOptions {
 }
 
 const EMPTY_MD5 = contentMd5('');
-
-/** Write a GeneDock error straight to a socket, for errors raised before Fastify sees a request. */
-function writeRawError(socket: Socket, spec: ErrorSpec, reason: string): void {
-  if (!socket.writable) return;
-  const body = JSON.stringify(renderSpec(spec, reason));
-  socket.end(
-    `HTTP/1.1 ${spec.status} ${spec.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `x-gd-requestid: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
 
 function clientErrorSpec(error: NodeJS.ErrnoException): { spec: ErrorSpec; reason: string } {
   switch (error.code) {
