@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyListenOptions } from 'fastify';
-import { ConfigError, retryPolicyOf, type Config } from '../config/config.js';
+import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
@@ -13,7 +13,7 @@ import { describeStore, parseDatabase, type StoreDescription } from '../store/lo
 import { packageVersion } from '../package-root.js';
 import type { Store } from '../store/store.js';
 import { Metrics } from '../metrics/metrics.js';
-import { buildApp } from './app.js';
+import { buildApp, trustProxyOption } from './app.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { SignedLogLinks } from './log-links.js';
 import { createLogger, type Logger } from './logger.js';
@@ -156,6 +156,8 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
   sources = { store, ...(engine ? { engine } : {}) };
   const metricsRoute = { metrics, token: config.metricsToken };
+  const proxies = trustedProxies(config.trustProxy);
+  const trustProxy = 'addresses' in proxies ? proxies.addresses : [];
   const version = packageVersion();
   // What a probe or an operator needs to tell processes apart: what it does, how it runs jobs, on which kind of store,
   // which release. An API replica runs no jobs: it has no executor.
@@ -165,7 +167,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   let app: FastifyInstance;
   if (config.role === 'worker') {
     // A worker serves its health and its metrics only: load balancers, orchestrators and Prometheus probe it.
-    app = Fastify({ logger: false });
+    app = Fastify({ logger: false, trustProxy: trustProxyOption(trustProxy) });
     registerMetricsRoute(app, metricsRoute);
     app.get('/healthz', async () => ({ status: 'ok', ...health() }));
   } else {
@@ -187,6 +189,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       bodyLimit: config.bodyLimit,
       clockSkewSeconds: config.clockSkew,
       publicUrl: config.publicUrl,
+      trustProxy,
       logger,
       health,
       metrics: metricsRoute,

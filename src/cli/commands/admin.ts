@@ -139,7 +139,7 @@ export function registerAdmin(program: Command): void {
     .option('--account <name>', 'only entries whose actor or target account is this one')
     .option('--since <time>', 'only entries from this time: ISO 8601 (2026-11-24T09:00Z) or a duration back from now (30m, 1h, 2d)')
     .option('--limit <n>', 'at most this many entries, the newest kept', '1000')
-    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), request id, target (with the reason of a refusal).')
+    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), from (the client\'s address; local for admin), request id, target (with the reason of a refusal).')
     .action(async (flags) => {
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const limit = Number(flags.limit);
@@ -167,6 +167,7 @@ const auditJson = (e: AuditRecord) => ({
   target: e.target,
   outcome: e.outcome,
   reason: e.reason,
+  client_address: e.clientAddress,
 });
 
 const AUDIT_COLUMNS = [
@@ -174,6 +175,7 @@ const AUDIT_COLUMNS = [
   { header: 'outcome', value: (e: AuditRecord) => e.outcome },
   { header: 'operation', value: (e: AuditRecord) => e.operation },
   { header: 'actor', value: (e: AuditRecord) => (e.actorAccount === null ? `admin (${e.actorUser})` : `${e.actorAccount}/${e.actorKeyId ?? '-'}`) },
+  { header: 'from', value: (e: AuditRecord) => e.clientAddress ?? (e.actorAccount === null ? 'local' : '-') },
   { header: 'request', value: (e: AuditRecord) => e.requestId },
   { header: 'target', value: (e: AuditRecord) => (e.outcome === 'ok' ? e.target : `${e.target}: ${e.reason}`) },
 ];
