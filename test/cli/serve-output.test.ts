@@ -89,6 +89,19 @@ describe('gdflow serve: start-up', () => {
     }
   });
 
+  it('--trust-proxy takes proxy addresses and ranges only, and a bad one is a configuration error (exit code 2)', async () => {
+    for (const [args, env] of [
+      [['--trust-proxy', 'true'], {}],
+      [[], { GDFLOW_TRUST_PROXY: '127.0.0.1, 10.0.0.0/33' }],
+      [['--trust-proxy', 'proxy.example.org'], {}],
+    ] as const) {
+      const result = await cli(['serve', '--port', '0', '--data-dir', join(dir, 'never-created'), ...args], { env });
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, /trustProxy: '(true|10\.0\.0\.0\/33|proxy\.example\.org)' is not an IP address, a CIDR range/);
+      assert.equal(existsSync(join(dir, 'never-created')), false);
+    }
+  });
+
   it('the listening line and /healthz name the role, executor, store kind and version', async () => {
     const all = await serve(['--data-dir', join(dir, 'health'), '--executor', 'host', '--log-level', 'warn']);
     try {
