@@ -2,7 +2,7 @@
 # A container image of gdflow itself, built without a container registry: a minimal Debian (debootstrap minbase) with
 # Debian's nodejs, and this checkout's built package (npm pack) installed into it with npm install -g, imported
 # with the container CLI. It runs `gdflow serve` as the user gdflow on the data root /var/lib/gdflow (a volume).
-# Needs root (debootstrap), debootstrap, npm, the build (npm run build), a C compiler for better-sqlite3 (npm compiles
+# Needs root (debootstrap), debootstrap, npm (npm pack builds first), a C compiler for better-sqlite3 (npm compiles
 # it where no prebuilt binary can be fetched), the Debian archive and the npm registry. 7 to 11 minutes on two busy
 # cores, most of it compiling better-sqlite3.
 #
@@ -22,7 +22,6 @@ SUITE=${SUITE:-trixie}
 . scripts/images/lib.sh
 
 if already_here "$IMAGE"; then echo "$IMAGE is already here"; exit 0; fi
-[ -f dist/src/cli/main.js ] || { echo "dist/ is missing: run 'npm run build' first" >&2; exit 1; }
 command -v npm >/dev/null 2>&1 || { echo "npm is needed to pack and install gdflow" >&2; exit 1; }
 
 ROOT=$(mktemp -d)
@@ -33,8 +32,8 @@ trap 'rm -rf "$ROOT" "$WORK"' EXIT
 minbase_root "$ROOT" "$SUITE" nodejs ca-certificates bubblewrap
 echo "node in the image: $(chroot "$ROOT" node --version)"
 
-echo "npm pack ..."
-npm pack --silent --pack-destination "$WORK" >/dev/null
+echo "npm pack (builds first) ..."
+npm pack --pack-destination "$WORK" >"$WORK/pack.log" 2>&1 || { tail -30 "$WORK/pack.log" >&2; exit 1; }
 TARBALL=$(ls "$WORK"/gdflow-*.tgz)
 # The image's node runs what the host's npm installs: the same major version means the same native module ABI.
 host_major=$(node -p 'process.versions.node.split(".")[0]')
