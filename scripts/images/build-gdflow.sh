@@ -50,7 +50,7 @@ chroot "$ROOT" chown gdflow:gdflow /var/lib/gdflow
 chmod 750 "$ROOT/var/lib/gdflow"
 # The checks below run the image: the tag comes last, so that a failed check leaves no image behind.
 CANDIDATE="$NAME:candidate-$$"
-trap 'rm -rf "$ROOT" "$WORK"; "$RUNTIME" rm -f "gdflow-check-$$" >/dev/null 2>&1; "$RUNTIME" rmi "$CANDIDATE" >/dev/null 2>&1 || true' EXIT
+trap 'rm -rf "$ROOT" "$WORK"; "$RUNTIME" rm -f -v "gdflow-check-$$" >/dev/null 2>&1; "$RUNTIME" rmi "$CANDIDATE" >/dev/null 2>&1 || true' EXIT
 KEEP_OWNERS=1 import_root "$ROOT" "$CANDIDATE" \
   'USER gdflow' \
   'WORKDIR /var/lib/gdflow' \
