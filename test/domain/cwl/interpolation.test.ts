@@ -44,9 +44,15 @@ describe('string interpolation', () => {
 
   it("writes JSON as Python's json.dumps does, so that files written from it have the reference checksums", () => {
     // Each expected text is what `json.dumps(value, sort_keys=True)` prints for the same value.
-    assert.equal(interpolationText([44.4, 1e-7, 0.0001, 0.00001, 1.5e300, 1e21, -2.5, 0.1 + 0.2]), '[44.4, 1e-07, 0.0001, 1e-05, 1.5e+300, 1e+21, -2.5, 0.30000000000000004]');
+    assert.equal(
+      interpolationText([44.4, 1e-7, 0.0001, 0.00001, 1.5e300, 1e21, -2.5, 0.1 + 0.2]),
+      '[44.4, 1e-07, 0.0001, 1e-05, 1.5e+300, 1e+21, -2.5, 0.30000000000000004]',
+    );
     assert.equal(interpolationText([123456789.123, 5e-324, 1.7976931348623157e308, 10, -0]), '[123456789.123, 5e-324, 1.7976931348623157e+308, 10, 0]');
-    assert.equal(interpolationText({ ü: 1, b: [true, null], a: { z: '\u2028\u007f"\\\n\t' } }), '{"a": {"z": "\\u2028\\u007f\\"\\\\\\n\\t"}, "b": [true, null], "\\u00fc": 1}');
+    assert.equal(
+      interpolationText({ ü: 1, b: [true, null], a: { z: '\u2028\u007f"\\\n\t' } }),
+      '{"a": {"z": "\\u2028\\u007f\\"\\\\\\n\\t"}, "b": [true, null], "\\u00fc": 1}',
+    );
     assert.equal(interpolationText('😀'), '😀', 'a string is written as it is');
     assert.equal(interpolationText(['😀']), '["\\ud83d\\ude00"]');
     assert.equal(interpolationText({}), '{}');
