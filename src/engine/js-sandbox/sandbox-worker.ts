@@ -81,9 +81,9 @@ export class SandboxWorker {
     });
   }
 
-  /** Stops the thread; a job still running is rejected with `reason` (not the document's fault). */
-  async terminate(reason = 'the JavaScript sandbox was closed'): Promise<void> {
-    this.settle(new Error(reason));
+  /** Stops the thread; a job still running is rejected with a plain Error: not the document's fault. */
+  async terminate(): Promise<void> {
+    this.settle(new Error('the JavaScript sandbox was closed'));
     await this.stop();
   }
 
