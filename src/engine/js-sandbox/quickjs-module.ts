@@ -26,8 +26,8 @@ export interface LoadedQuickJs {
   /** Whether the memory refused to grow since the last `watchMemory()`. */
   memoryRefused(): boolean;
   watchMemory(): void;
-  /** The memory's size now: it never shrinks, so a worker that grew large is replaced to give it back. */
-  memoryBytes(): number;
+  /** How much the memory grew past its initial size: it never shrinks, so a worker that grew much is replaced. */
+  grownBytes(): number;
 }
 
 export async function loadQuickJs(limits: SandboxLimits): Promise<LoadedQuickJs> {
@@ -48,7 +48,7 @@ export async function loadQuickJs(limits: SandboxLimits): Promise<LoadedQuickJs>
     module,
     memoryRefused: () => refused,
     watchMemory: () => void (refused = false),
-    memoryBytes: () => memory.buffer.byteLength,
+    grownBytes: () => memory.buffer.byteLength - INITIAL_PAGES * PAGE,
   };
 }
 

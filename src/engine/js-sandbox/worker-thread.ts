@@ -14,8 +14,8 @@ if (port === null) throw new Error('worker-thread.js runs as a worker thread');
 const limits = workerData as SandboxLimits;
 const reply = (message: WorkerReply): void => port.postMessage(message);
 
-/** Past this much WebAssembly memory (it never shrinks) the worker asks to be replaced, to give the memory back. */
-const recycleAtBytes = Math.min(64 * 1024 * 1024, limits.memoryLimitBytes / 2);
+/** Once its WebAssembly memory grew this much (it never shrinks) the worker asks to be replaced, to give it back. */
+const recycleAtBytes = Math.min(48 * 1024 * 1024, limits.memoryLimitBytes / 2);
 
 let quickjs: LoadedQuickJs;
 try {
@@ -31,7 +31,7 @@ port.on('message', (job: EvaluationJob) => {
   const runtime = prepared ?? prepareRuntime(quickjs.module, limits);
   prepared = undefined;
   const { outcome, damaged, dispose } = evaluateInQuickJs(quickjs, runtime, job, limits);
-  const recycle = damaged || quickjs.memoryBytes() > recycleAtBytes;
+  const recycle = damaged || quickjs.grownBytes() > recycleAtBytes;
   reply({ type: 'outcome', id: job.id, outcome, recycle });
   if (recycle) return;
   // Freeing this runtime and making the next happen after the reply, while the caller goes on.
