@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   containsExpression,
+  ExpressionError,
   ExpressionSyntaxError,
   scanExpressions,
   usesLegacyEscapes,
@@ -67,7 +68,8 @@ describe('expression scanner', () => {
     };
     const error = unclosed('x $(inputs.x');
     assert.equal(error.position, 2);
-    assert.match(error.message, /the expression \$\(inputs\.x \(character 3\) is not closed: no '\)' closes it/);
+    assert.equal(error.message, "$(inputs.x failed: the expression that starts at character 3 is not closed: no ')' closes it");
+    assert.ok(error instanceof ExpressionError, 'one error class to catch');
     assert.match(unclosed('${ return 1;').message, /no '}' closes it/);
     assert.match(unclosed('$(f(1)').message, /no '\)' closes it/);
     assert.match(unclosed('$(")').message, /a string in it, opened by ", is not closed/);

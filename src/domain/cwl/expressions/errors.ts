@@ -1,16 +1,8 @@
-/** The ways evaluating a CWL expression can fail. Each is a permanent failure of the step that evaluates it. */
-
-/** A string's `$(` or `${` is never closed; the message says where it starts. */
-export class ExpressionSyntaxError extends Error {
-  constructor(
-    readonly text: string,
-    readonly position: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ExpressionSyntaxError';
-  }
-}
+/**
+ * The ways evaluating a CWL expression can fail. What the document causes comes out of evaluate* as an
+ * ExpressionError (an evaluator's JavaScriptError is wrapped in one), a permanent failure of the step that
+ * evaluates it; an evaluator's own trouble (a closed sandbox) comes out as the Error it is.
+ */
 
 /** One expression of a field could not be evaluated; the message names the expression and the reason. */
 export class ExpressionError extends Error {
@@ -22,6 +14,18 @@ export class ExpressionError extends Error {
   ) {
     super(`${expression} failed: ${reason}`, options);
     this.name = 'ExpressionError';
+  }
+}
+
+/** A string's `$(` or `${` is never closed. `position` is where the `$` is. */
+export class ExpressionSyntaxError extends ExpressionError {
+  constructor(
+    readonly text: string,
+    readonly position: number,
+    reason: string,
+  ) {
+    super(shortened(text.slice(position), 60), reason);
+    this.name = 'ExpressionSyntaxError';
   }
 }
 

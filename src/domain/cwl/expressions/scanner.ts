@@ -1,4 +1,4 @@
-import { ExpressionSyntaxError, shortened } from './errors.js';
+import { ExpressionSyntaxError } from './errors.js';
 
 /**
  * Finds the `$(...)` and `${...}` of a string the way CWL v1.2 ("Parameter references", "String interpolation")
@@ -90,6 +90,5 @@ function closingIndex(text: string, dollar: number): number {
     }
   }
   const why = quote === undefined ? `no '${close}' closes it` : `a string in it, opened by ${quote}, is not closed`;
-  const where = `${shortened(text.slice(dollar), 60)} (character ${dollar + 1})`;
-  throw new ExpressionSyntaxError(text, dollar, `the expression ${where} is not closed: ${why}`);
+  throw new ExpressionSyntaxError(text, dollar, `the expression that starts at character ${dollar + 1} is not closed: ${why}`);
 }
