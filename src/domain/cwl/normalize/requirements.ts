@@ -24,6 +24,7 @@ export function readRequirements(owner: RecordReader, key: 'requirements' | 'hin
     const at = positionOf(list, index);
     if (!isPlainObject(entry)) return owner.context.diagnostics.error(`each of '${key}' must be an object with a class, not ${describeValue(entry)}`, at);
     const cls = className(entry, owner);
+    const upgraded = owner.context.version === 'v1.0' && V10_EXTENSION_CLASSES[expandPrefix(String(entry.class), owner.context.namespaces)] !== undefined;
     if (cls === undefined) return owner.context.diagnostics.error(`an entry of '${key}' of ${owner.what} has no class`, at);
     const spec = REQUIREMENT_FIELDS[cls];
     if (spec === undefined) {
@@ -34,7 +35,7 @@ export function readRequirements(owner: RecordReader, key: 'requirements' | 'hin
       const { class: _, ...fields } = entry;
       return extensions.push(at ? { class: cls, fields, at } : { class: cls, fields });
     }
-    if (key === 'requirements' && !versionAtLeast(owner.context.version, spec.since)) {
+    if (key === 'requirements' && !upgraded && !versionAtLeast(owner.context.version, spec.since)) {
       return owner.context.diagnostics.error(`requirement ${cls} is not part of CWL ${owner.context.version} (it was added in ${spec.since})`, at);
     }
     const requirement = readRequirement(cls, new RecordReader(entry, cls, owner.context));
