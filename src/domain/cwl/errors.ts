@@ -49,16 +49,22 @@ export class Diagnostics {
   readonly errors: CwlIssue[] = [];
   readonly warnings: CwlIssue[] = [];
 
+  /** Records an error (once: a process reached twice reports its problems once). */
   error(message: string, at?: SourcePosition): void {
-    this.errors.push(at ? { message, at } : { message });
+    add(this.errors, message, at);
   }
 
   warn(message: string, at?: SourcePosition): void {
-    this.warnings.push(at ? { message, at } : { message });
+    add(this.warnings, message, at);
   }
 
   /** Throws a CwlValidationError with every error so far, if there is any. */
   throwIfErrors(): void {
     if (this.errors.length > 0) throw new CwlValidationError(this.errors);
   }
+}
+
+function add(issues: CwlIssue[], message: string, at: SourcePosition | undefined): void {
+  const same = (i: CwlIssue): boolean => i.message === message && i.at?.uri === at?.uri && i.at?.line === at?.line && i.at?.column === at?.column;
+  if (!issues.some(same)) issues.push(at ? { message, at } : { message });
 }

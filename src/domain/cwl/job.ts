@@ -28,7 +28,11 @@ export interface LoadedJob {
 const REQUIREMENT_KEYS = new Set(['cwl:requirements', `${CWL_NAMESPACE}requirements`]);
 
 /** Reads the job file at `uri` (YAML or JSON; an empty file is an empty job). */
-export async function loadJob(uri: string, source: DocumentSource, options: { namespaces?: Readonly<Record<string, string>> } = {}): Promise<LoadedJob> {
+export async function loadJob(
+  uri: string,
+  source: DocumentSource,
+  options: { namespaces?: Readonly<Record<string, string>> } = {},
+): Promise<LoadedJob> {
   const diagnostics = new Diagnostics();
   const text = await source.read(uri);
   const parsed = text.trim() === '' ? {} : parseYaml(text, uri);
@@ -42,7 +46,12 @@ export async function loadJob(uri: string, source: DocumentSource, options: { na
  * A job object already parsed (a request body): `base` is the URI relative locations resolve
  * against (the job file's, or the data root's).
  */
-export function readJob(value: unknown, base: string, options: { namespaces?: Readonly<Record<string, string>> } = {}, diagnostics = new Diagnostics()): LoadedJob {
+export function readJob(
+  value: unknown,
+  base: string,
+  options: { namespaces?: Readonly<Record<string, string>> } = {},
+  diagnostics = new Diagnostics(),
+): LoadedJob {
   if (value !== null && !isPlainObject(value)) {
     diagnostics.error(`a job object must map input names to values, not ${describeValue(value)}`, positionOf(value));
     diagnostics.throwIfErrors();
@@ -80,8 +89,17 @@ function resolveFiles(value: unknown, base: string, namespaces: Readonly<Record<
   return out;
 }
 
-function jobRequirements(job: Record<string, unknown>, key: string, namespaces: Readonly<Record<string, string>>, diagnostics: Diagnostics): Requirement[] {
-  const list = Array.isArray(job[key]) ? job[key] : isPlainObject(job[key]) ? Object.entries(job[key]).map(([cls, fields]) => ({ ...(fields as object), class: cls })) : undefined;
+function jobRequirements(
+  job: Record<string, unknown>,
+  key: string,
+  namespaces: Readonly<Record<string, string>>,
+  diagnostics: Diagnostics,
+): Requirement[] {
+  const list = Array.isArray(job[key])
+    ? job[key]
+    : isPlainObject(job[key])
+      ? Object.entries(job[key]).map(([cls, fields]) => ({ ...(fields as object), class: cls }))
+      : undefined;
   if (list === undefined) {
     diagnostics.error(`'${key}' must be a list of requirements, not ${describeValue(job[key])}`, positionOf(job, key));
     return [];

@@ -39,3 +39,18 @@ export function assertIssue(error: CwlValidationError, pattern: RegExp, where?: 
 
 /** A minimal valid CommandLineTool header for a test document. */
 export const TOOL = 'cwlVersion: v1.2\nclass: CommandLineTool\n';
+
+/**
+ * A document written indented in a test file, as the text it stands for: the first empty line and
+ * the indentation common to all lines removed, a final newline kept. Interpolated values must be
+ * single lines.
+ */
+export function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {
+  const text = strings.reduce((out, part, i) => out + part + (i < values.length ? String(values[i]) : ''), '');
+  const lines = text
+    .replace(/^\n/, '')
+    .replace(/\n[ ]*$/, '')
+    .split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
+  return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
+}

@@ -1,15 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bindInputs, CwlValidationError, loadJob, readJob } from '../../../src/domain/cwl/index.js';
-import { BASE, loadProcess, source, TOOL } from './helpers.js';
+import { BASE, loadProcess, source, TOOL, yaml } from './helpers.js';
 
 describe('CWL job objects', () => {
   it('resolves location and path against the job file, keeps literal contents and listings, and secondaryFiles', async () => {
     const job = await loadJob(
       `${BASE}jobs/job.yml`,
       source({
-        'jobs/job.yml':
-          'reads: {class: File, location: ../data/r1.fq, secondaryFiles: [{class: File, path: r1.fq.idx}]}\nref: {class: File, path: /abs/ref fa.fa}\nnote: {class: File, basename: note.txt, contents: hi}\ndir:\n  class: Directory\n  basename: d\n  listing: [{class: File, location: "x%3Ay.txt"}]\nn: 3\n',
+        'jobs/job.yml': yaml`
+            reads: {class: File, location: ../data/r1.fq, secondaryFiles: [{class: File, path: r1.fq.idx}]}
+            ref: {class: File, path: /abs/ref fa.fa}
+            note: {class: File, basename: note.txt, contents: hi}
+            dir:
+              class: Directory
+              basename: d
+              listing: [{class: File, location: "x%3Ay.txt"}]
+            n: 3
+          `,
       }),
     );
     assert.deepEqual(job.values, {
@@ -36,7 +44,10 @@ describe('CWL job objects', () => {
     );
     assert.equal((job.values.a as { format: string }).format, 'http://edamontology.org/format_1929');
     assert.equal((job.values.b as { format: string }).format, 'http://galaxyproject.org/formats/fasta');
-    assert.deepEqual(job.requirements.map((r) => ({ ...r, at: undefined })), [{ class: 'EnvVarRequirement', envDef: [{ envName: 'X', envValue: 'y' }], at: undefined }]);
+    assert.deepEqual(
+      job.requirements.map((r) => ({ ...r, at: undefined })),
+      [{ class: 'EnvVarRequirement', envDef: [{ envName: 'X', envValue: 'y' }], at: undefined }],
+    );
     assert.equal('cwl:requirements' in job.values, false);
   });
 
@@ -47,7 +58,9 @@ describe('CWL job objects', () => {
   });
 
   it('reports a value that does not fit its input at its line in the job file', async () => {
-    const tool = await loadProcess({ 't.cwl': `${TOOL}inputs:\n  sample:\n    type:\n      type: record\n      fields: {reads: "File[]"}\noutputs: []\n` });
+    const tool = await loadProcess({
+      't.cwl': `${TOOL}inputs:\n  sample:\n    type:\n      type: record\n      fields: {reads: "File[]"}\noutputs: []\n`,
+    });
     const job = await loadJob(`${BASE}job.yml`, source({ 'job.yml': 'sample:\n  reads:\n    - {class: File, location: a.fq}\n    - b.fq\n' }));
     assert.throws(
       () => bindInputs(tool.inputs, job.values),

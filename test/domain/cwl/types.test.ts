@@ -11,7 +11,7 @@ import {
   type CwlType,
   type InputParameter,
 } from '../../../src/domain/cwl/index.js';
-import { loadProcess, TOOL } from './helpers.js';
+import { loadProcess, TOOL, yaml } from './helpers.js';
 
 const T = {
   int: { kind: 'int' },
@@ -65,13 +65,22 @@ describe('CWL types: values against types', () => {
     };
     const ok = coerce(record, { id: 's1', reads: [], extra: 'dropped' });
     assert.deepEqual(ok.value, { id: 's1', reads: [], note: null });
-    const bad = coerce(array(record), [{ id: 's1', reads: [] }, { id: 's2', reads: [{ class: 'File', location: 'file:///a' }, 'b.fq'] }]);
+    const bad = coerce(array(record), [
+      { id: 's1', reads: [] },
+      { id: 's2', reads: [{ class: 'File', location: 'file:///a' }, 'b.fq'] },
+    ]);
     assert.deepEqual(bad.issues, ['inputs.x[1].reads[1]: must be File, not the string "b.fq"']);
     assert.deepEqual(coerce(record, { reads: [] }).issues, ['inputs.x.id: is missing (null); expected string']);
   });
 
   it('compares enum symbols by short name (or full URI) and returns the short name', () => {
-    const color: CwlType = { kind: 'enum', symbols: [{ uri: 'file:///t.cwl#color/red', name: 'red' }, { uri: 'file:///t.cwl#color/green', name: 'green' }] };
+    const color: CwlType = {
+      kind: 'enum',
+      symbols: [
+        { uri: 'file:///t.cwl#color/red', name: 'red' },
+        { uri: 'file:///t.cwl#color/green', name: 'green' },
+      ],
+    };
     assert.equal(coerce(color, 'red').value, 'red');
     assert.equal(coerce(color, 'file:///t.cwl#color/green').value, 'green');
     assert.deepEqual(coerce(color, 'blue').issues, ['inputs.x: expected one of red, green, not the string "blue"']);
@@ -79,7 +88,9 @@ describe('CWL types: values against types', () => {
 
   it('takes the first union member that matches, and reports the problem of the member of the same kind', () => {
     assert.equal(coerce({ kind: 'union', types: [T.int, T.string] }, 'x').value, 'x');
-    assert.deepEqual(coerce({ kind: 'union', types: [T.string, T.File] }, { class: 'File' }).issues, ['inputs.x: a File needs a location, a path or contents']);
+    assert.deepEqual(coerce({ kind: 'union', types: [T.string, T.File] }, { class: 'File' }).issues, [
+      'inputs.x: a File needs a location, a path or contents',
+    ]);
     assert.deepEqual(coerce({ kind: 'union', types: [T.int, T.string] }, true).issues, ['inputs.x: expected int | string, not boolean true']);
   });
 
@@ -100,7 +111,13 @@ describe('CWL types: values against types', () => {
       nameroot: 'A:Gln2Cys',
       nameext: '',
     });
-    assert.deepEqual(coerce(T.File, { class: 'File', basename: 'a.txt', contents: 'hello' }).value, { class: 'File', basename: 'a.txt', nameroot: 'a', nameext: '.txt', contents: 'hello' });
+    assert.deepEqual(coerce(T.File, { class: 'File', basename: 'a.txt', contents: 'hello' }).value, {
+      class: 'File',
+      basename: 'a.txt',
+      nameroot: 'a',
+      nameext: '.txt',
+      contents: 'hello',
+    });
     assert.deepEqual(coerce(T.Directory, { class: 'Directory', basename: 'out', listing: [{ class: 'File', location: 'file:///x/y' }] }).value, {
       class: 'Directory',
       basename: 'out',
@@ -128,7 +145,10 @@ describe('CWL types: values against types', () => {
   });
 
   it('describes types for messages', () => {
-    assert.deepEqual([optional(array(T.File)), array(optional(T.int)), { kind: 'union', types: [T.int, T.string, T.null] } as CwlType].map(describeType), ['File[]?', '(int?)[]', 'int | string | null']);
+    assert.deepEqual(
+      [optional(array(T.File)), array(optional(T.int)), { kind: 'union', types: [T.int, T.string, T.null] } as CwlType].map(describeType),
+      ['File[]?', '(int?)[]', 'int | string | null'],
+    );
   });
 });
 
@@ -136,7 +156,9 @@ describe('CWL types: binding a job to the inputs', () => {
   const inputs = async (body: string): Promise<readonly InputParameter[]> => (await loadProcess({ 't.cwl': `${TOOL}${body}outputs: []\n` })).inputs;
 
   it('fills defaults, gives optional inputs null, takes the default for an explicit null, and drops undeclared names', async () => {
-    const declared = await inputs('inputs:\n  n: {type: int, default: 4}\n  s: string?\n  f: {type: File, default: {class: File, location: a.txt}}\n');
+    const declared = await inputs(
+      'inputs:\n  n: {type: int, default: 4}\n  s: string?\n  f: {type: File, default: {class: File, location: a.txt}}\n',
+    );
     assert.deepEqual(bindInputs(declared, { n: null, extra: 1 }), {
       n: 4,
       s: null,
@@ -150,16 +172,36 @@ describe('CWL types: binding a job to the inputs', () => {
       () => bindInputs(declared, { reads: [{ class: 'File', location: 'file:///a' }, 7], k: 'x' }),
       (error: unknown) =>
         error instanceof CwlValidationError &&
-        error.message === ['inputs.any: missing required input of type Any', 'inputs.k: must be int, not the string "x"', 'inputs.reads[1]: must be File, not the whole number 7'].join('\n'),
+        error.message ===
+          [
+            'inputs.any: missing required input of type Any',
+            'inputs.k: must be int, not the string "x"',
+            'inputs.reads[1]: must be File, not the whole number 7',
+          ].join('\n'),
     );
   });
 
   it('checks File formats, in records too, exactly or through an ontology', async () => {
     const tool = await loadProcess({
-      't.cwl': `$namespaces: {edam: "http://edamontology.org/"}\n${TOOL}inputs:\n  fa: {type: "File[]", format: edam:format_1929}\n  rec:\n    type:\n      type: record\n      fields:\n        f: {type: File, format: edam:format_1930}\noutputs: []\n`,
+      't.cwl': yaml`
+        $namespaces: {edam: "http://edamontology.org/"}
+        cwlVersion: v1.2
+        class: CommandLineTool
+        inputs:
+          fa: {type: "File[]", format: edam:format_1929}
+          rec:
+            type:
+              type: record
+              fields:
+                f: {type: File, format: edam:format_1930}
+        outputs: []
+      `,
     });
     const file = (format?: string): Record<string, unknown> => ({ class: 'File', location: 'file:///x', ...(format ? { format } : {}) });
-    const job = { fa: [file('http://edamontology.org/format_1929'), file('http://edamontology.org/format_2330'), file()], rec: { f: file('http://edamontology.org/format_1929') } };
+    const job = {
+      fa: [file('http://edamontology.org/format_1929'), file('http://edamontology.org/format_2330'), file()],
+      rec: { f: file('http://edamontology.org/format_1929') },
+    };
     assert.throws(
       () => bindInputs(tool.inputs, job),
       (error: unknown) =>
@@ -172,8 +214,17 @@ describe('CWL types: binding a job to the inputs', () => {
           ].join('\n'),
     );
     const ontology = new FormatGraph();
-    ontology.read('@prefix edam: <http://edamontology.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\nedam:format_1929 rdfs:subClassOf edam:format_1930 .\n');
-    assert.throws(() => bindInputs(tool.inputs, job, { ontology }), (error: unknown) => error instanceof CwlValidationError && error.issues.length === 2);
+    ontology.read(
+      yaml`
+        @prefix edam: <http://edamontology.org/> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        edam:format_1929 rdfs:subClassOf edam:format_1930 .
+      `,
+    );
+    assert.throws(
+      () => bindInputs(tool.inputs, job, { ontology }),
+      (error: unknown) => error instanceof CwlValidationError && error.issues.length === 2,
+    );
   });
 });
 
@@ -181,9 +232,29 @@ describe('CWL types: format ontologies', () => {
   it('reads subclasses and equivalent classes from RDF/XML and Turtle, transitively', () => {
     const graph = new FormatGraph();
     graph.read(
-      '<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [ <!ENTITY edam "http://edamontology.org/"> ]>\n<rdf:RDF xmlns:rdf="x" xmlns:rdfs="y" xmlns:owl="z">\n  <owl:Class rdf:about="&edam;format_1929">\n    <rdfs:label>FASTA</rdfs:label>\n    <rdfs:subClassOf rdf:resource="&edam;format_2200"/>\n    <!-- <rdfs:subClassOf rdf:resource="&edam;format_9999"/> -->\n  </owl:Class>\n  <owl:Class rdf:about="http://edamontology.org/format_2200">\n    <rdfs:subClassOf rdf:resource="http://edamontology.org/format_2330"/>\n  </owl:Class>\n</rdf:RDF>\n',
+      yaml`
+        <?xml version="1.0"?>
+        <!DOCTYPE rdf:RDF [ <!ENTITY edam "http://edamontology.org/"> ]>
+        <rdf:RDF xmlns:rdf="x" xmlns:rdfs="y" xmlns:owl="z">
+          <owl:Class rdf:about="&edam;format_1929">
+            <rdfs:label>FASTA</rdfs:label>
+            <rdfs:subClassOf rdf:resource="&edam;format_2200"/>
+            <!-- <rdfs:subClassOf rdf:resource="&edam;format_9999"/> -->
+          </owl:Class>
+          <owl:Class rdf:about="http://edamontology.org/format_2200">
+            <rdfs:subClassOf rdf:resource="http://edamontology.org/format_2330"/>
+          </owl:Class>
+        </rdf:RDF>
+      `,
     );
-    graph.read('@prefix gx: <http://galaxyproject.org/formats/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\ngx:fasta a owl:Class ;\n  owl:equivalentClass <http://edamontology.org/format_1929> .\n');
+    graph.read(
+      yaml`
+        @prefix gx: <http://galaxyproject.org/formats/> .
+        @prefix owl: <http://www.w3.org/2002/07/owl#> .
+        gx:fasta a owl:Class ;
+          owl:equivalentClass <http://edamontology.org/format_1929> .
+      `,
+    );
     assert.equal(graph.isSubclassOf('http://edamontology.org/format_1929', 'http://edamontology.org/format_2330'), true);
     assert.equal(graph.isSubclassOf('http://edamontology.org/format_1929', 'http://edamontology.org/format_9999'), false);
     assert.equal(graph.isSubclassOf('http://edamontology.org/format_1929', 'http://galaxyproject.org/formats/fasta'), true);

@@ -31,7 +31,4 @@ export function resolveFileLiteral(node: Json, base: string, namespaces: Readonl
 }
 
 export const isFileObject = (value: unknown): value is Json =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  ((value as Json).class === 'File' || (value as Json).class === 'Directory');
+  typeof value === 'object' && value !== null && !Array.isArray(value) && ((value as Json).class === 'File' || (value as Json).class === 'Directory');

@@ -45,7 +45,22 @@ const ID_MAPS: Readonly<Record<string, { subject: string; predicate?: string }>>
 const PROCESS_CLASSES = new Set(['CommandLineTool', 'ExpressionTool', 'Workflow', 'Operation']);
 const TYPE_KEYWORDS = new Set(['record', 'enum', 'array']);
 /** Names that are terms of the CWL/salad vocabulary rather than references. */
-const TYPE_VOCABULARY = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'string', 'File', 'Directory', 'Any', 'stdin', 'stdout', 'stderr', ...TYPE_KEYWORDS]);
+const TYPE_VOCABULARY = new Set([
+  'null',
+  'boolean',
+  'int',
+  'long',
+  'float',
+  'double',
+  'string',
+  'File',
+  'Directory',
+  'Any',
+  'stdin',
+  'stdout',
+  'stderr',
+  ...TYPE_KEYWORDS,
+]);
 const SCOPED_REFERENCES = new Set(['source', 'outputSource', 'scatter']);
 
 export function resolveIdentifiers(value: unknown, scope: string, context: IdentifierContext): unknown {
@@ -205,4 +220,3 @@ function vocabularyTerm(name: string): string | undefined {
   }
   return undefined;
 }
-

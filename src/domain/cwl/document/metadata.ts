@@ -30,7 +30,10 @@ export function readMetadata(root: unknown, uri: string, inherited: CwlVersion |
   // A document that is a list is a $graph without metadata.
   const node: Json = Array.isArray(root) ? { $graph: root } : isPlainObject(root) ? root : {};
   if (!Array.isArray(root) && !isPlainObject(root)) {
-    diagnostics.error(`a CWL document must be an object (a process) or hold a $graph, not ${describeValue(root)}`, positionOf(root) ?? { uri, line: 1, column: 1 });
+    diagnostics.error(
+      `a CWL document must be an object (a process) or hold a $graph, not ${describeValue(root)}`,
+      positionOf(root) ?? { uri, line: 1, column: 1 },
+    );
     return undefined;
   }
   const base = typeof node.$base === 'string' ? resolveReference(node.$base, uri) : uri;

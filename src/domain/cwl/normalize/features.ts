@@ -22,11 +22,17 @@ export function checkFeatureRequirements(process: CwlProcess, diagnostics: Diagn
   }
   const merged = process.outputs.find((o) => o.outputSource.length > 1);
   if (merged && !available.some((r) => r.class === 'MultipleInputFeatureRequirement')) {
-    diagnostics.error(`output '${merged.name}' has several outputSources but MultipleInputFeatureRequirement is not among the workflow's requirements`, merged.at);
+    diagnostics.error(
+      `output '${merged.name}' has several outputSources but MultipleInputFeatureRequirement is not among the workflow's requirements`,
+      merged.at,
+    );
   }
 }
 
-type Feature = Extract<RequirementClass, 'SubworkflowFeatureRequirement' | 'ScatterFeatureRequirement' | 'MultipleInputFeatureRequirement' | 'StepInputExpressionRequirement'>;
+type Feature = Extract<
+  RequirementClass,
+  'SubworkflowFeatureRequirement' | 'ScatterFeatureRequirement' | 'MultipleInputFeatureRequirement' | 'StepInputExpressionRequirement'
+>;
 
 const FEATURE_USE: Readonly<Record<Feature, string>> = {
   SubworkflowFeatureRequirement: 'runs a workflow',

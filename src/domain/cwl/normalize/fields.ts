@@ -36,10 +36,7 @@ const PARAMETER = table({ 'v1.0': 'id label doc secondaryFiles streamable format
 const INPUT = join(PARAMETER, table({ 'v1.0': 'inputBinding default', 'v1.1': 'loadContents loadListing' }));
 
 export const FIELDS = {
-  CommandLineTool: join(
-    PROCESS,
-    table({ 'v1.0': 'baseCommand arguments stdin stdout stderr successCodes temporaryFailCodes permanentFailCodes' }),
-  ),
+  CommandLineTool: join(PROCESS, table({ 'v1.0': 'baseCommand arguments stdin stdout stderr successCodes temporaryFailCodes permanentFailCodes' })),
   ExpressionTool: join(PROCESS, table({ 'v1.0': 'expression' })),
   Workflow: join(PROCESS, table({ 'v1.0': 'steps' })),
   Operation: PROCESS,

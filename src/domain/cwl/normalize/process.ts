@@ -76,7 +76,10 @@ const V10_HINTS: readonly Requirement[] = [
 function processClass(node: Json, context: NormalizeContext): ProcessClass | undefined {
   const at = positionOf(node, 'class');
   if (typeof node.class !== 'string') {
-    context.diagnostics.error(`a process needs a 'class' (one of ${PROCESS_CLASSES.join(', ')}), not ${describeValue(node.class)}`, at ?? positionOf(node));
+    context.diagnostics.error(
+      `a process needs a 'class' (one of ${PROCESS_CLASSES.join(', ')}), not ${describeValue(node.class)}`,
+      at ?? positionOf(node),
+    );
     return undefined;
   }
   const expanded = expandPrefix(node.class, context.namespaces);
@@ -97,7 +100,11 @@ function plainOutputs(record: RecordReader, cls: 'ExpressionTool' | 'Operation')
   return parameterNodes(record, 'outputs').flatMap((node) => readOutput(node, cls, record.context)?.output ?? []);
 }
 
-function commandLineTool(record: RecordReader, base: Omit<CommandLineTool, 'class' | 'outputs' | 'baseCommand' | 'arguments' | 'successCodes' | 'temporaryFailCodes' | 'permanentFailCodes'>, stdinInputs: string[]): CommandLineTool {
+function commandLineTool(
+  record: RecordReader,
+  base: Omit<CommandLineTool, 'class' | 'outputs' | 'baseCommand' | 'arguments' | 'successCodes' | 'temporaryFailCodes' | 'permanentFailCodes'>,
+  stdinInputs: string[],
+): CommandLineTool {
   const streams: { stdin?: string; stdout?: string; stderr?: string } = assignDefined(
     {},
     { stdin: record.string('stdin'), stdout: record.string('stdout'), stderr: record.string('stderr') },

@@ -22,9 +22,11 @@ export function readRequirements(owner: RecordReader, key: 'requirements' | 'hin
   const list = owner.list(key) ?? [];
   list.forEach((entry, index) => {
     const at = positionOf(list, index);
-    if (!isPlainObject(entry)) return owner.context.diagnostics.error(`each of '${key}' must be an object with a class, not ${describeValue(entry)}`, at);
+    if (!isPlainObject(entry))
+      return owner.context.diagnostics.error(`each of '${key}' must be an object with a class, not ${describeValue(entry)}`, at);
     const cls = className(entry, owner);
-    const upgraded = owner.context.version === 'v1.0' && V10_EXTENSION_CLASSES[expandPrefix(String(entry.class), owner.context.namespaces)] !== undefined;
+    const upgraded =
+      owner.context.version === 'v1.0' && V10_EXTENSION_CLASSES[expandPrefix(String(entry.class), owner.context.namespaces)] !== undefined;
     if (cls === undefined) return owner.context.diagnostics.error(`an entry of '${key}' of ${owner.what} has no class`, at);
     const spec = REQUIREMENT_FIELDS[cls];
     if (spec === undefined) {
@@ -89,7 +91,8 @@ function readRequirement(cls: string, record: RecordReader): Requirement | undef
     }
     case 'ToolTimeLimit': {
       const timelimit = record.required('timelimit') === undefined ? undefined : record.numberOrExpression('timelimit', false);
-      if (typeof timelimit === 'number' && timelimit < 0) record.error(`'timelimit' of ToolTimeLimit must not be negative (0 means no limit), not ${timelimit}`, 'timelimit');
+      if (typeof timelimit === 'number' && timelimit < 0)
+        record.error(`'timelimit' of ToolTimeLimit must not be negative (0 means no limit), not ${timelimit}`, 'timelimit');
       return timelimit === undefined ? undefined : { class: cls, timelimit };
     }
     default:
@@ -105,7 +108,13 @@ function readEnvDef(record: RecordReader): { envName: string; envValue: string }
       return [];
     }
     const def = new RecordReader(item, 'an envDef', record.context);
-    checkFields(def, new Map([['envName', { since: 'v1.0' }], ['envValue', { since: 'v1.0' }]]));
+    checkFields(
+      def,
+      new Map([
+        ['envName', { since: 'v1.0' }],
+        ['envValue', { since: 'v1.0' }],
+      ]),
+    );
     const envName = def.requiredString('envName');
     const envValue = def.requiredString('envValue');
     return envName === undefined || envValue === undefined ? [] : [{ envName, envValue }];

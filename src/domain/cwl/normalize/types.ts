@@ -19,7 +19,13 @@ const SIMPLE_TYPES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double
  * schema-salad does (refScope 2 from `scope`, the enclosing identifier). Reports and returns
  * undefined when the type is not valid.
  */
-export function readType(value: unknown, at: SourcePosition | undefined, role: ParameterRole, scope: string, context: NormalizeContext): CwlType | undefined {
+export function readType(
+  value: unknown,
+  at: SourcePosition | undefined,
+  role: ParameterRole,
+  scope: string,
+  context: NormalizeContext,
+): CwlType | undefined {
   if (typeof value === 'string') return namedOrSimple(value, at, role, scope, context);
   if (Array.isArray(value)) {
     if (value.length === 0) return report(context, 'a union type must list at least one type', at);
@@ -40,26 +46,33 @@ export function readType(value: unknown, at: SourcePosition | undefined, role: P
   return report(context, `a type must be a name, a list of types or a record/enum/array object, not ${describeValue(value)}`, at);
 }
 
-function namedOrSimple(name: string, at: SourcePosition | undefined, role: ParameterRole, scope: string, context: NormalizeContext): CwlType | undefined {
+function namedOrSimple(
+  name: string,
+  at: SourcePosition | undefined,
+  role: ParameterRole,
+  scope: string,
+  context: NormalizeContext,
+): CwlType | undefined {
   if (SIMPLE_TYPES.has(name)) return { kind: name } as CwlType;
   if (name === 'stdin' || name === 'stdout' || name === 'stderr') {
     return report(context, `'${name}' is only valid as the whole type of a CommandLineTool ${name === 'stdin' ? 'input' : 'output'}`, at);
   }
   if (name === 'record' || name === 'enum' || name === 'array') {
-    return report(context, `'${name}' needs an object ({type: ${name}, ${name === 'array' ? 'items' : name === 'enum' ? 'symbols' : 'fields'}: …})`, at);
+    return report(
+      context,
+      `'${name}' needs an object ({type: ${name}, ${name === 'array' ? 'items' : name === 'enum' ? 'symbols' : 'fields'}: …})`,
+      at,
+    );
   }
   const candidates = isAbsoluteUri(name) ? [name] : scopedCandidates(name, scope, 2);
   for (const uri of candidates) {
     const node = context.index.get(uri);
-    if (isPlainObject(node) && typeof node.type === 'string' && ['record', 'enum', 'array'].includes(node.type)) return named(uri, node, role, context);
+    if (isPlainObject(node) && typeof node.type === 'string' && ['record', 'enum', 'array'].includes(node.type))
+      return named(uri, node, role, context);
   }
   const known = [...SIMPLE_TYPES, ...[...context.index.keys()].filter((id) => isTypeDefinition(context.index.get(id))).map(shortname)];
   const suggestion = nearest(shortname(name), known);
-  return report(
-    context,
-    `unknown type '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''} (tried ${candidates.join(', ')})`,
-    at,
-  );
+  return report(context, `unknown type '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''} (tried ${candidates.join(', ')})`, at);
 }
 
 const isTypeDefinition = (node: unknown): boolean => isPlainObject(node) && ['record', 'enum', 'array'].includes(node.type as string);
@@ -98,7 +111,8 @@ function typeObject(node: Json, role: ParameterRole, scope: string, context: Nor
   }
   if (kind === 'enum') return enumType(record, info);
   const fields = (record.list('fields') ?? []).flatMap((field, index) => {
-    if (!isPlainObject(field)) return report(context, `a record field must be an object, not ${describeValue(field)}`, positionOf(record.node.fields, index)) ?? [];
+    if (!isPlainObject(field))
+      return report(context, `a record field must be an object, not ${describeValue(field)}`, positionOf(record.node.fields, index)) ?? [];
     return recordField(field, role, context) ?? [];
   });
   const names = new Set<string>();

@@ -1,7 +1,17 @@
 import { positionOf } from '../document/positions.js';
 import { describeValue, isPlainObject } from '../document/shorthands.js';
 import type { SourcePosition } from '../errors.js';
-import type { CwlValue, InputParameter, LinkMergeMethod, PickValueMethod, ScatterMethod, WorkflowOutputParameter, WorkflowStep, WorkflowStepInput, WorkflowStepOutput } from '../model.js';
+import type {
+  CwlValue,
+  InputParameter,
+  LinkMergeMethod,
+  PickValueMethod,
+  ScatterMethod,
+  WorkflowOutputParameter,
+  WorkflowStep,
+  WorkflowStepInput,
+  WorkflowStepOutput,
+} from '../model.js';
 import { acceptsNull } from '../model.js';
 import { nearest } from '../suggest.js';
 import { isAbsoluteUri, scopedCandidates, shortname } from '../uri.js';
@@ -23,7 +33,10 @@ const SCATTER_METHOD: readonly ScatterMethod[] = ['dotproduct', 'nested_crosspro
  * 1 from an output); every `scatter` an input of its step; every step `out` an output of the step's
  * process; and every required input of that process must be fed, as cwltool checks at load.
  */
-export function readWorkflow(record: RecordReader, inputs: readonly InputParameter[]): { outputs: WorkflowOutputParameter[]; steps: WorkflowStep[] } | undefined {
+export function readWorkflow(
+  record: RecordReader,
+  inputs: readonly InputParameter[],
+): { outputs: WorkflowOutputParameter[]; steps: WorkflowStep[] } | undefined {
   const context = record.context;
   const stepNodes = stepList(record);
   const steps = stepNodes.flatMap((node) => readStep(node, context) ?? []);
@@ -44,7 +57,11 @@ export function readWorkflow(record: RecordReader, inputs: readonly InputParamet
       assignDefined<WorkflowOutputParameter>(
         {
           ...read.base,
-          outputSource: resolveReferences(raw, { referrer: read.base.id, refScope: 1, valid: sources, field: 'outputSource', at: read.record.at('outputSource') }, context),
+          outputSource: resolveReferences(
+            raw,
+            { referrer: read.base.id, refScope: 1, valid: sources, field: 'outputSource', at: read.record.at('outputSource') },
+            context,
+          ),
         },
         {
           format: read.common.outputFormat,
@@ -87,11 +104,23 @@ function readStep(node: Json, context: NormalizeContext): WorkflowStep | undefin
   const inIds = new Set(stepIn.map((i) => i.id));
   const scatter = resolveReferences(scatterNames, { referrer: id, refScope: 0, valid: inIds, field: 'scatter', at: record.at('scatter') }, context);
   const scatterMethod = record.oneOf('scatterMethod', SCATTER_METHOD);
-  if (scatter.length > 1 && scatterMethod === undefined) record.error(`${record.what} scatters over more than one input and needs a scatterMethod`, 'scatter');
+  if (scatter.length > 1 && scatterMethod === undefined)
+    record.error(`${record.what} scatters over more than one input and needs a scatterMethod`, 'scatter');
   if (!run) return undefined;
   checkStepAgainstRun(record, run, stepIn, out);
   return assignDefined<WorkflowStep>(
-    { id, name: shortname(id), in: stepIn, out, run, requirements: requirements.known, hints: hints.known, extensionHints: hints.extensions, scatter, extensions },
+    {
+      id,
+      name: shortname(id),
+      in: stepIn,
+      out,
+      run,
+      requirements: requirements.known,
+      hints: hints.known,
+      extensionHints: hints.extensions,
+      scatter,
+      extensions,
+    },
     {
       label: record.string('label'),
       doc: record.doc(),
@@ -139,11 +168,19 @@ function readStepOutputs(record: RecordReader): WorkflowStepOutput[] {
 }
 
 /** cwltool's load-time step checks: outputs the process has, and every required process input fed. */
-function checkStepAgainstRun(record: RecordReader, run: NonNullable<WorkflowStep['run']>, stepIn: readonly WorkflowStepInput[], out: readonly WorkflowStepOutput[]): void {
+function checkStepAgainstRun(
+  record: RecordReader,
+  run: NonNullable<WorkflowStep['run']>,
+  stepIn: readonly WorkflowStepInput[],
+  out: readonly WorkflowStepOutput[],
+): void {
   const outputNames = run.outputs.map((o) => o.name);
   for (const output of out) {
     if (!outputNames.includes(output.name)) {
-      record.error(`${record.what} output '${output.name}' is not an output of its process (expected one of: ${outputNames.join(', ') || 'none'})`, 'out');
+      record.error(
+        `${record.what} output '${output.name}' is not an output of its process (expected one of: ${outputNames.join(', ') || 'none'})`,
+        'out',
+      );
     }
   }
   const fed = new Set(stepIn.map((i) => i.name));
@@ -169,7 +206,10 @@ function resolveReferences(names: readonly string[], scope: ReferenceScope, cont
     const candidates = isAbsoluteUri(name) ? [name] : scopedCandidates(name, scope.referrer, scope.refScope);
     const found = candidates.find((c) => scope.valid.has(c));
     if (found) return [found];
-    const suggestion = nearest(name, [...scope.valid].map((id) => relativeName(id, scope)));
+    const suggestion = nearest(
+      name,
+      [...scope.valid].map((id) => relativeName(id, scope)),
+    );
     const what = scope.field === 'scatter' ? 'an input of this step' : 'a workflow input or a step output';
     context.diagnostics.error(
       `'${scope.field}' of ${shortname(scope.referrer)} names '${name}', which is not ${what}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,

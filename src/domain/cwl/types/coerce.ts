@@ -31,7 +31,9 @@ export function coerceValue(type: CwlType, value: unknown, place: ValuePlace, co
     case 'boolean':
       return typeof value === 'boolean' ? value : mismatch(type, value, place, context);
     case 'int':
-      return Number.isInteger(value) && (value as number) >= INT_MIN && (value as number) <= INT_MAX ? (value as number) : mismatch(type, value, place, context);
+      return Number.isInteger(value) && (value as number) >= INT_MIN && (value as number) <= INT_MAX
+        ? (value as number)
+        : mismatch(type, value, place, context);
     case 'long':
       return Number.isInteger(value) ? (value as number) : mismatch(type, value, place, context);
     case 'float':
@@ -63,7 +65,10 @@ function recordValue(type: RecordType, value: Json, place: ValuePlace, context: 
   for (const field of type.fields) {
     const fieldPlace = child(place, value, field.name);
     const raw = value[field.name];
-    const coerced = raw === undefined && field.type.kind !== 'Any' ? coerceValue(field.type, null, fieldPlace, context) : coerceValue(field.type, raw, fieldPlace, context);
+    const coerced =
+      raw === undefined && field.type.kind !== 'Any'
+        ? coerceValue(field.type, null, fieldPlace, context)
+        : coerceValue(field.type, raw, fieldPlace, context);
     if (coerced === undefined) ok = false;
     else {
       out[field.name] = coerced;
@@ -138,7 +143,8 @@ function mismatch(type: CwlType, value: unknown, place: ValuePlace, context: Coe
   return undefined;
 }
 
-const classOf = (value: unknown): unknown => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json).class : undefined);
+const classOf = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json).class : undefined;
 
 const isRecordValue = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && classOf(value) !== 'File' && classOf(value) !== 'Directory';

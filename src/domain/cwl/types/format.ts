@@ -18,7 +18,12 @@ export interface FormatOntology {
  * expressions are skipped (the engine checks them once evaluated). Reports at the File's format
  * (`inputs.reads[2].format`) and returns whether all passed.
  */
-export function checkFormats(value: CwlValue, formats: readonly string[], place: ValuePlace, context: { issues: CwlIssue[]; ontology?: FormatOntology }): boolean {
+export function checkFormats(
+  value: CwlValue,
+  formats: readonly string[],
+  place: ValuePlace,
+  context: { issues: CwlIssue[]; ontology?: FormatOntology },
+): boolean {
   const expected = formats.filter((f) => !isExpression(f));
   if (expected.length === 0 || expected.length < formats.length) return true;
   const files = Array.isArray(value) ? value.map((v, i) => [v, `${place.path}[${i}]`] as const) : [[value, place.path] as const];
@@ -30,7 +35,12 @@ export function checkFormats(value: CwlValue, formats: readonly string[], place:
       context.issues.push(issue(at, `the File has no format; expected ${expected.join(' or ')}`));
       ok = false;
     } else if (!expected.some((f) => f === file.format || context.ontology?.isSubclassOf(file.format!, f))) {
-      context.issues.push(issue(at, `${file.format} is not ${expected.length > 1 ? 'one of ' : ''}${expected.join(', ')}${context.ontology ? ' (nor a subclass)' : ''}`));
+      context.issues.push(
+        issue(
+          at,
+          `${file.format} is not ${expected.length > 1 ? 'one of ' : ''}${expected.join(', ')}${context.ontology ? ' (nor a subclass)' : ''}`,
+        ),
+      );
       ok = false;
     }
   }

@@ -14,17 +14,22 @@ import { checkFormats, type FormatOntology } from './format.js';
  * out (a step's extra inputs never reach the tool). Throws one CwlValidationError naming every
  * problem by path (`inputs.reads[2].format`) and, when the job was parsed from a file, its line.
  */
-export function bindInputs(inputs: readonly InputParameter[], job: Readonly<Record<string, unknown>>, options: { ontology?: FormatOntology } = {}): CwlInputObject {
+export function bindInputs(
+  inputs: readonly InputParameter[],
+  job: Readonly<Record<string, unknown>>,
+  options: { ontology?: FormatOntology } = {},
+): CwlInputObject {
   const issues: CwlIssue[] = [];
   const values: Record<string, CwlValue> = {};
   const root: ValuePlace = { path: 'inputs', at: undefined };
   for (const input of inputs) {
     const given = job[input.name];
     const place = child(root, job, input.name);
+    const defaulted = (given === undefined || given === null) && input.default !== undefined;
     const value = given === undefined || given === null ? fallback(input, place, issues) : given;
     if (value === undefined) continue;
     const context = options.ontology ? { issues, ontology: options.ontology } : { issues };
-    const coerced = coerceValue(input.type, value, given === value ? place : { ...place, path: `${place.path} (default)` }, context);
+    const coerced = coerceValue(input.type, value, defaulted ? { path: `${place.path} (its default)`, at: input.at } : place, context);
     if (coerced === undefined) continue;
     if (input.format && !checkFormats(coerced, input.format, place, context)) continue;
     values[input.name] = coerced;
