@@ -1,6 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { relative, resolve, isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DocumentSource } from '../../domain/cwl/document/source.js';
 
 /**
@@ -31,4 +31,17 @@ export class FileDocumentSource implements DocumentSource {
       throw new Error(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${path} is a directory` : (error as Error).message);
     }
   }
+}
+
+/**
+ * The URI of a document or job named on a command line (`tests/wf.cwl#main`, `/data/job.yml`, or a
+ * `file:` URI): a path is resolved against `cwd` and a `#fragment` kept, as cwltool reads its
+ * arguments. A name with a colon that is not a URI scheme (`colon:test.cwl`) is a path.
+ */
+export function documentUri(argument: string, cwd: string = process.cwd()): string {
+  if (/^file:/i.test(argument)) return argument;
+  const hash = argument.indexOf('#');
+  const path = hash < 0 ? argument : argument.slice(0, hash);
+  const fragment = hash < 0 ? '' : argument.slice(hash);
+  return pathToFileURL(resolve(cwd, path)).href + fragment;
 }

@@ -166,6 +166,17 @@ describe('CWL types: binding a job to the inputs', () => {
     });
   });
 
+  it('reports a default that does not fit its type at the input that declares it', async () => {
+    const declared = await inputs('inputs:\n  n: {type: int, default: x}\n');
+    assert.throws(
+      () => bindInputs(declared, {}),
+      (error: unknown) =>
+        error instanceof CwlValidationError &&
+        error.issues[0]!.message === 'inputs.n (its default): must be int, not the string "x"' &&
+        error.issues[0]!.at?.line === 4,
+    );
+  });
+
   it('reports every missing required input and wrong value at once, by path', async () => {
     const declared = await inputs('inputs:\n  reads: File[]\n  any: Any\n  k: int\n');
     assert.throws(
