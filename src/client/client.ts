@@ -165,12 +165,12 @@ export class Client {
     return this.transport.json('GET', await this.projectPath(`tools/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
-  /** 4.6 GetToolParameterTemplate. */
+  /** 4.6 GetToolParameterTemplate: one version, or the latest checked one when none is given. */
   async getToolParameterTemplate(toolName: string, toolVersion?: number): Promise<{ parameter: ToolParameterTemplate[] }> {
     return this.transport.json('GET', await this.projectPath(`toolparameters/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
-  /** 4.7 GetToolDetails. */
+  /** 4.7 GetToolDetails: one version, or the latest checked one when none is given. */
   async getToolDetails(toolName: string, toolVersion?: number): Promise<ToolDetails[]> {
     return this.transport.json('GET', await this.projectPath(`tooldetails/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }

@@ -21,7 +21,10 @@ import { CLOSE, OPEN, stripSentinels } from './sentinel.js';
  *    `` ` `` escaped when not; no line may become the delimiter through a value.
  *  - inside a `#` comment: anything is inert except a line break, which is refused.
  *  - inside arithmetic (`$(( ))`, `(( ))`, `$[ ]`), where shells expand and evaluate the text
- *    whatever quotes it holds: only an integer is accepted.
+ *    whatever quotes it holds: only an integer is accepted. A command substitution inside it is a
+ *    command again (`$(( $(wc -l < FILE) / 4 ))`: FILE is quoted as a word), except that its values
+ *    may not hold `$`, `` ` ``, `[` or `]`: bash evaluates the substitution's output and expands
+ *    `a[$(...)]` in it again, so a command that prints its argument would run it.
  *
  * Refused with a RenderError rather than guessed (the shells disagree, or no quoting is safe):
  * a value right after a backslash or a `$`; inside `$'...'`; inside a `${ }` within double
@@ -87,7 +90,8 @@ interface Lexed {
   ambiguous: string | undefined;
 }
 
-function lex(text: string, userValues: readonly UserValue[], inArith: boolean): Lexed {
+/** `feedsArithmetic`: the text is a command substitution (backticks) whose output shell arithmetic reads. */
+function lex(text: string, userValues: readonly UserValue[], feedsArith: boolean): Lexed {
   const stack: Frame[] = [{ kind: 'cmd', close: '', parens: 0 }];
   const literals: string[] = [];
   let out = '';
@@ -152,26 +156,44 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
     wordStart = false;
     word += ')';
   };
-  const arithmetic = (): boolean => inArith || stack.some((f) => f.kind === 'arith');
+  /**
+   * Whether the text here is read as shell arithmetic. The innermost command or arithmetic frame decides: a command
+   * substitution inside `$(( ))` is a command again (`$(( $(wc -l < FILE) / 4 ))`), `$(( ))` inside `$( )` is
+   * arithmetic, and quotes between them change nothing (shells evaluate `$(( "1" ))` as arithmetic).
+   */
+  const arithmetic = (): boolean => stack.findLast((f) => f.kind === 'cmd' || f.kind === 'arith')!.kind === 'arith';
+  /**
+   * Whether the text is a command whose output shell arithmetic reads: bash evaluates that output as an expression
+   * and expands `$(...)` inside an `a[...]` in it again, so `$(( $(echo 'a[$(id)]') ))` runs `id`.
+   */
+  const feedsArithmetic = (): boolean => feedsArith || stack.some((f) => f.kind === 'arith');
 
   const span = (): void => {
     const end = spanEnd(i);
     const value = stripSentinels(text.slice(i + 1, end));
     const member = name(value);
     const frame = top();
-    if (ambiguous) throw new RenderError(`${member} is used after ${ambiguous}; the template is ambiguous to the shell there`);
-    if (dollar) throw new RenderError(`${member} directly follows '$' in cmd_template, where it would name a variable`);
+    if (ambiguous) throw new RenderError(`${member} is used after ${ambiguous}; the template is ambiguous to the shell there`, 'placement');
+    if (dollar) throw new RenderError(`${member} directly follows '$' in cmd_template, where it would name a variable`, 'placement');
     let quoted: string;
     if (arithmetic()) {
-      if (varName) throw new RenderError(`${member} directly follows a variable name inside shell arithmetic`);
-      if (!INTEGER.test(value)) throw new RenderError(`${member} is used inside shell arithmetic, where only an integer is safe`);
+      if (varName) throw new RenderError(`${member} directly follows a variable name inside shell arithmetic`, 'placement');
+      if (!INTEGER.test(value)) {
+        // A file path is never an integer: no task could use the template as it is.
+        const failure = /^(inputs|outputs)\./.test(member) ? 'placement' : 'value';
+        throw new RenderError(`${member} is used inside shell arithmetic, where only an integer is safe`, failure);
+      }
       quoted = value;
     } else {
+      if (feedsArithmetic() && /[$`[\]]/.test(value)) {
+        const why = 'which bash expands again';
+        throw new RenderError(`${member} holds '$', '\`', '[' or ']' and is used in a command substitution inside shell arithmetic, ${why}`);
+      }
       switch (frame.kind) {
         case 'cmd':
         case 'param': {
           if (frame.kind === 'param' && frame.inDq) {
-            throw new RenderError(`${member} is used inside \${...} within double quotes, which shells parse differently`);
+            throw new RenderError(`${member} is used inside \${...} within double quotes, which shells parse differently`, 'placement');
           }
           const assignment = (value.includes('=') && !word.includes('=')) || text[end + 1] === '=';
           quoted = quoteWord(value, assignment || varName);
@@ -188,7 +210,7 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
           quoted = quoteWord(value);
           break;
         case 'ansi':
-          throw new RenderError(`${member} is used inside $'...' quoting, which only bash knows`);
+          throw new RenderError(`${member} is used inside $'...' quoting, which only bash knows`, 'placement');
         case 'arith':
           throw new Error('unreachable: arithmetic is handled above');
       }
@@ -227,13 +249,14 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
       if (!closed) openAtEnd ??= 'a backtick substitution';
     } else {
       const member = nameAt(i + inner.search(MARKER));
-      if (!closed) throw new RenderError(`cmd_template leaves a backtick substitution open at its end; ${member} cannot be quoted safely`);
-      if (ambiguous) throw new RenderError(`${member} is used after ${ambiguous}; the template is ambiguous to the shell there`);
+      if (!closed) throw new RenderError(`cmd_template leaves a backtick substitution open at its end; ${member} cannot be quoted safely`, 'placement');
+      if (ambiguous) throw new RenderError(`${member} is used after ${ambiguous}; the template is ambiguous to the shell there`, 'placement');
       const cmd = stack.findLastIndex((f) => f.kind === 'cmd');
       if (stack.slice(cmd + 1).some((f) => f.kind === 'dq' || (f.kind === 'param' && f.inDq))) {
-        throw new RenderError(`${member} is used inside backticks within double quotes, which shells parse differently; use $(...) in cmd_template`);
+        const instead = 'use $(...) in cmd_template';
+        throw new RenderError(`${member} is used inside backticks within double quotes, which shells parse differently; ${instead}`, 'placement');
       }
-      const nested = lex(inner, userValues, arithmetic());
+      const nested = lex(inner, userValues, feedsArithmetic());
       ambiguous ??= nested.ambiguous;
       literals.push(literal, ...nested.literals);
       literal = '';
@@ -267,7 +290,7 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
   /** A backslash and the character it escapes. */
   const escaped = (): void => {
     const next = text[i + 1];
-    if (next === OPEN) throw new RenderError(`${nameAt(i + 1)} directly follows a backslash in cmd_template`);
+    if (next === OPEN) throw new RenderError(`${nameAt(i + 1)} directly follows a backslash in cmd_template`, 'placement');
     if (next === CLOSE) cutApart();
     emit(next === undefined ? '\\' : `\\${next}`);
     i += next === undefined ? 1 : 2;
@@ -282,7 +305,7 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
     let quoted = false;
     while (i < text.length) {
       const c = text[i]!;
-      if (c === OPEN || c === CLOSE) throw new RenderError(`${nameAt(i)} is used as a here-document delimiter`);
+      if (c === OPEN || c === CLOSE) throw new RenderError(`${nameAt(i)} is used as a here-document delimiter`, 'placement');
       if (WORD_BREAK.has(c)) break;
       if (c === "'" || c === '"' || c === '\\') quoted = true;
       if (c === "'") {
@@ -308,7 +331,7 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
     }
     i = Math.min(i, text.length);
     const raw = text.slice(start, i);
-    if (MARKER.test(raw)) throw new RenderError('a user value is used as a here-document delimiter');
+    if (MARKER.test(raw)) throw new RenderError('a user value is used as a here-document delimiter', 'placement');
     emit(raw);
     word = '';
     wordStart = false;
@@ -331,10 +354,10 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
           const end = spanEnd(i);
           const value = stripSentinels(text.slice(i + 1, end));
           const member = name(value);
-          if (ambiguous) throw new RenderError(`${member} is used after ${ambiguous}; the template is ambiguous to the shell there`);
-          if (arithmetic()) throw new RenderError(`${member} is used in a here-document inside shell arithmetic`);
+          if (ambiguous) throw new RenderError(`${member} is used after ${ambiguous}; the template is ambiguous to the shell there`, 'placement');
+          if (feedsArithmetic()) throw new RenderError(`${member} is used in a here-document inside shell arithmetic`, 'placement');
           if (!quoted && /(^|[^\\])(\\\\)*(\\|\$[A-Za-z_]?[A-Za-z0-9_]*)$/.test(line)) {
-            throw new RenderError(`${member} directly follows '$', a variable name or a backslash in a here-document`);
+            throw new RenderError(`${member} directly follows '$', a variable name or a backslash in a here-document`, 'placement');
           }
           const inserted = quoted ? value : value.replace(/[\\$`]/g, (ch) => `\\${ch}`);
           const pieces = (line + inserted).split('\n');
@@ -371,6 +394,7 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
       if (expansion && firstValue !== undefined) {
         throw new RenderError(
           `${firstValue} is used in a here-document that also runs substitutions ($(...), \${...} or backticks); quote its delimiter or pass the value as an argument`,
+          'placement',
         );
       }
     }
@@ -542,7 +566,7 @@ function lex(text: string, userValues: readonly UserValue[], inArith: boolean): 
   const frames = stack.filter((f) => f.kind !== 'comment');
   const open = frames.length > 1 ? OPEN_NAMES[frames[frames.length - 1]!.kind] : openAtEnd;
   if (spans > 0 && open !== undefined) {
-    throw new RenderError(`cmd_template leaves ${open} open at its end; user values cannot be quoted safely`);
+    throw new RenderError(`cmd_template leaves ${open} open at its end; user values cannot be quoted safely`, 'placement');
   }
   return { out, literals, spans, ambiguous };
 }
