@@ -29,6 +29,9 @@ const firstLine = (message: string): string => message.split('\n')[0] ?? message
  */
 const MAX_NODES = 1_000_000;
 
+/** Deeper nesting than any CWL document needs would only exhaust the stack of the passes that follow. */
+const MAX_DEPTH = 500;
+
 class Converter {
   private nodes = 0;
   constructor(
@@ -42,12 +45,15 @@ class Converter {
     return { uri: this.uri, line: pos.line, column: pos.col };
   }
 
-  convert(node: unknown): unknown {
+  convert(node: unknown, depth = 0): unknown {
     if (++this.nodes > MAX_NODES) {
       throw new CwlValidationError([{ message: `document expands to more than ${MAX_NODES} nodes (YAML aliases)`, at: this.at(0) }]);
     }
+    if (depth > MAX_DEPTH) {
+      throw new CwlValidationError([{ message: `document nests deeper than ${MAX_DEPTH} levels`, at: this.at((node as YamlNode).range?.[0]) }]);
+    }
     if (node === null || node === undefined) return null;
-    if (isAlias(node)) return this.convert(node.resolve(this.doc));
+    if (isAlias(node)) return this.convert(node.resolve(this.doc), depth + 1);
     if (isScalar(node)) return scalarValue(node.value);
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
@@ -56,7 +62,7 @@ class Converter {
         const keyNode = pair.key;
         const key = isScalar(keyNode) ? String(keyNode.value) : String(this.convert(keyNode));
         const keyAt = this.at(isScalar(keyNode) ? keyNode.range?.[0] : (node as YamlNode).range?.[0]);
-        out[key] = this.convert(pair.value);
+        out[key] = this.convert(pair.value, depth + 1);
         setChildPosition(out, key, keyAt);
       }
       return out;
@@ -65,7 +71,7 @@ class Converter {
       const out: unknown[] = [];
       setPosition(out, this.at((node as YamlNode).range?.[0]));
       node.items.forEach((item, index) => {
-        out.push(this.convert(item));
+        out.push(this.convert(item, depth + 1));
         setChildPosition(out, index, this.at((item as YamlNode | null)?.range?.[0] ?? (node as YamlNode).range?.[0]));
       });
       return out;

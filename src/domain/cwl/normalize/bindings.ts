@@ -9,13 +9,13 @@ import { assignDefined, RecordReader, type Json } from './read.js';
 
 export const LOAD_LISTING: readonly LoadListing[] = ['no_listing', 'shallow_listing', 'deep_listing'];
 
-/** A CommandLineBinding with CWL's defaults filled in, and its (deprecated) `loadContents` apart. */
+/** A CommandLineBinding (`what` names it in messages) with CWL's defaults filled in, and its (deprecated) `loadContents` apart. */
 export function readCommandLineBinding(
   value: Json,
   what: string,
   context: NormalizeContext,
 ): { binding: CommandLineBinding; loadContents: boolean | undefined } {
-  const record = new RecordReader(value, `the inputBinding of ${what}`, context);
+  const record = new RecordReader(value, what, context);
   checkFields(record, FIELDS.CommandLineBinding);
   const position = versionAtLeast(context.version, 'v1.1') ? record.numberOrExpression('position', false) : record.integer('position');
   const binding = assignDefined<CommandLineBinding>(

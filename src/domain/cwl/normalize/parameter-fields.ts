@@ -37,7 +37,7 @@ export function readCommonParameterFields(record: RecordReader, role: ParameterR
   let loadContents = input ? record.boolean('loadContents') : undefined;
   const inputBinding = record.object('inputBinding');
   if (inputBinding && role === 'commandInput') {
-    const read = readCommandLineBinding(inputBinding, record.what, record.context);
+    const read = readCommandLineBinding(inputBinding, `the inputBinding of ${record.what}`, record.context);
     out.inputBinding = read.binding;
     loadContents ??= read.loadContents;
   } else if (inputBinding && role === 'input') {

@@ -58,11 +58,8 @@ function namedOrSimple(
     return report(context, `'${name}' is only valid as the whole type of a CommandLineTool ${name === 'stdin' ? 'input' : 'output'}`, at);
   }
   if (name === 'record' || name === 'enum' || name === 'array') {
-    return report(
-      context,
-      `'${name}' needs an object ({type: ${name}, ${name === 'array' ? 'items' : name === 'enum' ? 'symbols' : 'fields'}: …})`,
-      at,
-    );
+    const part = name === 'array' ? 'items' : name === 'enum' ? 'symbols' : 'fields';
+    return report(context, `'${name}' is not a type by itself: write {type: ${name}, ${part}: …}`, at);
   }
   const candidates = isAbsoluteUri(name) ? [name] : scopedCandidates(name, scope, 2);
   for (const uri of candidates) {
@@ -127,7 +124,7 @@ function typeInfo(record: RecordReader, role: ParameterRole): TypeInfo {
   const info = assignDefined<{ -readonly [K in keyof TypeInfo]: TypeInfo[K] }>({}, { label: record.string('label'), doc: record.doc() });
   if (typeof record.node.name === 'string') info.name = record.node.name;
   const inputBinding = role === 'commandInput' ? record.object('inputBinding') : undefined;
-  if (inputBinding) info.inputBinding = readCommandLineBinding(inputBinding, record.what, record.context).binding;
+  if (inputBinding) info.inputBinding = readCommandLineBinding(inputBinding, `the inputBinding of ${record.what}`, record.context).binding;
   return info;
 }
 

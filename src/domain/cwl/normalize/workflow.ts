@@ -99,7 +99,9 @@ function readStep(node: Json, context: NormalizeContext): WorkflowStep | undefin
       ? context.runProcess(runValue, record.at('run'))
       : isPlainObject(runValue)
         ? context.embeddedProcess(runValue)
-        : record.error(`'run' of ${record.what} must be a URI or a process, not ${describeValue(runValue)}`, 'run');
+        : runValue === undefined
+          ? undefined
+          : record.error(`'run' of ${record.what} must be a URI or a process, not ${describeValue(runValue)}`, 'run');
   const scatterNames = record.strings('scatter') ?? [];
   const inIds = new Set(stepIn.map((i) => i.id));
   const scatter = resolveReferences(scatterNames, { referrer: id, refScope: 0, valid: inIds, field: 'scatter', at: record.at('scatter') }, context);
