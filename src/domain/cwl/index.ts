@@ -15,4 +15,4 @@ export { describeType } from './types/describe.js';
 export { nameParts, type ValuePlace } from './types/files.js';
 export { checkFormats, type FormatOntology } from './types/format.js';
 export { FormatGraph, loadFormatOntology } from './types/ontology.js';
-export { isExpression, resolveReference, shortname, splitFragment } from './uri.js';
+export { resolveReference, shortname, splitFragment } from './uri.js';

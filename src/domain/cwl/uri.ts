@@ -1,8 +1,16 @@
+import { containsExpression } from './expressions/scanner.js';
+
 /**
  * URI rules of schema-salad as CWL uses them: how a relative reference, a namespace prefix
  * (`edam:format_2330`) and a scoped identifier (`inp` inside `#main` is `#main/inp`) become absolute
  * URIs, and how cwltool shortens them back (`shortname`). Pure string work over WHATWG URLs.
  */
+
+/**
+ * Whether a string holds an expression, where no URI rule applies. The scanner's `containsExpression`
+ * as a plain boolean: its type guard would narrow a string to `never` where it is false.
+ */
+export const holdsExpression = (text: string): boolean => containsExpression(text);
 
 /** Prefixes every CWL document knows without declaring them. */
 export const CWL_NAMESPACE = 'https://w3id.org/cwl/cwl#';
@@ -28,9 +36,6 @@ export const isAbsoluteUri = (ref: string): boolean => {
   return scheme !== undefined && ABSOLUTE_SCHEMES.has(scheme);
 };
 
-/** A string that holds an expression, which no URI rule applies to. */
-export const isExpression = (value: string): boolean => value.includes('$(') || value.includes('${');
-
 /** `prefix:rest` with a declared prefix becomes the namespace URI + rest; anything else is unchanged. */
 export function expandPrefix(ref: string, namespaces: Readonly<Record<string, string>>): string {
   const colon = ref.indexOf(':');
@@ -45,7 +50,7 @@ export function expandPrefix(ref: string, namespaces: Readonly<Record<string, st
  * to the base as a relative URI reference (`#frag` keeps the base document).
  */
 export function resolveReference(ref: string, base: string, namespaces: Readonly<Record<string, string>> = {}): string {
-  if (isExpression(ref) || ref.startsWith('_:')) return ref;
+  if (holdsExpression(ref) || ref.startsWith('_:')) return ref;
   const expanded = expandPrefix(ref, namespaces);
   if (isAbsoluteUri(expanded)) return expanded;
   // A leading "./" stops `name:with:colons` from parsing as a scheme.

@@ -1,4 +1,4 @@
-import { isExpression, pathToReference, resolveReference } from '../uri.js';
+import { holdsExpression, pathToReference, resolveReference } from '../uri.js';
 import { copyPositions } from './positions.js';
 
 type Json = Record<string, unknown>;
@@ -16,7 +16,7 @@ export function resolveFileLiteral(node: Json, base: string, namespaces: Readonl
   for (const [key, value] of Object.entries(node)) {
     if (key === 'path') continue;
     if (key === 'location' && typeof value === 'string') out.location = resolveReference(value, base);
-    else if (key === 'format' && typeof value === 'string') out.format = isExpression(value) ? value : resolveReference(value, base, namespaces);
+    else if (key === 'format' && typeof value === 'string') out.format = holdsExpression(value) ? value : resolveReference(value, base, namespaces);
     else if ((key === 'secondaryFiles' || key === 'listing') && Array.isArray(value)) {
       const list = value.map((item) => (isFileObject(item) ? resolveFileLiteral(item, base, namespaces) : item));
       copyPositions(value, list);
@@ -25,7 +25,7 @@ export function resolveFileLiteral(node: Json, base: string, namespaces: Readonl
   }
   const path = node.path;
   if (typeof path === 'string' && out.location === undefined) {
-    out.location = isExpression(path) ? path : resolveReference(pathToReference(path), base);
+    out.location = holdsExpression(path) ? path : resolveReference(pathToReference(path), base);
   }
   return out;
 }

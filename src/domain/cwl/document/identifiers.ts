@@ -1,5 +1,5 @@
 import type { Diagnostics, SourcePosition } from '../errors.js';
-import { CWL_NAMESPACE, expandPrefix, isAbsoluteUri, isExpression, resolveReference, SALAD_NAMESPACE, scopedId } from '../uri.js';
+import { CWL_NAMESPACE, expandPrefix, holdsExpression, isAbsoluteUri, resolveReference, SALAD_NAMESPACE, scopedId } from '../uri.js';
 import { importBaseOf } from './directives.js';
 import { resolveFileLiteral } from './file-literals.js';
 import { copyPositions, positionOf } from './positions.js';
@@ -141,7 +141,7 @@ class IdentifierResolver {
       case 'items':
         return this.typeReference(listed, scope, base, key, positionOf(node, key));
       case 'format':
-        return mapStrings(listed, (s) => (isExpression(s) ? s : resolveReference(s, base, this.context.namespaces)));
+        return mapStrings(listed, (s) => (holdsExpression(s) ? s : resolveReference(s, base, this.context.namespaces)));
       default:
         if (SCOPED_REFERENCES.has(key)) return mapStrings(listed, (s) => this.reference(s, base));
         return this.walk(listed, scope, key);

@@ -1,11 +1,12 @@
 import { positionOf } from '../document/positions.js';
 import { describeValue, isPlainObject } from '../document/shorthands.js';
 import type { CommandLineBinding, CommandOutputBinding, LoadListing, SecondaryFileSpec } from '../model.js';
-import { isExpression } from '../uri.js';
+
 import { checkFields } from './check-fields.js';
 import type { NormalizeContext } from './context.js';
 import { FIELDS, versionAtLeast } from './fields.js';
 import { assignDefined, RecordReader, type Json } from './read.js';
+import { holdsExpression } from '../uri.js';
 
 export const LOAD_LISTING: readonly LoadListing[] = ['no_listing', 'shallow_listing', 'deep_listing'];
 
@@ -50,7 +51,7 @@ export function readSecondaryFiles(record: RecordReader, key: string, input: boo
   items.forEach((item, index) => {
     const at = Array.isArray(value) ? positionOf(value, index) : record.at(key);
     if (typeof item === 'string') {
-      const optional = modern && item.endsWith('?') && !isExpression(item);
+      const optional = modern && item.endsWith('?') && !holdsExpression(item);
       specs.push({ pattern: optional ? item.slice(0, -1) : item, required: optional ? false : input });
     } else if (isPlainObject(item) && modern) {
       const spec = new RecordReader(item, `a secondaryFiles entry of ${record.what}`, record.context);

@@ -1,8 +1,9 @@
 import { positionOf } from '../document/positions.js';
 import { describeValue, isPlainObject } from '../document/shorthands.js';
 import type { SourcePosition } from '../errors.js';
-import { isExpression } from '../uri.js';
+
 import type { NormalizeContext } from './context.js';
+import { holdsExpression } from '../uri.js';
 
 export type Json = Record<string, unknown>;
 
@@ -75,20 +76,20 @@ export class RecordReader {
   expression(key: string): string | undefined {
     const value = this.get(key);
     if (value === undefined) return undefined;
-    return typeof value === 'string' && isExpression(value) ? value : this.wrong(key, 'an expression ($(…) or ${…})');
+    return typeof value === 'string' && holdsExpression(value) ? value : this.wrong(key, 'an expression ($(…) or ${…})');
   }
 
   booleanOrExpression(key: string): boolean | string | undefined {
     const value = this.get(key);
     if (value === undefined || typeof value === 'boolean') return value;
-    return typeof value === 'string' && isExpression(value) ? value : this.wrong(key, 'true, false or an expression');
+    return typeof value === 'string' && holdsExpression(value) ? value : this.wrong(key, 'true, false or an expression');
   }
 
   /** A number (a whole one unless `fractions`), or an expression. */
   numberOrExpression(key: string, fractions: boolean): number | string | undefined {
     const value = this.get(key);
     if (value === undefined) return undefined;
-    if (typeof value === 'string' && isExpression(value)) return value;
+    if (typeof value === 'string' && holdsExpression(value)) return value;
     if (typeof value === 'number' && (fractions ? Number.isFinite(value) : Number.isSafeInteger(value))) return value;
     return this.wrong(key, `${fractions ? 'a number' : 'a whole number'} or an expression`);
   }

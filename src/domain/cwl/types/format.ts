@@ -1,7 +1,8 @@
 import type { CwlIssue } from '../errors.js';
 import { isFile, type CwlValue } from '../model.js';
-import { isExpression } from '../uri.js';
+
 import { issue, type ValuePlace } from './files.js';
+import { holdsExpression } from '../uri.js';
 
 /**
  * Knowledge of format ontologies (EDAM and the like, from a document's `$schemas`): whether a
@@ -24,7 +25,7 @@ export function checkFormats(
   place: ValuePlace,
   context: { issues: CwlIssue[]; ontology?: FormatOntology },
 ): boolean {
-  const expected = formats.filter((f) => !isExpression(f));
+  const expected = formats.filter((f) => !holdsExpression(f));
   if (expected.length === 0 || expected.length < formats.length) return true;
   const files = Array.isArray(value) ? value.map((v, i) => [v, `${place.path}[${i}]`] as const) : [[value, place.path] as const];
   let ok = true;
