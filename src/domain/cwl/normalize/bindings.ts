@@ -1,7 +1,6 @@
 import { positionOf } from '../document/positions.js';
 import { describeValue, isPlainObject } from '../document/shorthands.js';
 import type { CommandLineBinding, CommandOutputBinding, LoadListing, SecondaryFileSpec } from '../model.js';
-
 import { checkFields } from './check-fields.js';
 import type { NormalizeContext } from './context.js';
 import { FIELDS, versionAtLeast } from './fields.js';

@@ -1,7 +1,6 @@
 import { positionOf } from '../document/positions.js';
 import { describeValue, isPlainObject } from '../document/shorthands.js';
 import type { SourcePosition } from '../errors.js';
-
 import type { NormalizeContext } from './context.js';
 import { holdsExpression } from '../uri.js';
 

@@ -1,6 +1,5 @@
 import type { CwlIssue } from '../errors.js';
 import { isFile, type CwlValue } from '../model.js';
-
 import { issue, type ValuePlace } from './files.js';
 import { holdsExpression } from '../uri.js';
 
