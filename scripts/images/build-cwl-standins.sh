@@ -48,14 +48,16 @@ for image in "$DEBIAN_IMAGE" "$PYTHON_IMAGE" "$BASH_IMAGE" "$ALPINE_IMAGE"; do
 done
 if [ -z "$missing" ]; then echo "the CWL stand-ins are already here"; exit 0; fi
 if [ "$FORCE" = 1 ]; then echo "building the CWL stand-ins again (--force)"; else echo "building the CWL stand-ins (missing:$missing)"; fi
-need_debootstrap
-make_scratch
+SCRATCH=$(scratch_dir)
+# The steps run in the background go first: they may still be reading the directory.
+trap 'kill $(jobs -p) 2>/dev/null || true; wait; rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT TERM
 PATH_ENV='ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 stand_in() { echo "LABEL gdflow.stand-in=\"$1 (scripts/images/build-cwl-standins.sh), not the real image\""; }
 
 # ---- one Debian root ----
 ROOT=${SCRATCH:?}/debian
-minbase "$ROOT" "$SUITE"
+debootstrap_root "$ROOT" "$SUITE"
 # Times in the images: none later than the suite's release date (lib.sh, import_root).
 IMAGE_EPOCH=$(date -d "$(sed -n 's/^Date: //p' "$ROOT"/var/lib/apt/lists/*_InRelease | head -1)" +%s)
 export IMAGE_EPOCH
@@ -71,7 +73,7 @@ DEBIAN_VERSION=$(cat "$ROOT/etc/debian_version")
 
 # The busybox images' two static binaries, from the same suite.
 echo "apt-get download busybox-static bash-static ..."
-run chroot "$ROOT" sh -c 'cd /tmp && apt-get download -q busybox-static bash-static'
+step in_root "$ROOT" sh -c 'cd /tmp && apt-get download -q busybox-static bash-static'
 mkdir -p "$SCRATCH/debs" "$SCRATCH/unpacked"
 mv "$ROOT"/tmp/*.deb "$SCRATCH/debs/"
 for deb in "$SCRATCH"/debs/*.deb; do dpkg-deb -x "$deb" "$SCRATCH/unpacked"; done
@@ -88,7 +90,7 @@ python_image() {
   apt_install "$ROOT" python3 python-is-python3 ca-certificates
   finish_root "$ROOT"
   local version
-  version=$(chroot "$ROOT" python3 -c 'import platform; print(platform.python_version())')
+  version=$(in_root "$ROOT" python3 -c 'import platform; print(platform.python_version())')
   import_root "$ROOT" "$PYTHON_IMAGE" "$PATH_ENV" 'ENV LANG=C.UTF-8' 'CMD ["python3"]' \
     "$(stand_in "Debian $DEBIAN_VERSION with Debian's Python $version")"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The image `gdflow demo --executor podman` runs its tools in: a minimal Debian 12 (debootstrap minbase) with
 # fastp, bwa and samtools installed by apt inside it, imported with the container CLI. Needs root (debootstrap),
-# debootstrap and the Debian archive (no container registry). About a minute (48 s measured on a loaded 2-core machine).
+# debootstrap and the Debian archive (no container registry). 1-2 minutes (48 to 96 s on a loaded 2-core machine).
 #
 #   scripts/images/build-demo.sh [--force]     builds localhost/gdflow-demo:latest unless it is already there
 #   CONTAINER_RUNTIME=docker ...               builds it for docker instead of podman
@@ -14,12 +14,9 @@ PACKAGES="fastp bwa samtools"
 . "$(dirname "$0")/lib.sh"
 
 if already_here "$IMAGE"; then echo "$IMAGE is already here"; exit 0; fi
-need_debootstrap
-make_scratch
-ROOT=$SCRATCH/root
-minbase "$ROOT" "$SUITE"
+ROOT=$(scratch_dir)
+trap 'rm -rf "$ROOT"' EXIT
 # shellcheck disable=SC2086
-apt_install "$ROOT" $PACKAGES
-finish_root "$ROOT"
+minbase_root "$ROOT" "$SUITE" $PACKAGES
 mkdir -p "$ROOT/var/data"
 import_root "$ROOT" "$IMAGE"
