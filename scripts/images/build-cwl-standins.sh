@@ -28,7 +28,7 @@
 # One debootstrap serves debian and python (python is installed into the root once a copy of it is taken for debian);
 # the busybox images share one root the same way (bash is added to alpine's), with the two static binaries from that
 # Debian root's apt. Each image is labelled gdflow.stand-in=<what it is>. Needs root, debootstrap and the Debian
-# archive. About 1.5 minutes (92 s measured on a loaded 2-core machine: docs/cwl.md).
+# archive. About 1.5 minutes (92-94 s measured on a loaded 2-core machine: docs/cwl.md).
 #
 #   scripts/images/build-cwl-standins.sh [--force]   builds the four unless all are already there
 #   CONTAINER_RUNTIME=docker ...                     builds them for docker instead of podman
