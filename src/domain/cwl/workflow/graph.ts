@@ -91,7 +91,10 @@ function cycleError(pending: readonly PlannedStep[]): CwlValidationError {
     path.push(current);
     current = byId.get(current.after.find((id) => byId.has(id))!)!;
   }
-  const cycle = path.slice(path.indexOf(current)).reverse();
+  // In the order data flows, starting from the step the workflow lists first.
+  const reversed = path.slice(path.indexOf(current)).reverse();
+  const first = reversed.indexOf(pending.find((s) => reversed.includes(s))!);
+  const cycle = [...reversed.slice(first), ...reversed.slice(0, first)];
   const names = [...cycle, cycle[0]!].map((s) => `'${s.step.name}'`).join(' -> ');
   const message = `steps ${names} form a cycle: each reads an output of the one before it, so none can start`;
   return new CwlValidationError([cycle[0]!.step.at ? { message, at: cycle[0]!.step.at } : { message }]);
