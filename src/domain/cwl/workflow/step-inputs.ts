@@ -1,5 +1,6 @@
 import { loadContents } from '../contents.js';
 import type { CwlInputObject, CwlValue, WorkflowStep } from '../model.js';
+import { coerceValue } from '../types/coerce.js';
 import { mergeLinks } from './link-merge.js';
 import { evaluateStepExpression, type StepOptions } from './step-expressions.js';
 
@@ -26,9 +27,17 @@ export function linkStepInputs(step: WorkflowStep, valuesOf: ValuesOf): CwlInput
   for (const input of step.in) {
     const values = input.source.map((id) => valuesOf(id) ?? null);
     const linked = values.length === 0 ? null : mergeLinks(values, input, `input '${input.name}' of step '${step.name}'`);
-    inputs[input.name] = linked === null && input.default !== undefined ? input.default : linked;
+    inputs[input.name] = linked === null && input.default !== undefined ? withFileFields(input.default) : linked;
   }
   return inputs;
+}
+
+/**
+ * A default as a value: the Files and Directories in it get their `basename`, `nameroot` and `nameext` (a job's
+ * values get them when bound), so that `valueFrom: $(self.basename)` reads a default File as it reads a given one.
+ */
+function withFileFields(value: CwlValue): CwlValue {
+  return coerceValue({ kind: 'Any' }, value, { path: 'default', at: undefined }, { issues: [] }) ?? value;
 }
 
 /** Step 3: `loadContents`, then `valueFrom`, on an input object from step 1 (or one scatter instance of it). */

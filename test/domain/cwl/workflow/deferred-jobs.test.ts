@@ -168,7 +168,8 @@ describe('CWL deferred jobs', () => {
     await task.resolve('main');
     task.outputs.set('main/first', { out: file('first.txt') });
     await task.resolve('main/per_name');
-    task.jobs.set('main/per_name[0]', { ...task.jobs.get('main/per_name[0]')!, payload: { kind: 'instance', path: [root.steps[1]!.id], index: 0, inputs: { name: 3 } } });
+    const wrong = { kind: 'instance', path: [root.steps[1]!.id], index: 0, inputs: { name: 3 } } as const;
+    task.jobs.set('main/per_name[0]', { ...task.jobs.get('main/per_name[0]')!, payload: wrong });
     await assert.rejects(task.resolve('main/per_name[0]'), /inputs\.name: must be string, not the whole number 3/);
     task.outputs.set('main/first', { out: null });
     assert.throws(() => task.gather('main'), /output 'first' is null, but its type File is not optional/);

@@ -62,7 +62,10 @@ describe('CWL workflow outputs', () => {
 
   it('fails when pickValue finds no value, or two for the_only_non_null', async () => {
     const wf = await loadWorkflow(OUTPUTS);
-    await assert.rejects(async () => resolveWorkflowOutputs(wf, values({ 'a/out': 'x', 'b/out': 'y', def: 'd', color: 'red' })), /output 'only': pickValue: the_only_non_null/);
+    const both = values({ 'a/out': 'x', 'b/out': 'y', def: 'd', color: 'red' });
+    assert.throws(() => resolveWorkflowOutputs(wf, both), /output 'only': pickValue: the_only_non_null allows one source/);
+    const none = values({ 'a/out': null, 'b/out': null, def: 'd', color: 'red' });
+    assert.throws(() => resolveWorkflowOutputs(wf, none), /output 'only': every source is null/);
   });
 });
 

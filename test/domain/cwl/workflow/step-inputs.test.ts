@@ -135,14 +135,23 @@ describe('CWL valueFrom', () => {
           name: name
           constant: {valueFrom: fixed text}
           from_null: {valueFrom: '$(self === null ? "no source" : self)'}
+          default_file: {default: {class: File, location: data/reads.fq.gz}, valueFrom: $(self.nameroot)}
         out: [out]
   `;
 
-  it('evaluates with self the input and inputs the object before any valueFrom, extra inputs included', async () => {
+  it('evaluates with self the input (a default File with its name parts) and inputs the object before any valueFrom, extra inputs included', async () => {
     const wf = await loadWorkflow(VALUE_FROM);
     const step = stepOf(wf, 's');
     const inputs = await resolveStepInputs(step, values({ n: 4, name: 'ann' }), optionsFor(wf, step, sandbox));
-    assert.deepEqual(inputs, { a: 8, b: '14 from ANN', extra: 10, name: 'ann', constant: 'fixed text', from_null: 'no source' });
+    assert.deepEqual(inputs, {
+      a: 8,
+      b: '14 from ANN',
+      extra: 10,
+      name: 'ann',
+      constant: 'fixed text',
+      from_null: 'no source',
+      default_file: 'reads.fq',
+    });
   });
 
   it('names the step and the input when an expression fails, and needs JavaScript only for JavaScript', async () => {
