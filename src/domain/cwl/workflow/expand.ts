@@ -1,8 +1,9 @@
-import { loadContents, type FileContentReader } from '../contents.js';
+import type { FileContentReader } from '../contents.js';
 import type { CwlInputObject, CwlValue, Workflow } from '../model.js';
 import { bindInputs } from '../types/inputs.js';
 import type { FormatOntology } from '../types/format.js';
 import { planWorkflow, type SourceLink } from './graph.js';
+import { loadContentsFor } from './load-contents.js';
 import { stepJobKey, type CwlGatherPayload, type CwlNewJob, type CwlValueSource } from './payload.js';
 
 /**
@@ -55,7 +56,7 @@ export async function bindWorkflowInputs(
   for (const input of workflow.inputs) {
     if (!input.loadContents) continue;
     if (options.contents === undefined) throw new Error(`the workflow input '${input.name}' loads contents, but no FileContentReader was given`);
-    bound[input.name] = await loadContents(bound[input.name] ?? null, options.contents, workflow.cwlVersion);
+    bound[input.name] = await loadContentsFor(`workflow input '${input.name}'`, bound[input.name] ?? null, options.contents, workflow.cwlVersion);
   }
   return bound;
 }

@@ -15,9 +15,10 @@ import { evaluateStepInputs, linkStepInputs, type ValuesOf } from './step-inputs
 /**
  * The CWL resolver's decisions for deferred jobs (payload.ts), as the engine asks for them: `resolveJob` when a
  * job's dependencies have ended, `gatherJob` when the jobs an expansion added have. Both are pure but for the
- * evaluator (JavaScript) and the contents reader the engine gives; they fail with a WorkflowRunError (or a
- * CwlValidationError when values do not fit a subworkflow's inputs) for what the run's values break, which fails
- * the job permanently.
+ * evaluator (JavaScript) and the contents reader the engine gives. What the run's values break fails the job
+ * permanently: a WorkflowRunError (pickValue, scatter lengths, `when`, a failed step expression, a file too large
+ * for loadContents, an output of the wrong type) or a CwlValidationError (values that do not fit a subworkflow's
+ * inputs). Any other error is the evaluator's or the reader's own trouble (a closed sandbox, an unreadable file).
  */
 
 /** What the task keeps for a CWL run: the root process of its document and the job object's `cwl:requirements`. */

@@ -1,4 +1,4 @@
-import { loadContents } from '../contents.js';
+import { loadContentsFor } from './load-contents.js';
 import type { CwlInputObject, CwlValue, WorkflowStep } from '../model.js';
 import { coerceValue } from '../types/coerce.js';
 import { mergeLinks } from './link-merge.js';
@@ -46,7 +46,8 @@ export async function evaluateStepInputs(step: WorkflowStep, inputs: CwlInputObj
   for (const input of step.in) {
     if (!input.loadContents) continue;
     if (options.contents === undefined) throw new Error(`step '${step.name}' loads the contents of '${input.name}', but no FileContentReader was given`);
-    loaded[input.name] = await loadContents(loaded[input.name] ?? null, options.contents, options.cwlVersion);
+    const where = `step '${step.name}', loadContents of input '${input.name}'`;
+    loaded[input.name] = await loadContentsFor(where, loaded[input.name] ?? null, options.contents, options.cwlVersion);
   }
   const evaluated: Record<string, CwlValue> = { ...loaded };
   for (const input of step.in) {
