@@ -39,6 +39,9 @@ export interface RunningServer {
 /** How long the counts of tasks and jobs by state are reused between scrapes (one grouped query at most this often). */
 const STATE_COUNTS_MS = 2000;
 
+/** Connections the kernel holds for the server to accept (see the listen call). */
+const ACCEPT_BACKLOG = 4096;
+
 /** `read` at most every `ms`: callers meanwhile share the last answer (or the read in flight). */
 function briefly<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
   let last: { at: number; value: Promise<T> } | undefined;
@@ -167,7 +170,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   try {
     await engine?.start();
-    await app.listen({ host: config.host, port: config.port });
+    // A burst of clients connecting at once (a thousand ActivateWorkflows from a pipeline runner) waits in the accept
+    // queue while the event loop is busy; Node's 511 overflows, and the kernel then resets the connections it dropped.
+    // The kernel caps this at net.core.somaxconn (4096 on current Linux).
+    await app.listen({ host: config.host, port: config.port, backlog: ACCEPT_BACKLOG });
   } catch (error) {
     await engine?.stop();
     await app.close();

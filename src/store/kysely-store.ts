@@ -229,8 +229,10 @@ export class KyselyStore extends DefinitionStore implements Store {
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
       }, audit), () => false);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyExists(`task '${task.name}'`);
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // Which key: the name, or (as good as never: 8 random bytes in the same second) the task's id.
+      const named = await this.db.selectFrom('tasks').select('id').where('project_id', '=', task.projectId).where('name', '=', task.name).executeTakeFirst();
+      throw named ? new AlreadyExists(`task '${task.name}'`) : new AlreadyExists(`task id '${task.id}'`, 'id');
     }
   }
 

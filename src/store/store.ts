@@ -98,11 +98,25 @@ export class InUse extends Error {
   }
 }
 
-/** A unique name is taken. */
+/** A unique name is taken, or (`key` 'id') the id a new row was given. */
 export class AlreadyExists extends Error {
-  constructor(what: string) {
+  constructor(
+    what: string,
+    readonly key: 'name' | 'id' = 'name',
+  ) {
     super(`${what} already exists`);
     this.name = 'AlreadyExists';
+  }
+}
+
+/**
+ * The store cannot serve the request now, though nothing is wrong with the request: the database is unreachable, or
+ * stayed busy through every retry. The server answers 503 ServiceUnavailable; the same request may be sent again.
+ */
+export class StoreUnavailable extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = 'StoreUnavailable';
   }
 }
 
@@ -353,7 +367,7 @@ export interface TaskRange {
 }
 
 export interface TaskStore {
-  /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
+  /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project (key 'name') or the id is (key 'id'). */
   createTask(task: NewTask, jobs: NewJob[], audit?: AuditEntry): Promise<void>;
   getTask(id: string): Promise<Task | undefined>;
   /**

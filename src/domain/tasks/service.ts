@@ -1,4 +1,4 @@
-import { AlreadyExists, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
+import { AlreadyExists, StoreUnavailable, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
 import { parseJobSpec } from './job-spec.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { buildPlan, PlanError } from './plan.js';
@@ -32,11 +32,20 @@ export interface LogLinks {
 
 const MAX_LIST = 1000;
 
-function generatedName(workflow: string, version: number, at: Date, attempt: number): string {
+/**
+ * The name of a task activated without one: GeneDock's default form, `<workflow>_<version>_<yyyymmddhhmmss>`, then the
+ * task's id, which no other task has, so that a burst of unnamed activations of one workflow in one second gets names
+ * that cannot collide (it used to probe `_2`, `_3`... one insert after another). The workflow's name is shortened to
+ * keep the whole within the 128 characters of the name rule.
+ */
+export function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
   const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const suffix = `_${version}_${stamp}${attempt > 0 ? `_${attempt + 1}` : ''}`;
+  const suffix = `_${version}_${stamp}_${taskId}`;
   return workflow.slice(0, 128 - suffix.length) + suffix;
 }
+
+/** How many fresh ids an activation tries when the one it drew is taken (8 random bytes each: a second try is already a marvel). */
+const ID_ATTEMPTS = 3;
 
 function wholeSeconds(value: unknown, field: string): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -148,11 +157,12 @@ export class TaskService {
     const explicitName = requested === undefined || requested === null ? undefined : checkName('task_name', requested);
     const at = new Date();
 
-    for (let attempt = 0; ; attempt++) {
-      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, attempt);
+    for (let attempt = 1; ; attempt++) {
+      // The id's leading seconds are the creation time's, as in the generated name.
+      const taskId = newId(at.getTime());
+      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, taskId);
       const run = await resolveRun({ graph, template, parameters, caller: scope.caller, taskName: name, catalog: this.catalog });
       if (run.referenceTask !== null) await this.checkReferenceTask(scope, run.referenceTask);
-      const taskId = newId();
       let jobs;
       try {
         jobs = buildPlan(taskId, graph, run);
@@ -201,11 +211,12 @@ export class TaskService {
           audited(actorOf(scope.caller), 'ActivateWorkflow', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, workflow ${ownerAccount}/${ownerProject}/${workflow.name}:${workflow.version})`),
         );
       } catch (error) {
-        if (error instanceof AlreadyExists) {
-          if (explicitName !== undefined) throw invalid(`task_name '${name}' is already used in project '${project.name}'`);
-          if (attempt < 100) continue;
-        }
-        throw error;
+        if (!(error instanceof AlreadyExists)) throw error;
+        if (error.key === 'name' && explicitName !== undefined) throw invalid(`task_name '${name}' is already used in project '${project.name}'`);
+        // The id was taken (or, for a generated name, which holds the id, a name someone gave an earlier task by
+        // hand): a new id settles either.
+        if (attempt < ID_ATTEMPTS) continue;
+        throw new StoreUnavailable(`no free task id in ${ID_ATTEMPTS} attempts`);
       }
       // Workers find it by polling anyway; the event only saves them the wait.
       await this.store.events.publish({ kind: 'task', taskId });
