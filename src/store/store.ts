@@ -364,6 +364,20 @@ export interface TaskRange {
   statuses?: readonly TaskStatus[];
   /** Only tasks whose name contains this text (case-insensitive for ASCII letters). */
   nameContains?: string;
+  /**
+   * Count the range only up to this many tasks; when more match, `total` is undefined. A count reads every task it
+   * counts: an open-ended one grows with the project, a capped one costs what a page does.
+   */
+  countUpTo?: number;
+}
+
+/** One page of a task list. */
+export interface TaskPage {
+  tasks: Task[];
+  /** How many tasks the whole range holds (every page of it, not only those after the cursor); undefined past `countUpTo`. */
+  total: number | undefined;
+  /** Whether a task follows the last one of this page. */
+  more: boolean;
 }
 
 export interface TaskStore {
@@ -375,7 +389,7 @@ export interface TaskStore {
    * A page starts after the task `after` (a keyset cursor: as fast for the oldest page as for the newest) or skips
    * `offset` tasks.
    */
-  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }>;
+  listTasks(projectId: string, range: TaskRange): Promise<TaskPage>;
   /**
    * Change a task; when `expect` is given, only if its status is one of those (compare and set).
    * A status change is recorded as a task event. Returns whether the task was changed.

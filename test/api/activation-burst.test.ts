@@ -52,15 +52,18 @@ describe('ActivateWorkflow in a burst', () => {
     }
     assert.equal(new Set(started.map((t) => t.task_name)).size, BURST);
 
-    // Every one is stored once: the list, paged by cursor, holds them all.
+    // Every one is stored once: the list, paged by cursor, holds them all, and its last page (a full one) ends it.
     const listed: string[] = [];
+    let pages = 0;
     for (let cursor: string | undefined; ; ) {
       const page = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 100, ...(cursor ? { cursor } : {}) } });
+      pages++;
       assert.equal(page.total, BURST);
       listed.push(...page.task_list.map((t: any) => t.task_id));
       if (page.next_cursor === null) break;
       cursor = page.next_cursor;
     }
+    assert.equal(pages, BURST / 100, 'no empty page after the last full one');
     assert.deepEqual([...listed].sort(), started.map((t) => t.task_id).sort());
     // Each task's default output was made of its own name.
     const one = started[BURST - 1]!;

@@ -33,6 +33,13 @@ export interface LogLinks {
 const MAX_LIST = 1000;
 
 /**
+ * How many tasks a filtered list (by state or by name) counts at most: a count reads every task it counts, so an
+ * open-ended one grows with the project (45,000 succeeded tasks cost what the whole list does), where a capped one
+ * costs what a page does. The list without filters, the one GeneDock's clients read `total` of, is counted in full.
+ */
+const FILTERED_COUNT_LIMIT = 1000;
+
+/**
  * The name of a task activated without one: GeneDock's default form, `<workflow>_<version>_<yyyymmddhhmmss>`, then the
  * task's id, which no other task has, so that a burst of unnamed activations of one workflow in one second gets names
  * that cannot collide (it used to probe `_2`, `_3`... one insert after another). The workflow's name is shortened to
@@ -268,12 +275,20 @@ export class TaskService {
       limit: size,
       offset,
     };
-    const { tasks, total } = await this.store.listTasks(project.id, range);
+    // A filtered list is counted up to FILTERED_COUNT_LIMIT tasks (docs/api.md, "Paging"): GeneDock's clients filter none.
+    const filtered = statuses !== undefined || nameContains !== undefined;
+    const { tasks, total, more } = await this.store.listTasks(project.id, filtered ? { ...range, countUpTo: FILTERED_COUNT_LIMIT } : range);
     const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
     const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));
-    // The next page starts after the last task of this one (docs/api.md, "Paging").
-    const last = tasks.length === size ? tasks[tasks.length - 1] : undefined;
-    return { task_list: views, count: views.length, total, next_cursor: last ? encodeCursor(last) : null };
+    // The next page starts after the last task of this one; the last page has none.
+    const last = more ? tasks[tasks.length - 1] : undefined;
+    return {
+      task_list: views,
+      count: views.length,
+      total: total ?? null,
+      ...(total === undefined ? { total_more_than: FILTERED_COUNT_LIMIT } : {}),
+      next_cursor: last ? encodeCursor(last) : null,
+    };
   }
 
   /**
