@@ -45,13 +45,13 @@ const FILTERED_COUNT_LIMIT = 1000;
  * that cannot collide (it used to probe `_2`, `_3`... one insert after another). The workflow's name is shortened to
  * keep the whole within the 128 characters of the name rule.
  */
-export function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
+function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
   const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   const suffix = `_${version}_${stamp}_${taskId}`;
   return workflow.slice(0, 128 - suffix.length) + suffix;
 }
 
-/** How many fresh ids an activation tries when the one it drew is taken (8 random bytes each: a second try is already a marvel). */
+/** How many ids an activation draws when the one it drew is taken (8 random bytes in the same second: a second draw is as good as never needed). */
 const ID_ATTEMPTS = 3;
 
 function wholeSeconds(value: unknown, field: string): number | undefined {
