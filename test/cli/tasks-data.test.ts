@@ -115,6 +115,9 @@ describe('gdflow workflow run and gdflow task', () => {
     const ls = await f.run(['task', 'ls']);
     assert.match(ls.stdout, new RegExp(`^${task_id}\\s+first_run\\s+copywf v1\\s+succeeded\\s+3/3`, 'm'));
     assert.ok((await f.run(['task', 'ls', '--json', '--status', 'succeeded'])).json().task_list.some((t: any) => t.task_id === task_id));
+    // The filters are the server's: the total counts the filtered list, not the page shown.
+    const filtered = (await f.run(['task', 'ls', '--json', '--status', 'failed,succeeded', '--name', 'FIRST_R'])).json();
+    assert.deepEqual([filtered.task_list.map((t: any) => t.task_id), filtered.total], [[task_id], 1]);
 
     const jobs = await f.run(['task', 'jobs', task_id, '--json']);
     assert.deepEqual(jobs.json().map((j: any) => [j.node_id, j.status]), [['load_reads', 'succeeded'], ['copy', 'succeeded'], ['save', 'succeeded']]);
@@ -207,7 +210,7 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal(stop.status, 0, stop.stderr);
     const wait = await f.run(['task', 'wait', task_id, '--interval', '0.2', '--timeout', '30']);
     assert.equal(wait.status, 1);
-    assert.match(wait.stdout, /sleepy_1_\d+ \([0-9a-f]{24}\) stopped after/);
+    assert.match(wait.stdout, /sleepy_1_\d{14}_([0-9a-f]{24}) \(\1\) stopped after/);
 
     const del = await f.run(['task', 'delete', task_id]);
     assert.equal(del.status, 0, del.stderr);
