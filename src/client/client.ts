@@ -1,6 +1,7 @@
 import { GdApiError } from './errors.js';
 import { dataRoute, parseDataItemName, parseDataPrefix, type DataRef } from './data-names.js';
 import { segment, Transport, type TransportOptions } from './transport.js';
+import { fetchTrusting, readCaFile, type CaCertificates, type Fetch } from './trusted-fetch.js';
 import {
   isTerminalTask,
   type ActivatedTask,
@@ -48,6 +49,13 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Injectable clock for the signed Date header. */
   now?: () => Date;
+  /**
+   * PEM certificates of a CA to trust for an https:// endpoint besides Node's bundled ones: a server behind a reverse
+   * proxy whose certificate a private CA signed (docs/operating.md). Also used for `Log_downloadURL`s.
+   */
+  ca?: CaCertificates;
+  /** A PEM file holding such certificates (read once, when the client is made); with `ca`, both are trusted. */
+  caFile?: string;
 }
 
 export type DataBody = Buffer | Uint8Array | NodeJS.ReadableStream | ReadableStream<Uint8Array>;
@@ -94,8 +102,12 @@ export class Client {
   readonly project: string;
   private account: string | undefined;
   private identity: Promise<CallerIdentity> | undefined;
+  /** The global fetch, or one that trusts the configured CA. */
+  private readonly fetch: Fetch;
 
-  constructor(options: ClientOptions) {
+  constructor(private readonly options: ClientOptions) {
+    const ca = [...(options.ca === undefined ? [] : [options.ca].flat()), ...(options.caFile === undefined ? [] : [readCaFile(options.caFile)])];
+    this.fetch = ca.length > 0 ? fetchTrusting(ca) : fetch;
     const transportOptions: TransportOptions = {
       endpoint: options.endpoint,
       credentials: { accessKeyId: options.accessKeyId, accessKeySecret: options.accessKeySecret },
@@ -103,6 +115,7 @@ export class Client {
       ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
+      fetch: this.fetch,
     };
     this.transport = new Transport(transportOptions);
     this.account = options.account;
@@ -123,6 +136,15 @@ export class Client {
   async accountName(): Promise<string> {
     this.account ??= (await this.whoami()).account_name;
     return this.account;
+  }
+
+  /**
+   * A client with the same key that addresses another account's project: the public account's (`public`, whose
+   * tools and workflows every account may read and run without the public account's key), or another project of the
+   * caller's own account.
+   */
+  inProject(account: string, project = 'default'): Client {
+    return new Client({ ...this.options, account, project });
   }
 
   private async projectPath(rest: string): Promise<string> {
@@ -156,12 +178,12 @@ export class Client {
     return this.transport.json('GET', await this.projectPath(`tools/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
-  /** 4.6 GetToolParameterTemplate. */
+  /** 4.6 GetToolParameterTemplate: one version, or the latest checked one when none is given. */
   async getToolParameterTemplate(toolName: string, toolVersion?: number): Promise<{ parameter: ToolParameterTemplate[] }> {
     return this.transport.json('GET', await this.projectPath(`toolparameters/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
-  /** 4.7 GetToolDetails. */
+  /** 4.7 GetToolDetails: one version, or the latest checked one when none is given. */
   async getToolDetails(toolName: string, toolVersion?: number): Promise<ToolDetails[]> {
     return this.transport.json('GET', await this.projectPath(`tooldetails/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
@@ -330,9 +352,32 @@ export class Client {
     if (!info.Log_downloadURL) return '';
     const url = new URL(info.Log_downloadURL);
     if (stream) url.searchParams.set('stream', stream);
-    const response = await fetch(url);
-    if (!response.ok) throw new GdApiError(response.status, `HTTP${response.status}`, (await response.text()).slice(0, 500), '', response.headers.get('x-gd-requestid') ?? undefined);
+    const response = await this.fetch(url);
+    if (!response.ok) throw await logFailure(response);
     return response.text();
+  }
+
+  /**
+   * A job's log from byte `offset` on, by its `Log_downloadURL` (from getJob) with a `Range` request: what a running
+   * job wrote since an earlier read (empty when nothing yet), and the log's size now. A size below the offset means
+   * the log started again (a job's next attempt rewrites it). A server that ignores ranges answers the whole log,
+   * of which the part past `offset` is taken. An expired link is a 403: ask getJob for a fresh one.
+   */
+  async readJobLog(logUrl: string, options: { offset?: number; stream?: 'stdout' | 'stderr' } = {}): Promise<{ bytes: Buffer; size: number }> {
+    const url = new URL(logUrl);
+    if (options.stream) url.searchParams.set('stream', options.stream);
+    const offset = options.offset ?? 0;
+    const response = await this.fetch(url, { signal: AbortSignal.timeout(60_000), ...(offset > 0 ? { headers: { Range: `bytes=${offset}-` } } : {}) });
+    // `bytes 0-99/1234` or `bytes */1234`: the size is after the slash.
+    const rangeSize = () => Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN);
+    if (response.status === 416) {
+      await response.arrayBuffer();
+      return { bytes: Buffer.alloc(0), size: rangeSize() };
+    }
+    if (!response.ok) throw await logFailure(response);
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status === 206) return { bytes: body, size: rangeSize() };
+    return { bytes: body.subarray(Math.min(offset, body.length)), size: body.length };
   }
 
   /** Poll a task until it ends (succeeded, failed or stopped) and return its last state; TaskWaitTimeout after timeoutMs. */
@@ -388,6 +433,21 @@ export class Client {
   async deleteData(name: string): Promise<void> {
     await this.transport.send('DELETE', dataRoute(await this.dataRef(name)));
   }
+}
+
+/** The error of a log link's answer: the GeneDock body when there is one (an expired link is a 403 AccessDenied). */
+async function logFailure(response: Response): Promise<GdApiError> {
+  const text = await response.text();
+  const requestId = response.headers.get('x-gd-requestid') ?? undefined;
+  try {
+    const body = JSON.parse(text) as { error_code?: unknown; error_message?: unknown; error_message_chs?: unknown };
+    if (typeof body.error_code === 'string') {
+      return new GdApiError(response.status, body.error_code, String(body.error_message ?? ''), String(body.error_message_chs ?? ''), requestId);
+    }
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return new GdApiError(response.status, `HTTP${response.status}`, text.slice(0, 500), '', requestId);
 }
 
 /** A `.catch` handler that turns a 404 into `value` and rethrows anything else. */

@@ -43,7 +43,7 @@ export interface SqlDialect {
   notify<DB>(trx: Kysely<DB>, channel: string, payload: string): Promise<void>;
   /**
    * `column` contains `text`, ASCII letters in either case; LIKE's wildcards in `text` are plain characters. SQLite's
-   * LIKE is blind to ASCII case already; on PostgreSQL, ILIKE is what a trigram index (migration 0007) serves.
+   * LIKE is blind to ASCII case already; on PostgreSQL, ILIKE is what a trigram index (migration 0008) serves.
    */
   containsText(column: string, text: string): RawBuilder<boolean>;
 }

@@ -246,7 +246,7 @@ export class KyselyStore extends DefinitionStore implements Store {
     const statuses = range.statuses === undefined ? undefined : [...new Set(range.statuses)];
     if (statuses?.length === 0) return { tasks: [], total: 0, more: false };
     // Tasks being deleted are gone for readers already. Every filter is a range of an index that holds all the query
-    // reads (migrations 0003 and 0007), so that skipping (offset) and counting step over index entries, not rows.
+    // reads (migrations 0003 and 0008), so that skipping (offset) and counting step over index entries, not rows.
     const inRange = <QB extends SelectQueryBuilder<Database, 'tasks', object>>(query: QB): QB => {
       let q = query.where('project_id', '=', projectId).where('delete_requested', '=', 0);
       // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
@@ -275,7 +275,13 @@ export class KyselyStore extends DefinitionStore implements Store {
       // those. (status IN (...) would make both databases sort every task in those states, or read the whole list.)
       const arms = statuses.map((status, i) => this.db.selectFrom(newestFirst(status).limit(offset + limit).as(`s${i}`)).select(['id', 'created_at']));
       const merged = arms.slice(1).reduce((union, arm) => union.unionAll(arm), arms[0]!);
-      page = this.db.selectFrom(merged.as('states')).select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+      page = this.db
+        .selectFrom(merged.as('states'))
+        .select(['id', 'created_at'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset);
     }
     const ids = (await page.execute()).map((r) => r.id);
     const more = ids.length > range.limit;

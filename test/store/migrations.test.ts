@@ -17,6 +17,10 @@ import { postgresUnavailable, startPostgres } from '../helpers/postgres.js';
 const dir = mkdtempSync(join(tmpdir(), 'gdflow-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The migration of the filtered task lists' indexes, and the one before it (the schema an older gdflow left). */
+const FILTERS = '0008_task_list_filters';
+const BEFORE_FILTERS = Object.keys(MIGRATIONS).sort()[Object.keys(MIGRATIONS).sort().indexOf(FILTERS) - 1]!;
+
 /** A database's schema at `migration` (as an older gdflow left it), by the same migrator the store uses. */
 async function migrateTo(db: Kysely<unknown>, migration: string): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableName: 'gdflow_migrations', migrationLockTableName: 'gdflow_migrations_lock' });
@@ -25,7 +29,7 @@ async function migrateTo(db: Kysely<unknown>, migration: string): Promise<void> 
 }
 
 /**
- * Tasks written by gdflow before 0007, in a project of their own: succeeded ones, a failed one, a queued one; and
+ * Tasks written by gdflow before 0008, in a project of their own: succeeded ones, a failed one, a queued one; and
  * one being deleted, which no list shows.
  */
 async function oldTasks(db: Kysely<any>): Promise<string> {
@@ -33,7 +37,13 @@ async function oldTasks(db: Kysely<any>): Promise<string> {
   const projectId = newId();
   await db.insertInto('accounts').values({ id: accountId, name: 'older', created_at: 1 }).execute();
   await db.insertInto('projects').values({ id: projectId, account_id: accountId, name: 'default', created_at: 1 }).execute();
-  const made: Array<[string, string, number]> = [['align_s1', 'succeeded', 0], ['align_s2', 'failed', 0], ['qc_s1', 'succeeded', 0], ['qc_s2', 'queued', 0], ['align_gone', 'failed', 1]];
+  const made: Array<[string, string, number]> = [
+    ['align_s1', 'succeeded', 0],
+    ['align_s2', 'failed', 0],
+    ['qc_s1', 'succeeded', 0],
+    ['qc_s2', 'queued', 0],
+    ['align_gone', 'failed', 1],
+  ];
   for (const [i, [name, status, deleting]] of made.entries()) {
     await db
       .insertInto('tasks')
@@ -92,12 +102,12 @@ describe('migrations', () => {
   });
 });
 
-describe('migration 0007: indexes for filtered task lists (SQLite)', () => {
+describe('migration 0008: indexes for filtered task lists (SQLite)', () => {
   it('indexes the tasks an older gdflow wrote, and the filtered pages read those indexes alone', async () => {
     const file = join(dir, 'filters.db');
     const raw = new BetterSqlite3(file);
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    await migrateTo(db, '0006_call_cache_attempts');
+    await migrateTo(db, BEFORE_FILTERS);
     const projectId = await oldTasks(db);
     await db.destroy();
 
@@ -121,10 +131,13 @@ describe('migration 0007: indexes for filtered task lists (SQLite)', () => {
           .join('; ');
       const page = `select id, created_at from tasks where project_id = ? and delete_requested = ?`;
       const newest = `order by created_at desc, id desc limit 11`;
-      assert.match(plan(`${page} and status = ? ${newest}`, 'failed'), /^SEARCH tasks USING COVERING INDEX tasks_project_status \(project_id=\? AND status=\?\)$/);
-      assert.match(plan(`select count(*) from tasks where project_id = ? and delete_requested = ? and status in (?, ?)`, 'failed', 'queued'), /^SEARCH tasks USING COVERING INDEX tasks_project_status/);
-      assert.match(plan(`${page} and name like ? escape '\\' ${newest}`, '%align%'), /^SEARCH tasks USING COVERING INDEX tasks_project_created_name \(project_id=\?\)$/);
-      assert.match(plan(`${page} and name like ? escape '\\' and status = ? ${newest}`, '%align%', 'failed'), /^SEARCH tasks USING COVERING INDEX tasks_project_status/);
+      const count = `select count(*) from tasks where project_id = ? and delete_requested = ?`;
+      const byName = `and name like ? escape '\\'`;
+      const byState = /^SEARCH tasks USING COVERING INDEX tasks_project_status \(project_id=\? AND status=\?\)$/;
+      assert.match(plan(`${page} and status = ? ${newest}`, 'failed'), byState);
+      assert.match(plan(`${count} and status in (?, ?)`, 'failed', 'queued'), /^SEARCH tasks USING COVERING INDEX tasks_project_status/);
+      assert.match(plan(`${page} ${byName} ${newest}`, '%align%'), /^SEARCH tasks USING COVERING INDEX tasks_project_created_name \(project_id=\?\)$/);
+      assert.match(plan(`${page} ${byName} and status = ? ${newest}`, '%align%', 'failed'), /^SEARCH tasks USING COVERING INDEX tasks_project_status/);
       // Unfiltered pages keep the narrow index of 0003.
       assert.match(plan(`${page} ${newest}`), /^SEARCH tasks USING COVERING INDEX tasks_project_created_id/);
     } finally {
@@ -134,7 +147,8 @@ describe('migration 0007: indexes for filtered task lists (SQLite)', () => {
     // Down and up again.
     const again = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }) });
     await migrateTo(again, 'down');
-    const left = (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'tasks'`.execute(again)).rows.map((r) => r.name);
+    const indexes = sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'tasks'`;
+    const left = (await indexes.execute(again)).rows.map((r) => r.name);
     assert.ok(!left.includes('tasks_project_status') && !left.includes('tasks_project_created_name'), String(left));
     await again.destroy();
     const reopened = await openSqliteStore(file);
@@ -144,13 +158,14 @@ describe('migration 0007: indexes for filtered task lists (SQLite)', () => {
 });
 
 describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) }, () => {
-  it('0007 indexes the tasks an older gdflow wrote: by state, and their names by trigrams (pg_trgm)', async () => {
+  it('0008 indexes the tasks an older gdflow wrote: by state, and their names by trigrams (pg_trgm)', async () => {
     const url = await (await startPostgres()).createDatabase();
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) });
     try {
-      await migrateTo(db, '0006_call_cache_attempts');
+      await migrateTo(db, BEFORE_FILTERS);
       const projectId = await oldTasks(db);
-      await db.insertInto('projects').values({ id: newId(), account_id: sql`(select account_id from projects where id = ${projectId})`, name: 'bulk', created_at: 1 }).execute();
+      const accountId = sql`(select account_id from projects where id = ${projectId})`;
+      await db.insertInto('projects').values({ id: newId(), account_id: accountId, name: 'bulk', created_at: 1 }).execute();
       const store = await openPostgresStore(url);
       try {
         await listedAfterMigrating(store, projectId);
@@ -169,7 +184,8 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
           '', '{}', '{}', 0, 0, 1700000000 + i, 1700000000 + i
         from generate_series(1, 3000) i`.execute(db);
       await sql`vacuum analyze tasks`.execute(db);
-      const plan = async (query: ReturnType<typeof sql>) => (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const plan = async (query: ReturnType<typeof sql>) =>
+        (await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(db)).rows.map((r) => r['QUERY PLAN']).join('\n');
       const page = (filter: ReturnType<typeof sql>) =>
         sql`select id, created_at from tasks where project_id = ${bulk} and delete_requested = 0 and ${filter} order by created_at desc, id desc limit 101`;
       assert.match(await plan(page(sql`name ilike ${'%k\\_01234%'} escape '\\'`)), /Bitmap Index Scan on tasks_name_trigrams/);
@@ -186,7 +202,7 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
     }
   });
 
-  it('0007 says what to do when the role may not create pg_trgm, and changes nothing', async () => {
+  it('0008 says what to do when the role may not create pg_trgm, and changes nothing', async () => {
     const cluster = await startPostgres();
     const url = await cluster.createDatabase();
     const database = new URL(url).pathname.slice(1);
@@ -201,16 +217,16 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
     limited.username = role;
     // The role's database as an older gdflow left it.
     const older = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: limited.toString(), max: 1 }) }) });
-    await migrateTo(older, '0006_call_cache_attempts');
+    await migrateTo(older, BEFORE_FILTERS);
     await older.destroy();
     try {
       await assert.rejects(openPostgresStore(limited.toString()), (error: Error) => {
-        assert.match(error.message, /migration 0007_task_list_filters failed: gdflow needs PostgreSQL's pg_trgm extension/);
+        assert.match(error.message, /migration 0008_task_list_filters failed: gdflow needs PostgreSQL's pg_trgm extension/);
         assert.match(error.message, /CREATE EXTENSION pg_trgm;/);
         return true;
       });
       const applied = (await admin.query<{ name: string }>('select name from gdflow_migrations order by name')).rows.map((r) => r.name);
-      assert.deepEqual(applied, Object.keys(MIGRATIONS).filter((name) => name < '0007').sort());
+      assert.deepEqual(applied, Object.keys(MIGRATIONS).filter((name) => name < FILTERS).sort());
       // Once the owner has created it, the role's gdflow starts.
       await admin.query('create extension pg_trgm');
       const store = await openPostgresStore(limited.toString());

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
+import { missingTask } from '../../not-found.js';
 import { formatDuration, formatTime, printJson, say } from '../../output.js';
 
 /** `gdflow task get`: one task's state and progress. */
 export function registerTaskGet(task: Command): void {
   clientCommand(task.command('get <task_id>').description("show a task's state, progress and times"), { json: true }).action(async (taskId: string, flags: ClientFlags) => {
-    const t = await clientFor(flags).getTask(taskId);
+    const client = clientFor(flags);
+    const t = await client.getTask(taskId).catch(missingTask(client, taskId));
     if (flags.json) return printJson(t);
     const rows: Array<[string, string]> = [
       ['task', `${t.task_name} (${t.task_id})`],
