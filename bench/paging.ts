@@ -95,7 +95,8 @@ interface Walked {
 /** Walk every case's pages by cursor, the cases taking turns, SAMPLES requests each. */
 async function walk(base: string, target: (path: string) => string, headers: (target: string) => Record<string, string>, replay?: Walked): Promise<Walked> {
   const walked: Walked = { ms: new Map(), totals: new Map(), answers: {}, targets: new Map() };
-  const state = new Map<string, { cursor: string | undefined; pages: number; sent: number }>(CASES.map(([label]) => [label, { cursor: undefined, pages: 0, sent: 0 }]));
+  type Walk = { cursor: string | undefined; pages: number; sent: number };
+  const state = new Map<string, Walk>(CASES.map(([label]) => [label, { cursor: undefined, pages: 0, sent: 0 }]));
   for (let round = 0; round < SAMPLES; round++) {
     for (const [label, query] of CASES) {
       const s = state.get(label)!;
@@ -142,16 +143,23 @@ const fmt = (v: number) => v.toFixed(1);
 function report(title: string, walked: Walked, bare: Walked | undefined): void {
   const unfiltered = walked.ms.get('unfiltered')!;
   const [u50, u99] = [quantile(unfiltered, 0.5), quantile(unfiltered, 0.99)];
-  process.stdout.write(`\n${title}\n\n| page (size ${PAGE}, by cursor) | total | p50 ms | p99 ms | max ms | p50 / unfiltered | p99 / unfiltered | bare node:http p50 / p99 ms |\n|---|---|---|---|---|---|---|---|\n`);
+  const columns = ['total', 'p50 ms', 'p99 ms', 'max ms', 'p50 / unfiltered', 'p99 / unfiltered', 'bare node:http p50 / p99 ms'];
+  process.stdout.write(`\n${title}\n\n| page (size ${PAGE}, by cursor) | ${columns.join(' | ')} |\n|---${'|---'.repeat(columns.length)}|\n`);
   for (const [label] of CASES) {
     const ms = walked.ms.get(label)!;
     const [p50, p99] = [quantile(ms, 0.5), quantile(ms, 0.99)];
     const peer = bare?.ms.get(label);
     const total = walked.totals.get(label);
-    process.stdout.write(
-      `| ${label} | ${total === null ? '> 1000' : String(total)} | ${fmt(p50)} | ${fmt(p99)} | ${fmt(Math.max(...ms))} | ${(p50 / u50).toFixed(2)}x | ${(p99 / u99).toFixed(2)}x | ` +
-        `${peer ? `${fmt(quantile(peer, 0.5))} / ${fmt(quantile(peer, 0.99))}` : ''} |\n`,
-    );
+    const cells = [
+      total === null ? '> 1000' : String(total),
+      fmt(p50),
+      fmt(p99),
+      fmt(Math.max(...ms)),
+      `${(p50 / u50).toFixed(2)}x`,
+      `${(p99 / u99).toFixed(2)}x`,
+      peer ? `${fmt(quantile(peer, 0.5))} / ${fmt(quantile(peer, 0.99))}` : '',
+    ];
+    process.stdout.write(`| ${label} | ${cells.join(' | ')} |\n`);
   }
 }
 

@@ -16,7 +16,12 @@ export async function copyWorkflow(client: Client, account: string, prefix: stri
   await client.registerWorkflow(workflow, {
     nodelist: [
       { node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'reads' } } },
-      { node_id: 'copy', app_id: `/${account}/${prefix}copy/${tool.tool_version}`, inputs: { reads: [{ enid: 'reads' }] }, outputs: { out: [{ enid: 'copied' }] } },
+      {
+        node_id: 'copy',
+        app_id: `/${account}/${prefix}copy/${tool.tool_version}`,
+        inputs: { reads: [{ enid: 'reads' }] },
+        outputs: { out: [{ enid: 'copied' }] },
+      },
       { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'copied' } } },
     ],
   });

@@ -22,7 +22,8 @@ before(async () => {
   server = await startTestServer({ role: 'api' });
   alice = await server.account();
   const requirements = { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '64m', disk: '64m', network: false } };
-  await singleToolWorkflow(alice, 'burst', { cmd_template: 'echo hi > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+  const tool = { cmd_template: 'echo hi > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements };
+  await singleToolWorkflow(alice, 'burst', tool);
   // Outputs left blank: each task's default is made of its name (/home/<user>/<task_name>/save.txt).
   parameters = await template(alice, 'burst');
 });

@@ -25,7 +25,8 @@ describe('a database that cannot serve', { skip: skipWithout(postgresUnavailable
     server = await startTestServer({ role: 'api', database: await cluster.createDatabase('unavailable') });
     alice = await server.account();
     const requirements = { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '64m', disk: '64m', network: false } };
-    await singleToolWorkflow(alice, 'gone', { cmd_template: 'echo hi > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+    const tool = { cmd_template: 'echo hi > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements };
+    await singleToolWorkflow(alice, 'gone', tool);
     parameters = await template(alice, 'gone');
   });
   after(async () => {
@@ -38,12 +39,12 @@ describe('a database that cannot serve', { skip: skipWithout(postgresUnavailable
     assert.match(first.task_id, /^[0-9a-f]{24}$/);
     await cluster.stop();
     // The caller's key is still known (the server's read cache holds it); what the calls need from the store is not.
-    await rejectsWith(activate(alice, { workflow_name: 'gone', workflow_version: 1, parameters }), 503, 'ServiceUnavailable', /the database is unreachable or busy; send the request again/);
+    const again = activate(alice, { workflow_name: 'gone', workflow_version: 1, parameters });
+    await rejectsWith(again, 503, 'ServiceUnavailable', /the database is unreachable or busy; send the request again/);
     const target = projectPath(alice.name, 'tasks/');
     const date = new Date().toUTCString();
-    const response = await fetch(server.url + target, {
-      headers: { Date: date, Authorization: authorizationHeader(alice.accessKeyId, signRequest(alice.accessKeySecret, { method: 'GET', target, headers: { Date: date } })) },
-    });
+    const signature = signRequest(alice.accessKeySecret, { method: 'GET', target, headers: { Date: date } });
+    const response = await fetch(server.url + target, { headers: { Date: date, Authorization: authorizationHeader(alice.accessKeyId, signature) } });
     const body = (await response.json()) as Record<string, string>;
     assert.equal(response.status, 503, JSON.stringify(body));
     assert.equal(response.headers.get('retry-after'), '1');
