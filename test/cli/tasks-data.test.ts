@@ -185,7 +185,7 @@ describe('gdflow workflow run and gdflow task', () => {
     // The stop waits for the worker to kill the job and prints the state the task ended in.
     const stop = await f.run(['task', 'stop', task_id]);
     assert.equal(stop.status, 0, stop.stderr);
-    assert.match(stop.stdout, new RegExp(`^task sleepy_1_\\d+ \\(${task_id}\\) stopped after \\d+s: 0/2 nodes done; jobs: .*cancelled`, 'm'));
+    assert.match(stop.stdout, new RegExp(`^task sleepy_1_\\d{14}_${task_id} \\(${task_id}\\) stopped after \\d+s: 0/2 nodes done; jobs: .*cancelled`, 'm'));
     const again = await f.run(['task', 'stop', task_id]);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, /had already stopped: nothing to stop/);
