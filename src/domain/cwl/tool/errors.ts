@@ -1,0 +1,12 @@
+/**
+ * A CommandLineTool or ExpressionTool run that the document or its inputs make impossible: an expression of the
+ * wrong type, a missing required secondary file or output, an output outside the output directory, an input file
+ * too large for loadContents. A permanent failure of the step, with a message naming what is wrong. Expression
+ * failures come out as the expression layer's ExpressionError, which is the same kind of failure.
+ */
+export class ToolRunError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolRunError';
+  }
+}
