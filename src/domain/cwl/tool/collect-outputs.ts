@@ -85,7 +85,7 @@ async function outputJson(outputDir: OutputDirectory): Promise<JsonMap> {
 async function collectOutput(
   type: CwlType,
   binding: CommandOutputBinding | undefined,
-  parameter: { readonly secondaryFiles: readonly SecondaryFileSpec[]; readonly format?: string | readonly string[] },
+  parameter: { readonly secondaryFiles: readonly SecondaryFileSpec[]; readonly format?: string | undefined },
   collection: Collection,
   where: string,
 ): Promise<Json> {
@@ -109,8 +109,8 @@ async function collectOutput(
   if (isEmpty(result) && type.kind === 'record') {
     const record: JsonMap = {};
     for (const field of type.fields) {
-      const format = typeof field.format === 'string' ? field.format : undefined;
-      record[field.name] = await collectOutput(field.type, field.outputBinding, { secondaryFiles: field.secondaryFiles, format }, collection, `${where}.${field.name}`);
+      const parameter = { secondaryFiles: field.secondaryFiles, format: field.format?.[0] };
+      record[field.name] = await collectOutput(field.type, field.outputBinding, parameter, collection, `${where}.${field.name}`);
     }
     return record;
   }

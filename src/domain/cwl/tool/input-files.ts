@@ -8,7 +8,7 @@ import { ToolRunError } from './errors.js';
 import { brief, type ToolExpressions } from './expressions.js';
 import type { FileAccess } from './file-access.js';
 import { findRequirement, type EffectiveRequirements } from './requirements.js';
-import { asList, isFileObject, lastSegment, secondaryName, visitTypedFiles, type FileObject, type FileSettings } from './values.js';
+import { asList, fileObjects, isFileObject, lastSegment, secondaryName, visitTypedFiles, type FileObject, type FileSettings } from './values.js';
 
 /** loadContents reads at most this much (CWL v1.2: 64 KiB; a larger file is an error). */
 export const CONTENTS_LIMIT = 64 * 1024;
@@ -61,16 +61,18 @@ async function completeFile(file: FileObject, settings: FileSettings, path: stri
   if (file.class === 'Directory') {
     const listing = settings.loadListing ?? context.loadListing;
     if (listing !== 'no_listing') await loadListing(file, listing === 'deep_listing', context.files);
-    return;
+  } else {
+    if (settings.secondaryFiles.length > 0) await secondaryFiles(file, settings, path, context);
+    if (settings.loadContents && file.contents === undefined) file.contents = await readContents(file, path, context.files);
   }
-  if (settings.secondaryFiles.length > 0) await secondaryFiles(file, settings, path, context);
-  for (const secondary of asList(file.secondaryFiles)) if (isFileObject(secondary)) await checkExists(secondary, `${path} secondary file`, context.files);
-  if (settings.loadContents && file.contents === undefined) file.contents = await readContents(file, path, context.files);
+  // What a job object lists itself (secondary files, a literal Directory's entries) must exist too, and has a size.
+  for (const inner of fileObjects(file, true)) if (inner !== file) await checkExists(inner, `${path}: ${String(inner.basename)}`, context.files);
 }
 
 async function checkExists(file: FileObject, path: string, files: FileAccess): Promise<void> {
   const location = file.location;
-  if (typeof location !== 'string' || location.startsWith('_:')) return;
+  // A File whose size is known was listed here or described by its producer: cwltool does not look again either.
+  if (typeof location !== 'string' || location.startsWith('_:') || (file.class === 'File' && typeof file.size === 'number')) return;
   const stat = await files.stat(location);
   if (stat === undefined) throw new ToolRunError(`${path}: ${location} does not exist`);
   if (stat.class !== file.class) throw new ToolRunError(`${path}: ${location} is a ${stat.class}, not a ${String(file.class)}`);
