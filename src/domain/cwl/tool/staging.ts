@@ -20,9 +20,9 @@ export class Staging {
 
   constructor(private readonly root: string) {}
 
-  /** Stages the Files and Directories of an input object (its values are given their paths). */
-  stageInputs(values: JsonMap): void {
-    for (const file of fileObjects(values, false)) {
+  /** Stages the Files and Directories of an input object, input by input in `order` (its values are given their paths). */
+  stageInputs(values: JsonMap, order: readonly string[]): void {
+    for (const file of order.flatMap((name) => fileObjects(values[name], false))) {
       const known = typeof file.location === 'string' && this.paths.has(file.location);
       this.place(file, known ? '' : `${this.root}/${++this.directories}`, false, this.inputs, false);
     }
