@@ -64,7 +64,12 @@ function relativePattern(pattern: string, outdir: string): string {
   return normal;
 }
 
-const encodedPath = (path: string): string => path.split('/').map((s) => encodeURIComponent(s)).join('/');
+/** A path percent-encoded as Python's urllib.parse.quote does (which also encodes `!'()*`, unlike encodeURIComponent). */
+const encodedPath = (path: string): string =>
+  path
+    .split('/')
+    .map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 const byEncodedPath = (a: string, b: string): number => {
   const [x, y] = [encodedPath(a), encodedPath(b)];
   return x < y ? -1 : x > y ? 1 : 0;
