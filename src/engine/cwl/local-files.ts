@@ -3,7 +3,7 @@ import { isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { glob } from 'glob';
 import { digestOfFile } from '../file-hash.js';
-import type { EntryStat, FileAccess, ListedEntry, OutputDirectory } from '../../domain/cwl/tool/index.js';
+import { OutsideOutputDirectory, type EntryStat, type FileAccess, type ListedEntry, type OutputDirectory } from '../../domain/cwl/tool/index.js';
 
 /**
  * The tool semantics' file interfaces over the local filesystem: LocalFileAccess reads input Files and
@@ -93,13 +93,13 @@ export class LocalOutputDirectory implements OutputDirectory {
 
   private async resolve(path: string, missingOk: boolean): Promise<string | undefined> {
     const normal = posix.normalize(path);
-    if (isAbsolute(normal) || normal === '..' || normal.startsWith('../')) throw new Error(`${path} is outside the output directory`);
+    if (isAbsolute(normal) || normal === '..' || normal.startsWith('../')) throw new OutsideOutputDirectory(`${path} is outside the output directory`);
     const real = await realOrMissing(join(this.root, normal));
     if (real === undefined) {
       if (missingOk) return undefined;
       throw new Error(`${path} does not exist in the output directory`);
     }
-    if (!(await insideAny(real, [this.root]))) throw new Error(`${path} leads outside the output directory (to ${real}), which is refused`);
+    if (!(await insideAny(real, [this.root]))) throw new OutsideOutputDirectory(`${path} leads outside the output directory (to ${real}), which is refused`);
     return real;
   }
 }

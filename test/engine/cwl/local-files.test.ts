@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { OutsideOutputDirectory } from '../../../src/domain/cwl/tool/index.js';
 import { LocalFileAccess, LocalOutputDirectory } from '../../../src/engine/cwl/local-files.js';
 
 function tree(contents: Record<string, string>): string {
@@ -54,6 +55,7 @@ describe('LocalOutputDirectory: a finished run\'s output directory', () => {
   it('follows links inside the directory and refuses every path that leads outside it', async () => {
     assert.deepEqual(await output.stat('inner-link'), { class: 'File', size: 1 });
     await assert.rejects(output.stat('secret-link'), /secret-link leads outside the output directory/);
+    await assert.rejects(output.stat('secret-link'), OutsideOutputDirectory, 'the step fails, as for any ToolRunError');
     await assert.rejects(output.stat('escape/secret.txt'), /leads outside the output directory/);
     await assert.rejects(output.readPrefix('secret-link', 10), /leads outside/);
     await assert.rejects(output.sha1('../x'), /outside the output directory/);

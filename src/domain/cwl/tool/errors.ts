@@ -10,3 +10,14 @@ export class ToolRunError extends Error {
     this.name = 'ToolRunError';
   }
 }
+
+/**
+ * A path of the output directory that leads outside it (`..`, an absolute path, a symbolic link to a host file):
+ * what an OutputDirectory rejects with, so that the tool's attempt fails its step like any other ToolRunError.
+ */
+export class OutsideOutputDirectory extends ToolRunError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutsideOutputDirectory';
+  }
+}

@@ -28,7 +28,7 @@ export interface FileAccess {
  * A finished run's output directory, read-only, addressed by paths relative to it (`out.txt`, `sub/a.bam`; `.`
  * is the directory itself). Implementations must refuse what leaves the directory: a path through `..`, and a
  * symbolic link (or a link in the path) that resolves outside it, which `stat` and the readers reject with an
- * Error naming the path, so that a tool cannot hand out a file of the host (`ln -s /etc/passwd out`).
+ * OutsideOutputDirectory error naming the path, so that a tool cannot hand out a file of the host (`ln -s /etc/passwd out`).
  */
 export interface OutputDirectory {
   /** The directory's absolute URI, without a trailing slash: output locations are this plus `/` and the encoded relative path. */

@@ -1,10 +1,11 @@
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { bindInputs, type CommandLineTool, type CwlProcess, type ExpressionTool } from '../../../../src/domain/cwl/index.js';
-import { prepareToolRun, type ToolRun, type ToolRunOptions } from '../../../../src/domain/cwl/tool/index.js';
+import { prepareToolRun, ToolRunError, type ToolRun, type ToolRunOptions } from '../../../../src/domain/cwl/tool/index.js';
 import { LocalFileAccess } from '../../../../src/engine/cwl/local-files.js';
 import { JavaScriptSandbox } from '../../../../src/engine/js-sandbox/index.js';
 import { loadProcess } from '../helpers.js';
@@ -62,3 +63,7 @@ export const directoryAt = (path: string, extra: Record<string, unknown> = {}): 
   location: pathToFileURL(path).href,
   ...extra,
 });
+
+/** Asserts the promise fails with a ToolRunError (a permanent failure of the step) whose message matches. */
+export const rejectsWith = (promise: Promise<unknown>, pattern: RegExp): Promise<void> =>
+  assert.rejects(promise, (error: Error) => error instanceof ToolRunError && pattern.test(error.message));

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { ToolRunError } from '../../../../src/domain/cwl/tool/index.js';
 import { TOOL, yaml } from '../helpers.js';
-import { fileAt, prepare, tempTree } from './helpers.js';
+import { fileAt, prepare, rejectsWith, tempTree } from './helpers.js';
 
-const rejectsWith = (promise: Promise<unknown>, pattern: RegExp): Promise<void> =>
-  assert.rejects(promise, (error: Error) => error instanceof ToolRunError && pattern.test(error.message));
 
 describe('CWL CommandLineTool: InitialWorkDirRequirement', () => {
   const dir = tempTree({ 'reads.fq': '@r\n', 'reads.fq.fai': 'i', 'other.txt': 'o' });

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { ToolRunError, type StagedItem } from '../../../../src/domain/cwl/tool/index.js';
+import { type StagedItem } from '../../../../src/domain/cwl/tool/index.js';
 import { TOOL, yaml } from '../helpers.js';
-import { directoryAt, fileAt, prepare, tempTree } from './helpers.js';
+import { directoryAt, fileAt, prepare, rejectsWith, tempTree } from './helpers.js';
 
-const rejectsWith = (promise: Promise<unknown>, pattern: RegExp): Promise<void> =>
-  assert.rejects(promise, (error: Error) => error instanceof ToolRunError && pattern.test(error.message));
 
 const uri = (path: string): string => pathToFileURL(path).href;
 

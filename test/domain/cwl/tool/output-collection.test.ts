@@ -7,7 +7,7 @@ import { bindInputs } from '../../../../src/domain/cwl/index.js';
 import { collectToolOutputs, prepareToolRun, ToolRunError, type CwlOutputObject } from '../../../../src/domain/cwl/tool/index.js';
 import { LocalOutputDirectory } from '../../../../src/engine/cwl/local-files.js';
 import { TOOL, yaml } from '../helpers.js';
-import { commandLineTool, fileAt, files, RUNTIME, sandbox, tempTree } from './helpers.js';
+import { RUNTIME, commandLineTool, fileAt, files, rejectsWith, sandbox, tempTree } from './helpers.js';
 
 const sha1 = (text: string): string => `sha1$${createHash('sha1').update(text).digest('hex')}`;
 
@@ -29,8 +29,6 @@ async function collect(
   return { outputs, dir };
 }
 
-const rejectsWith = (promise: Promise<unknown>, pattern: RegExp): Promise<void> =>
-  assert.rejects(promise, (error: Error) => pattern.test(error.message));
 
 describe('CWL CommandLineTool: collecting outputs', () => {
   it('globs Files relative to the outdir, completes them, and sorts matches as cwltool does', async () => {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { exitStatus, ToolRunError } from '../../../../src/domain/cwl/tool/index.js';
+import { exitStatus } from '../../../../src/domain/cwl/tool/index.js';
 import { TOOL, yaml } from '../helpers.js';
-import { prepare } from './helpers.js';
+import { prepare, rejectsWith } from './helpers.js';
 
-const rejectsWith = (promise: Promise<unknown>, pattern: RegExp): Promise<void> =>
-  assert.rejects(promise, (error: Error) => error instanceof ToolRunError && pattern.test(error.message));
 
 describe('CWL CommandLineTool: what a run needs besides its command', () => {
   it('evaluates stdin, stdout and stderr, and generates names for the stdout and stderr output types', async () => {
