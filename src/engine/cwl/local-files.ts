@@ -3,6 +3,7 @@ import { isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { glob } from 'glob';
 import { digestOfFile } from '../file-hash.js';
+import type { FileContentReader } from '../../domain/cwl/contents.js';
 import { OutsideOutputDirectory, type EntryStat, type FileAccess, type ListedEntry, type OutputDirectory } from '../../domain/cwl/tool/index.js';
 
 /**
@@ -10,8 +11,11 @@ import { OutsideOutputDirectory, type EntryStat, type FileAccess, type ListedEnt
  * Directories by their file: URIs, LocalOutputDirectory a finished run's output directory.
  */
 
-/** Input Files and Directories by file: URI; with `roots`, anything that resolves outside them is refused. */
-export class LocalFileAccess implements FileAccess {
+/**
+ * Input Files and Directories by file: URI; with `roots`, anything that resolves outside them is refused. It is
+ * also the workflow layer's FileContentReader (loadContents of workflow and step inputs).
+ */
+export class LocalFileAccess implements FileAccess, FileContentReader {
   private readonly roots: readonly string[] | undefined;
 
   constructor(options: { roots?: readonly string[] } = {}) {
@@ -33,6 +37,11 @@ export class LocalFileAccess implements FileAccess {
 
   async sha1(location: string): Promise<string> {
     return sha1Of(await this.existing(location));
+  }
+
+  async head(location: string, bytes: number): Promise<{ text: string; whole: boolean }> {
+    const read = await this.readPrefix(location, bytes + 1);
+    return { text: new TextDecoder().decode(read.subarray(0, bytes)), whole: read.length <= bytes };
   }
 
   private async existing(location: string): Promise<string> {

@@ -75,6 +75,8 @@ describe('LocalFileAccess: input Files and Directories by file: URI', () => {
     assert.equal(Buffer.from(await files.readPrefix(uri('data/x.txt'), 2)).toString(), 'xy');
     assert.equal(await files.sha1(uri('data/x.txt')), createHash('sha1').update('xyz').digest('hex'));
     assert.deepEqual(await files.list(uri('data')), [{ basename: 'x.txt', class: 'File', size: 3 }]);
+    assert.deepEqual(await files.head(uri('data/x.txt'), 2), { text: 'xy', whole: false }, 'the workflow layer reads contents through it');
+    assert.deepEqual(await files.head(uri('data/x.txt'), 3), { text: 'xyz', whole: true });
   });
 
   it('reads only file: locations, and only under its roots when it has some', async () => {

@@ -1,13 +1,13 @@
 import { containsExpression, isJsonMap, type ExpressionEvaluator, type Json, type JsonMap } from '../expressions/index.js';
-import { acceptsNull, membersOf, type CommandLineTool, type CommandOutputBinding, type CwlInputObject, type CwlType, type SecondaryFileSpec } from '../model.js';
+import { acceptsNull, membersOf, type CommandLineTool, type CwlOutputObject, type CommandOutputBinding, type CwlInputObject, type CwlType, type SecondaryFileSpec } from '../model.js';
 import { ToolRunError } from './errors.js';
 import { brief, ToolExpressions } from './expressions.js';
 import type { FileAccess, OutputDirectory } from './file-access.js';
-import { globOutputs } from './glob-outputs.js';
+import { globOutputs, type OutputContext } from './glob-outputs.js';
 import { finishOutputObjects } from './output-objects.js';
 import { OutputPaths } from './output-paths.js';
-import { checkOutputs, type CwlOutputObject } from './output-types.js';
-import { findRequirement, type EffectiveRequirements } from './requirements.js';
+import { checkOutputs } from './output-types.js';
+import { effectiveRequirements, findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 import type { CwlRuntime, StagedItem } from './tool-run.js';
 import { asList, isFileObject, parentOf, secondaryName } from './values.js';
 
@@ -26,13 +26,6 @@ export interface CollectOptions {
 /** cwl.output.json is read whole up to this size. */
 const OUTPUT_JSON_LIMIT = 64 * 1024 * 1024;
 
-interface Collection {
-  readonly paths: OutputPaths;
-  readonly expressions: ToolExpressions;
-  readonly loadListing: 'no_listing' | 'shallow_listing' | 'deep_listing';
-  readonly computeChecksum: boolean;
-}
-
 /**
  * The output object of a finished CommandLineTool run, from its output directory: cwl.output.json when the tool
  * wrote one (its Files' locations relative to the outdir), else each output's outputBinding (glob, loadContents,
@@ -47,24 +40,25 @@ export async function collectToolOutputs(
   outputDir: OutputDirectory,
   options: CollectOptions,
 ): Promise<CwlOutputObject> {
-  const effective = options.effective ?? { requirements: tool.requirements, hints: tool.hints };
+  const effective = options.effective ?? effectiveRequirements([], undefined, tool);
   const { exitCode, ...withoutExitCode } = runtime;
   const seen = tool.cwlVersion === 'v1.0' || exitCode === undefined ? withoutExitCode : runtime;
-  const collection: Collection = {
+  const context: OutputContext = {
     paths: new OutputPaths(runtime.outdir, outputDir, options.files, options.staged ?? []),
     expressions: new ToolExpressions(tool, effective, options.evaluator, structuredClone(inputs) as unknown as JsonMap, { ...seen }),
-    loadListing: findRequirement(effective, 'LoadListingRequirement')?.value.loadListing ?? 'no_listing',
+    loadListing: findRequirement(effective, 'LoadListingRequirement')?.requirement.loadListing ?? 'no_listing',
     computeChecksum: options.computeChecksum ?? true,
+    cwlVersion: tool.cwlVersion,
   };
   let result: JsonMap = {};
   if ((await outputDir.stat('cwl.output.json'))?.class === 'File') result = await outputJson(outputDir);
   else {
     for (const output of tool.outputs) {
-      const value = await collectOutput(output.type, output.outputBinding, output, collection, `outputs.${output.name}`);
+      const value = await collectOutput(output.type, output.outputBinding, output, context, `outputs.${output.name}`);
       result[output.name] = value;
     }
   }
-  await finishOutputObjects(result, collection.paths, collection.computeChecksum, 'outputs');
+  await finishOutputObjects(result, context.paths, context.computeChecksum, 'outputs');
   return checkOutputs(tool.id, tool.outputs, result);
 }
 
@@ -86,13 +80,13 @@ async function collectOutput(
   type: CwlType,
   binding: CommandOutputBinding | undefined,
   parameter: { readonly secondaryFiles: readonly SecondaryFileSpec[]; readonly format?: string | undefined },
-  collection: Collection,
+  context: OutputContext,
   where: string,
 ): Promise<Json> {
   let result: Json = null;
   if (binding !== undefined) {
-    const { expressions } = collection;
-    const { files, patterns } = await globOutputs(binding, collection.paths, expressions, collection.loadListing, collection.computeChecksum);
+    const { expressions } = context;
+    const { files, patterns } = await globOutputs(binding, context);
     result = binding.outputEval !== undefined ? await expressions.evaluate(binding.outputEval, files) : files;
     const optional = acceptsNull(type);
     if (membersOf(type).some((t) => t.kind === 'File' || t.kind === 'Directory')) {
@@ -102,7 +96,7 @@ async function collectOutput(
         result = result[0] ?? null;
       }
     }
-    if (parameter.secondaryFiles.length > 0) await outputSecondaryFiles(result, parameter.secondaryFiles, collection, where);
+    if (parameter.secondaryFiles.length > 0) await outputSecondaryFiles(result, parameter.secondaryFiles, context, where);
     if (typeof parameter.format === 'string') await setFormat(result, parameter.format, expressions);
     if (isEmpty(result) && optional) return result === 0 || result === '' || result === false ? result : null;
   }
@@ -110,7 +104,7 @@ async function collectOutput(
     const record: JsonMap = {};
     for (const field of type.fields) {
       const parameter = { secondaryFiles: field.secondaryFiles, format: field.format?.[0] };
-      record[field.name] = await collectOutput(field.type, field.outputBinding, parameter, collection, `${where}.${field.name}`);
+      record[field.name] = await collectOutput(field.type, field.outputBinding, parameter, context, `${where}.${field.name}`);
     }
     return record;
   }
@@ -124,8 +118,8 @@ const isEmpty = (value: Json): boolean =>
 const describeSingle = (type: CwlType): string => (membersOf(type).some((t) => t.kind === 'File') ? 'File' : 'Directory');
 
 /** An output's secondaryFiles, looked for beside each primary (patterns or expressions); a required one missing is an error. */
-async function outputSecondaryFiles(result: Json, specs: readonly SecondaryFileSpec[], collection: Collection, where: string): Promise<void> {
-  const { paths, expressions } = collection;
+async function outputSecondaryFiles(result: Json, specs: readonly SecondaryFileSpec[], context: OutputContext, where: string): Promise<void> {
+  const { paths, expressions } = context;
   for (const primary of asList(result)) {
     if (!isFileObject(primary)) continue;
     const found: Json[] = Array.isArray(primary.secondaryFiles) ? primary.secondaryFiles : [];

@@ -1,9 +1,10 @@
 import { isJsonMap, type JsonMap } from '../expressions/index.js';
-import type { CwlInputObject, ExpressionTool } from '../model.js';
+import type { CwlInputObject, CwlOutputObject, ExpressionTool } from '../model.js';
+import { effectiveRequirements } from '../workflow/requirements.js';
 import { ToolRunError } from './errors.js';
 import { brief, ToolExpressions } from './expressions.js';
 import { completeInputFiles, inputFileContext } from './input-files.js';
-import { checkOutputs, type CwlOutputObject } from './output-types.js';
+import { checkOutputs } from './output-types.js';
 import { decideResources } from './resources.js';
 import type { RuntimePlaces, ToolRunOptions } from './tool-run.js';
 
@@ -18,10 +19,10 @@ export async function runExpressionTool(
   runtime: RuntimePlaces,
   options: Omit<ToolRunOptions, 'container' | 'stagingRoot'>,
 ): Promise<CwlOutputObject> {
-  const effective = options.effective ?? { requirements: tool.requirements, hints: tool.hints };
+  const effective = options.effective ?? effectiveRequirements([], undefined, tool);
   const values = structuredClone(inputs) as unknown as JsonMap;
   const expressions = new ToolExpressions(tool, effective, options.evaluator, values, { outdir: runtime.outdir, tmpdir: runtime.tmpdir });
-  await completeInputFiles(tool.inputs, values, inputFileContext(effective, expressions, options));
+  await completeInputFiles(tool.inputs, values, inputFileContext(tool.cwlVersion, effective, expressions, options));
   const resources = await decideResources(tool, effective, expressions);
   expressions.runtime = { ...expressions.runtime, ...resources.runtime };
   const result = await expressions.evaluate(tool.expression);

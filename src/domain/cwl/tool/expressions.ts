@@ -8,7 +8,7 @@ import {
 } from '../expressions/index.js';
 import type { CwlProcessBase } from '../model.js';
 import { ToolRunError } from './errors.js';
-import { findRequirement, type EffectiveRequirements } from './requirements.js';
+import { findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 
 /**
  * The expressions of one run: the process's escapes (v1.0/v1.1 or v1.2), JavaScript when InlineJavascriptRequirement
@@ -30,7 +30,7 @@ export class ToolExpressions {
     if (inline !== undefined && evaluator === undefined) {
       throw new Error(`${process.id} uses InlineJavascriptRequirement: give the tool semantics an ExpressionEvaluator`);
     }
-    this.javascript = inline !== undefined && evaluator !== undefined ? { evaluator, expressionLib: inline.value.expressionLib } : null;
+    this.javascript = inline !== undefined && evaluator !== undefined ? { evaluator, expressionLib: inline.requirement.expressionLib } : null;
     this.legacyEscapes = usesLegacyEscapes(process.cwlVersion);
   }
 

@@ -1,8 +1,9 @@
 import type { Json } from '../expressions/index.js';
-import type { CommandOutputBinding, LoadListing } from '../model.js';
+import type { CommandOutputBinding, CwlVersion, LoadListing } from '../model.js';
 import { ToolRunError } from './errors.js';
 import { brief, type ToolExpressions } from './expressions.js';
-import { CONTENTS_LIMIT, contentsText } from './input-files.js';
+import { LOAD_CONTENTS_LIMIT } from '../contents.js';
+import { contentsText } from './input-files.js';
 import { normalizeName } from './initial-workdir.js';
 import type { OutputPaths, OutputRef } from './output-paths.js';
 import { type FileObject } from './values.js';
@@ -14,13 +15,18 @@ import { type FileObject } from './values.js';
  * percent-encoded paths, code point by code point), each with location, path, basename, size and sha1 checksum,
  * its contents under loadContents and a Directory's listing under loadListing.
  */
-export async function globOutputs(
-  binding: CommandOutputBinding,
-  paths: OutputPaths,
-  expressions: ToolExpressions,
-  loadListing: LoadListing,
-  computeChecksum: boolean,
-): Promise<{ files: FileObject[]; patterns: string[] }> {
+/** What collecting outputs works with. */
+export interface OutputContext {
+  readonly paths: OutputPaths;
+  readonly expressions: ToolExpressions;
+  /** LoadListingRequirement's value in force. */
+  readonly loadListing: LoadListing;
+  readonly computeChecksum: boolean;
+  readonly cwlVersion: CwlVersion;
+}
+
+export async function globOutputs(binding: CommandOutputBinding, context: OutputContext): Promise<{ files: FileObject[]; patterns: string[] }> {
+  const { paths, expressions } = context;
   const patterns: string[] = [];
   for (const glob of binding.glob) {
     const value = await expressions.evaluate(glob);
@@ -41,12 +47,12 @@ export async function globOutputs(
       if (stat === undefined) continue;
       const file = paths.objectFor(ref, stat.class, paths.sandboxPath(match));
       if (stat.class === 'Directory') {
-        const listing = binding.loadListing ?? loadListing;
+        const listing = binding.loadListing ?? context.loadListing;
         if (listing !== 'no_listing') file.listing = await listDirectory(paths, ref, file.path as string, listing === 'deep_listing');
       } else {
         file.size = stat.size;
-        if (binding.loadContents) file.contents = await outputContents(paths, ref, file.path as string);
-        if (computeChecksum) file.checksum = `sha1$${await paths.sha1(ref)}`;
+        if (binding.loadContents) file.contents = contentsText(await paths.readPrefix(ref, LOAD_CONTENTS_LIMIT + 1), file.path as string, context.cwlVersion);
+        if (context.computeChecksum) file.checksum = `sha1$${await paths.sha1(ref)}`;
       }
       files.push(file);
     }
@@ -86,9 +92,4 @@ export async function listDirectory(paths: OutputPaths, ref: OutputRef, path: st
     listing.push(object);
   }
   return listing.sort((a, b) => byEncodedPath(String((a as FileObject).basename), String((b as FileObject).basename)));
-}
-
-/** A globbed File's first 64 KiB as UTF-8 text (loadContents); a larger file is an error. */
-export async function outputContents(paths: OutputPaths, ref: OutputRef, path: string): Promise<string> {
-  return contentsText(await paths.readPrefix(ref, CONTENTS_LIMIT + 1), path);
 }

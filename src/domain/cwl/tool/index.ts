@@ -7,11 +7,8 @@
 export { prepareToolRun, exitStatus } from './prepare.js';
 export { collectToolOutputs, type CollectOptions } from './collect-outputs.js';
 export { runExpressionTool } from './expression-tool.js';
-export type { CwlOutputObject } from './output-types.js';
 export { OutsideOutputDirectory, ToolRunError } from './errors.js';
 export type { EntryStat, FileAccess, ListedEntry, OutputDirectory } from './file-access.js';
-export { findRequirement, type EffectiveRequirements, type FoundRequirement } from './requirements.js';
-export { CONTENTS_LIMIT } from './input-files.js';
 export {
   DEFAULT_STAGING_ROOT,
   type ContainerRequest,

@@ -1,5 +1,6 @@
 import { containsExpression, type Json, type JsonMap } from '../expressions/index.js';
-import type { InputParameter, LoadListing } from '../model.js';
+import { LOAD_CONTENTS_LIMIT } from '../contents.js';
+import type { CwlVersion, InputParameter, LoadListing } from '../model.js';
 import { checkFormats, type FormatOntology } from '../types/format.js';
 import { nameParts } from '../types/files.js';
 import type { CwlIssue } from '../errors.js';
@@ -7,22 +8,21 @@ import { pathToReference } from '../uri.js';
 import { ToolRunError } from './errors.js';
 import { brief, type ToolExpressions } from './expressions.js';
 import type { FileAccess } from './file-access.js';
-import { findRequirement, type EffectiveRequirements } from './requirements.js';
+import { findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 import { asList, fileObjects, isFileObject, lastSegment, secondaryName, visitTypedFiles, type FileObject, type FileSettings } from './values.js';
-
-/** loadContents reads at most this much (CWL v1.2: 64 KiB; a larger file is an error). */
-export const CONTENTS_LIMIT = 64 * 1024;
 
 /** The context of a run's inputs, from the requirements in force and the run's options. */
 export function inputFileContext(
+  cwlVersion: CwlVersion,
   effective: EffectiveRequirements,
   expressions: ToolExpressions,
   options: { readonly files: FileAccess; readonly discoverSecondaryFiles?: boolean; readonly ontology?: FormatOntology },
 ): InputFileContext {
   return {
+    cwlVersion,
     files: options.files,
     expressions,
-    loadListing: findRequirement(effective, 'LoadListingRequirement')?.value.loadListing ?? 'no_listing',
+    loadListing: findRequirement(effective, 'LoadListingRequirement')?.requirement.loadListing ?? 'no_listing',
     discoverSecondaryFiles: options.discoverSecondaryFiles ?? true,
     ...(options.ontology ? { ontology: options.ontology } : {}),
   };
@@ -35,6 +35,8 @@ export interface InputFileContext {
   readonly loadListing: LoadListing;
   readonly discoverSecondaryFiles: boolean;
   readonly ontology?: FormatOntology;
+  /** The document's version: loadContents of a file over 64 KiB is an error from v1.2 on, a cut before. */
+  readonly cwlVersion: CwlVersion;
 }
 
 /**
@@ -63,7 +65,7 @@ async function completeFile(file: FileObject, settings: FileSettings, path: stri
     if (listing !== 'no_listing') await loadListing(file, listing === 'deep_listing', context.files);
   } else {
     if (settings.secondaryFiles.length > 0) await secondaryFiles(file, settings, path, context);
-    if (settings.loadContents && file.contents === undefined) file.contents = await readContents(file, path, context.files);
+    if (settings.loadContents && file.contents === undefined) file.contents = await readContents(file, path, context);
   }
   // What a job object lists itself (secondary files, a literal Directory's entries) must exist too, and has a size.
   for (const inner of fileObjects(file, true)) if (inner !== file) await checkExists(inner, `${path}: ${String(inner.basename)}`, context.files);
@@ -79,17 +81,24 @@ async function checkExists(file: FileObject, path: string, files: FileAccess): P
   if (stat.class === 'File' && file.size === undefined) file.size = stat.size;
 }
 
-/** The first 64 KiB of a File as UTF-8 text; a larger file, or one that is not UTF-8, is an error. */
-export async function readContents(file: FileObject, path: string, files: FileAccess): Promise<string> {
+/** The first 64 KiB of a File as UTF-8 text (see contentsText). */
+export async function readContents(file: FileObject, path: string, context: InputFileContext): Promise<string> {
   if (typeof file.location !== 'string') throw new ToolRunError(`${path}: loadContents needs a File with a location`);
-  return contentsText(await files.readPrefix(file.location, CONTENTS_LIMIT + 1), `${path}: ${file.location}`);
+  const bytes = await context.files.readPrefix(file.location, LOAD_CONTENTS_LIMIT + 1);
+  return contentsText(bytes, `${path}: ${file.location}`, context.cwlVersion);
 }
 
-/** What loadContents gives from the first CONTENTS_LIMIT + 1 bytes of a file (`what` names the file in errors). */
-export function contentsText(bytes: Uint8Array, what: string): string {
-  if (bytes.length > CONTENTS_LIMIT) throw new ToolRunError(`${what} is larger than the ${CONTENTS_LIMIT} bytes loadContents may read`);
+/**
+ * What loadContents gives from the first LOAD_CONTENTS_LIMIT + 1 bytes of a file (`what` names it in errors): its
+ * text, which must be UTF-8; a larger file is an error under CWL v1.2, and cut to 64 KiB before (as src/domain/cwl/
+ * contents.ts rules for the workflow layer).
+ */
+export function contentsText(bytes: Uint8Array, what: string, cwlVersion: CwlVersion): string {
+  const whole = bytes.length <= LOAD_CONTENTS_LIMIT;
+  if (!whole && cwlVersion === 'v1.2') throw new ToolRunError(`${what} is larger than the ${LOAD_CONTENTS_LIMIT} bytes loadContents may read`);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // A file cut at 64 KiB may end inside a character: only a whole file must be valid UTF-8 to the last byte.
+    return new TextDecoder('utf-8', { fatal: whole }).decode(whole ? bytes : bytes.subarray(0, LOAD_CONTENTS_LIMIT));
   } catch {
     throw new ToolRunError(`${what} is not UTF-8 text, which loadContents needs`);
   }

@@ -1,11 +1,8 @@
 import type { CwlIssue } from '../errors.js';
 import type { JsonMap } from '../expressions/index.js';
-import type { CwlValue, OutputParameter } from '../model.js';
+import type { CwlOutputObject, CwlValue, OutputParameter } from '../model.js';
 import { coerceValue } from '../types/coerce.js';
 import { ToolRunError } from './errors.js';
-
-/** The output object of a CommandLineTool or ExpressionTool run: output name to value. */
-export type CwlOutputObject = Readonly<Record<string, CwlValue>>;
 
 /**
  * Checks every declared output against its type and returns the output object in the model's form (Files

@@ -4,7 +4,7 @@ import { buildCommandLine } from './command-line.js';
 import { ToolExpressions } from './expressions.js';
 import { completeInputFiles, inputFileContext } from './input-files.js';
 import { stageInitialWorkDir } from './initial-workdir.js';
-import { findRequirement, type EffectiveRequirements } from './requirements.js';
+import { effectiveRequirements, findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 import { decideResources } from './resources.js';
 import { decideRunSettings } from './run-settings.js';
 import { Staging } from './staging.js';
@@ -20,14 +20,14 @@ import { DEFAULT_STAGING_ROOT, type ContainerRequest, type RuntimePlaces, type T
  * takes in move there); then streams, settings and the command line, with the final paths.
  */
 export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObject, runtime: RuntimePlaces, options: ToolRunOptions): Promise<ToolRun> {
-  const effective: EffectiveRequirements = options.effective ?? { requirements: tool.requirements, hints: tool.hints };
+  const effective: EffectiveRequirements = options.effective ?? effectiveRequirements([], undefined, tool);
   const docker = findRequirement(effective, 'DockerRequirement');
   const inContainer = options.container === true && docker !== undefined;
-  const outdir = (inContainer && docker.value.dockerOutputDirectory) || runtime.outdir;
+  const outdir = (inContainer && docker.requirement.dockerOutputDirectory) || runtime.outdir;
   const values = structuredClone(inputs) as unknown as JsonMap;
   const expressions = new ToolExpressions(tool, effective, options.evaluator, values, { outdir, tmpdir: runtime.tmpdir });
 
-  await completeInputFiles(tool.inputs, values, inputFileContext(effective, expressions, options));
+  await completeInputFiles(tool.inputs, values, inputFileContext(tool.cwlVersion, effective, expressions, options));
   const staging = new Staging(options.stagingRoot ?? DEFAULT_STAGING_ROOT);
   staging.stageInputs(values, tool.inputs.map((input) => input.name));
 
@@ -41,7 +41,7 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
       : !inContainer
         ? 'which needs the run to be in a container'
         : undefined;
-    await stageInitialWorkDir(workDir.value, { expressions, staging, outdir, cwlVersion: tool.cwlVersion, ...(absoluteRefused ? { absoluteRefused } : {}) });
+    await stageInitialWorkDir(workDir.requirement, { expressions, staging, outdir, cwlVersion: tool.cwlVersion, ...(absoluteRefused ? { absoluteRefused } : {}) });
     staging.applyPaths(values);
   }
 
@@ -62,7 +62,7 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
     networkAccess: settings.networkAccess,
     reusable: settings.reusable,
     inplaceUpdate: settings.inplaceUpdate,
-    ...(docker ? { container: containerRequest(docker.value, docker.required) } : {}),
+    ...(docker ? { container: containerRequest(docker.requirement, docker.required) } : {}),
     staging: staging.stagedInputs,
     workDir: staging.workDirItems,
     successCodes: tool.successCodes,

@@ -1,7 +1,7 @@
 import type { CwlProcessBase, ResourceAmount } from '../model.js';
 import { brief, type ToolExpressions } from './expressions.js';
 import { ToolRunError } from './errors.js';
-import { findRequirement, type EffectiveRequirements } from './requirements.js';
+import { findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 import type { CwlRuntime, ResourceRequest } from './tool-run.js';
 
 type Resource = 'cores' | 'ram' | 'tmpdir' | 'outdir';
@@ -18,7 +18,7 @@ export async function decideResources(
   effective: EffectiveRequirements,
   expressions: ToolExpressions,
 ): Promise<{ request: ResourceRequest; runtime: Pick<CwlRuntime, 'cores' | 'ram' | 'tmpdirSize' | 'outdirSize'> }> {
-  const requirement = findRequirement(effective, 'ResourceRequirement')?.value;
+  const requirement = findRequirement(effective, 'ResourceRequirement')?.requirement;
   const ram = process.cwlVersion === 'v1.0' ? 1024 : 256;
   const defaults: Record<Resource, number> = { cores: 1, ram, tmpdir: 1024, outdir: 1024 };
   const request: Record<string, number> = {};

@@ -2,7 +2,7 @@ import type { ExpressionEvaluator } from '../expressions/index.js';
 import type { CwlInputObject, DockerRequirement } from '../model.js';
 import type { FormatOntology } from '../types/format.js';
 import type { FileAccess } from './file-access.js';
-import type { EffectiveRequirements } from './requirements.js';
+import type { EffectiveRequirements } from '../workflow/requirements.js';
 
 /** Where the command runs, as the command sees it: `/var/data` and `/tmp` on gdflow's executors. */
 export interface RuntimePlaces {
@@ -94,7 +94,10 @@ export interface ToolRun {
 }
 
 export interface ToolRunOptions {
-  /** The requirements and hints in force; the tool's own when absent (a workflow step passes the merged ones). */
+  /**
+   * The requirements and hints in force (effectiveRequirements of src/domain/cwl/workflow/: a step's inherited ones, a
+   * job's cwl:requirements); the tool's own when absent.
+   */
   readonly effective?: EffectiveRequirements;
   /** Runs JavaScript; needed when InlineJavascriptRequirement is in force. */
   readonly evaluator?: ExpressionEvaluator;

@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { defaultSuite } from '../../../../scripts/cwl/options.js';
 import { loadSuite, type ConformanceTest } from '../../../../scripts/cwl/suite.js';
 import { bindInputs, loadDocument, loadFormatOntology, loadJob } from '../../../../src/domain/cwl/index.js';
-import { findRequirement, prepareToolRun, type ToolRun } from '../../../../src/domain/cwl/tool/index.js';
+import { prepareToolRun, type ToolRun } from '../../../../src/domain/cwl/tool/index.js';
+import { effectiveRequirements, findRequirement } from '../../../../src/domain/cwl/workflow/requirements.js';
 import { FileDocumentSource } from '../../../../src/engine/cwl/file-source.js';
 import { files, RUNTIME, sandbox } from './helpers.js';
 
@@ -30,7 +31,7 @@ async function prepareTest(test: ConformanceTest, root: string): Promise<ToolRun
   const job = test.job ? await loadJob(pathToFileURL(join(root, test.job)).href, source, { namespaces: process.namespaces }) : undefined;
   const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, source) : undefined;
   const inputs = bindInputs(process.inputs, job?.values ?? {}, ontology ? { ontology } : {});
-  const effective = { requirements: [...process.requirements, ...(job?.requirements ?? [])], hints: process.hints };
+  const effective = effectiveRequirements([], undefined, process, job?.requirements ?? []);
   const container = findRequirement(effective, 'DockerRequirement') !== undefined;
   return prepareToolRun(process, inputs, RUNTIME, { effective, files, evaluator: sandbox, container, ...(ontology ? { ontology } : {}) });
 }

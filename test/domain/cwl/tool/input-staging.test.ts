@@ -79,13 +79,15 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
     assert.deepEqual(run.staging.map((s) => s.path), ['/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/1/reads.bai']);
   });
 
-  it('loads contents (64 KiB at most, UTF-8) for loadContents', async () => {
+  it('loads contents for loadContents: UTF-8, 64 KiB at most (an error from v1.2 on, a cut before)', async () => {
     const text = TOOL + 'baseCommand: cat\ninputs:\n  f: {type: File, loadContents: true}\noutputs: []\n';
     const run = await prepare(text, { f: fileAt(`${dir}/ref.fa`) });
     assert.equal((run.inputs.f as { contents: string }).contents, '>chr1\nACGT\n');
     const exact = await prepare(text, { f: fileAt(`${dir}/exact.txt`) });
     assert.equal((exact.inputs.f as { contents: string }).contents.length, 64 * 1024);
     await rejectsWith(prepare(text, { f: fileAt(`${dir}/big.txt`) }), /larger than the 65536 bytes loadContents may read/);
+    const older = await prepare(text.replace('v1.2', 'v1.1'), { f: fileAt(`${dir}/big.txt`) });
+    assert.equal((older.inputs.f as { contents: string }).contents.length, 64 * 1024, 'before v1.2 a larger file is cut');
     await rejectsWith(prepare(text, { f: fileAt(`${dir}/latin1.txt`) }), /not UTF-8 text/);
     const list = await prepare(TOOL + 'baseCommand: cat\ninputs:\n  f: {type: "File[]", loadContents: true}\noutputs: []\n', { f: [fileAt(`${dir}/ref.fa`)] });
     assert.equal((list.inputs.f as { contents: string }[])[0]?.contents, '>chr1\nACGT\n');
