@@ -44,7 +44,9 @@ export function wordOf(value: Json): string {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (value === null) return 'None';
   if (isFileObject(value)) {
-    if (typeof value.path !== 'string') throw new ToolRunError(`a ${value.class} on the command line has no path: ${JSON.stringify(value.location ?? value.basename)}`);
+    if (typeof value.path !== 'string') {
+      throw new ToolRunError(`a ${value.class} on the command line has no path: ${JSON.stringify(value.location ?? value.basename)}`);
+    }
     return value.path;
   }
   return interpolationText(value);

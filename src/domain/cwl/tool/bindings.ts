@@ -25,7 +25,11 @@ export interface PendingArgument {
 const BASE_COMMAND = -1000000;
 const PLAIN: CommandLineBinding = { position: 0, separate: true, shellQuote: true };
 
-export async function pendingArguments(tool: CommandLineTool, values: Readonly<Record<string, Json>>, expressions: ToolExpressions): Promise<PendingArgument[]> {
+export async function pendingArguments(
+  tool: CommandLineTool,
+  values: Readonly<Record<string, Json>>,
+  expressions: ToolExpressions,
+): Promise<PendingArgument[]> {
   const pending: PendingArgument[] = [];
   for (const input of tool.inputs) {
     const value = values[input.name];

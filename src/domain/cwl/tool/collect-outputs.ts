@@ -1,5 +1,6 @@
 import { containsExpression, isJsonMap, type ExpressionEvaluator, type Json, type JsonMap } from '../expressions/index.js';
-import { acceptsNull, membersOf, type CommandLineTool, type CwlOutputObject, type CommandOutputBinding, type CwlInputObject, type CwlType, type SecondaryFileSpec } from '../model.js';
+import { acceptsNull, membersOf } from '../model.js';
+import type { CommandLineTool, CommandOutputBinding, CwlInputObject, CwlOutputObject, CwlType, SecondaryFileSpec } from '../model.js';
 import { ToolRunError } from './errors.js';
 import { brief, ToolExpressions } from './expressions.js';
 import type { FileAccess, OutputDirectory } from './file-access.js';
@@ -92,7 +93,10 @@ async function collectOutput(
     if (membersOf(type).some((t) => t.kind === 'File' || t.kind === 'Directory')) {
       if (isEmpty(result) && !optional) throw new ToolRunError(`${where}: no file matches the glob ${JSON.stringify(patterns)}`);
       if (Array.isArray(result)) {
-        if (result.length > 1) throw new ToolRunError(`${where}: ${result.length} files match the glob ${JSON.stringify(patterns)}, and the output is a single ${describeSingle(type)}`);
+        if (result.length > 1) {
+          const matched = `${result.length} files match the glob ${JSON.stringify(patterns)}`;
+          throw new ToolRunError(`${where}: ${matched}, and the output is a single ${describeSingle(type)}`);
+        }
         result = result[0] ?? null;
       }
     }
@@ -130,14 +134,18 @@ async function outputSecondaryFiles(result: Json, specs: readonly SecondaryFileS
       if (typeof required !== 'boolean' && required !== null) {
         throw new ToolRunError(`${where}: secondaryFiles 'required' must give true or false, but ${JSON.stringify(spec.required)} gave ${brief(required)}`);
       }
-      const names = containsExpression(spec.pattern) ? await expressions.evaluate(spec.pattern, primary) : secondaryName(String(primary.basename), spec.pattern);
+      const names = containsExpression(spec.pattern)
+        ? await expressions.evaluate(spec.pattern, primary)
+        : secondaryName(String(primary.basename), spec.pattern);
       for (const name of asList(names)) {
         if (!name) continue;
         if (isFileObject(name)) {
           found.push(name);
           continue;
         }
-        if (typeof name !== 'string') throw new ToolRunError(`${where}: secondaryFiles ${JSON.stringify(spec.pattern)} must give names or Files, not ${brief(name)}`);
+        if (typeof name !== 'string') {
+          throw new ToolRunError(`${where}: secondaryFiles ${JSON.stringify(spec.pattern)} must give names or Files, not ${brief(name)}`);
+        }
         const path = `${directory}/${name}`;
         const ref = paths.resolve(path);
         const stat = ref === undefined ? undefined : await paths.stat(ref);

@@ -36,7 +36,9 @@ export async function stageInitialWorkDir(requirement: InitialWorkDirRequirement
     : await wholeListing((requirement.listing as { expression: string }).expression, context);
   for (const [index, entry] of entries.entries()) {
     const name = normalizeName(entry.name);
-    if (name === '..' || name.startsWith('../')) throw new ToolRunError(`InitialWorkDirRequirement: entry ${index}'s name ${JSON.stringify(entry.name)} leaves the output directory`);
+    if (name === '..' || name.startsWith('../')) {
+      throw new ToolRunError(`InitialWorkDirRequirement: entry ${index}'s name ${JSON.stringify(entry.name)} leaves the output directory`);
+    }
     if (name.startsWith('/') && context.cwlVersion !== 'v1.2') {
       throw new ToolRunError(`InitialWorkDirRequirement: entry ${index}'s name ${JSON.stringify(entry.name)} is absolute, which CWL allows from v1.2 on`);
     }
@@ -77,7 +79,8 @@ function evaluatedItem(item: Json, expression: string, filesOnly = false): Entry
     if (isFileObject(item.entry)) return objectEntry(item.entry, name, writable);
   }
   throw new ToolRunError(
-    `InitialWorkDirRequirement: ${JSON.stringify(expression)} must give Files, Directories or Dirents${filesOnly ? '' : ' (or lists of them)'}, not ${brief(item)}`,
+    `InitialWorkDirRequirement: ${JSON.stringify(expression)} must give Files, Directories or Dirents` +
+      `${filesOnly ? '' : ' (or lists of them)'}, not ${brief(item)}`,
   );
 }
 
@@ -88,13 +91,19 @@ async function dirent(entry: Extract<InitialWorkDirEntry, { kind: 'dirent' }>, c
   const classic = context.cwlVersion !== 'v1.2';
   if (Array.isArray(value) && value.length === 0 && name === undefined) return [];
   if (Array.isArray(value) && value.length > 0 && value.every(isFileObject)) {
-    if (context.cwlVersion === 'v1.0') throw new ToolRunError(`InitialWorkDirRequirement: entry ${JSON.stringify(entry.entry)} gave a list of Files, which CWL allows from v1.1 on`);
-    if (name !== undefined) throw new ToolRunError(`InitialWorkDirRequirement: entryname ${JSON.stringify(entry.entryname)} cannot name the list of Files its entry gives`);
+    if (context.cwlVersion === 'v1.0') {
+      throw new ToolRunError(`InitialWorkDirRequirement: entry ${JSON.stringify(entry.entry)} gave a list of Files, which CWL allows from v1.1 on`);
+    }
+    if (name !== undefined) {
+      throw new ToolRunError(`InitialWorkDirRequirement: entryname ${JSON.stringify(entry.entryname)} cannot name the list of Files its entry gives`);
+    }
     return value.map((file) => objectEntry(file, undefined, entry.writable));
   }
   if (isFileObject(value)) return [objectEntry(value, name, entry.writable)];
   if (typeof value !== 'string' && classic) {
-    throw new ToolRunError(`InitialWorkDirRequirement: entry ${JSON.stringify(entry.entry)} gave ${brief(value)}; before CWL v1.2 an entry must give text, a File or a Directory`);
+    throw new ToolRunError(
+      `InitialWorkDirRequirement: entry ${JSON.stringify(entry.entry)} gave ${brief(value)}; before CWL v1.2 an entry must give text, a File or a Directory`,
+    );
   }
   return [textEntry(interpolationText(value), name, entry.writable)];
 }

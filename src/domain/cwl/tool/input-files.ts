@@ -136,7 +136,8 @@ async function secondaryFiles(file: FileObject, settings: FileSettings, path: st
       if (present.some((s) => isFileObject(s) && s.basename === found.basename)) continue;
       if (found.object !== undefined) present.push(found.object);
       else if (required === true) {
-        throw new ToolRunError(`${path}: the required secondary file ${found.basename} (${spec.pattern}) of ${String(file.location ?? file.basename)} is missing`);
+        const primary = String(file.location ?? file.basename);
+        throw new ToolRunError(`${path}: the required secondary file ${found.basename} (${spec.pattern}) of ${primary} is missing`);
       }
     }
   }
@@ -155,7 +156,8 @@ async function secondaryFile(
     throw new ToolRunError(`${path}: secondaryFiles ${JSON.stringify(pattern)} must give names, Files or Directories, not ${brief(name)}`);
   }
   const basename = lastSegment(name);
-  const location = typeof primary.location === 'string' ? `${primary.location.slice(0, primary.location.lastIndexOf('/') + 1)}${pathToReference(name)}` : undefined;
+  const beside = typeof primary.location === 'string' ? primary.location.slice(0, primary.location.lastIndexOf('/') + 1) : undefined;
+  const location = beside === undefined ? undefined : `${beside}${pathToReference(name)}`;
   if (location === undefined || !context.discoverSecondaryFiles) return { basename };
   const stat = await context.files.stat(location);
   if (stat === undefined) return { basename };

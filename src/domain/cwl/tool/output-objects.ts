@@ -20,7 +20,9 @@ export async function finishOutputObjects(value: Json | undefined, paths: Output
     for (const [i, item] of value.entries()) await finishOutputObjects(item, paths, computeChecksum, `${where}[${i}]`);
   } else if (isFileObject(value)) {
     await finishObject(value, paths, computeChecksum, where);
-    for (const [i, secondary] of asList(value.secondaryFiles).entries()) await finishOutputObjects(secondary, paths, computeChecksum, `${where}.secondaryFiles[${i}]`);
+    for (const [i, secondary] of asList(value.secondaryFiles).entries()) {
+      await finishOutputObjects(secondary, paths, computeChecksum, `${where}.secondaryFiles[${i}]`);
+    }
   } else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) await finishOutputObjects(item, paths, computeChecksum, `${where}.${key}`);
   }

@@ -41,7 +41,8 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
       : !inContainer
         ? 'which needs the run to be in a container'
         : undefined;
-    await stageInitialWorkDir(workDir.requirement, { expressions, staging, outdir, cwlVersion: tool.cwlVersion, ...(absoluteRefused ? { absoluteRefused } : {}) });
+    const context = { expressions, staging, outdir, cwlVersion: tool.cwlVersion, ...(absoluteRefused ? { absoluteRefused } : {}) };
+    await stageInitialWorkDir(workDir.requirement, context);
     staging.applyPaths(values);
   }
 
@@ -77,7 +78,10 @@ function containerRequest(requirement: ContainerRequest['requirement'], required
 }
 
 /** How a run ended by its exit code (CWL's rule, as cwltool applies it: 0 succeeds unless listed as a failure). */
-export function exitStatus(run: Pick<ToolRun, 'successCodes' | 'temporaryFailCodes' | 'permanentFailCodes'>, exitCode: number): 'success' | 'temporaryFail' | 'permanentFail' {
+export function exitStatus(
+  run: Pick<ToolRun, 'successCodes' | 'temporaryFailCodes' | 'permanentFailCodes'>,
+  exitCode: number,
+): 'success' | 'temporaryFail' | 'permanentFail' {
   if (run.successCodes.includes(exitCode)) return 'success';
   if (run.temporaryFailCodes.includes(exitCode)) return 'temporaryFail';
   if (run.permanentFailCodes.includes(exitCode)) return 'permanentFail';

@@ -60,7 +60,9 @@ describe('CWL conformance suite through prepareToolRun', () => {
       argsTests++;
       const script = run.argv.findIndex((word) => word.endsWith('args.py'));
       const actual = run.argv.slice(script + 1).map((word) => basename(word));
-      if (script < 0 || JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${test.id}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+      if (script < 0 || JSON.stringify(actual) !== JSON.stringify(expected)) {
+        mismatches.push(`${test.id}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+      }
     }
     console.log(`${prepared} CommandLineTool tests prepared; should_fail tests stopped at preparation: ${stoppedShouldFail}`);
     console.log(`args.py command lines: ${argsTests - mismatches.length}/${argsTests} match`);

@@ -37,7 +37,8 @@ describe('CWL ExpressionTool', () => {
   it('refuses a result that is not an object, outputs of the wrong type, and a missing required output', async () => {
     const text = (expression: string): string => `inputs: []\noutputs:\n  n: int\n  s: string?\nexpression: '${expression}'\n`;
     await assert.rejects(run(text('$([1])'), {}), (e: Error) => e instanceof ToolRunError && /must give an object of outputs/.test(e.message));
-    await assert.rejects(run(text('$({"n": "one"})'), {}), (e: Error) => e instanceof ToolRunError && /outputs\.n: must be int, not the string "one"/.test(e.message));
+    const wrongType = /outputs\.n: must be int, not the string "one"/;
+    await assert.rejects(run(text('$({"n": "one"})'), {}), (e: Error) => e instanceof ToolRunError && wrongType.test(e.message));
     await assert.rejects(run(text('$({"s": "x"})'), {}), (e: Error) => e instanceof ToolRunError && /outputs\.n: is missing/.test(e.message));
     assert.deepEqual(await run(text('$({"n": 1})'), {}), { n: 1, s: null });
   });

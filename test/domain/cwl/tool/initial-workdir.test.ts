@@ -100,7 +100,8 @@ describe('CWL CommandLineTool: InitialWorkDirRequirement', () => {
     await rejectsWith(
       prepare(
         TOOL +
-          'baseCommand: ls\nrequirements:\n  InitialWorkDirRequirement:\n    listing: [{entryname: x, entry: $(inputs.many)}]\ninputs: {many: "File[]"}\noutputs: []\n',
+          'baseCommand: ls\nrequirements:\n  InitialWorkDirRequirement:\n    listing: [{entryname: x, entry: $(inputs.many)}]\n' +
+          'inputs: {many: "File[]"}\noutputs: []\n',
         { many: [reads] },
       ),
       /entryname .* cannot name the list of Files/,
@@ -130,7 +131,9 @@ describe('CWL CommandLineTool: InitialWorkDirRequirement', () => {
 
   it('refuses names that leave the outdir, and absolute names unless the run is in a container DockerRequirement requires', async () => {
     const listing = (name: string, docker = ''): string =>
-      TOOL + `baseCommand: ls\nrequirements:\n  ${docker}InitialWorkDirRequirement:\n    listing: [{entryname: '${name}', entry: x}]\ninputs: []\noutputs: []\n`;
+      TOOL +
+      `baseCommand: ls\nrequirements:\n  ${docker}InitialWorkDirRequirement:\n    listing: [{entryname: '${name}', entry: x}]\n` +
+      'inputs: []\noutputs: []\n';
     await rejectsWith(prepare(listing('../escape')), /leaves the output directory/);
     await rejectsWith(prepare(listing('a/../../escape')), /leaves the output directory/);
     await rejectsWith(prepare(listing('/etc/x')), /is absolute, which needs DockerRequirement under requirements/);

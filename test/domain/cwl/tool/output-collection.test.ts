@@ -120,7 +120,8 @@ describe('CWL CommandLineTool: collecting outputs', () => {
     const secondary = (outputs.bam as { secondaryFiles: { basename: string; checksum: string }[] }).secondaryFiles;
     assert.deepEqual(secondary.map((f) => f.basename), ['reads.bam.bai', 'reads.stats']);
     assert.equal(secondary[0]?.checksum, sha1('i'));
-    await rejectsWith(collect(text(true), { 'reads.bam': 'b', 'reads.bam.bai': 'i', 'reads.stats': 's' }), /required secondary file \/var\/data\/reads\.bam\.md5/);
+    const missing = /required secondary file \/var\/data\/reads\.bam\.md5/;
+    await rejectsWith(collect(text(true), { 'reads.bam': 'b', 'reads.bam.bai': 'i', 'reads.stats': 's' }), missing);
   });
 
   it('sets formats, literal or from expressions with self each File', async () => {
@@ -155,7 +156,10 @@ describe('CWL CommandLineTool: collecting outputs', () => {
       /2 files match the glob/,
     );
     await rejectsWith(
-      collect(TOOL + 'baseCommand: x\ninputs: []\noutputs:\n  n: {type: int, outputBinding: {glob: n.txt, loadContents: true, outputEval: "$(self[0].contents)"}}\n', { 'n.txt': '5' }),
+      collect(
+        TOOL + 'baseCommand: x\ninputs: []\noutputs:\n  n: {type: int, outputBinding: {glob: n.txt, loadContents: true, outputEval: "$(self[0].contents)"}}\n',
+        { 'n.txt': '5' },
+      ),
       /outputs\.n: must be int, not the string "5"/,
     );
   });
@@ -198,8 +202,9 @@ describe('CWL CommandLineTool: collecting outputs', () => {
     assert.deepEqual([outputs.n, outputs.extra], [7, 'kept']);
     const sandboxPath = await collect(text, { 'cwl.output.json': JSON.stringify({ f: { class: 'File', path: '/var/data/a' }, n: 1 }), a: 'a' });
     assert.equal((sandboxPath.outputs.f as { location: string }).location, pathToFileURL(`${sandboxPath.dir}/a`).href);
-    await rejectsWith(collect(text, { 'cwl.output.json': JSON.stringify({ f: { class: 'File', location: 'file:///etc/passwd' }, n: 1 }) }), /neither in the output directory nor an input/);
-    await rejectsWith(collect(text, { 'cwl.output.json': JSON.stringify({ f: { class: 'File', location: '../../etc/passwd' }, n: 1 }) }), /neither in the output directory/);
+    const outside = (location: string): Record<string, string> => ({ 'cwl.output.json': JSON.stringify({ f: { class: 'File', location }, n: 1 }) });
+    await rejectsWith(collect(text, outside('file:///etc/passwd')), /neither in the output directory nor an input/);
+    await rejectsWith(collect(text, outside('../../etc/passwd')), /neither in the output directory/);
     await rejectsWith(collect(text, { 'cwl.output.json': '[1]' }), /cwl\.output\.json must hold an object/);
   });
 
@@ -210,7 +215,8 @@ describe('CWL CommandLineTool: collecting outputs', () => {
     const run = await prepareToolRun(tool, {}, RUNTIME, { files });
     const dir = tempTree({ 'adir/original.txt': 'inside' });
     symlinkSync(`${outside}/secret.txt`, `${dir}/link.txt`);
-    await rejectsWith(collectToolOutputs(tool, run.inputs, run.runtime, new LocalOutputDirectory(dir), { files }), /link\.txt leads outside the output directory/);
+    const collecting = collectToolOutputs(tool, run.inputs, run.runtime, new LocalOutputDirectory(dir), { files });
+    await rejectsWith(collecting, /link\.txt leads outside the output directory/);
     const legal = tempTree({ 'adir/original.txt': 'inside' });
     symlinkSync('adir/original.txt', `${legal}/link.txt`);
     const outputs = await collectToolOutputs(tool, run.inputs, run.runtime, new LocalOutputDirectory(legal), { files });

@@ -22,7 +22,8 @@ describe('CWL CommandLineTool: what a run needs besides its command', () => {
     assert.equal(run.stdin, '/var/data/sample.in');
     assert.equal(run.stdout, 'sample.out');
     assert.match(run.stderr ?? '', /^[\w.-]+$/, 'a generated name in the outdir');
-    await rejectsWith(prepare(TOOL + 'baseCommand: cat\nstdout: ../escape\ninputs: []\noutputs: []\n'), /stdout must be a file name relative to the output directory/);
+    const relative = /stdout must be a file name relative to the output directory/;
+    await rejectsWith(prepare(TOOL + 'baseCommand: cat\nstdout: ../escape\ninputs: []\noutputs: []\n'), relative);
     await rejectsWith(prepare(TOOL + 'baseCommand: cat\nstdout: /etc/x\ninputs: []\noutputs: []\n'), /stdout must be/);
   });
 
@@ -44,7 +45,8 @@ describe('CWL CommandLineTool: what a run needs besides its command', () => {
 
   it('decides resources: defaults, v1.0 ram, a missing bound from the other, expressions, fractional cores rounded up in runtime', async () => {
     const plain = await prepare(TOOL + 'baseCommand: x\ninputs: []\noutputs: []\n');
-    assert.deepEqual(plain.resources, { coresMin: 1, coresMax: 1, ramMin: 256, ramMax: 256, tmpdirMin: 1024, tmpdirMax: 1024, outdirMin: 1024, outdirMax: 1024 });
+    const defaults = { coresMin: 1, coresMax: 1, ramMin: 256, ramMax: 256, tmpdirMin: 1024, tmpdirMax: 1024, outdirMin: 1024, outdirMax: 1024 };
+    assert.deepEqual(plain.resources, defaults);
     assert.deepEqual([plain.runtime.cores, plain.runtime.ram, plain.runtime.tmpdirSize, plain.runtime.outdirSize], [1, 256, 1024, 1024]);
     const old = await prepare('cwlVersion: v1.0\nclass: CommandLineTool\nbaseCommand: x\ninputs: []\noutputs: []\n');
     assert.equal(old.resources.ramMin, 1024);
