@@ -1,6 +1,7 @@
 import type { JsonMap } from '../expressions/index.js';
 import { nameParts } from '../types/files.js';
 import { pathToReference } from '../uri.js';
+import { ToolRunError } from './errors.js';
 import type { StagedItem } from './tool-run.js';
 import { asList, fileObjects, isFileObject, lastSegment, parentOf, type FileObject } from './values.js';
 
@@ -17,6 +18,7 @@ export class Staging {
   private inputs: StagedItem[] = [];
   private readonly workDir: StagedItem[] = [];
   private directories = 0;
+  private literals = 0;
 
   constructor(private readonly root: string) {}
 
@@ -57,6 +59,12 @@ export class Staging {
 
   private place(file: FileObject, directory: string, covered: boolean, items: StagedItem[], writable: boolean): void {
     const known = typeof file.location === 'string' ? this.paths.get(file.location) : undefined;
+    // A literal File without a name (a job's `{class: File, contents: ...}`) gets one; cwltool gives it a random one.
+    if (file.location === undefined && file.basename === undefined) file.basename = `literal-${++this.literals}`;
+    const name = file.basename;
+    if (known === undefined && (typeof name !== 'string' || name === '' || name === '.' || name === '..' || name.includes('/'))) {
+      throw new ToolRunError(`a ${file.class} cannot be staged under the name ${JSON.stringify(name)}`);
+    }
     this.placeAt(file, known ?? `${directory}/${String(file.basename)}`, covered || known !== undefined, items, writable, known !== undefined);
   }
 

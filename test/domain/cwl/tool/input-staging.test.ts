@@ -111,7 +111,7 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
     assert.deepEqual(sub?.listing?.map((e) => [e.path, e.size]), [['/var/lib/cwl/inputs/1/data/sub/b.txt', 2]]);
   });
 
-  it('stages literal Files and Directories of a job as items to create', async () => {
+  it('stages literal Files and Directories of a job as items to create, naming a nameless File', async () => {
     const run = await prepare(TOOL + 'baseCommand: ls\ninputs:\n  - {id: f, type: File}\n  - {id: d, type: Directory}\noutputs: []\n', {
       f: { class: 'File', basename: 'note.txt', contents: 'hello' },
       d: { class: 'Directory', basename: 'made', listing: [{ class: 'File', basename: 'in.txt', contents: 'x' }, fileAt(`${dir}/ref.fa`)] },
@@ -122,12 +122,15 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
       { class: 'File', path: '/var/lib/cwl/inputs/2/made/in.txt', contents: 'x', writable: false },
       { class: 'File', path: '/var/lib/cwl/inputs/2/made/ref.fa', location: uri(`${dir}/ref.fa`), writable: false },
     ]);
+    const nameless = await prepare(TOOL + 'baseCommand: cat\ninputs:\n  f: File\noutputs: []\n', { f: { class: 'File', contents: 'anon' } });
+    assert.deepEqual(nameless.staging, [{ class: 'File', path: '/var/lib/cwl/inputs/1/literal-1', contents: 'anon', writable: false }]);
   });
 
-  it('refuses inputs that do not exist or are not of their class, and stages under the root it is given', async () => {
+  it('refuses inputs that do not exist, are not of their class or have a name leaving their directory; stages under the root it is given', async () => {
     const text = TOOL + 'baseCommand: cat\ninputs:\n  f: File\noutputs: []\n';
     await rejectsWith(prepare(text, { f: fileAt(`${dir}/nothing.txt`) }), /inputs\.f: .*nothing\.txt does not exist/);
     await rejectsWith(prepare(text, { f: fileAt(`${dir}/data`) }), /is a Directory, not a File/);
+    await rejectsWith(prepare(text, { f: fileAt(`${dir}/ref.fa`, { basename: '..' }) }), /cannot be staged under the name "\.\."/);
     const run = await prepare(text, { f: fileAt(`${dir}/ref.fa`) }, { stagingRoot: '/stage' });
     assert.equal(run.staging[0]?.path, '/stage/1/ref.fa');
   });
