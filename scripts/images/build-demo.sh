@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The image `gdflow demo --executor podman` runs its tools in: a minimal Debian 12 (debootstrap minbase) with
 # fastp, bwa and samtools installed by apt inside it, imported with the container CLI. Needs root (debootstrap),
-# debootstrap and the Debian archive (no container registry). About 1-2 minutes.
+# debootstrap and the Debian archive (no container registry). 1-2 minutes (48 to 96 s on a loaded 2-core machine).
 #
 #   scripts/images/build-demo.sh [--force]     builds localhost/gdflow-demo:latest unless it is already there
 #   CONTAINER_RUNTIME=docker ...               builds it for docker instead of podman
@@ -14,7 +14,7 @@ PACKAGES="fastp bwa samtools"
 . "$(dirname "$0")/lib.sh"
 
 if already_here "$IMAGE"; then echo "$IMAGE is already here"; exit 0; fi
-ROOT=$(mktemp -d)
+ROOT=$(scratch_dir)
 trap 'rm -rf "$ROOT"' EXIT
 # shellcheck disable=SC2086
 minbase_root "$ROOT" "$SUITE" $PACKAGES

@@ -49,6 +49,9 @@ export interface CwlDirectory {
 /** The input object of a run: input name (short, as a job file writes it) to value. */
 export type CwlInputObject = Readonly<Record<string, CwlValue>>;
 
+/** The output object of a run: output name (short) to value; an output without a value is null. */
+export type CwlOutputObject = Readonly<Record<string, CwlValue>>;
+
 export const isFile = (value: unknown): value is CwlFile =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { class?: unknown }).class === 'File';
 
