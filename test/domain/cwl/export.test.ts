@@ -258,6 +258,38 @@ describe("CWL export: the exported command is gdflow's", () => {
     assert.ok(compared > 1000 && refused > 50, `${compared} compared, ${refused} refused`);
   });
 
+  it('every template construct gdflow takes renders the same: filters, tests, loops, macros, set, slices, the context', () => {
+    const definition = definitionOf({
+      cmd_template: '',
+      inputs: { reads: { type: 'file', formats: ['fq'], maxitems: 4, required: true }, ref: { type: 'file', formats: ['fa'] } },
+      outputs: { out: { type: 'file', formats: 'bam' }, logs: { type: 'file', formats: 'txt', minitems: 2, maxitems: 2 } },
+      parameters: { name: { type: 'string', default: 'My Sample' }, n: { type: 'integer', default: 3 }, ratio: { type: 'number', default: 0.25 }, on: { type: 'flag', default: true }, none: { type: 'string' } },
+    });
+    const templates = [
+      '{% for r in inputs.reads %}{{ loop.index }}:{{ r.path }}{% if not loop.last %},{% endif %}{% endfor %}',
+      "{{ inputs.reads | map(attribute='path') | join(' ') }} {{ inputs.reads | length }} {{ (inputs.reads | first).path }} {{ (inputs.reads | last).path }}",
+      "{{ parameters.name | upper }} {{ parameters.name | lower }} {{ parameters.name | replace(' ', '_') }} {{ parameters.name | title }} {{ parameters.name[3:] }}",
+      "{{ parameters.name.split(' ') | reverse | join('-') }} {{ parameters.name | length }} {{ parameters.name.startswith('My') }}",
+      '{% macro opt(flag, value) %}--{{ flag }}={{ value }}{% endmacro %}{{ opt("name", parameters.name) }} {{ opt("n", parameters.n * 2) }}',
+      '{% set prefix = parameters.name ~ ".sorted" %}{{ prefix }}.bam {{ prefix | tojson }}',
+      '{% if parameters.n > 5 %}big{% elif parameters.n > 2 %}mid {{ parameters.n // 2 }} {{ parameters.n / 2 }}{% else %}small{% endif %}',
+      "{{ parameters.ratio }} {{ parameters.ratio * 4 }} {{ parameters.n % 2 }} {{ -parameters.n | abs }} {{ parameters.ratio | int }} {{ '7' | int + 1 }}",
+      "{{ parameters.on }} {{ 'yes' if parameters.on else 'no' }} {{ parameters.none is none }} {{ parameters.none | default('d', true) }}",
+      '{{ requirements.resources.cpu }} {{ requirements.resources.mem }} {{ requirements.resources.disk }} {{ requirements.container.image }}',
+      '{% for i in range(parameters.n) %}{{ i }}{% endfor %} {{ outputs.logs | map(attribute="path") | join(",") }} {{ outputs.out[0].path }}',
+      "{% if inputs.ref %}-r {{ inputs.ref[0].path }}{% endif %} {{ ['b', 'a', 'b'] | unique | sort | join }} {{ {'k': parameters.n} | items | list }}",
+      'cat <<EOF > /var/data/x.txt\n{{ parameters.name }}\nEOF\nsort -k1,1 /var/data/x.txt | {{ "awk \'{print $1}\'" }}',
+    ];
+    const files = { reads: ['a.fq', 'b c.fq', 'a.fq'], ref: ['ref.fa'] };
+    for (const template of templates) {
+      const t = { ...definition, cmdTemplate: template };
+      for (const outdir of [JOB_DIRECTORY, '/tmp/w d']) {
+        const expected = gdflowCommand(t, files, {}, outdir);
+        assert.equal(exportedCommand(exportTool(sourceOf(t), OPTIONS), cwlInputs(t, files, {}), runtimeFor(t, outdir)), expected, template);
+      }
+    }
+  });
+
   it('an empty cmd_template is assembled from the definition as gdflow assembles it', () => {
     const definition = definitionOf({
       cmd_template: '',
