@@ -21,6 +21,7 @@ import { headerText, shiftBai, splitBam } from '../helpers/bam-files.js';
 import { skipWithout } from '../helpers/components.js';
 import { cwltool, cwltoolUnavailable } from '../helpers/cwltool.js';
 import { EXACT_CONTEXTS, HOSTILE, RUN_ONLY_CONTEXTS } from '../helpers/shell-contexts.js';
+import { createWorkflow, pipelineConfigs, registerPipeline } from '../helpers/workflows.js';
 
 type Json = any;
 
@@ -135,6 +136,53 @@ describe('CWL export of the demo pipeline through the server, the CLI and cwltoo
 
     const shift = gdflowBam.headerBytes - cwlBam.headerBytes;
     assert.ok(shiftBai(cwlOutput(STORED.store_bai), shift).equals(gdflowOutputs[STORED.store_bai]!), 'BAI: the same index, its offsets moved by the difference in header length');
+  });
+});
+
+describe('CWL export of a workflow with a fan-out and a list input, run with the defaults of its run template', { skip, timeout: 300_000 }, () => {
+  it('gives the stored files the names gdflow gives them, and the same contents', async () => {
+    const ids = await registerPipeline(f.account);
+    await createWorkflow(f.account, 'pipeline', pipelineConfigs(ids));
+    const files = { 'reads.fq': '@r1\nACGT\n+\nIIII\n', 'ref.fa': '>chr1\nACGTACGT\n' };
+    for (const [name, content] of Object.entries(files)) {
+      writeFileSync(join(f.dir, name), content);
+      await f.client.putData(`/pipeline/${name}`, Buffer.from(content));
+    }
+
+    // gdflow's run: the run template's defaults, so store_bam gets a generated name and store_report its workflow's.
+    const { parameter } = await f.client.getExecutableWorkflow('pipeline', 1);
+    const run: Json = parameter;
+    run.Inputs.load_reads.data[0].name = '/pipeline/reads.fq';
+    run.Inputs.load_ref.data[0].name = '/pipeline/ref.fa';
+    const { task_id, task_name } = await f.client.activateWorkflow({ workflow_name: 'pipeline', workflow_version: 1, parameters: run });
+    const task = await f.client.waitForTask(task_id, { intervalMs: 200, timeoutMs: 120_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    const stored = (await f.client.listData('/home/')).items.map((item) => item.name.slice(item.name.indexOf(':') + 1)).filter((name) => name.includes(`/${task_name}/`));
+    assert.deepEqual(stored.map((name) => name.slice(name.lastIndexOf('/') + 1)), ['store_bam.bam']);
+    const gdflowBam = await f.client.readData(stored[0]!);
+    const gdflowReport = (await f.client.readData('/results/report.txt')).toString('utf8');
+
+    const document = join(f.dir, 'pipeline.cwl');
+    const exported = await f.run(['cwl', 'export', 'workflow', 'pipeline', '-o', document]);
+    assert.equal(exported.status, 0, exported.stderr);
+    const validated = await cwltool(['--validate', document], { cwd: f.dir });
+    assert.equal(validated.status, 0, validated.stderr);
+    assert.deepEqual(complaints(validated.stderr), []);
+    const job = {
+      load_reads: { class: 'File', path: 'reads.fq', format: formatUri('edam:format_1930') },
+      load_ref: { class: 'File', path: 'ref.fa', format: formatUri('edam:format_1929') },
+    };
+    writeFileSync(join(f.dir, 'pipeline-job.json'), JSON.stringify(job));
+    const jobDirectory = join(f.dir, 'pipejob-');
+    const ran = await cwltool(['--no-container', '--outdir', 'pipeline-out', '--tmp-outdir-prefix', jobDirectory, document, 'pipeline-job.json'], { cwd: f.dir });
+    assert.equal(ran.status, 0, ran.stderr);
+    const produced = JSON.parse(ran.stdout) as Record<string, { basename: string; path: string }>;
+    assert.equal(produced.store_bam!.basename, 'store_bam.bam');
+    assert.equal(produced.store_report!.basename, 'report.txt');
+    assert.ok(readFileSync(produced.store_bam!.path).equals(gdflowBam), 'the same bytes');
+    // wc -c names the file it counted: in the job's directory, where gdflow's job has /var/data.
+    assert.equal(readFileSync(produced.store_report!.path, 'utf8').replace(new RegExp(`${jobDirectory}[a-z0-9_]+`), '/var/data'), gdflowReport);
+    assert.match(gdflowReport, /^\d+ \/var\/data\/inputs\/bam\/store_bam\.bam\n$/);
   });
 });
 
