@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { exportTool, exportWorkflow, formatTerm, formatUri, toolIds, type ToolSource } from '../../../src/domain/cwl/export/index.js';
+import { InMemoryDocumentSource, loadDocument } from '../../../src/domain/cwl/index.js';
 import { InvalidInput } from '../../../src/domain/errors.js';
 import { JOB_DIRECTORY, jobFilePath, RenderError, renderCommand } from '../../../src/domain/render/index.js';
 import { relocateJobDirectory } from '../../../src/domain/render/work-dir.js';
@@ -120,7 +121,10 @@ describe('CWL export: a tool document', () => {
     },
     requirements: { container: { image: 'quay.io/x/counter:1.0', type: 'docker' }, resources: { cpu: 4, mem: '3g', disk: '10g', network: true } },
   });
-  const document: Json = exportTool(sourceOf(definition, 'counter'), OPTIONS);
+  let document: Json;
+  before(async () => {
+    document = await exportTool(sourceOf(definition, 'counter'), OPTIONS);
+  });
 
   it('is a CWL v1.2 CommandLineTool whose command is one unquoted argument under ShellCommandRequirement', () => {
     assert.equal(document.cwlVersion, 'v1.2');
@@ -188,8 +192,8 @@ describe('CWL export: a tool document', () => {
     assert.equal(refused({ label: 'a\u0000b' }), "input 'label' of counter:3 must not contain NUL or private-use characters");
   });
 
-  it('connects the stdin input and the stdout output, and checks that a list output was written', () => {
-    const streams: Json = exportTool(sourceOf(definitionOf({
+  it('connects the stdin input and the stdout output, and checks that a list output was written', async () => {
+    const streams: Json = await exportTool(sourceOf(definitionOf({
       cmd_template: 'sort',
       inputs: { unsorted: { type: 'file', stdin: true, required: true } },
       outputs: { sorted: { type: 'file', formats: 'txt', stdout: true }, extra: { type: 'file', formats: 'txt', maxitems: 2, minitems: 2 } },
@@ -207,9 +211,9 @@ describe('CWL export: a tool document', () => {
     );
   });
 
-  it('exports a version imported from CWL as the document it came from', () => {
+  it('exports a version imported from CWL as the document it came from', async () => {
     const original = { class: 'CommandLineTool', baseCommand: 'echo', inputs: [], outputs: [] };
-    assert.deepEqual(exportTool({ cwlDocument: original }, OPTIONS), { cwlVersion: 'v1.2', ...original });
+    assert.deepEqual(await exportTool({ cwlDocument: original }, OPTIONS), { cwlVersion: 'v1.2', ...original });
   });
 });
 
@@ -224,23 +228,23 @@ describe("CWL export: the exported command is gdflow's", () => {
     Object.fromEntries(Object.values(definition.inputs).map((p) => [p.name, Array.from({ length: Math.max(p.minitems, 1) + (p.maxitems > 1 ? 2 : 0) }, (_, i) => (i === 1 ? "it's $(x).fq" : `sample_${i}.fq`))]));
 
   for (const outdir of [JOB_DIRECTORY, '/tmp/cwl job dir']) {
-    it(`the demo tools and the fastqc fixture render the same command, in ${outdir}`, () => {
+    it(`the demo tools and the fastqc fixture render the same command, in ${outdir}`, async () => {
       for (const definition of [...demo, fastqc]) {
         const files = filesFor(definition);
         const values = Object.fromEntries(Object.values(definition.parameters).map((p) => [p.name, p.default]));
-        const document = exportTool(sourceOf(definition), OPTIONS);
+        const document = await exportTool(sourceOf(definition), OPTIONS);
         const expected = gdflowCommand(definition, files, values, outdir);
         assert.equal(exportedCommand(document, cwlInputs(definition, files, values), runtimeFor(definition, outdir)), expected);
       }
     });
   }
 
-  it('the injection corpus gives the same command in every shell context, or the same refusal', () => {
+  it('the injection corpus gives the same command in every shell context, or the same refusal', async () => {
     let compared = 0;
     let refused = 0;
     for (const template of [...EXACT_CONTEXTS.map((c) => c.template), ...RUN_ONLY_CONTEXTS]) {
       const definition = definitionOf({ cmd_template: template, parameters: { x: { type: 'string', default: 'x' } } });
-      const document = exportTool(sourceOf(definition), OPTIONS);
+      const document = await exportTool(sourceOf(definition), OPTIONS);
       for (const value of HOSTILE) {
         let expected: string;
         try {
@@ -258,7 +262,7 @@ describe("CWL export: the exported command is gdflow's", () => {
     assert.ok(compared > 1000 && refused > 50, `${compared} compared, ${refused} refused`);
   });
 
-  it('every template construct gdflow takes renders the same: filters, tests, loops, macros, set, slices, the context', () => {
+  it('every template construct gdflow takes renders the same: filters, tests, loops, macros, set, slices, the context', async () => {
     const definition = definitionOf({
       cmd_template: '',
       inputs: { reads: { type: 'file', formats: ['fq'], maxitems: 4, required: true }, ref: { type: 'file', formats: ['fa'] } },
@@ -285,12 +289,12 @@ describe("CWL export: the exported command is gdflow's", () => {
       const t = { ...definition, cmdTemplate: template };
       for (const outdir of [JOB_DIRECTORY, '/tmp/w d']) {
         const expected = gdflowCommand(t, files, {}, outdir);
-        assert.equal(exportedCommand(exportTool(sourceOf(t), OPTIONS), cwlInputs(t, files, {}), runtimeFor(t, outdir)), expected, template);
+        assert.equal(exportedCommand(await exportTool(sourceOf(t), OPTIONS), cwlInputs(t, files, {}), runtimeFor(t, outdir)), expected, template);
       }
     }
   });
 
-  it('an empty cmd_template is assembled from the definition as gdflow assembles it', () => {
+  it('an empty cmd_template is assembled from the definition as gdflow assembles it', async () => {
     const definition = definitionOf({
       cmd_template: '',
       inputs: { reads: { type: 'file', prefix: '-i', separator: ' ', maxitems: 3, item: { separator: ',' } } },
@@ -299,7 +303,7 @@ describe("CWL export: the exported command is gdflow's", () => {
     });
     const files = { reads: ['a b.fq', 'c.fq'] };
     const values = { fast: true, threads: 8 };
-    const command = exportedCommand(exportTool(sourceOf(definition), OPTIONS), cwlInputs(definition, files, values), runtimeFor(definition, '/var/data'));
+    const command = exportedCommand(await exportTool(sourceOf(definition), OPTIONS), cwlInputs(definition, files, values), runtimeFor(definition, '/var/data'));
     assert.equal(command, gdflowCommand(definition, files, values));
     assert.equal(command, '-i /var/data/inputs/reads/a_b.fq,/var/data/inputs/reads/c.fq --fast --threads=8 -o /var/data/outputs/out/out.bam');
   });
@@ -329,13 +333,13 @@ describe('CWL export: a workflow document', () => {
     ),
   );
   const workflow = parseYaml(readFileSync(join(repoRoot(), 'examples', 'demo', 'align-workflow.yml'), 'utf8').replaceAll('{account}', 'demo')).workflow;
-  const exported = (configs: Json, template = (t: Json) => t): Json => {
+  const exported = (configs: Json, template = (t: Json) => t): Promise<Json> => {
     const graph = buildGraph(configs, (appId) => tools[appId]);
     return exportWorkflow({ account: 'demo', project: 'default', name: 'align', version: 2, description: 'align reads', graph, template: template(buildRunTemplate(graph)) }, OPTIONS);
   };
 
-  it('makes loaddata nodes File inputs, storedata nodes outputs and tool nodes steps with their tools', () => {
-    const document = exported({ nodelist: workflow.nodelist });
+  it('makes loaddata nodes File inputs, storedata nodes outputs and tool nodes steps with their tools', async () => {
+    const document = await exported({ nodelist: workflow.nodelist });
     assert.equal(document.class, 'Workflow');
     assert.deepEqual(document.inputs.load_read1, { type: 'File', label: 'first reads (R1)', format: ['edam:format_1930'] });
     assert.deepEqual(document.inputs.load_reference.format, ['edam:format_1929']);
@@ -347,15 +351,15 @@ describe('CWL export: a workflow document', () => {
     assert.equal(document.steps.qc.run.class, 'CommandLineTool');
   });
 
-  it('carries the renderer once, which the steps inherit', () => {
-    const document = exported({ nodelist: workflow.nodelist });
+  it('carries the renderer once, which the steps inherit', async () => {
+    const document = await exported({ nodelist: workflow.nodelist });
     assert.equal(document.requirements.InlineJavascriptRequirement.expressionLib.length, 1);
     for (const step of Object.values(document.steps) as Json[]) assert.ok(!('InlineJavascriptRequirement' in step.run.requirements));
     assert.ok(!('MultipleInputFeatureRequirement' in document.requirements));
   });
 
-  it("makes the task's choices inputs with the run template's defaults: variable parameters and the stored files' names", () => {
-    const document = exported({ nodelist: workflow.nodelist }, (template) => {
+  it("makes the task's choices inputs with the run template's defaults: variable parameters and the stored files' names", async () => {
+    const document = await exported({ nodelist: workflow.nodelist }, (template) => {
       template.Outputs.store_bam.data[0].name = '/results/sample1.sorted.bam';
       return template;
     });
@@ -367,20 +371,20 @@ describe('CWL export: a workflow document', () => {
     assert.equal(document.steps.qc.in['trimmed1.name'], undefined, 'an output no store names keeps its default name');
   });
 
-  it('fixes a parameter the workflow fixes as the step default', () => {
+  it('fixes a parameter the workflow fixes as the step default', async () => {
     const nodelist = structuredClone(workflow.nodelist);
     nodelist.find((n: Json) => n.node_id === 'qc').parameters.qualified_quality = { value: 25, variable: false };
-    const document = exported({ nodelist });
+    const document = await exported({ nodelist });
     assert.deepEqual(document.steps.qc.in.qualified_quality, { default: 25 });
     assert.equal(document.inputs['qc.qualified_quality'], undefined);
   });
 
-  it('merges several links into a list input', () => {
+  it('merges several links into a list input', async () => {
     tools['/demo/cat/1'] = {
       id: 'cat', accountName: 'demo', projectName: 'default', name: 'cat', version: 1,
       definition: definitionOf({ cmd_template: 'cat {{ inputs.parts | map(attribute="path") | join(" ") }} > {{ outputs.all[0].path }}', inputs: { parts: { type: 'file', formats: ['fastq'], maxitems: 2, required: true } }, outputs: { all: { type: 'file', formats: 'fastq' } } }),
     };
-    const document = exported({
+    const document = await exported({
       nodelist: [
         { node_id: 'r1', app_id: 'loaddata', outputs: { data: { enid: 'a' } } },
         { node_id: 'r2', app_id: 'loaddata', outputs: { data: { enid: 'b' } } },
@@ -392,7 +396,18 @@ describe('CWL export: a workflow document', () => {
     assert.deepEqual(document.requirements.MultipleInputFeatureRequirement, {});
   });
 
-  it('refuses, naming the node and input, a list output feeding an input of one file', () => {
+  it("loads in gdflow's own CWL front end without an error or a warning, as the tools do", async () => {
+    const documents: Record<string, Json> = { 'align.cwl': await exported({ nodelist: workflow.nodelist }) };
+    for (const t of Object.values(tools)) documents[`${t.name}.cwl`] = await exportTool(sourceOf(t.definition, t.name), OPTIONS);
+    for (const [name, document] of Object.entries(documents)) {
+      const uri = `file:///w/${name}`;
+      const { process, warnings } = await loadDocument(uri, new InMemoryDocumentSource([[uri, JSON.stringify(document)]]));
+      assert.equal(process.class, document.class, name);
+      assert.deepEqual(warnings, [], name);
+    }
+  });
+
+  it('refuses, naming the node and input, a list output feeding an input of one file', async () => {
     tools['/demo/split/1'] = {
       id: 'split', accountName: 'demo', projectName: 'default', name: 'split', version: 1,
       definition: definitionOf({ cmd_template: 'true', outputs: { parts: { type: 'file', formats: 'bam', maxitems: 4 } } }),
@@ -404,7 +419,7 @@ describe('CWL export: a workflow document', () => {
         { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'r' } } },
       ],
     };
-    assert.throws(() => exported(configs), (error: unknown) => {
+    await assert.rejects(exported(configs), (error: unknown) => {
       assert.ok(error instanceof InvalidInput);
       assert.equal(error.reason, "node 'stats': input 'bam' takes one file, but split.parts, which feeds it, may hold several; CWL needs a list there");
       return true;

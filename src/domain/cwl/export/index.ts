@@ -1,5 +1,6 @@
 import { cwlDocument } from './document.js';
 import { commandLineTool, type ToolSource } from './tool.js';
+import { embeddedLibrary } from './library.js';
 import { cwlWorkflow, type WorkflowSource } from './workflow.js';
 
 /**
@@ -33,13 +34,13 @@ function importedDocument(document: JsonObject): JsonObject {
 }
 
 /** A tool version as a CommandLineTool document. */
-export function exportTool(source: ToolSource | ImportedSource, options: ExportOptions): JsonObject {
+export async function exportTool(source: ToolSource | ImportedSource, options: ExportOptions): Promise<JsonObject> {
   if ('cwlDocument' in source) return importedDocument(source.cwlDocument);
-  return cwlDocument(commandLineTool(source, { gdflowVersion: options.gdflowVersion, library: 'embedded' }));
+  return cwlDocument(commandLineTool(source, { gdflowVersion: options.gdflowVersion, library: await embeddedLibrary() }));
 }
 
 /** A workflow version as a Workflow document, its tools embedded in its steps. */
-export function exportWorkflow(source: WorkflowSource | ImportedSource, options: ExportOptions): JsonObject {
+export async function exportWorkflow(source: WorkflowSource | ImportedSource, options: ExportOptions): Promise<JsonObject> {
   if ('cwlDocument' in source) return importedDocument(source.cwlDocument);
-  return cwlDocument(cwlWorkflow(source, options));
+  return cwlDocument(cwlWorkflow(source, { gdflowVersion: options.gdflowVersion, library: await embeddedLibrary() }));
 }

@@ -1,5 +1,4 @@
 import type { ToolDefinition } from '../../tools/definition.js';
-import { EMBEDDED_LIBRARY } from './embedded-library.js';
 import type { EmbeddedDefinition, EmbeddedLayout, EmbeddedTool } from './embedded/types.js';
 import { formatTerm } from './formats.js';
 import { toolIds, type ToolIds } from './ids.js';
@@ -35,10 +34,10 @@ export interface ToolExportOptions {
   /** gdflow's version, written in the document's doc. */
   gdflowVersion: string;
   /**
-   * `embedded`: the document carries the renderer (a document of its own); `inherited`: it does not, because the
-   * workflow that embeds it carries it once for all its steps (CWL requirements are inherited by the steps' tools).
+   * The embedded code (library.ts) the document carries, as a document of its own; absent when the workflow that
+   * embeds the tool carries it once for all its steps (CWL requirements are inherited by the steps' tools).
    */
-  library: 'embedded' | 'inherited';
+  library?: string;
 }
 
 /** An expression that calls a function of the embedded code with static arguments written as JSON. */
@@ -73,7 +72,7 @@ function embeddedDefinition(definition: ToolDefinition): EmbeddedDefinition {
 function requirements(source: ToolSource, layout: EmbeddedLayout, options: ToolExportOptions): JsonObject {
   const { cpu, memMb, diskMb, network } = source.definition.resources;
   return {
-    ...(options.library === 'embedded' ? { InlineJavascriptRequirement: { expressionLib: [EMBEDDED_LIBRARY] } } : {}),
+    ...(options.library !== undefined ? { InlineJavascriptRequirement: { expressionLib: [options.library] } } : {}),
     ShellCommandRequirement: {},
     InitialWorkDirRequirement: { listing: [embeddedCall('workDir', [layout], ['inputs'])] },
     ResourceRequirement: { coresMin: cpu, coresMax: cpu, ramMin: memMb, ramMax: memMb, outdirMin: diskMb, outdirMax: diskMb },

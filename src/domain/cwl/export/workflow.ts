@@ -3,7 +3,6 @@ import { defaultOutputName } from '../../tasks/activation.js';
 import { basename } from '../../tasks/file-names.js';
 import type { GraphNode, WorkflowGraph } from '../../workflows/graph.js';
 import type { RunTemplate } from '../../workflows/run-template.js';
-import { EMBEDDED_LIBRARY } from './embedded-library.js';
 import { formatTerms } from './formats.js';
 import { toolIds, type ToolIds } from './ids.js';
 import { parameterDefault, parameterInput } from './parameters.js';
@@ -163,14 +162,14 @@ class WorkflowExport {
       out: Object.values(ids.outputs),
       run: commandLineTool(
         { account: tool.accountName, project: tool.projectName, name: tool.name, version: tool.version, definition: tool.definition },
-        { gdflowVersion: this.options.gdflowVersion, library: 'inherited' },
+        { gdflowVersion: this.options.gdflowVersion },
       ),
     };
   }
 }
 
 /** The Workflow of a gdflow workflow version (without cwlVersion and $namespaces: document.ts adds them). */
-export function cwlWorkflow(source: WorkflowSource, options: Pick<ToolExportOptions, 'gdflowVersion'>): JsonObject {
+export function cwlWorkflow(source: WorkflowSource, options: Required<ToolExportOptions>): JsonObject {
   const built = new WorkflowExport(source, options);
   built.build();
   const origin = `Exported by gdflow ${options.gdflowVersion} from workflow ${source.name} version ${source.version} (account ${source.account}, project ${source.project}).`;
@@ -179,7 +178,7 @@ export function cwlWorkflow(source: WorkflowSource, options: Pick<ToolExportOpti
     label: source.name,
     doc: [source.description, origin].filter((part) => part !== '').join('\n\n'),
     requirements: {
-      InlineJavascriptRequirement: { expressionLib: [EMBEDDED_LIBRARY] },
+      InlineJavascriptRequirement: { expressionLib: [options.library] },
       ...(built.mergesLinks ? { MultipleInputFeatureRequirement: {} } : {}),
     },
     inputs: built.inputs,
