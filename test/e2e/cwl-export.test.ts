@@ -202,6 +202,28 @@ function echoingStep(document: Json): Json {
 const storeless = process.env.GDFLOW_TEST_STORE === 'postgres' ? 'the injection corpus runs once, in the SQLite pass: the store plays no part in it' : undefined;
 
 describe('the injection corpus through cwltool: the exported command is gdflow’s, or refused as gdflow refuses it', { skip: skip ?? storeless, timeout: 600_000 }, () => {
+  it('an exported tool, as exported, passes a hostile value as one argument, and fails its step where gdflow refuses', async () => {
+    const definition = {
+      cmd_template: "printf '<%s>' {{ parameters.x }} > {{ outputs.out[0].path }}; echo $(( {{ parameters.n }} + 1 )) >> {{ outputs.out[0].path }}",
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      parameters: { x: { type: 'string', default: 'x' }, n: { type: 'string', default: '1' } },
+      requirements: { container: { image: 'debian:bookworm', type: 'docker' } },
+    };
+    await f.client.registerTool(definition as WireToolDefinition, { name: 'printer' });
+    const exported = await f.run(['cwl', 'export', 'tool', 'printer', '-o', 'printer.cwl']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const value = "'$(touch PWNED)`id`; touch PWNED";
+    writeFileSync(join(f.dir, 'printer-job.json'), JSON.stringify({ x: value, n: '41' }));
+    const ran = await cwltool(['--no-container', '--outdir', 'printer-out', 'printer.cwl', 'printer-job.json'], { cwd: f.dir });
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(readFileSync(join(f.dir, 'printer-out', 'out.txt'), 'utf8'), `<${value}>42\n`);
+
+    writeFileSync(join(f.dir, 'printer-job.json'), JSON.stringify({ x: 'a', n: '1; touch PWNED' }));
+    const refused = await cwltool(['--no-container', '--outdir', 'printer-out', 'printer.cwl', 'printer-job.json'], { cwd: f.dir });
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /parameters\.n is used inside shell arithmetic, where only an integer is safe/);
+  });
+
   it('every shell context of the renderer tests, with every hostile value', async () => {
     const templates = [...EXACT_CONTEXTS.map((c) => c.template), ...RUN_ONLY_CONTEXTS];
     const steps: Json = {};
