@@ -5,6 +5,7 @@ import * as m0003 from './0003_task_leases.js';
 import * as m0004 from './0004_job_image_digest.js';
 import * as m0005 from './0005_audit_log.js';
 import * as m0006 from './0006_call_cache_attempts.js';
+import * as m0008 from './0008_data_provenance.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_job_image_digest': m0004,
   '0005_audit_log': m0005,
   '0006_call_cache_attempts': m0006,
+  '0008_data_provenance': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {
