@@ -5,7 +5,7 @@ import type { DataStore } from '../data/index.js';
 import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/executor.js';
 import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
-import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
+import type { FileSource, JobSpecDocument, StoreJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import type { FileStamp } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
@@ -48,7 +48,17 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   cacheLookup?: 'hit' | 'miss' | 'off';
   /** The stamps of the outputs of a succeeded job that has a key. */
   outputStamps?: Record<string, FileStamp>;
+  /** What a store step put in the data store, however it ended (a failure may come after some items). */
+  stored?: StoredItem[];
 };
+
+/** One item a store step put in the data store: where from, and its stamp there (for its provenance). */
+export interface StoredItem {
+  target: { account: string; path: string };
+  source: FileSource;
+  size: number;
+  mtimeMs: number;
+}
 
 const now = () => Date.now() / 1000;
 
@@ -246,6 +256,24 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
 }
 
+/** A store step: its items into the data store, one by one; the result says which were stored, however it ended. */
+async function storeOutputs(spec: StoreJobSpec, context: RunContext, startedAt: number): Promise<RunResult> {
+  const stored: StoredItem[] = [];
+  const ended = (outcome: RunResult['outcome'], reason: string): RunResult => ({ outcome, exitCode: outcome === 'succeeded' ? 0 : null, reason, startedAt, endedAt: now(), stored });
+  try {
+    for (const entry of spec.imports) {
+      if (context.signal.aborted) return ended('killed', 'stopped');
+      const source = await hostPathOf(entry.source, context);
+      if (!existsSync(source)) return ended('failed', `${describeSource(entry.source)} is missing, nothing to store`);
+      const stamp = await context.dataStore.importFile(entry.target, source);
+      stored.push({ target: entry.target, source: entry.source, ...stamp });
+    }
+  } catch (error) {
+    return ended('failed', `engine error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return ended('succeeded', `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`);
+}
+
 export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {
   const startedAt = now();
   try {
@@ -262,17 +290,8 @@ export async function runJob(spec: JobSpecDocument, context: RunContext): Promis
         }
         return { outcome: 'succeeded', exitCode: 0, reason: `${spec.items.length} item(s) present`, startedAt, endedAt: now() };
       }
-      case 'store': {
-        for (const entry of spec.imports) {
-          if (context.signal.aborted) return { outcome: 'killed', exitCode: null, reason: 'stopped', startedAt, endedAt: now() };
-          const source = await hostPathOf(entry.source, context);
-          if (!existsSync(source)) {
-            return { outcome: 'failed', exitCode: null, reason: `${describeSource(entry.source)} is missing, nothing to store`, startedAt, endedAt: now() };
-          }
-          await context.dataStore.importFile(entry.target, source);
-        }
-        return { outcome: 'succeeded', exitCode: 0, reason: `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`, startedAt, endedAt: now() };
-      }
+      case 'store':
+        return await storeOutputs(spec, context, startedAt);
     }
   } catch (error) {
     return { outcome: 'failed', exitCode: null, reason: `engine error: ${error instanceof Error ? error.message : String(error)}`, startedAt, endedAt: now() };

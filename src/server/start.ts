@@ -145,7 +145,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const links = new SignedLogLinks(store, layout, config.logUrlTtl);
     services = createServices(store, {
       files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
-      data: new DataService(dataStore, config.uploadLimit),
+      data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
     });

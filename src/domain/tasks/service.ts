@@ -1,4 +1,4 @@
-import { AlreadyExists, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
+import { AlreadyExists, type DataProvenance, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
 import { parseJobSpec } from './job-spec.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { buildPlan, PlanError } from './plan.js';
@@ -13,6 +13,7 @@ import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
 import { jobView, taskView } from './views.js';
 import { explainCacheMiss } from './explain.js';
+import { plannedOutputs, taskOutputsView } from './outputs.js';
 import { formatDataName } from '../../data/index.js';
 
 /** A task's files on the shared data root (job directories and logs). */
@@ -383,6 +384,24 @@ export class TaskService {
   async jobCommand(scope: Scope, taskId: string, jobId: string) {
     const job = await this.job(scope, taskId, jobId);
     return { cmd: job.command };
+  }
+
+  /**
+   * What the task stored, or is to store (docs/tasks.md, "Outputs"): every item of its store steps with its state in
+   * the data store now, the job that wrote it and its store step. Outputs are in the task's account.
+   */
+  async outputs(scope: Scope, taskId: string) {
+    const task = await this.task(scope, taskId);
+    const order = new Map(((task.plan.jobs as string[] | undefined) ?? []).map((id, i) => [id, i]));
+    const jobs = (await this.store.listJobs(task.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    const planned = plannedOutputs(jobs);
+    const provenance = new Map<string, DataProvenance>();
+    for (const account of new Set(planned.map((p) => p.target.account))) {
+      const paths = planned.filter((p) => p.target.account === account).map((p) => p.target.path);
+      for (const row of await this.store.getProvenance(account, paths)) provenance.set(formatDataName(row), row);
+    }
+    const items = new Map(await Promise.all(planned.map(async (p) => [formatDataName(p.target), await this.catalog.stat(p.target).catch(() => undefined)] as const)));
+    return taskOutputsView(task, planned, provenance, items);
   }
 
   async events(scope: Scope, taskId: string) {
