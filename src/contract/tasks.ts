@@ -155,6 +155,11 @@ export const job = {
     external_id: { type: ['string', 'null'], description: "the job's handle outside gdflow: a Slurm job id, a container's name" },
     cached_from: { type: ['string', 'null'], description: 'the job whose outputs this one reused from the call cache; null when it ran' },
     attempts: { type: 'array', description: 'every attempt that ended, oldest first', items: jobAttempt },
+    waiting_for: {
+      type: ['string', 'null'],
+      description:
+        'what a job that has not started waits for ("waiting for 2 CPUs (1 free)", "waiting for upstream job align", "waiting for Slurm to start it: Priority (...)", "waiting for its image ... to be pulled"); null once it runs or ended',
+    },
   },
   required: ['job_id', 'name', 'node_id', 'alias', 'status', 'reason', 'exit_code', 'attempt', 'startTime', 'endTime'],
 } as const;

@@ -12,6 +12,7 @@ import { makeJobDirectories, probeCache, runJob, type CacheProbe, type RunResult
 import type { Layout } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
 import { PendingChanges } from './pending-changes.js';
+import { WaitNotes } from './wait-notes.js';
 import { prepareTasksRoot } from './tasks-root.js';
 import { expireDeadLocalWorkers } from './worker-id.js';
 
@@ -114,6 +115,14 @@ export class Engine {
   private freeCpus: number;
   private freeMemMb: number;
   private pending = new PendingChanges();
+  /** What queued jobs wait for, written into their reasons when it changes (wait-notes.ts). */
+  private readonly waits = new WaitNotes(
+    (live, entry, reason) => {
+      entry.job.reason = reason;
+      this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { reason }, expect: [entry.job.status] });
+    },
+    () => this.wake(),
+  );
   private writing: Promise<void> | undefined;
   private nextWrite: Promise<void> | undefined;
   /** Jobs to start once the pass's writes are committed, and jobs to start at once (see dispatch). */
@@ -201,6 +210,7 @@ export class Engine {
     }
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.waits.close();
     this.unsubscribe?.();
     const left = [...this.running.values()];
     for (const run of left) run.controller.abort('shutdown' satisfies AbortReason);
@@ -595,6 +605,7 @@ export class Engine {
         const memMb = this.memOf(entry);
         if (cpu > this.freeCpus || memMb > this.freeMemMb) {
           this.prepareAhead(live, entry);
+          this.waits.resources(live, entry, { cpu, memMb }, { cpus: this.freeCpus, memMb: this.freeMemMb });
           continue;
         }
         live.markStarting(entry);
@@ -642,6 +653,7 @@ export class Engine {
       taskId: live.task.id,
       jobId: entry.job.id,
       onStarted: (info) => this.started(live, entry, info, now()),
+      onWaiting: (what) => this.waitedOutside(live, entry, what),
     }, { calls: this.calls, context })
       .catch((error: unknown): CacheProbe => {
         this.log('error', 'looking a job up in the call cache failed', { job: entry.job.id, error: String(error) });
@@ -739,6 +751,7 @@ export class Engine {
       timeoutSeconds: this.options.jobTimeoutSeconds,
       signal: run.controller.signal,
       onStarted: (info) => this.started(live, entry, info, now()),
+      onWaiting: (what) => this.waitedOutside(live, entry, what),
       cache: { calls: this.calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
       ...(adopt !== undefined ? { adopt } : {}),
       ...(madeAhead ? { madeAhead } : {}),
@@ -760,11 +773,22 @@ export class Engine {
       if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
       const attempt = entry.job.attempt;
       const imageDigest = info.imageDigest ?? null;
-      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null, imageDigest, ...handle });
+      this.setJob(live, entry, 'running', startReason(attempt), { attempt, startedAt, endedAt: null, exitCode: null, imageDigest, ...handle });
     } else if (externalId !== undefined) {
       this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: handle });
     }
     this.wake(live.task.id);
+  }
+
+  /**
+   * An executor says what a job waits for outside the scheduler (its image being pulled, a place in Slurm's queue), or
+   * (null) that it waits no more; written into the job's reason as the scheduler's own waits are.
+   */
+  private waitedOutside(live: LiveTask, entry: LiveJob, what: string | null): void {
+    if (this.tasks.get(live.task.id) !== live || isTerminalJob(entry.job.status)) return;
+    if (what !== null) this.waits.note(live, entry, what);
+    else this.waits.over(live, entry, entry.job.status === 'running' ? startReason(entry.job.attempt) : undefined);
+    this.wake();
   }
 
   /** What the call cache needs of a task (docs/tasks.md, "Call caching" and "Resume"). */
@@ -881,6 +905,9 @@ export class Engine {
     await removeTaskFiles(this.options.layout, taskId);
   }
 }
+
+/** The reason of a job that has started: its attempt, after the first. */
+const startReason = (attempt: number): string => (attempt > 1 ? `attempt ${attempt}` : 'started');
 
 /** What a job keeps of its call-cache key (none when none was made). */
 function keyOf(result: RunResult): JobPatch {

@@ -33,6 +33,8 @@ export interface RunContext {
   madeAhead?: Promise<boolean>;
   /** Called once when the job has started (its first process runs; a data step has begun). */
   onStarted: NonNullable<RunHooks['onStarted']>;
+  /** The executor's word on what the job waits for before it starts (an image pull, Slurm's queue). */
+  onWaiting?: RunHooks['onWaiting'];
   /** The executor's handle of this job from an earlier owner: wait for that job instead of starting one. */
   adopt?: string;
   /** Call caching for this job (absent: off); `probed`: the engine looked it up already (a miss), see probeCache. */
@@ -140,7 +142,8 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
   if (cached?.result) return cached.result;
   const jobSpec = executorSpec(spec, context, workDir, mounts);
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted })), context.memMb);
+  const hooks: RunHooks = { onStarted: context.onStarted, ...(context.onWaiting ? { onWaiting: context.onWaiting } : {}) };
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, hooks)), context.memMb);
   if (!cached?.key) return result;
   const keyed = {
     ...result,
@@ -171,7 +174,7 @@ export interface CacheProbe {
  */
 export async function probeCache(
   spec: ToolJobSpec,
-  context: Pick<RunContext, 'executor' | 'signal' | 'taskId' | 'jobId' | 'onStarted'>,
+  context: Pick<RunContext, 'executor' | 'signal' | 'taskId' | 'jobId' | 'onStarted' | 'onWaiting'>,
   cache: NonNullable<RunContext['cache']>,
 ): Promise<CacheProbe> {
   const { calls, context: task } = cache;
@@ -179,7 +182,8 @@ export async function probeCache(
   let key;
   try {
     // An image that cannot be resolved now fails the job when it runs; its key is made without a digest.
-    const imageDigest = spec.image && context.executor.imageDigest ? await context.executor.imageDigest(spec.image, context.signal).catch(() => null) : null;
+    const { executor } = context;
+    const imageDigest = spec.image && executor.imageDigest ? await executor.imageDigest(spec.image, context.signal, context.onWaiting).catch(() => null) : null;
     const parts = await calls.partsOf(spec, context.taskId, task, imageDigest);
     key = { parts, key: cacheKeyOf(parts) };
   } catch {
@@ -251,7 +255,8 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
   const jobSpec = executorSpec(spec, context, workDir, []);
   context.onStarted({ externalId });
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal)), context.memMb);
+  const hooks = context.onWaiting ? { onWaiting: context.onWaiting } : {};
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal, hooks)), context.memMb);
   if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
   return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
 }

@@ -1,5 +1,6 @@
 import { AlreadyExists, type DataProvenance, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
-import { parseJobSpec } from './job-spec.js';
+import { parseJobSpec, type JobSpecDocument } from './job-spec.js';
+import { waitingFor } from './waiting.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { buildPlan, PlanError } from './plan.js';
 import { newId } from '../../ids.js';
@@ -78,13 +79,30 @@ function decodeCursor(value: unknown): { createdAt: number; id: string } {
   return { createdAt, id };
 }
 
-/** A job's node alias, for display: from its spec when the spec is one this version reads. */
-function aliasOf(job: Job): string {
+/** A job's spec, when it is one this version reads. */
+function specOf(job: Job): JobSpecDocument | undefined {
   try {
-    return parseJobSpec(job.spec).alias;
+    return parseJobSpec(job.spec);
   } catch {
-    return '';
+    return undefined;
   }
+}
+
+/**
+ * The job objects of `shown` (default: every job of the task), each with its node alias and what it waits for
+ * (waiting.ts): `jobs` are the task's jobs, where a waiting job's upstream jobs are found.
+ */
+function jobViews(task: Task, jobs: Job[], shown: Job[] = jobs) {
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  return shown.map((job) => {
+    const spec = specOf(job);
+    const upstream = (spec?.deps ?? []).flatMap((id) => {
+      const dep = byId.get(id);
+      return dep ? [{ nodeId: dep.nodeId, status: dep.status }] : [];
+    });
+    const waits = waitingFor(job, { taskStatus: task.status, taskHeld: task.heldBy !== null, scheduleAt: task.scheduleAt, upstream });
+    return jobView(job, spec?.alias ?? '', waits);
+  });
 }
 
 /**
@@ -323,20 +341,27 @@ export class TaskService {
     const jobs = await this.store.listJobs(task.id);
     const order = new Map(((task.plan.jobs as string[] | undefined) ?? []).map((id, i) => [id, i]));
     jobs.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    return { jobs: jobs.map((j) => jobView(j, aliasOf(j))) };
+    return { jobs: jobViews(task, jobs) };
   }
 
   private async job(scope: Scope, taskId: string, jobId: string): Promise<Job> {
+    return (await this.taskAndJob(scope, taskId, jobId)).job;
+  }
+
+  private async taskAndJob(scope: Scope, taskId: string, jobId: string): Promise<{ task: Task; job: Job }> {
     const task = await this.task(scope, taskId);
     const job = await this.store.getJob(jobId);
     if (!job || job.taskId !== task.id) throw notFound(`job '${jobId.slice(0, 200)}' does not exist in task '${task.id}'`, 'Job');
-    return job;
+    return { task, job };
   }
 
   async jobInfo(scope: Scope, taskId: string, jobId: string) {
-    const job = await this.job(scope, taskId, jobId);
+    const { task, job } = await this.taskAndJob(scope, taskId, jobId);
     const url = (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : '';
-    return { ...jobView(job, aliasOf(job)), cmd: job.command, Log_downloadURL: url };
+    // Only a job that waits for upstream jobs needs the others' states.
+    const jobs = job.status === 'waiting' ? await this.store.listJobs(task.id) : [job];
+    const [view] = jobViews(task, jobs, [job]);
+    return { ...view!, cmd: job.command, Log_downloadURL: url };
   }
 
   /**
