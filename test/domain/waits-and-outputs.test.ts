@@ -43,7 +43,7 @@ describe('what a job waits for', () => {
       ['queued', 'ready', { ...held, taskStatus: 'queued', taskHeld: false }, 'waiting for a worker to take the task'],
       ['waiting', 'waiting for upstream jobs', { ...held, upstream: up('succeeded', 'running', 'queued') }, 'waiting for upstream jobs n1, n2'],
       ['waiting', 'waiting for upstream jobs', { ...held, upstream: up('running') }, 'waiting for upstream job n0'],
-      ['queued', 'ready', { ...held, taskStatus: 'scheduled', scheduleAt: 1_800_000_000 }, "waiting for the task's start time, 2027-01-15T08:00:00.000Z"],
+      ['queued', 'ready', { ...held, taskStatus: 'scheduled', scheduleAt: 1_800_000_000 }, 'waiting for the scheduled start, 2027-01-15T08:00:00.000Z'],
       ['running', 'waiting for Slurm to start it: Resources', held, 'waiting for Slurm to start it: Resources'],
       ['running', 'started', held, null],
       ['succeeded', 'waiting for 2 CPUs (1 free)', held, null],

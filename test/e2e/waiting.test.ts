@@ -89,7 +89,7 @@ for (const backend of STORE_BACKENDS) {
       const at = Math.floor(Date.now() / 1000) + 3600;
       const later = await activate(account, { workflow_name: 'crowded', workflow_version: 1, task_name: 'later', parameters: { Conditions: { schedule: String(at) } } });
       const scheduled = await jobsOf(account, later.task_id);
-      assert.equal(scheduled.hold.waiting_for, `waiting for the task's start time, ${new Date(at * 1000).toISOString()}`);
+      assert.equal(scheduled.hold.waiting_for, `waiting for the scheduled start, ${new Date(at * 1000).toISOString()}`);
       await account.api.send('PUT', projectPath(account.name, `tasks/${later.task_id}/`));
     });
 

@@ -1,12 +1,14 @@
 /**
  * Tasks: the list with filters (state, name, creation dates) and keyset paging; a task's page with its workflow
  * graph coloured by job state and updated by polling, each job's timings, command, attempts and log (followed while
- * the job runs), and stop and delete with a confirmation.
+ * the job runs) and what it waits for, the task's outputs, and stop and delete with a confirmation.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { Confirm, ErrorBox, Loading, Progress, StateBadge, useLoad, usePolling } from '../components/common.js';
 import { Graph } from '../components/graph.js';
+import { WaitFact, WaitNote } from '../components/job-wait.js';
+import { TaskOutputs } from '../components/task-outputs.js';
 import { formatDuration, formatTime, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, projectPath } from '../session.js';
@@ -305,6 +307,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
                 <td>{j.name}</td>
                 <td>
                   <StateBadge state={j.status} />
+                  <WaitNote job={j} />
                 </td>
                 <td>{j.attempt}</td>
                 <td class="nowrap">{formatTime(j.startTime)}</td>
@@ -315,6 +318,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
           </tbody>
         </table>
       </div>
+      <TaskOutputs taskPath={taskPath} taskId={taskId} status={task.status} />
       <Confirm
         open={confirm === 'stop'}
         title={t('Stop this task?')}
@@ -402,6 +406,7 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
         <dd>{view.exit_code ?? '—'}</dd>
         <dt>{t('Reason')}</dt>
         <dd>{view.reason || '—'}</dd>
+        <WaitFact job={view} />
         {view.image_digest && (
           <>
             <dt>{t('Image')}</dt>

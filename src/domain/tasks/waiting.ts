@@ -74,12 +74,12 @@ export interface WaitContext {
 /**
  * What a job waits for, or null when it waits for nothing (it runs, or ended). A queued or running job shows the wait
  * written into its reason (resources, an image pull, Slurm's queue); a job nothing was written for is told from its
- * state and its task's: its upstream jobs, the task's start time, a worker to take the task, or its start.
+ * state and its task's: its upstream jobs, the scheduled start, a worker to take the task, or its start.
  */
 export function waitingFor(job: { status: JobStatus; reason: string }, context: WaitContext): string | null {
   if (job.status === 'running') return isWait(job.reason) ? job.reason : null;
   if (job.status !== 'waiting' && job.status !== 'queued') return null;
-  if (context.taskStatus === 'scheduled' && context.scheduleAt !== null) return `${WAITING}the task's start time, ${new Date(context.scheduleAt * 1000).toISOString()}`;
+  if (context.taskStatus === 'scheduled' && context.scheduleAt !== null) return `${WAITING}the scheduled start, ${new Date(context.scheduleAt * 1000).toISOString()}`;
   if (job.status === 'waiting') {
     const pending = context.upstream.filter((u) => u.status !== 'succeeded').map((u) => u.nodeId);
     if (pending.length > 0) return `${WAITING}${pending.length === 1 ? 'upstream job' : 'upstream jobs'} ${pending.join(', ')}`;
