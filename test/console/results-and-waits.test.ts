@@ -145,6 +145,20 @@ describe('the console says where results are and why jobs wait', { skip, timeout
     assert.equal(items[0].produced_by.job_id.endsWith('_copy'), true);
   });
 
+  it('fits a narrow window: the outputs and the producers scroll in their tables, not the page', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const overflow = async () => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    await page.goto(`${server.url}/console/#/tasks/${taskId}`);
+    await page.locator('section.task-outputs tr.out-stored').waitFor();
+    assert.ok((await overflow()) <= 1, 'the task page does not scroll sideways');
+    await shot('narrow-task-outputs');
+    await page.goto(`${server.url}/console/#/data?prefix=%2Fresults%2Frw%2F`);
+    await page.locator('table.data .produced-by').waitFor();
+    assert.ok((await overflow()) <= 1, 'the data page does not scroll sideways');
+    await shot('narrow-data-produced-by');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('logged no page error and no console error', () => {
     assert.deepEqual(log.errors, []);
     for (const refusal of log.refusals) assert.match(refusal, /status of (400|401|404)/, refusal);
