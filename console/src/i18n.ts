@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
+import { reasonInChinese } from './reasons.js';
 import { ZH } from './zh.js';
 
 export type Lang = 'en' | 'zh';
@@ -63,15 +64,34 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-// One formatter per language: toLocaleString makes a new one on every call, which costs about a millisecond.
-const timeFormats = new Map<Lang, Intl.DateTimeFormat>();
+/** A task's or a job's reason, which the engine writes in English: in Chinese in Chinese mode (reasons.ts). */
+export function reasonText(reason: string): string {
+  return lang === 'zh' ? reasonInChinese(reason) : reason;
+}
 
-/** A date and time in the reader's language and zone (unix seconds in). */
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * A local date as every page shows it, 2026-11-25, in both languages: the one date format of the console, which the
+ * task list's date filters take too (a browser's own date field would show its locale's, 25/11/2026 or 11/25/2026).
+ */
+export function formatDay(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The local date that formatDay writes (`2026-11-25`), or undefined for anything else. */
+export function parseDay(text: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (!m) return undefined;
+  const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return formatDay(date) === text.trim() ? date : undefined; // 2026-02-30 is no date
+}
+
+/** A date and time in the reader's zone (unix seconds in): 2026-11-25 14:03:09. */
 export function formatTime(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return '—';
-  let format = timeFormats.get(lang);
-  if (!format) timeFormats.set(lang, (format = new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'medium' })));
-  return format.format(new Date(seconds * 1000));
+  const date = new Date(seconds * 1000);
+  return `${formatDay(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 export function formatDuration(seconds: number | null | undefined): string {

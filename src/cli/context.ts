@@ -29,3 +29,8 @@ export function settingsFor(flags: ClientFlags): ResolvedSettings {
 export function clientFor(flags: ClientFlags): Client {
   return new Client(clientOptions(settingsFor(flags)));
 }
+
+/** The `--profile`/`--project` a command was given, to repeat in the commands it suggests. */
+export function contextArgs(flags: ClientFlags): string {
+  return [flags.profile ? ` --profile ${flags.profile}` : '', flags.project ? ` --project ${flags.project}` : ''].join('');
+}

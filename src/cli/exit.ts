@@ -2,9 +2,9 @@
  * Exit codes of every gdflow command, and the error that carries one. Scripts (and `batch`
  * drivers) branch on these, so they are fixed: 0 success; 1 the operation failed (the server
  * refused it, or a task failed); 2 usage or configuration error; 3 the server could not be
- * reached.
+ * reached; 130 interrupted (Ctrl-C, 128 + SIGINT as shells report it).
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class CliError extends Error {
@@ -22,7 +22,8 @@ export const usageError = (message: string): CliError => new CliError(message, E
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  0  success
-  1  the operation failed (the server refused it, or a task failed or was stopped)
-  2  usage or configuration error (bad option, bad document, no credentials configured)
-  3  the server could not be reached (after retrying)`;
+    0  success
+    1  the operation failed (the server refused it, or a task failed or was stopped)
+    2  usage or configuration error (bad option, bad document, no credentials configured)
+    3  the server could not be reached (after retrying)
+  130  interrupted (Ctrl-C): what was waited for goes on, and the message says how to follow it`;

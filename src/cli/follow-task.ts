@@ -1,7 +1,9 @@
 import { TaskWaitTimeout, type Client } from '../client/client.js';
-import type { Job, Task } from '../client/types.js';
+import type { ActivatedTask, Job, Task } from '../client/types.js';
 import { CliError, EXIT } from './exit.js';
-import { formatDuration, note, runTime } from './output.js';
+import { interruptible } from './interrupt.js';
+import { missingTask } from './not-found.js';
+import { formatDuration, note, printJson, runTime, say } from './output.js';
 import { progressBar, progressEnabled } from './progress.js';
 
 export interface FollowOptions {
@@ -9,6 +11,18 @@ export interface FollowOptions {
   timeoutMs?: number;
   /** Print nothing while waiting (for --json). */
   quiet?: boolean;
+  /** `--profile`/`--project` to repeat in the commands suggested after Ctrl-C (context.ts contextArgs). */
+  context?: string;
+}
+
+/** What Ctrl-C while following says: the task goes on, and the commands to follow, read or stop it. */
+export function stillRunning(taskId: string, taskName: string | undefined, context = ''): string {
+  return [
+    `interrupted: task ${taskName ? `${taskName} (${taskId})` : taskId} keeps running on the server`,
+    `  follow it: gdflow task wait ${taskId}${context}`,
+    `  its logs:  gdflow task logs ${taskId} --follow${context}`,
+    `  stop it:   gdflow task stop ${taskId}${context}`,
+  ].join('\n');
 }
 
 const clock = () => new Date().toTimeString().slice(0, 8);
@@ -23,13 +37,15 @@ export async function followTask(client: Client, taskId: string, options: Follow
   let bar: ReturnType<typeof progressBar> | undefined;
   let last = '';
   let jobs: Job[] = [];
+  let name: string | undefined;
   const timeout = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
   try {
-    const task = await client.waitForTask(taskId, {
+    const waiting = client.waitForTask(taskId, {
       intervalMs: options.intervalMs,
       withJobs: true,
       ...timeout,
       onUpdate: (task, seen) => {
+        name = task.task_name;
         jobs = seen ?? [];
         const running = current(jobs).join(', ') || '-';
         if (live) {
@@ -43,10 +59,12 @@ export async function followTask(client: Client, taskId: string, options: Follow
         }
       },
     });
+    // Ctrl-C ends the wait, not the task; the bar is stopped below, on the way out.
+    const task = await interruptible(waiting, () => stillRunning(taskId, name, options.context));
     return { task, jobs };
   } catch (error) {
     if (error instanceof TaskWaitTimeout) throw new CliError(`gave up waiting: ${error.message}`, EXIT.failed);
-    throw error;
+    return missingTask(client, taskId)(error);
   } finally {
     bar?.stop();
   }
@@ -71,4 +89,31 @@ export function reportEnd(task: Task, jobs: Job[]): string[] {
     }
   }
   return lines;
+}
+
+/** The end of a followed task: `json` printed when given, else the closing lines; exit 1 unless it succeeded. */
+export function endOfFollow(task: Task, jobs: Job[], json?: unknown): void {
+  if (json !== undefined) printJson(json);
+  else for (const line of reportEnd(task, jobs)) say(line);
+  if (task.status !== 'succeeded') throw new CliError(`task ${task.task_name} ${task.status}`, EXIT.failed);
+}
+
+export interface StartedOptions {
+  /** Follow the task to its end (exit 1 unless it succeeds). */
+  wait?: boolean;
+  json?: boolean;
+  intervalMs: number;
+  context?: string;
+}
+
+/**
+ * A task just started (workflow run, task rerun): `line` and the task as JSON or text, or with `wait` the task
+ * followed to its end.
+ */
+export async function afterStart(client: Client, started: ActivatedTask, line: string, options: StartedOptions): Promise<void> {
+  if (!options.wait) return options.json ? printJson(started) : say(line);
+  note(line);
+  const follow = { intervalMs: options.intervalMs, quiet: Boolean(options.json), ...(options.context ? { context: options.context } : {}) };
+  const { task, jobs } = await followTask(client, started.task_id, follow);
+  endOfFollow(task, jobs, options.json ? task : undefined);
 }

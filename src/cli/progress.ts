@@ -12,6 +12,15 @@ export interface Progress {
 
 const NONE: Progress = { update: () => undefined, setTotal: () => undefined, stop: () => undefined };
 
+/** The bars on screen, so that an interrupt can put the terminal back however deep the bar was made. */
+const active = new Set<cliProgress.SingleBar>();
+
+/** Stop every bar: its last frame, the cursor shown again, the line ended (interrupt.ts, on Ctrl-C). */
+export function stopAllBars(): void {
+  for (const bar of active) bar.stop();
+  active.clear();
+}
+
 export function progressEnabled(force?: boolean): boolean {
   return force ?? Boolean(process.stderr.isTTY);
 }
@@ -27,9 +36,13 @@ export function progressBar(total: number, format: string, options: { enabled?: 
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, options.payload ?? {});
+  active.add(bar);
   return {
     update: (value, payload) => bar.update(value, payload ?? {}),
     setTotal: (t) => bar.setTotal(t),
-    stop: () => bar.stop(),
+    stop: () => {
+      active.delete(bar);
+      bar.stop();
+    },
   };
 }

@@ -96,7 +96,7 @@ export class Client {
   private account: string | undefined;
   private identity: Promise<CallerIdentity> | undefined;
 
-  constructor(options: ClientOptions) {
+  constructor(private readonly options: ClientOptions) {
     const transportOptions: TransportOptions = {
       endpoint: options.endpoint,
       credentials: { accessKeyId: options.accessKeyId, accessKeySecret: options.accessKeySecret },
@@ -124,6 +124,15 @@ export class Client {
   async accountName(): Promise<string> {
     this.account ??= (await this.whoami()).account_name;
     return this.account;
+  }
+
+  /**
+   * A client with the same key that addresses another account's project: the public account's (`public`, whose
+   * tools and workflows every account may read and run without the public account's key), or another project of the
+   * caller's own account.
+   */
+  inProject(account: string, project = 'default'): Client {
+    return new Client({ ...this.options, account, project });
   }
 
   private async projectPath(rest: string): Promise<string> {
@@ -341,8 +350,31 @@ export class Client {
     const url = new URL(info.Log_downloadURL);
     if (stream) url.searchParams.set('stream', stream);
     const response = await fetch(url);
-    if (!response.ok) throw new GdApiError(response.status, `HTTP${response.status}`, (await response.text()).slice(0, 500), '', response.headers.get('x-gd-requestid') ?? undefined);
+    if (!response.ok) throw await logFailure(response);
     return response.text();
+  }
+
+  /**
+   * A job's log from byte `offset` on, by its `Log_downloadURL` (from getJob) with a `Range` request: what a running
+   * job wrote since an earlier read (empty when nothing yet), and the log's size now. A size below the offset means
+   * the log started again (a job's next attempt rewrites it). A server that ignores ranges answers the whole log,
+   * of which the part past `offset` is taken. An expired link is a 403: ask getJob for a fresh one.
+   */
+  async readJobLog(logUrl: string, options: { offset?: number; stream?: 'stdout' | 'stderr' } = {}): Promise<{ bytes: Buffer; size: number }> {
+    const url = new URL(logUrl);
+    if (options.stream) url.searchParams.set('stream', options.stream);
+    const offset = options.offset ?? 0;
+    const response = await fetch(url, { signal: AbortSignal.timeout(60_000), ...(offset > 0 ? { headers: { Range: `bytes=${offset}-` } } : {}) });
+    // `bytes 0-99/1234` or `bytes */1234`: the size is after the slash.
+    const rangeSize = () => Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN);
+    if (response.status === 416) {
+      await response.arrayBuffer();
+      return { bytes: Buffer.alloc(0), size: rangeSize() };
+    }
+    if (!response.ok) throw await logFailure(response);
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status === 206) return { bytes: body, size: rangeSize() };
+    return { bytes: body.subarray(Math.min(offset, body.length)), size: body.length };
   }
 
   /** Poll a task until it ends (succeeded, failed or stopped) and return its last state; TaskWaitTimeout after timeoutMs. */
@@ -398,6 +430,21 @@ export class Client {
   async deleteData(name: string): Promise<void> {
     await this.transport.send('DELETE', dataRoute(await this.dataRef(name)));
   }
+}
+
+/** The error of a log link's answer: the GeneDock body when there is one (an expired link is a 403 AccessDenied). */
+async function logFailure(response: Response): Promise<GdApiError> {
+  const text = await response.text();
+  const requestId = response.headers.get('x-gd-requestid') ?? undefined;
+  try {
+    const body = JSON.parse(text) as { error_code?: unknown; error_message?: unknown; error_message_chs?: unknown };
+    if (typeof body.error_code === 'string') {
+      return new GdApiError(response.status, body.error_code, String(body.error_message ?? ''), String(body.error_message_chs ?? ''), requestId);
+    }
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return new GdApiError(response.status, `HTTP${response.status}`, text.slice(0, 500), '', requestId);
 }
 
 /** A `.catch` handler that turns a 404 into `value` and rethrows anything else. */

@@ -91,7 +91,7 @@ export const ROUTES = {
   ConsoleFile: { method: 'GET', url: '/console/*', operation: 'Console', tag: 'console', auth: false, raw: true, pathDescription: 'a file of the console build', summary: "The web console's script, style sheet and icon", schema: {} },
   // Unsigned
   Log: {
-    method: 'GET', url: '/logs/:job/', operation: 'Job', tag: 'tasks', auth: false, raw: true, summary: "A job's log (text), by the signed link of its job info",
+    method: 'GET', url: '/logs/:job/', operation: 'Job', tag: 'tasks', auth: false, raw: true, summary: "A job's log (text), by the signed link of its job info; Range: bytes=N- for the part from byte N on (206, or 416 InvalidRange when nothing is there yet)",
     schema: { params: { type: 'object', properties: { job: { type: 'string', minLength: 1 } }, required: ['job'] }, querystring: { type: 'object', properties: { expires: { type: 'string' }, signature: { type: 'string' }, stream: { type: 'string', enum: ['stdout', 'stderr'] } } } },
   },
   Health: { method: 'GET', url: '/healthz', operation: 'Health', tag: 'operations', auth: false, summary: "The server's health, role and worker state", schema: { response: { 200: anyObject } } },

@@ -1,13 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transport } from '../client/transport.js';
 import type { Config } from '../config/config.js';
 import { startServer } from '../server/start.js';
 import { packageRoot } from '../package-root.js';
 import { DEMO_IMAGE, DEMO_TOOLS, toolDocument, workflowDocument } from './documents.js';
-import { randomReference } from './reference.js';
+import { demoSample } from './sample.js';
+import { demoKey, registerTool, registerWorkflow, type DemoProject, type Registered } from './register.js';
 
 /**
  * `gdflow demo`: the whole product on one machine, through its real HTTP API. It starts an
@@ -48,22 +47,6 @@ function ensureDemoImage(config: Config, say: (line: string) => void): void {
   if (built.status !== 0) throw new Error(`building the demo image failed (scripts/images/build-demo.sh exited ${built.status ?? built.signal})`);
 }
 
-/** Simulated paired-end reads with wgsim (shipped in Debian's samtools package). */
-function simulate(reference: string, reads: number): { r1: Buffer; r2: Buffer } {
-  const dir = mkdtempSync(join(tmpdir(), 'gdflow-demo-'));
-  try {
-    writeFileSync(join(dir, 'ref.fa'), reference);
-    const result = spawnSync('wgsim', ['-S', '7', '-N', String(reads), '-1', '100', '-2', '100', '-d', '300', '-s', '30', '-e', '0.01', '-r', '0.001', 'ref.fa', 'r1.fq', 'r2.fq'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`wgsim failed: ${result.stderr}`);
-    return { r1: readFileSync(join(dir, 'r1.fq')), r2: readFileSync(join(dir, 'r2.fq')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 export async function runDemo(config: Config, options: DemoOptions): Promise<boolean> {
   const say = options.say;
   const missing = missingCommands(config);
@@ -76,38 +59,32 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
   try {
     say(`gdflow server on ${server.url}, data in ${config.dataDir}`);
     const services = server.services!;
-    const accounts = services.accounts;
-    const existing = await services.store.getAccount(ACCOUNT);
-    const key = existing ? await accounts.createKey(ACCOUNT) : (await accounts.createAccount(ACCOUNT)).key;
-    say(`account '${ACCOUNT}': access key ${key.id} (secret ${key.secret})`);
+    const { key, reused } = await demoKey(services.store, services.accounts, ACCOUNT);
+    say(`account '${ACCOUNT}': access key ${key.id} (secret ${key.secret})${reused ? ', as before' : ''}`);
     const api = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret } });
     const project = `/accounts/${ACCOUNT}/projects/default`;
+    const at: DemoProject = { api, store: services.store, account: ACCOUNT, path: project };
+    const registered = (what: string, r: Registered, note = '') =>
+      say(`${r.reused ? 'reusing' : 'registered'} ${what} version ${r.version}${note}${r.reused ? ': unchanged' : ''}`);
 
-    // Tools: a new version of each on every run, so the documents in examples/demo/ are what runs.
+    // The documents in examples/demo/ are what runs: an identical version is reused, a changed one makes a new version.
     const versions: Record<string, number> = {};
     for (const name of DEMO_TOOLS) {
-      const document = toolDocument(name, inContainers(config) ? DEMO_IMAGE : undefined);
-      await api.send('POST', `${project}/tools/`, { json: { tool_name: name, description: String(document.description ?? '') } });
-      const { tools } = await api.json<{ tools: Array<{ configs: { version: number } }> }>('GET', `${project}/tools/${name}/`);
-      const version = tools[tools.length - 1]!.configs.version;
-      await api.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: version, configs: document } });
-      versions[name] = version;
-      say(`registered tool ${name} version ${version}`);
+      const tool = await registerTool(at, name, toolDocument(name, inContainers(config) ? DEMO_IMAGE : undefined));
+      versions[name] = tool.version;
+      registered(`tool ${name}`, tool);
     }
     const workflow = workflowDocument(ACCOUNT);
     for (const node of workflow.nodelist as Array<{ app_id: string }>) {
       const match = /^\/demo\/([^/]+)\/1$/.exec(node.app_id);
       if (match) node.app_id = `/${ACCOUNT}/${match[1]}/${versions[match[1]!]}`;
     }
-    await api.send('POST', `${project}/workflows/`, { json: { workflow_name: workflow.name, description: workflow.description } });
-    const { workflows } = await api.json<{ workflows: Array<{ version: number }> }>('GET', `${project}/workflows/${workflow.name}/`);
-    const workflowVersion = workflows[workflows.length - 1]!.version;
-    await api.send('PUT', `${project}/workflows/${workflow.name}/`, { json: { workflow_version: workflowVersion, configs: { nodelist: workflow.nodelist } } });
-    say(`registered workflow ${workflow.name} version ${workflowVersion} (${workflow.nodelist.length} nodes)`);
+    const flow = await registerWorkflow(at, workflow.name, workflow.description, { nodelist: workflow.nodelist });
+    const workflowVersion = flow.version;
+    registered(`workflow ${workflow.name}`, flow, ` (${workflow.nodelist.length} nodes)`);
 
     // A sample: a 20 kb reference and simulated 100 bp pairs.
-    const reference = randomReference({ length: 20_000, seed: 42 });
-    const { r1, r2 } = simulate(reference, options.reads);
+    const { reference, r1, r2 } = demoSample(options.reads);
     for (const [name, content] of [['/demo/input/ref.fa', Buffer.from(reference)], ['/demo/input/sample1_R1.fq', r1], ['/demo/input/sample1_R2.fq', r2]] as const) {
       await api.send('PUT', `/accounts/${ACCOUNT}/data${name}`, { body: content, contentType: 'application/octet-stream' });
     }
@@ -130,13 +107,15 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     const started = Date.now();
     for (;;) {
       task = await api.json('GET', `${project}/tasks/${task_id}/`);
-      const { jobs } = await api.json<{ jobs: Array<{ node_id: string; name: string; status: string; reason: string; job_id: string }> }>('GET', `${project}/tasks/${task_id}/jobs/`);
+      type Job = { node_id: string; name: string; status: string; reason: string; job_id: string; cached_from?: string | null };
+      const { jobs } = await api.json<{ jobs: Job[] }>('GET', `${project}/tasks/${task_id}/jobs/`);
       for (const job of jobs) {
         if (seen.get(job.job_id) === job.status) continue;
         seen.set(job.job_id, job.status);
         if (job.status === 'waiting' || job.status === 'queued') continue;
         const done = jobs.filter((j) => j.status === 'succeeded').length;
-        say(`  [${String(done).padStart(2)}/${jobs.length}] ${job.node_id.padEnd(16)} ${job.status}${job.status === 'failed' ? `: ${job.reason}` : ''}`);
+        const note = job.status === 'failed' ? `: ${job.reason}` : job.cached_from ? ' (from the call cache)' : '';
+        say(`  [${String(done).padStart(2)}/${jobs.length}] ${job.node_id.padEnd(16)} ${job.status}${note}`);
       }
       if (['succeeded', 'failed', 'stopped'].includes(task.status)) break;
       await new Promise((resolve) => setTimeout(resolve, 200));

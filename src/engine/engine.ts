@@ -907,7 +907,10 @@ export class Engine {
 }
 
 /** The reason of a job that has started: its attempt, after the first. */
-const startReason = (attempt: number): string => (attempt > 1 ? `attempt ${attempt}` : 'started');
+function startReason(attempt: number): string {
+  const reason = attempt > 1 ? `attempt ${attempt}` : 'started';
+  return reason;
+}
 
 /** What a job keeps of its call-cache key (none when none was made). */
 function keyOf(result: RunResult): JobPatch {

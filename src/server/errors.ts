@@ -109,6 +109,7 @@ export const COMMON_ERRORS = {
   UnsupportedMediaType: spec(415, 'UnsupportedMediaType', 'The content type is not supported, since {reason}.', '不支持的内容类型，原因：{reason}。'),
   EntityTooLarge: spec(413, 'EntityTooLarge', 'The request body is too large, since {reason}.', '请求体过大，原因：{reason}。'),
   HeadersTooLarge: spec(431, 'RequestHeaderFieldsTooLarge', 'The request headers are too large, since {reason}.', '请求头过大，原因：{reason}。'),
+  InvalidRange: spec(416, 'InvalidRange', 'The requested range cannot be served, since {reason}.', '请求的范围无法满足，原因：{reason}。'),
   ExpectationFailed: spec(417, 'ExpectationFailed', 'The expectation cannot be met, since {reason}.', '无法满足 Expect 请求头，原因：{reason}。'),
   RequestTimeout: spec(408, 'RequestTimeout', 'The request took too long, since {reason}.', '请求超时，原因：{reason}。'),
   InternalError: spec(500, 'InternalError', 'The server failed to handle the request (request id {reason}).', '服务器处理请求失败（请求编号 {reason}）。'),

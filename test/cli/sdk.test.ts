@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { Client, GdApiError, GdConnectionError, isTerminalTask, signing } from '../../src/index.js';
+import { Client, fillRunParameters, GdApiError, GdConnectionError, isTerminalTask, signing } from '../../src/index.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { requirements } from './support.js';
 
@@ -59,9 +59,14 @@ describe('SDK Client', () => {
     assert.equal(stored.name, `${alice.name}:/in/a.txt`);
     assert.deepEqual((await client.listData('/in/')).items.map((i) => i.name), [`${alice.name}:/in/a.txt`]);
 
-    const { parameter } = await client.getExecutableWorkflow('sdkwf', 1);
-    parameter.Inputs!.load!.data![0]!.name = '/in/a.txt';
-    parameter.Outputs!.save!.data![0]!.name = '/out/a.txt';
+    const template = (await client.getExecutableWorkflow('sdkwf', 1)).parameter;
+    const parameter = fillRunParameters(template, { inputs: { load: '/in/a.txt' }, outputs: { save: '/out/a.txt' } });
+    assert.deepEqual(parameter.Inputs!.load!.data, [{ ...template.Inputs!.load!.data![0]!, name: '/in/a.txt' }], 'the template\'s enid and property kept');
+    assert.equal(template.Inputs!.load!.data![0]!.name, '', 'the template itself is left as it was');
+    assert.throws(() => fillRunParameters(template, { inputs: { lod: '/in/a.txt' } }), /the run template has no load node 'lod' \(it has load\)/);
+    assert.throws(() => fillRunParameters(template, { outputs: { load: '/x' } }), /no store node 'load' \(it has save\)/);
+    const noThreads = /the run template has no parameter 'threads' in node 'cat' \(it has none\)/;
+    assert.throws(() => fillRunParameters(template, { parameters: { cat: { threads: 2 } } }), noThreads);
     await client.setRunTemplate('sdkwf', 1, parameter);
     const started = await client.activateWorkflow({ workflow_name: 'sdkwf', workflow_version: 1, task_name: 'sdk_run', parameters: parameter });
     const updates: string[] = [];

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,47 @@ export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   return spawn(command!, [...prefix, ...args], { env: cleanEnv(options.env), cwd: options.cwd ?? repoRoot(), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-export function collect(child: ChildProcess, input?: string, timeoutMs = 120_000): Promise<CliResult> {
+/**
+ * The CLI with a pseudo-terminal for its stdin, stdout and stderr, as in a user's terminal: util-linux `script`
+ * (Debian's bsdutils, an essential package) runs it on a new pty and copies the pty's output to its own stdout and
+ * what is written to its stdin into the pty, so a `\x03` written there is a real Ctrl-C (the terminal's line
+ * discipline turns it into SIGINT for the CLI). `-e` makes script exit with the CLI's exit code.
+ */
+export function spawnCliInTerminal(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const line = `exec ${[...commandLine(), ...args].map(quote).join(' ')}`;
+  return spawn('script', ['-qec', line, '/dev/null'], { env: cleanEnv(options.env), cwd: options.cwd ?? repoRoot(), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Why the terminal tests cannot run here, or undefined when `script` is installed. */
+export function noTerminal(): string | undefined {
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  return probe.status === 0 ? undefined : 'util-linux script (Debian bsdutils) is not installed, so no CLI can be given a pseudo-terminal';
+}
+
+/** Resolve once the child's stdout (with `stderr: true`, stderr) holds a match of `pattern`: the text so far. */
+export function waitForOutput(child: ChildProcess, pattern: RegExp, options: { stderr?: boolean; timeoutMs?: number } = {}): Promise<string> {
+  const stream = options.stderr ? child.stderr! : child.stdout!;
+  let text = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stream.off('data', onData);
+      reject(new Error(`no ${pattern} in the output within ${options.timeoutMs ?? 60_000} ms:\n${text}`));
+    }, options.timeoutMs ?? 60_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      if (pattern.test(text)) {
+        clearTimeout(timer);
+        stream.off('data', onData);
+        resolve(text);
+      }
+    };
+    stream.on('data', onData);
+  });
+}
+
+/** The child's exit and output. Its stdin gets `input` and is closed, unless `keepStdin` (a terminal that will get a Ctrl-C). */
+export function collect(child: ChildProcess, input?: string, timeoutMs = 120_000, keepStdin = false): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -68,7 +108,7 @@ export function collect(child: ChildProcess, input?: string, timeoutMs = 120_000
       });
     });
     if (input !== undefined) child.stdin!.end(input);
-    else child.stdin!.end();
+    else if (!keepStdin) child.stdin!.end();
   });
 }
 
@@ -150,6 +190,36 @@ export function copyWorkflowYaml(account: string, name = 'copywf', tool = 'copyr
       parameters: {threads: {value: 2, variable: true}, label: {value: hi, variable: true}}
     - {node_id: save, app_id: storedata, name: storedata, inputs: {data: {enid: copied}}}
 `;
+}
+
+/** A one-tool workflow NAME (tool → store) whose tool NAME_tool runs `command` (no single quotes in it). */
+export async function commandWorkflow(f: CliFixture, name: string, command: string): Promise<void> {
+  const tool = `app:
+  name: ${name}_tool
+  cmd_template: '${command}'
+  outputs: {out: {type: file, formats: txt}}
+  requirements: {container: {image: 'debian:bookworm', type: docker}, resources: {cpu: 1, mem: 256m, disk: 256m}}
+`;
+  const created = await f.run(['tool', 'create', '-f', writeFile(f.dir, `${name}-tool.yml`, tool)]);
+  if (created.status !== 0) throw new Error(`tool ${name}_tool: ${created.stderr}`);
+  const workflow = `workflow:
+  name: ${name}
+  nodelist:
+    - {node_id: work, app_id: /${f.account.name}/${name}_tool/1, outputs: {out: [{enid: result}]}}
+    - {node_id: save, app_id: storedata, inputs: {data: {enid: result}}}
+`;
+  const registered = await f.run(['workflow', 'create', '-f', writeFile(f.dir, `${name}-wf.yml`, workflow)]);
+  if (registered.status !== 0) throw new Error(`workflow ${name}: ${registered.stderr}`);
+}
+
+/** Until the task's job on node `node` runs (polling the API). */
+export async function untilJobRuns(f: CliFixture, taskId: string, node: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { jobs } = await f.client.listJobs(taskId);
+    if (jobs.some((j) => j.node_id === node && j.status === 'running')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`job ${node} of task ${taskId} did not start within 60 s`);
 }
 
 export function writeFile(dir: string, name: string, content: string): string {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
-import { cliFixture, copyToolYaml, copyWorkflowYaml, writeFile, type CliFixture } from './support.js';
+import { cliFixture, commandWorkflow, copyToolYaml, copyWorkflowYaml, untilJobRuns, writeFile, type CliFixture } from './support.js';
 
 let f: CliFixture;
 const READS = '@r1\nACGTACGT\n+\nIIIIIIII\n';
@@ -13,25 +13,6 @@ before(async () => {
   f = await cliFixture();
 });
 after(async () => f.close());
-
-/** A one-tool workflow (load? → tool → store) whose tool runs `command`. */
-async function commandWorkflow(name: string, command: string): Promise<void> {
-  const tool = `app:
-  name: ${name}_tool
-  cmd_template: '${command}'
-  outputs: {out: {type: file, formats: txt}}
-  requirements: {container: {image: 'debian:bookworm', type: docker}, resources: {cpu: 1, mem: 256m, disk: 256m}}
-`;
-  assert.equal((await f.run(['tool', 'create', '-f', writeFile(f.dir, `${name}-tool.yml`, tool)])).status, 0);
-  const workflow = `workflow:
-  name: ${name}
-  nodelist:
-    - {node_id: work, app_id: /${f.account.name}/${name}_tool/1, outputs: {out: [{enid: result}]}}
-    - {node_id: save, app_id: storedata, inputs: {data: {enid: result}}}
-`;
-  const created = await f.run(['workflow', 'create', '-f', writeFile(f.dir, `${name}-wf.yml`, workflow)]);
-  assert.equal(created.status, 0, created.stderr);
-}
 
 describe('gdflow data', () => {
   it('puts, lists, gets and removes data items', async () => {
@@ -167,7 +148,7 @@ describe('gdflow workflow run and gdflow task', () => {
   });
 
   it('runs with --wait; task wait exits 1 for a failed task and names the failed job', async () => {
-    await commandWorkflow('failing', 'echo about to fail >&2; exit 3');
+    await commandWorkflow(f, 'failing', 'echo about to fail >&2; exit 3');
     const run = await f.run(['workflow', 'run', 'failing', '--wait', '--interval', '0.2', '--name', 'fail_run']);
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stdout, /task fail_run \(([0-9a-f]{24})\) failed after/);
@@ -193,18 +174,18 @@ describe('gdflow workflow run and gdflow task', () => {
   });
 
   it('stops and deletes a task; task wait on a stopped task exits 1', async () => {
-    await commandWorkflow('sleepy', 'sleep 300 && echo done > {{ outputs.out[0].path }}');
+    await commandWorkflow(f, 'sleepy', 'sleep 300 && echo done > {{ outputs.out[0].path }}');
     const run = await f.run(['workflow', 'run', 'sleepy', '--json']);
     assert.equal(run.status, 0, run.stderr);
     const { task_id } = run.json();
-    // Wait until the job runs, then stop it.
-    for (let i = 0; i < 100; i++) {
-      const jobs = await f.client.listJobs(task_id);
-      if (jobs.jobs.some((j) => j.node_id === 'work' && j.status === 'running')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilJobRuns(f, task_id, 'work');
+    // The stop waits for the worker to kill the job and prints the state the task ended in.
     const stop = await f.run(['task', 'stop', task_id]);
     assert.equal(stop.status, 0, stop.stderr);
+    assert.match(stop.stdout, new RegExp(`^task sleepy_1_\\d+ \\(${task_id}\\) stopped after \\d+s: 0/2 nodes done; jobs: .*cancelled`, 'm'));
+    const again = await f.run(['task', 'stop', task_id]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /had already stopped: nothing to stop/);
     const wait = await f.run(['task', 'wait', task_id, '--interval', '0.2', '--timeout', '30']);
     assert.equal(wait.status, 1);
     assert.match(wait.stdout, /sleepy_1_\d+ \([0-9a-f]{24}\) stopped after/);
@@ -213,6 +194,6 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal(del.status, 0, del.stderr);
     const gone = await f.run(['task', 'get', task_id]);
     assert.equal(gone.status, 1);
-    assert.match(gone.stderr, /404 TaskNotFound/);
+    assert.match(gone.stderr, new RegExp(`task '${task_id}' not found in ${f.account.name}/default.*\\[404 TaskNotFound, request [0-9a-f]{24}\\]`));
   });
 });

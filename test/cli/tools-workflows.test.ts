@@ -70,7 +70,8 @@ describe('gdflow tool', () => {
     assert.equal(all.status, 0, all.stderr);
     const gone = await f.run(['tool', 'get', 'Hello']);
     assert.equal(gone.status, 1);
-    assert.match(gone.stderr, /404 ToolNotExists: .*request [0-9a-f]{24}/);
+    const answer = '\\[404 ToolNotExists, request [0-9a-f]{24}\\]';
+    assert.match(gone.stderr, new RegExp(`tool 'Hello' not found in ${f.account.name}/default \\(there are: copyreads\\) ${answer}`));
   });
 
   it('refuses a bad document before any request (exit 2), and a refused definition leaves no empty version (exit 1)', async () => {

@@ -177,7 +177,7 @@ describe('the web console in Chromium', { skip }, () => {
     await panel.getByRole('heading', { name: 'keep' }).waitFor();
   });
 
-  it('draws a 200-node graph readably: no node on another, text at 65% or more', async () => {
+  it('draws a 200-node graph readably: no node on another, text at 70% or more', async () => {
     await page.goto(`${server.url}/console/#/workflows/wide/1`);
     await page.locator('svg[data-nodes="200"]').waitFor();
     const boxes: Array<{ left: number; right: number; top: number; bottom: number }> = await page.locator('.node rect').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().toJSON()));
@@ -191,7 +191,7 @@ describe('the web console in Chromium', { skip }, () => {
       }
     }
     const zoom = Number((await page.locator('.graph-tools .zoom').innerText()).replace('%', ''));
-    assert.ok(zoom >= 65, `zoom ${zoom}%`);
+    assert.ok(zoom >= 70, `zoom ${zoom}%`);
     await shot('workflow-graph-200');
     await page.getByRole('button', { name: 'Fit' }).click();
     await shot('workflow-graph-200-fit');

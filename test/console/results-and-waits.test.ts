@@ -98,8 +98,7 @@ describe('the console says where results are and why jobs wait', { skip, timeout
     await page.getByRole('link', { name: 'two CPUs' }).click();
     await page.getByRole('button', { name: '切换到中文' }).click();
     await wideRow.locator('.wait-note', { hasText: /^等待 2 个 CPU（空闲 \d 个）$/ }).waitFor();
-    // In Chinese the wait is said again in Chinese under the (English) reason.
-    await panel.locator('.wait-fact', { hasText: /^等待 2 个 CPU（空闲 \d 个）$/ }).waitFor();
+    await panel.getByText(/^等待 2 个 CPU（空闲 \d 个）$/).waitFor();
     await shot('task-job-waits-chinese');
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('heading', { name: 'Outputs' }).waitFor();

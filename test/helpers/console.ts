@@ -2,7 +2,7 @@
  * The web console's tests and benchmark (issue 16): a real headless Chromium driven by playwright-core (Debian's
  * `chromium` package; CHROMIUM_PATH picks another), the workflows they open, and a store filled with many tasks.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { newId } from '../../src/ids.js';
@@ -31,11 +31,14 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
 }
 
-/** Where the tests save screenshots: test-artifacts/console/ in the repository (ignored by git); `fresh` empties it. */
-export function artifactsDir(fresh = false): string {
-  const dir = join(repoRoot(), 'test-artifacts', 'console');
-  if (fresh) rmSync(dir, { recursive: true, force: true });
+/**
+ * Where the tests save screenshots: test-artifacts/console/ in the repository (ignored by git), or a folder of it
+ * for one test file; `fresh` removes the screenshots a previous run left there (not the other files' folders).
+ */
+export function artifactsDir(fresh = false, folder = ''): string {
+  const dir = join(repoRoot(), 'test-artifacts', 'console', folder);
   mkdirSync(dir, { recursive: true });
+  if (fresh) for (const file of readdirSync(dir)) if (file.endsWith('.png')) rmSync(join(dir, file), { force: true });
   return dir;
 }
 

@@ -1,8 +1,8 @@
 /**
  * A workflow graph in SVG: nodes laid out as a DAG (graph-layout.ts), load and store steps drawn apart from tools,
- * links labelled with their formats. At 100% a node's text is at its normal size; the view scrolls, and zooms with
- * the buttons (or Ctrl and the wheel). Nodes are buttons: a click, Enter or Space selects one. With `states`, each
- * node is coloured by its job's state (the task page).
+ * links labelled with their formats. At 100% a node's text is at its normal size; the graph opens whole where it can
+ * be read whole, the view scrolls, and zooms with the buttons (or Ctrl and the wheel). Nodes are buttons: a click,
+ * Enter or Space selects one. With `states`, each node is coloured by its job's state (the task page).
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t, useLang } from '../i18n.js';
@@ -19,7 +19,11 @@ export interface GraphProps {
   onRendered?: (layoutMs: number) => void;
 }
 
-const ZOOMS = [0.25, 0.35, 0.5, 0.65, 0.8, 1, 1.25, 1.5, 2];
+const ZOOMS = [0.25, 0.35, 0.5, 0.7, 0.85, 1, 1.25, 1.5, 2];
+/** The smallest zoom a graph opens at: a node's name is then drawn at 9 px, a link's label at 7.7 px, still legible. */
+const READABLE = 0.7;
+/** The graph box's largest height, a share of the window's (styles.css: .graph-box max-height). */
+const BOX_HEIGHT = 0.7;
 
 export function Graph({ view, selected, onSelect, states, onRendered }: GraphProps) {
   const lang = useLang();
@@ -32,11 +36,13 @@ export function Graph({ view, selected, onSelect, states, onRendered }: GraphPro
   const box = useRef<HTMLDivElement>(null);
   const [zoom, setZoom] = useState<number | undefined>(undefined);
 
-  // Start at 100% when the graph fits or nearly; else at the scale that fits its width, but never below 65%, where
-  // the text is still readable (the view scrolls).
+  // Open at the largest zoom, up to 100%, at which the whole graph fits its box (its width, and at most 70% of the
+  // window's height), but never below READABLE: labels first. A graph too big for that opens at READABLE, as close
+  // to whole as it can be read, and its box scrolls; Fit shows it whole at any zoom.
   useLayoutEffect(() => {
-    const width = box.current?.clientWidth ?? 800;
-    setZoom(Math.min(1, Math.max(0.65, (width - 4) / layout.width)));
+    const width = (box.current?.clientWidth ?? 800) - 4;
+    const height = window.innerHeight * BOX_HEIGHT - 4;
+    setZoom(Math.min(1, Math.max(READABLE, Math.min(width / layout.width, height / layout.height))));
   }, [layout]);
 
   useEffect(() => {
@@ -52,7 +58,7 @@ export function Graph({ view, selected, onSelect, states, onRendered }: GraphPro
   const fit = () => {
     const el = box.current;
     if (!el) return;
-    setZoom(Math.max(0.1, Math.min(2, (el.clientWidth - 4) / layout.width, (window.innerHeight * 0.7 - 4) / layout.height)));
+    setZoom(Math.max(0.1, Math.min(2, (el.clientWidth - 4) / layout.width, (window.innerHeight * BOX_HEIGHT - 4) / layout.height)));
   };
   const onWheel = (event: WheelEvent) => {
     if (!event.ctrlKey) return;

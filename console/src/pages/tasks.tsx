@@ -6,10 +6,12 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
 import { Confirm, ErrorBox, Loading, Progress, StateBadge, useLoad, usePolling } from '../components/common.js';
+import { DateField } from '../components/date-field.js';
+import { CachedMark, CacheSource } from '../components/cache-source.js';
 import { Graph } from '../components/graph.js';
 import { WaitFact, WaitNote } from '../components/job-wait.js';
 import { TaskOutputs } from '../components/task-outputs.js';
-import { formatDuration, formatTime, t } from '../i18n.js';
+import { formatDay, formatDuration, formatTime, parseDay, reasonText, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, projectPath } from '../session.js';
 import { TASK_STATES, TERMINAL_TASK, type GraphView, type Job, type JobInfo, type Task, type TaskList as TaskListAnswer } from '../types.js';
@@ -20,10 +22,10 @@ const POLL_MS = 1500;
 
 /** Unix seconds of the start of a local date (`2026-11-25`), or of its end. */
 function dayBound(date: string, end: boolean): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const at = end ? new Date(y, m - 1, d, 23, 59, 59) : new Date(y, m - 1, d, 0, 0, 0);
-  return Math.floor(at.getTime() / 1000);
+  const day = parseDay(date);
+  if (!day) return undefined;
+  if (end) day.setHours(23, 59, 59);
+  return Math.floor(day.getTime() / 1000);
 }
 
 export function TaskList({ query }: { query: URLSearchParams }) {
@@ -52,9 +54,14 @@ export function TaskList({ query }: { query: URLSearchParams }) {
     if (list.data) markPainted('gdflow:tasks-painted');
   }, [list.data]);
 
+  const [dateErrors, setDateErrors] = useState<{ from?: string; to?: string }>({});
   const apply = (event: Event) => {
     event.preventDefault();
-    navigate(href(['tasks'], form));
+    const wrong = (day: string) => (day.trim() !== '' && !parseDay(day) ? t('Enter a date as {example}.', { example: formatDay(new Date()) }) : undefined);
+    const errors = { from: wrong(form.from), to: wrong(form.to) };
+    setDateErrors(errors);
+    if (errors.from || errors.to) return;
+    navigate(href(['tasks'], { ...form, from: form.from.trim(), to: form.to.trim() }));
   };
   const first = cursors.length * PAGE_SIZE + 1;
   return (
@@ -81,14 +88,8 @@ export function TaskList({ query }: { query: URLSearchParams }) {
           <label for="f-name">{t('Name contains')}</label>
           <input id="f-name" value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} spellcheck={false} />
         </div>
-        <div class="field">
-          <label for="f-from">{t('Created from')}</label>
-          <input id="f-from" type="date" value={form.from} onInput={(e) => setForm({ ...form, from: e.currentTarget.value })} />
-        </div>
-        <div class="field">
-          <label for="f-to">{t('Created until')}</label>
-          <input id="f-to" type="date" value={form.to} onInput={(e) => setForm({ ...form, to: e.currentTarget.value })} />
-        </div>
+        <DateField id="f-from" label={t('Created from')} value={form.from} error={dateErrors.from} onChange={(from) => setForm({ ...form, from })} />
+        <DateField id="f-to" label={t('Created until')} value={form.to} error={dateErrors.to} onChange={(to) => setForm({ ...form, to })} />
         <div class="buttons">
           <button type="submit" class="primary">
             {t('Apply')}
@@ -186,6 +187,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
   const [confirm, setConfirm] = useState<'stop' | 'delete' | undefined>();
   const [acting, setActing] = useState<unknown>();
   const [gone, setGone] = useState(false);
+  const [rerunning, setRerunning] = useState(false);
   const refresh = async () => {
     try {
       const [task, { jobs }] = await Promise.all([api().json<Task>('GET', taskPath), api().json<{ jobs: Job[] }>('GET', `${taskPath}jobs/`)]);
@@ -205,21 +207,34 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
   const graph = useLoad((signal) => (state ? taskGraph(state.task, signal) : Promise.resolve(undefined)), [state?.task.workflow_name, state?.task.workflow_version]);
   const states = useMemo(() => Object.fromEntries((state?.jobs ?? []).map((j) => [j.node_id, j.status])), [state?.jobs]);
   const selectedJob = state?.jobs.find((j) => j.node_id === job);
+  // The job's panel is below the graph (and above the jobs): bring it into view when another job is chosen.
+  const panel = useRef<HTMLElement>(null);
+  const shown = useRef(job);
+  useEffect(() => {
+    if (job !== undefined && job !== shown.current) panel.current?.scrollIntoView({ block: 'nearest' });
+    shown.current = job;
+  }, [job]);
   const select = (nodeId: string) => navigate(href(['tasks', taskId], { job: nodeId }), true);
 
-  const act = async (what: 'stop' | 'delete') => {
+  const act = async (what: 'stop' | 'delete' | 'rerun') => {
     setConfirm(undefined);
     setActing(undefined);
     try {
       if (what === 'stop') {
         await api().send('PUT', taskPath);
         await refresh();
+      } else if (what === 'rerun') {
+        setRerunning(true);
+        const again = await api().json<{ task_id: string }>('POST', `${taskPath}rerun/`);
+        navigate(href(['tasks', again.task_id]));
       } else {
         await api().send('DELETE', taskPath);
         navigate('#/tasks');
       }
     } catch (failure) {
       setActing(failure);
+    } finally {
+      setRerunning(false);
     }
   };
 
@@ -238,6 +253,17 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
           {!TERMINAL_TASK.includes(task.status) && (
             <button type="button" class="danger" onClick={() => setConfirm('stop')} disabled={task.status === 'stopping'}>
               {t('Stop')}
+            </button>
+          )}
+          {TERMINAL_TASK.includes(task.status) && (
+            <button
+              type="button"
+              class="primary"
+              onClick={() => void act('rerun')}
+              disabled={rerunning || gone}
+              title={t('A new task with the same inputs and parameters; jobs whose inputs did not change are taken from this one.')}
+            >
+              {rerunning ? t('Starting…') : t('Rerun')}
             </button>
           )}
           <button type="button" onClick={() => setConfirm('delete')}>
@@ -269,16 +295,16 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
         <dt>{t('Duration')}</dt>
         <dd>{task.startTime ? formatDuration((task.endTime ?? Date.now() / 1000) - task.startTime) : '—'}</dd>
         <dt>{t('Reason')}</dt>
-        <dd class="task-reason">{task.reason || '—'}</dd>
+        <dd class="task-reason">{reasonText(task.reason) || '—'}</dd>
       </dl>
       {running && (
         <p class="muted small" aria-live="off">
           {t('Updated live every {s} s.', { s: POLL_MS / 1000 })}
         </p>
       )}
-      <div class="graph-layout">
+      <div class="graph-layout stacked">
         {graph.data ? <Graph view={graph.data} states={states} selected={job} onSelect={select} /> : graph.loading ? <Loading /> : <p class="muted">{t('The workflow graph is not available; the jobs are listed below.')}</p>}
-        <aside class="panel" aria-label={t('Selected job')}>
+        <aside class="panel" aria-label={t('Selected job')} ref={panel}>
           {selectedJob ? <JobPanel key={selectedJob.job_id} taskPath={taskPath} job={selectedJob} /> : <p class="muted">{t('Select a node or a job to see its command and log.')}</p>}
         </aside>
       </div>
@@ -305,8 +331,8 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
                   </a>
                 </td>
                 <td>{j.name}</td>
-                <td>
-                  <StateBadge state={j.status} />
+                <td class="nowrap">
+                  <StateBadge state={j.status} /> {j.cached_from && <CachedMark />}
                   <WaitNote job={j} />
                 </td>
                 <td>{j.attempt}</td>
@@ -380,10 +406,10 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
   return (
     <div class="job-panel">
       <h2>
-        {job.alias || job.node_id} <StateBadge state={job.status} />
+        {job.alias || job.node_id} <StateBadge state={job.status} /> {view.cached_from && <CachedMark />}
       </h2>
       <ErrorBox error={error} />
-      <dl class="facts">
+      <dl class="facts inline">
         <dt>{t('Job')}</dt>
         <dd>
           <code class="wrap">{job.job_id}</code>
@@ -405,7 +431,7 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
         <dt>{t('Exit code')}</dt>
         <dd>{view.exit_code ?? '—'}</dd>
         <dt>{t('Reason')}</dt>
-        <dd>{view.reason || '—'}</dd>
+        <dd>{reasonText(view.reason) || '—'}</dd>
         <WaitFact job={view} />
         {view.image_digest && (
           <>
@@ -419,7 +445,7 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
           <>
             <dt>{t('From the cache')}</dt>
             <dd>
-              <code class="wrap">{view.cached_from}</code>
+              <CacheSource jobId={view.cached_from} />
             </dd>
           </>
         )}
@@ -442,11 +468,11 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
               {view.attempts!.map((a) => (
                 <tr key={a.attempt}>
                   <td>{a.attempt}</td>
-                  <td>{a.outcome}</td>
+                  <td>{t(a.outcome)}</td>
                   <td>{a.exit_code ?? '—'}</td>
                   <td>{a.mem}</td>
                   <td>{a.startTime && a.endTime ? formatDuration(a.endTime - a.startTime) : '—'}</td>
-                  <td>{a.reason}</td>
+                  <td>{reasonText(a.reason)}</td>
                 </tr>
               ))}
             </tbody>

@@ -6,7 +6,7 @@ import { Graph } from '../components/graph.js';
 import { formatTime, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, ownerPath, projectPath, session } from '../session.js';
-import type { GraphView, WorkflowAsRead, WorkflowSummary } from '../types.js';
+import type { GraphNode, GraphView, RunTemplate, ToolAsRead, WorkflowAsRead, WorkflowSummary } from '../types.js';
 
 const PUBLIC = 'public';
 
@@ -148,7 +148,12 @@ export function WorkflowPage({ name, version, node, owner }: { name: string; ver
           <Graph view={graph.data} selected={selected} onSelect={select} onRendered={(ms) => markPainted('gdflow:graph-painted', ms)} />
           <aside class="panel" aria-label={t('Selected node')} aria-live="polite">
             {graphNode ? (
-              <NodeDetails view={graph.data} node={graphNode} parameters={configNode?.parameters ?? null} />
+              <NodeDetails
+                view={graph.data}
+                node={graphNode}
+                parameters={configNode?.parameters ?? null}
+                workflow={{ name, version: current.version, owner }}
+              />
             ) : (
               <p class="muted">{t('Select a node to see its tool and parameters.')}</p>
             )}
@@ -164,7 +169,9 @@ export function markPainted(name: string, layoutMs?: number): void {
   requestAnimationFrame(() => setTimeout(() => performance.mark(name, { detail: { layoutMs } }), 0));
 }
 
-function NodeDetails({ view, node, parameters }: { view: GraphView; node: GraphView['nodes'][number]; parameters: Record<string, { value?: unknown; variable?: boolean }> | null }) {
+type NodeParameters = Record<string, { value?: unknown; variable?: boolean }>;
+
+function NodeDetails({ view, node, parameters, workflow }: { view: GraphView; node: GraphNode; parameters: NodeParameters | null; workflow: WorkflowRef }) {
   const incoming = view.edges.filter((e) => e.to === node.node_id);
   const outgoing = view.edges.filter((e) => e.from === node.node_id);
   const params = Object.entries(parameters ?? {});
@@ -214,24 +221,100 @@ function NodeDetails({ view, node, parameters }: { view: GraphView; node: GraphV
           </ul>
         </>
       )}
+      {node.tool ? <ParameterValues key={node.node_id} node={node} tool={node.tool} workflow={workflow} set={parameters ?? {}} /> : <SetValues set={params} />}
+    </div>
+  );
+}
+
+/** The values a store or load step sets (its name, its description). */
+function SetValues({ set }: { set: Array<[string, { value?: unknown; variable?: boolean }]> }) {
+  if (set.length === 0) return null;
+  return (
+    <>
       <h3>{t('Parameters')}</h3>
-      {params.length === 0 ? (
-        <p class="muted">{t('None set in the workflow (the tool defaults apply).')}</p>
+      <table class="compact">
+        <tbody>
+          {set.map(([name, p]) => (
+            <tr key={name}>
+              <th scope="row">
+                <code>{name}</code>
+              </th>
+              <td>{shown(p?.value)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+interface WorkflowRef {
+  name: string;
+  version: number;
+  owner: string | undefined;
+}
+
+const blank = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const shown = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+
+/**
+ * Each parameter of a tool node with the value a run uses: the run template's (GET executable-workflows/: the
+ * workflow's value, or a saved run default) or, where it leaves the value empty, the tool's default, as
+ * ActivateWorkflow fills it in (docs/tasks.md).
+ */
+function ParameterValues({ node, tool, workflow, set }: { node: GraphNode; tool: NonNullable<GraphNode['tool']>; workflow: WorkflowRef; set: NodeParameters }) {
+  const loaded = useLoad(
+    async (signal) => {
+      const toolPath = `/accounts/${encodeURIComponent(tool.account)}/projects/${encodeURIComponent(tool.project)}/tools/${encodeURIComponent(tool.name)}/`;
+      const templatePath = ownerPath(workflow.owner, `executable-workflows/${encodeURIComponent(workflow.name)}/`);
+      const [definition, template] = await Promise.all([
+        api().json<{ tools: ToolAsRead[] }>('GET', toolPath, { query: { tool_version: tool.version }, signal }),
+        api().json<{ parameter: RunTemplate }>('GET', templatePath, { query: { workflow_version: workflow.version }, signal }),
+      ]);
+      const specs = definition.tools[0]?.configs.parameters;
+      return {
+        specs: (specs && typeof specs === 'object' ? specs : {}) as Record<string, { default?: unknown }>,
+        template: template.parameter.Parameters[node.node_id]?.parameters ?? {},
+      };
+    },
+    [node.node_id, tool.tool_id, workflow.name, workflow.version],
+  );
+  const names = Object.keys(loaded.data?.specs ?? set);
+  return (
+    <>
+      <h3>{t('Parameters')}</h3>
+      <ErrorBox error={loaded.error} />
+      {loaded.loading && !loaded.data ? (
+        <Loading />
+      ) : names.length === 0 ? (
+        <p class="muted">{t('None')}</p>
       ) : (
         <table class="compact">
           <tbody>
-            {params.map(([name, p]) => (
-              <tr key={name}>
-                <th scope="row">
-                  <code>{name}</code>
-                </th>
-                <td>{JSON.stringify(p?.value ?? null)}</td>
-                <td class="muted">{p?.variable === false ? t('fixed') : t('changeable at run time')}</td>
-              </tr>
-            ))}
+            {names.map((name) => {
+              const fromTemplate = loaded.data?.template[name]?.value ?? set[name]?.value;
+              const toolDefault = loaded.data?.specs[name]?.default;
+              // The run template holds the tool's default where the workflow sets no value, and nothing where it sets null.
+              const byDefault = blank(fromTemplate) || (blank(set[name]?.value) && shown(fromTemplate) === shown(toolDefault));
+              const value = blank(fromTemplate) ? toolDefault : fromTemplate;
+              const fixed = (loaded.data?.template[name]?.variable ?? set[name]?.variable) === false;
+              return (
+                <tr key={name}>
+                  <th scope="row">
+                    <code>{name}</code>
+                  </th>
+                  <td>
+                    {blank(value) ? <span class="muted">{t('no value')}</span> : <code class="wrap">{shown(value)}</code>}
+                    <div class="muted small">
+                      {byDefault ? t('tool default') : t('set by the workflow')} · {fixed ? t('fixed') : t('changeable at run time')}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
-    </div>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '../../client/client.js';
 import { DataPathError, formatDataItemName, parseDataItemName, type DataRef } from '../../client/data-names.js';
 import type { ActivateWorkflowRequest, RunParameters } from '../../client/types.js';
+import { parameterProblem, typedValue } from '../parameter-values.js';
 import type { SampleSheet, SheetRow } from './sheet.js';
 import { fillString, fillTemplate, placeholdersIn, wholePlaceholder } from './template.js';
 
@@ -52,27 +53,6 @@ function matchesFormat(name: string, formats: string[] | undefined): boolean {
   if (!formats || formats.length === 0) return true;
   const lower = name.toLowerCase();
   return formats.some((f) => lower.endsWith(`.${f.toLowerCase()}`));
-}
-
-/** A parameter value from a whole-placeholder cell takes the parameter's declared type. */
-function typed(value: string, type: unknown): unknown {
-  if (type === 'integer' || type === 'int' || type === 'number' || type === 'float') return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
-  if (type === 'flag' || type === 'boolean' || type === 'bool') return /^(true|yes|1)$/i.test(value) ? true : /^(false|no|0)$/i.test(value) ? false : value;
-  return value;
-}
-
-function parameterProblem(spec: Record<string, unknown>, value: unknown): string | undefined {
-  const type = spec.type;
-  if (value === undefined || value === null || value === '') return spec.required && (spec.value === undefined || spec.value === null || spec.value === '') ? 'is required' : undefined;
-  if (type === 'integer' || type === 'int' || type === 'number' || type === 'float') {
-    const n = typeof value === 'string' ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n)) return `must be a number, not ${JSON.stringify(value)}`;
-    if ((type === 'integer' || type === 'int') && !Number.isInteger(n)) return `must be an integer, not ${JSON.stringify(value)}`;
-    if (typeof spec.minvalue === 'number' && n < spec.minvalue) return `is ${n}, below the minimum ${spec.minvalue}`;
-    if (typeof spec.maxvalue === 'number' && n > spec.maxvalue) return `is ${n}, above the maximum ${spec.maxvalue}`;
-  }
-  if ((type === 'flag' || type === 'boolean' || type === 'bool') && typeof value !== 'boolean') return `must be true or false, not ${JSON.stringify(value)}`;
-  return undefined;
 }
 
 export interface ValidateOptions {
@@ -204,7 +184,7 @@ export function planBatch(template: BatchTemplate, sheet: SampleSheet, options: 
         if (!isObject(given)) continue;
         const raw = original[name]?.value;
         // A cell that fills the whole value takes the parameter's type ("8" → 8, "true" → true).
-        if (typeof raw === 'string' && wholePlaceholder(raw) !== undefined && typeof given.value === 'string') given.value = typed(given.value, spec.type);
+        if (typeof raw === 'string' && wholePlaceholder(raw) !== undefined && typeof given.value === 'string') given.value = typedValue(given.value, spec.type);
         const problem = parameterProblem(spec, given.value);
         if (problem) rowProblems.push(`Parameters.${nodeId}.${name} ${problem}`);
         else if (reference && spec.variable === false && 'value' in given && JSON.stringify(given.value) !== JSON.stringify(spec.value)) {

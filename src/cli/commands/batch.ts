@@ -5,11 +5,14 @@ import { defaultLogPath, LogWriter, readLog, type LogEntry } from '../batch/log.
 import { readSampleSheet } from '../batch/sheet.js';
 import { submitAll } from '../batch/submit.js';
 import { checkInputsExist, describeProblem, planBatch, type BatchTemplate, type Problem } from '../batch/validate.js';
-import { templateOrigin } from '../batch/origin.js';
+import { runTarget, templateOrigin } from '../batch/origin.js';
 import { clientCommand, clientFor, type ClientFlags } from '../context.js';
 import { parseDocument, positiveInteger, readText, runDocument, secondsOption, versionOption } from '../documents.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { formatDuration, formatTable, note, printJson, runTime, say } from '../output.js';
+import { interruptible } from '../interrupt.js';
+import { missingWorkflow } from '../not-found.js';
+import { ownerClient, parseOwner, withOwner } from '../owner.js';
 import { progressBar } from '../progress.js';
 
 interface Flags extends ClientFlags {
@@ -48,10 +51,14 @@ function summaryTable(followed: Followed[]): string {
 
 /** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
 export function registerBatch(program: Command): void {
-  clientCommand(program.command('batch <template> <samplesheet>').description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'))
+  const command = clientCommand(
+    program
+      .command('batch <template> <samplesheet>')
+      .description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'),
+  );
+  withOwner(command, 'run a workflow')
     .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)")
     .option('--version <n>', 'workflow version (default: the latest runnable one)')
-    .option('--owner <account>', "run a workflow of another account (e.g. 'public')")
     .option('--task-name <pattern>', "task name pattern, e.g. '{$sample}_qc' (default: the template's name; none: generated)")
     .option('--key <column>', 'column that identifies a row in the submission log (default: the whole row)')
     .option('--log <file>', 'submission log (default: <samplesheet>.<workflow>.submitted.jsonl beside the sheet)')
@@ -93,8 +100,8 @@ interrupted batch is resumed by re-running it.`,
       const origin = templateOrigin(text);
       const workflow = flags.workflow ?? doc.workflow_name ?? origin?.name;
       if (!workflow) throw usageError(`which workflow? give --workflow NAME (or workflow_name in ${templatePath}, or a first line '# workflow: NAME' as 'gdflow workflow getparam -o' writes)`);
-      const version = versionOption(flags.version) ?? doc.workflow_version ?? (workflow === origin?.name ? origin.version : undefined);
-      const owner = flags.owner ?? doc.workflow_owner;
+      const { version, owner } = runTarget(workflow, { version: versionOption(flags.version), owner: flags.owner }, doc, origin);
+      if (owner !== undefined) parseOwner(owner);
       const concurrency = positiveInteger(flags.concurrency, '--concurrency');
       const intervalMs = secondsOption(flags.interval, '--interval') * 1000;
       const template: BatchTemplate = {
@@ -109,11 +116,10 @@ interrupted batch is resumed by re-running it.`,
 
       const client = clientFor(flags);
       const account = await client.accountName();
-      // The workflow's own template: node ids, formats, item counts, parameter types. Another
-      // account's workflow has none in this project; the server still checks at submission.
-      const foreign = owner !== undefined && owner.split('/')[0] !== account;
-      const reference: RunParameters | undefined = foreign ? undefined : (await client.getExecutableWorkflow(workflow, version)).parameter;
-      const { planned, problems, inputs } = planBatch(template, sheet, { account, ...(reference ? { reference } : {}), ...(flags.key !== undefined ? { keyColumn: flags.key } : {}) });
+      // The workflow's own template (its owner's, e.g. a public workflow's): node ids, formats, item counts, parameter types.
+      const source = await ownerClient(client, owner);
+      const reference: RunParameters = (await source.getExecutableWorkflow(workflow, version).catch(missingWorkflow(source, workflow))).parameter;
+      const { planned, problems, inputs } = planBatch(template, sheet, { account, reference, ...(flags.key !== undefined ? { keyColumn: flags.key } : {}) });
       // Every row's inputs are checked, bad rows' too, so that one run names every problem.
       if (flags.checkInputs) problems.push(...(await checkInputsExist(client, inputs)));
       if (problems.length > 0) {
@@ -141,8 +147,18 @@ interrupted batch is resumed by re-running it.`,
       const writer = new LogWriter(logPath);
       const bar = progressBar(todo.length, 'submitting [{bar}] {value}/{total} tasks | {eta_formatted} left');
       let result;
+      let done = 0;
+      const submitting = submitAll(client, todo, writer, {
+        concurrency,
+        onDone: (n) => {
+          done = n;
+          bar.update(n);
+        },
+      });
       try {
-        result = await submitAll(client, todo, writer, { concurrency, onDone: (n) => bar.update(n) });
+        const interrupted = () =>
+          `interrupted: ${done} of ${todo.length} rows answered, each submitted one recorded in ${logPath}; run the same command again to submit the rest`;
+        result = await interruptible(submitting, interrupted);
       } finally {
         bar.stop();
         writer.close();
@@ -167,7 +183,9 @@ interrupted batch is resumed by re-running it.`,
           const entry = entries.get(p.key);
           return entry ? [entry] : [];
         }) satisfies LogEntry[];
-        followed = await followAll(client, mine, { intervalMs, concurrency, quiet: Boolean(flags.json) });
+        const following = followAll(client, mine, { intervalMs, concurrency, quiet: Boolean(flags.json) });
+        const interrupted = () => `interrupted: the ${mine.length} tasks of the batch keep running; the same command follows them again, submitting nothing`;
+        followed = await interruptible(following, interrupted);
         followed.sort((a, b) => a.entry.row - b.entry.row);
         if (!flags.json) {
           say(summaryTable(followed));

@@ -23,21 +23,28 @@ const cpus = (n: number): string => `${n} ${n === 1 ? 'CPU' : 'CPUs'}`;
 
 /**
  * A queued job its worker cannot start yet: "waiting for 2 CPUs (1 free)", "waiting for 8 GB of memory (2.5 GB free)",
- * or both, joined by "and". `need` is what the job asks for, `free` what the worker has left now.
+ * or both, joined by "and". `need` is what the job asks for, `free` what the worker has left now. (Each wait is named
+ * `reason` where it is made: the console's check that it translates every reason finds them there.)
  */
 export function resourceWait(need: { cpu: number; memMb: number }, free: { cpus: number; memMb: number }): string {
   const parts: string[] = [];
   if (need.cpu > free.cpus) parts.push(`${cpus(need.cpu)} (${Math.max(0, free.cpus)} free)`);
   if (need.memMb > free.memMb) parts.push(`${formatMemory(need.memMb)} of memory (${formatMemory(free.memMb)} free)`);
-  return WAITING + (parts.length > 0 ? parts.join(' and ') : 'a free slot');
+  const reason = parts.length > 0 ? `waiting for ${parts.join(' and ')}` : 'waiting for a free slot';
+  return reason;
 }
 
 /** A job whose container image is being pulled before it can start (the podman and docker executors). */
-export const imagePullWait = (image: string): string => `${WAITING}its image ${image} to be pulled`;
+export function imagePullWait(image: string): string {
+  const reason = `waiting for its image ${image} to be pulled`;
+  return reason;
+}
 
 /** A job held back by the Slurm executor's cap on jobs in Slurm's queue (`--slurm-max-queued`). */
-export const slurmTurnWait = (limit: number): string =>
-  `${WAITING}its turn to be submitted to Slurm (this worker has ${limit} jobs in Slurm's queue, its --slurm-max-queued)`;
+export function slurmTurnWait(limit: number): string {
+  const reason = `waiting for its turn to be submitted to Slurm (this worker has ${limit} jobs in Slurm's queue, its --slurm-max-queued)`;
+  return reason;
+}
 
 /** What Slurm's most common pending reasons (squeue's %r) mean, for a reason a user can read without the manual. */
 const SLURM_REASONS: Array<[RegExp, string]> = [
@@ -55,10 +62,11 @@ const SLURM_REASONS: Array<[RegExp, string]> = [
 ];
 
 /** A job submitted to Slurm and pending in its queue, with squeue's reason: "waiting for Slurm to start it: Resources (...)". */
-export function slurmWait(reason: string): string {
-  const shown = reason.trim() || 'None';
+export function slurmWait(pending: string): string {
+  const shown = pending.trim() || 'None';
   const meaning = SLURM_REASONS.find(([pattern]) => pattern.test(shown))?.[1];
-  return `${WAITING}Slurm to start it: ${shown}${meaning ? ` (${meaning})` : ''}`;
+  const reason = meaning ? `waiting for Slurm to start it: ${shown} (${meaning})` : `waiting for Slurm to start it: ${shown}`;
+  return reason;
 }
 
 export interface WaitContext {
@@ -79,12 +87,12 @@ export interface WaitContext {
 export function waitingFor(job: { status: JobStatus; reason: string }, context: WaitContext): string | null {
   if (job.status === 'running') return isWait(job.reason) ? job.reason : null;
   if (job.status !== 'waiting' && job.status !== 'queued') return null;
-  if (context.taskStatus === 'scheduled' && context.scheduleAt !== null) return `${WAITING}the scheduled start, ${new Date(context.scheduleAt * 1000).toISOString()}`;
+  if (context.taskStatus === 'scheduled' && context.scheduleAt !== null) return `waiting for the scheduled start, ${new Date(context.scheduleAt * 1000).toISOString()}`;
   if (job.status === 'waiting') {
     const pending = context.upstream.filter((u) => u.status !== 'succeeded').map((u) => u.nodeId);
-    if (pending.length > 0) return `${WAITING}${pending.length === 1 ? 'upstream job' : 'upstream jobs'} ${pending.join(', ')}`;
+    if (pending.length > 0) return pending.length === 1 ? `waiting for upstream job ${pending[0]}` : `waiting for upstream jobs ${pending.join(', ')}`;
   }
-  if (!context.taskHeld) return `${WAITING}a worker to take the task`;
+  if (!context.taskHeld) return 'waiting for a worker to take the task';
   if (job.status === 'queued' && isWait(job.reason)) return job.reason;
-  return `${WAITING}its worker to start it`;
+  return 'waiting for its worker to start it';
 }

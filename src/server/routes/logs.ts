@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Layout } from '../../engine/layout.js';
@@ -9,9 +9,61 @@ import { ROUTES } from '../../contract/routes.js';
 import { httpError } from '../errors.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 
+/** A log file as it is now: what a request reads of it (a job still running writes on). */
+interface Part {
+  file: string;
+  size: number;
+}
+
+/**
+ * The bytes `Range: bytes=FIRST-[LAST]` or `bytes=-SUFFIX` asks for, of `total`: `null` when nothing of it exists
+ * yet (416), undefined for a header that is absent or not one such range (answered whole, as RFC 9110 §14.2 lets a
+ * server ignore a Range it does not support).
+ */
+export function requestedRange(header: string | undefined, total: number): { start: number; end: number } | null | undefined {
+  const match = header === undefined ? null : /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    return suffix === 0 || total === 0 ? null : { start: Math.max(0, total - suffix), end: total - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? total - 1 : Math.min(Number(match[2]), total - 1);
+  if (match[2] !== '' && Number(match[2]) < start) return undefined;
+  return start >= total ? null : { start, end };
+}
+
+/** Stream `start..end` (inclusive) of the parts, one after the other. */
+function readParts(parts: Part[], start: number, end: number): PassThrough {
+  const out = new PassThrough();
+  (async () => {
+    let offset = 0;
+    for (const part of parts) {
+      const from = Math.max(start - offset, 0);
+      const to = Math.min(end - offset, part.size - 1);
+      offset += part.size;
+      if (from > to) continue;
+      await new Promise<void>((resolve, reject) => {
+        const input = createReadStream(part.file, { start: from, end: to });
+        input.on('error', reject);
+        input.on('end', resolve);
+        input.pipe(out, { end: false });
+      });
+    }
+    out.end();
+  })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+  return out;
+}
+
 /**
  * GET /logs/<job_id>/?expires=..&signature=.. — a job's log for a plain, unsigned GET (the link
  * is its own proof). `stream=stdout|stderr` picks one; by default both, stdout first.
+ *
+ * `Range: bytes=N-` reads from byte N on (206, with Content-Range), so that a client following a running job
+ * (`gdflow task logs --follow`) fetches only what was written since its last look; a range that starts at or past
+ * the end of what exists answers 416 InvalidRange, its Content-Range giving the size (`bytes *` slash size): nothing
+ * new yet. Sizes are
+ * taken once per request, so the bytes answered always match the Content-Range even while the job writes.
  */
 export function registerLogRoutes(app: FastifyInstance, deps: { store: Store; layout: Layout; links: SignedLogLinks }): void {
   app.get<RouteTypes<typeof ROUTES.Log>>(ROUTES.Log.url, routeOptions(ROUTES.Log), async (request, reply) => {
@@ -24,20 +76,24 @@ export function registerLogRoutes(app: FastifyInstance, deps: { store: Store; la
       ...(stream === undefined || stream === 'stdout' ? [deps.layout.stdoutLog(job.taskId, job.nodeId)] : []),
       ...(stream === undefined || stream === 'stderr' ? [deps.layout.stderrLog(job.taskId, job.nodeId)] : []),
     ];
-    const present = [];
-    for (const file of files) if (await access(file).then(() => true, () => false)) present.push(file);
-    const out = new PassThrough();
-    (async () => {
-      for (const file of present) {
-        await new Promise<void>((resolve, reject) => {
-          const input = createReadStream(file);
-          input.on('error', reject);
-          input.on('end', resolve);
-          input.pipe(out, { end: false });
-        });
-      }
-      out.end();
-    })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
-    return reply.type('text/plain; charset=utf-8').send(out);
+    const parts: Part[] = [];
+    for (const file of files) {
+      const info = await stat(file).catch(() => undefined);
+      if (info?.isFile()) parts.push({ file, size: info.size });
+    }
+    const total = parts.reduce((sum, part) => sum + part.size, 0);
+    const header = request.headers.range;
+    const range = requestedRange(typeof header === 'string' ? header : undefined, total);
+    reply.type('text/plain; charset=utf-8').header('accept-ranges', 'bytes');
+    if (range === null) {
+      reply.header('content-range', `bytes */${total}`);
+      throw httpError('InvalidRange', `the log has ${total} bytes; the range '${String(header).slice(0, 100)}' starts at or past its end`);
+    }
+    if (range === undefined) return reply.header('content-length', total).send(readParts(parts, 0, total - 1));
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${total}`)
+      .header('content-length', range.end - range.start + 1)
+      .send(readParts(parts, range.start, range.end));
   });
 }

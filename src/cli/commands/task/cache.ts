@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
-import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
+import { clientCommand, clientFor, contextArgs, type ClientFlags } from '../../context.js';
+import { secondsOption } from '../../documents.js';
 import { CliError, EXIT } from '../../exit.js';
+import { afterStart } from '../../follow-task.js';
+import { missingTask } from '../../not-found.js';
 import { printJson, say } from '../../output.js';
 import { resolveJob } from './shared.js';
 
@@ -39,10 +42,15 @@ export function registerTaskExplain(task: Command): void {
 export function registerTaskRerun(task: Command): void {
   clientCommand(
     task.command('rerun <task_id>').description('run a task again with it as the reference task: same workflow version, parameters and outputs; only the jobs whose results cannot be reused run'),
-    { json: true },
-  ).action(async (taskId: string, flags: ClientFlags) => {
-    const started = await clientFor(flags).rerunTask(taskId);
-    if (flags.json) return printJson(started);
-    say(`started task ${started.task_id} (${started.task_name}), reusing what it can of ${taskId}`);
-  });
+    { json: 'print the new task (the ended one with --wait) as JSON' },
+  )
+    .option('--wait', 'follow the new task to its end (exit 1 if it fails; Ctrl-C stops following, exit 130, the task keeps running)')
+    .option('--interval <seconds>', 'poll interval with --wait', '1')
+    .action(async (taskId: string, flags: ClientFlags & { wait?: boolean; interval: string }) => {
+      const intervalMs = secondsOption(flags.interval, '--interval') * 1000;
+      const client = clientFor(flags);
+      const started = await client.rerunTask(taskId).catch(missingTask(client, taskId));
+      const line = `started task ${started.task_id} (${started.task_name}), reusing what it can of ${taskId}`;
+      await afterStart(client, started, line, { wait: Boolean(flags.wait), json: Boolean(flags.json), intervalMs, context: contextArgs(flags) });
+    });
 }

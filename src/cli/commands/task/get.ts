@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Client } from '../../../client/client.js';
 import { isTerminalTask } from '../../../client/types.js';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
+import { missingTask } from '../../not-found.js';
 import { formatDuration, formatTime, printJson, say } from '../../output.js';
 
 /** The jobs whose upstream jobs are done (or that wait in Slurm's queue), with what each waits for. */
@@ -15,7 +16,7 @@ export function registerTaskGet(task: Command): void {
   const description = "show a task's state, progress and times, and what its jobs that could run wait for";
   clientCommand(task.command('get <task_id>').description(description), { json: true }).action(async (taskId: string, flags: ClientFlags) => {
     const client = clientFor(flags);
-    const t = await client.getTask(taskId);
+    const t = await client.getTask(taskId).catch(missingTask(client, taskId));
     if (flags.json) return printJson(t);
     const rows: Array<[string, string]> = [
       ['task', `${t.task_name} (${t.task_id})`],

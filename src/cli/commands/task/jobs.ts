@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
 import { formatDuration, printJson, printTable, runTime } from '../../output.js';
+import { jobsOf } from './shared.js';
 
 /** `gdflow task jobs`: the jobs of a task in plan order. */
 export function registerTaskJobs(task: Command): void {
   clientCommand(task.command('jobs <task_id>').description('list the jobs of a task (one per workflow node)'), { json: true }).action(async (taskId: string, flags: ClientFlags) => {
-    const { jobs } = await clientFor(flags).listJobs(taskId);
+    const jobs = await jobsOf(clientFor(flags), taskId);
     if (flags.json) return printJson(jobs);
     printTable(
       jobs,

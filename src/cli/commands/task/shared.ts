@@ -1,11 +1,16 @@
 import type { Client } from '../../../client/client.js';
 import type { Job } from '../../../client/types.js';
-import { CliError, EXIT } from '../../exit.js';
+import { missingError, missingTask } from '../../not-found.js';
+
+/** The jobs of a task; an unknown task id is named, with the nearest task. */
+export async function jobsOf(client: Client, taskId: string): Promise<Job[]> {
+  return (await client.listJobs(taskId).catch(missingTask(client, taskId))).jobs;
+}
 
 /** A JOB argument: a job id (`<task>_<hex>_<node>`) or the node id of a job of the task. */
 export async function resolveJob(client: Client, taskId: string, ref: string): Promise<Job> {
-  const { jobs } = await client.listJobs(taskId);
+  const jobs = await jobsOf(client, taskId);
   const job = jobs.find((j) => j.job_id === ref) ?? jobs.find((j) => j.node_id === ref);
-  if (!job) throw new CliError(`task ${taskId} has no job or node '${ref}' (nodes: ${jobs.map((j) => j.node_id).join(', ') || 'none'})`, EXIT.failed);
+  if (!job) throw missingError('job or node', ref, `task ${taskId}`, jobs.map((j) => j.node_id));
   return job;
 }

@@ -1,13 +1,19 @@
 import type { Command } from 'commander';
-import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
+import { clientCommand, clientFor, contextArgs, type ClientFlags } from '../../context.js';
 import { secondsOption } from '../../documents.js';
-import { CliError, EXIT } from '../../exit.js';
-import { followTask, reportEnd } from '../../follow-task.js';
-import { printJson, say } from '../../output.js';
+import { endOfFollow, followTask } from '../../follow-task.js';
 
 /** `gdflow task wait`: follow a task to its end with live progress; exit 1 unless it succeeded. */
 export function registerTaskWait(task: Command): void {
-  clientCommand(task.command('wait <task_id>').description('follow a task until it ends, showing nodes done / total and the running jobs; exits 1 if it failed or was stopped'), { json: 'follow quietly, then print the ended task with its jobs as JSON' })
+  clientCommand(
+    task
+      .command('wait <task_id>')
+      .description(
+        'follow a task until it ends, showing nodes done / total and the running jobs; exits 1 if it failed or was stopped, ' +
+          '130 on Ctrl-C (the task keeps running)',
+      ),
+    { json: 'follow quietly, then print the ended task with its jobs as JSON' },
+  )
     .option('--interval <seconds>', 'poll interval', '1')
     .option('--timeout <seconds>', 'give up (exit 1) after this long')
     .action(async (taskId: string, flags: ClientFlags & { interval: string; timeout?: string }) => {
@@ -15,9 +21,8 @@ export function registerTaskWait(task: Command): void {
         intervalMs: secondsOption(flags.interval, '--interval') * 1000,
         ...(flags.timeout ? { timeoutMs: secondsOption(flags.timeout, '--timeout') * 1000 } : {}),
         quiet: Boolean(flags.json),
+        context: contextArgs(flags),
       });
-      if (flags.json) printJson({ ...ended, jobs });
-      else for (const line of reportEnd(ended, jobs)) say(line);
-      if (ended.status !== 'succeeded') throw new CliError(`task ${ended.task_name} ${ended.status}`, EXIT.failed);
+      endOfFollow(ended, jobs, flags.json ? { ...ended, jobs } : undefined);
     });
 }

@@ -2,19 +2,25 @@ import type { Command } from 'commander';
 import { notFoundAs } from '../../../client/client.js';
 import type { ToolSummary } from '../../../client/types.js';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
-import { formatTime, printJson, printTable } from '../../output.js';
+import { listEach, listedProjects, printListed, withListOwner, type ListFlags } from '../../owned-lists.js';
+import { formatTime } from '../../output.js';
 
-/** `gdflow tool ls`: every version of every tool of the project. */
+/** `gdflow tool ls`: every version of every tool of the project, then the public account's. */
 export function registerToolLs(tool: Command): void {
-  clientCommand(tool.command('ls').description('list the tools of the project, one line per version'), { json: true })
+  const description = "list the tools of the project, one line per version, then the public account's (which every account can use)";
+  const command = clientCommand(tool.command('ls').description(description), { json: "print JSON: every row, each with 'owner' (ACCOUNT/PROJECT)" });
+  withListOwner(command, 'tools')
     .option('--latest', 'only the latest version of each tool')
-    .action(async (flags: ClientFlags & { latest?: boolean }) => {
+    .action(async (flags: ClientFlags & ListFlags & { latest?: boolean }) => {
+      const listed = await listedProjects(clientFor(flags), flags);
       // ListTool answers 404 ToolNotExists for a project without tools: that is an empty list.
-      const list = await clientFor(flags).listTools().catch(notFoundAs({ items: [], tool_url: '' }));
-      const rows: ToolSummary[] = list.items.flatMap((group) => (flags.latest ? group.slice(-1) : group));
-      if (flags.json) return printJson(rows);
-      printTable(
-        rows,
+      const sections = await listEach(listed, async (client) =>
+        (await client.listTools().catch(notFoundAs({ items: [], tool_url: '' }))).items.flatMap((group): ToolSummary[] =>
+          flags.latest ? group.slice(-1) : group,
+        ),
+      );
+      printListed(
+        sections,
         [
           { header: 'name', value: (t) => t.tool_name },
           { header: 'version', value: (t) => t.tool_version, right: true },
@@ -23,7 +29,8 @@ export function registerToolLs(tool: Command): void {
           { header: 'modified', value: (t) => formatTime(t.modified_time) },
           { header: 'description', value: (t) => (t.description.length > 60 ? `${t.description.slice(0, 57)}...` : t.description) },
         ],
-        'no tools in this project',
+        'tools',
+        flags.json,
       );
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
 import { versionOption } from '../../documents.js';
 import { usageError } from '../../exit.js';
+import { missingWorkflow } from '../../not-found.js';
 import { say } from '../../output.js';
 
 /** `gdflow workflow delete`: one version, or every version with --all. */
@@ -13,9 +14,10 @@ export function registerWorkflowDelete(workflow: Command): void {
       const version = versionOption(flags.version);
       if ((version === undefined) === !flags.all) throw usageError('give either --version N or --all');
       const client = clientFor(flags);
-      const versions = version !== undefined ? [version] : (await client.getWorkflow(name)).workflows.map((w) => w.version);
+      const all = async () => (await client.getWorkflow(name).catch(missingWorkflow(client, name))).workflows.map((w) => w.version);
+      const versions = version !== undefined ? [version] : await all();
       for (const v of versions) {
-        await client.deleteWorkflow(name, v);
+        await client.deleteWorkflow(name, v).catch(missingWorkflow(client, name));
         say(`workflow ${name} version ${v} deleted`);
       }
     });

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { WorkflowGraph } from '../../../client/types.js';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
 import { versionOption } from '../../documents.js';
+import { missingWorkflow } from '../../not-found.js';
 import { formatTable, printJson, say } from '../../output.js';
+import { ownerClient, withOwner } from '../../owner.js';
 
 /** The graph as text: the nodes stage by stage (a node's stage is one past its deepest input), then every link. */
 export function formatGraph(graph: WorkflowGraph): string {
@@ -31,12 +33,13 @@ export function formatGraph(graph: WorkflowGraph): string {
 
 /** `gdflow workflow graph`: nodes and links of a validated version, readably. */
 export function registerWorkflowGraph(workflow: Command): void {
-  clientCommand(workflow.command('graph <name>').description("print a workflow's nodes (by stage) and the links between them"), { json: true })
-    .option('--version <n>', 'workflow version (default: the latest runnable one)')
-    .action(async (name: string, flags: ClientFlags & { version?: string }) => {
-      const version = versionOption(flags.version);
-      const graph = await clientFor(flags).getWorkflowGraph(name, version);
-      if (flags.json) return printJson(graph);
-      say(formatGraph(graph));
-    });
+  const command = clientCommand(workflow.command('graph <name>').description("print a workflow's nodes (by stage) and the links between them"), { json: true });
+  command.option('--version <n>', 'workflow version (default: the latest runnable one)');
+  withOwner(command, 'the graph of a workflow').action(async (name: string, flags: ClientFlags & { version?: string; owner?: string }) => {
+    const version = versionOption(flags.version);
+    const source = await ownerClient(clientFor(flags), flags.owner);
+    const graph = await source.getWorkflowGraph(name, version).catch(missingWorkflow(source, name));
+    if (flags.json) return printJson(graph);
+    say(formatGraph(graph));
+  });
 }

@@ -26,7 +26,12 @@ A workflow document is YAML or JSON with the graph under 'workflow:' (see 'gdflo
 
 Running it:
   gdflow workflow getparam qc > params.yml     # the run-parameter template; fill in the inputs
-  gdflow workflow run qc -p params.yml --wait`,
+  gdflow workflow run qc -p params.yml --wait
+  gdflow workflow run qc --input load_reads=/reads/s1.fq --param qc.threads=2 --wait   # no file needed
+
+Public workflows (the 'public' account's) are listed after your own; read and run them with
+--owner public (your own key is enough):
+  gdflow workflow run qc --owner public --input load_reads=/reads/s1.fq --wait`,
     );
   registerWorkflowLs(workflow);
   registerWorkflowGet(workflow);

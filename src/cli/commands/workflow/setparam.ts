@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
 import { readDocument, runDocument, versionOption } from '../../documents.js';
+import { missingWorkflow } from '../../not-found.js';
 import { say } from '../../output.js';
 
 /** `gdflow workflow setparam`: save defaults that later templates (and runs) start from. */
@@ -11,8 +12,9 @@ export function registerWorkflowSetparam(workflow: Command): void {
     .action(async (name: string, flags: ClientFlags & { params: string; version?: string }) => {
       const doc = runDocument(readDocument(flags.params), flags.params);
       const client = clientFor(flags);
-      const version = versionOption(flags.version) ?? doc.workflow_version ?? (await client.getWorkflowGraph(name)).workflow_version;
-      await client.setRunTemplate(name, version, doc.parameters);
+      const latest = async () => (await client.getWorkflowGraph(name).catch(missingWorkflow(client, name))).workflow_version;
+      const version = versionOption(flags.version) ?? doc.workflow_version ?? (await latest());
+      await client.setRunTemplate(name, version, doc.parameters).catch(missingWorkflow(client, name));
       say(`run parameters of workflow ${name} version ${version} saved`);
     });
 }
