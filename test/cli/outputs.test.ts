@@ -66,6 +66,7 @@ describe('gdflow task outputs', () => {
     assert.match(ls.stdout, /^NAME +SIZE +MODIFIED +PRODUCED BY$/m);
     assert.match(ls.stdout, new RegExp(`:/results/out_ok\\.fastq +${READS.length} B +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +task out_ok, node copy$`, 'm'));
     assert.equal((await f.run(['data', 'ls', '/reads/', '--json'])).json().items[0].produced_by, null, 'an upload');
+    assert.doesNotMatch((await f.run(['data', 'ls', '/reads/'])).stdout, /PRODUCED BY/, 'no such column where no item is a task output');
   });
 
   it("marks a failed task's items partial and says what it did not store", async () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { DataItem } from '../../../client/types.js';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
-import { formatBytes, formatTime, printJson, printTable } from '../../output.js';
+import { formatBytes, formatTime, printJson, printTable, type Column } from '../../output.js';
 
 /** "task sample1, node align (partial)": what produced an item, when it is a task's output. */
 function producedBy(by: DataItem['produced_by']): string | null {
@@ -18,16 +18,14 @@ export function registerDataLs(data: Command): void {
     async (prefix: string | undefined, flags: ClientFlags) => {
       const list = await clientFor(flags).listData(prefix ?? '/');
       if (flags.json) return printJson(list);
-      printTable(
-        list.items,
-        [
-          { header: 'name', value: (i) => i.name },
-          { header: 'size', value: (i) => formatBytes(i.size), right: true },
-          { header: 'modified', value: (i) => formatTime(i.modified_time) },
-          { header: 'produced by', value: (i) => producedBy(i.produced_by) },
-        ],
-        'no data items',
-      );
+      const columns: Array<Column<DataItem>> = [
+        { header: 'name', value: (i) => i.name },
+        { header: 'size', value: (i) => formatBytes(i.size), right: true },
+        { header: 'modified', value: (i) => formatTime(i.modified_time) },
+      ];
+      // The producers' column where some item is a task's output (uploads have none).
+      if (list.items.some((i) => i.produced_by)) columns.push({ header: 'produced by', value: (i) => producedBy(i.produced_by) });
+      printTable(list.items, columns, 'no data items');
     },
   );
 }
