@@ -6,7 +6,19 @@
  * table (server/openapi.ts). A route the server registers without an entry here fails a test.
  */
 import { anyObject, errorBody, jobParams, projectParams, requiredToolVersionQuery, taskParams, toolParams, toolVersionQuery, workflowParams, workflowVersionQuery } from './common.js';
-import { activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList, taskOutputs } from './tasks.js';
+import {
+  activatedTask,
+  activateWorkflowBody,
+  jobCacheExplanation,
+  jobCommand,
+  jobInfo,
+  jobList,
+  listTasksQuery,
+  task,
+  taskEvents,
+  taskList,
+  taskOutputs,
+} from './tasks.js';
 import { callerIdentity, dataList, dataPutResult } from './data.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';

@@ -158,7 +158,8 @@ export const job = {
     waiting_for: {
       type: ['string', 'null'],
       description:
-        'what a job that has not started waits for ("waiting for 2 CPUs (1 free)", "waiting for upstream job align", "waiting for Slurm to start it: Priority (...)", "waiting for its image ... to be pulled"); null once it runs or ended',
+        'what a job that has not started waits for ("waiting for 2 CPUs (1 free)", "waiting for upstream job align", ' +
+        '"waiting for Slurm to start it: Priority (...)", "waiting for its image ... to be pulled"); null once it runs or ended',
     },
   },
   required: ['job_id', 'name', 'node_id', 'alias', 'status', 'reason', 'exit_code', 'attempt', 'startTime', 'endTime'],
@@ -202,7 +203,9 @@ export const taskOutput = {
     state: {
       type: 'string',
       enum: ['stored', 'pending', 'not_stored', 'replaced', 'missing'],
-      description: 'stored: the item is what the task stored; pending: not stored yet; not_stored: the task ended without storing it; replaced: something else was put there since; missing: deleted since',
+      description:
+        'stored: the item is what the task stored; pending: not stored yet; not_stored: the task ended without storing it; ' +
+        'replaced: something else was put there since; missing: deleted since',
     },
     partial: { type: 'boolean', description: 'stored by a task that failed or was stopped: part of what the task would have stored' },
     size: { type: ['integer', 'null'], description: "the item's bytes, when it is what the task stored" },

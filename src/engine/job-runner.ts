@@ -264,7 +264,9 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
 /** A store step: its items into the data store, one by one; the result says which were stored, however it ended. */
 async function storeOutputs(spec: StoreJobSpec, context: RunContext, startedAt: number): Promise<RunResult> {
   const stored: StoredItem[] = [];
-  const ended = (outcome: RunResult['outcome'], reason: string): RunResult => ({ outcome, exitCode: outcome === 'succeeded' ? 0 : null, reason, startedAt, endedAt: now(), stored });
+  const ended = (outcome: RunResult['outcome'], reason: string): RunResult => {
+    return { outcome, exitCode: outcome === 'succeeded' ? 0 : null, reason, startedAt, endedAt: now(), stored };
+  };
   try {
     for (const entry of spec.imports) {
       if (context.signal.aborted) return ended('killed', 'stopped');

@@ -25,7 +25,8 @@ export class WaitNotes {
   /** A queued job its worker cannot fit yet. The text is made only when the numbers differ from the last ones. */
   resources(live: LiveTask, entry: LiveJob, need: { cpu: number; memMb: number }, free: { cpus: number; memMb: number }): void {
     const last = entry.resourceWait;
-    if (last && last.text === entry.job.reason && last.cpu === need.cpu && last.memMb === need.memMb && last.freeCpus === free.cpus && last.freeMemMb === free.memMb) return;
+    const same = last && last.text === entry.job.reason && last.cpu === need.cpu && last.memMb === need.memMb;
+    if (same && last.freeCpus === free.cpus && last.freeMemMb === free.memMb) return;
     const text = resourceWait(need, free);
     entry.resourceWait = { cpu: need.cpu, memMb: need.memMb, freeCpus: free.cpus, freeMemMb: free.memMb, text };
     this.note(live, entry, text);

@@ -375,7 +375,12 @@ export class KyselyStore extends DefinitionStore implements Store {
     return this.retrying(
       async (trx) => {
         const { owner } = changes;
-        const touched = new Set([...(changes.tasks ?? []).map((c) => c.id), ...(changes.jobs ?? []).map((c) => c.taskId), ...stored.map((p) => p.taskId), ...release]);
+        const touched = new Set([
+          ...(changes.tasks ?? []).map((c) => c.id),
+          ...(changes.jobs ?? []).map((c) => c.taskId),
+          ...stored.map((p) => p.taskId),
+          ...release,
+        ]);
         // The lease check and the writes are one transaction, and the task rows stay locked (PostgreSQL) until
         // its end: a worker that lost a task cannot write over its new owner's state.
         const held = owner === undefined ? touched : await this.heldBy(trx, owner, [...touched]);

@@ -36,8 +36,10 @@ export async function putProvenance(trx: Kysely<Database>, items: DataProvenance
   }
 }
 
-export async function getProvenance(db: Kysely<Database>, account: string, paths: string[]): Promise<Array<DataProvenance & { taskStatus: TaskStatus | null }>> {
-  const out: Array<DataProvenance & { taskStatus: TaskStatus | null }> = [];
+type WithStatus = DataProvenance & { taskStatus: TaskStatus | null };
+
+export async function getProvenance(db: Kysely<Database>, account: string, paths: string[]): Promise<WithStatus[]> {
+  const out: WithStatus[] = [];
   const unique = [...new Set(paths)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     const rows = await db

@@ -60,7 +60,8 @@ describe('gdflow task outputs', () => {
     assert.match(table.stderr, /download one: gdflow data get NAME/);
     const json = (await f.run(['task', 'outputs', taskId, '--json'])).json();
     assert.equal(json.partial, false);
-    assert.deepEqual(json.outputs.map((o: any) => [o.name, o.state, o.size, o.job_id]), [[`${f.account.name}:/results/out_ok.fastq`, 'stored', READS.length, copy]]);
+    const rows = json.outputs.map((o: any) => [o.name, o.state, o.size, o.job_id]);
+    assert.deepEqual(rows, [[`${f.account.name}:/results/out_ok.fastq`, 'stored', READS.length, copy]]);
     // The data list says which task and node produced the item.
     const ls = await f.run(['data', 'ls', '/results/out_ok.fastq']);
     assert.match(ls.stdout, /^NAME +SIZE +MODIFIED +PRODUCED BY$/m);

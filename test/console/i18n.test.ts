@@ -80,7 +80,8 @@ describe('console texts in Chinese', () => {
   it('turns every reason, with its values, into Chinese', () => {
     // A value of each shape reasons.ts knows; any other placeholder gets v_<name>, which is kept as written.
     const sample: Record<string, string> = {
-      ...{ n: '2', next: '3', max: '3', s: '30', mb: '512', used: '700', id: '4711', code: '137', signal: 'SIGKILL', time: '2026-11-25T10:00:00.000Z', size: '1.5 GB' },
+      ...{ n: '2', next: '3', max: '3', s: '30', mb: '512', used: '700', id: '4711', code: '137', signal: 'SIGKILL', time: '2026-11-25T10:00:00.000Z' },
+      size: '1.5 GB',
       ...{ kind: 'out_of_memory', when: ' in 30 s', more: ', with 1024 MB', reason: 'exit code 1', why: 'attempt 3 of 3, no retries left' },
     };
     const fragments = new Set([' in {s} s', ', with {mb} MB', 'exit_code', 'out_of_memory', 'timeout', 'lost_worker', 'executor_error']);

@@ -41,19 +41,30 @@ describe('the console says where results are and why jobs wait', { skip, timeout
     // a start would change the order in which the jobs are tried).
     server = await startTestServer({ cpus: 2, executor: 'host', callCaching: 'off' });
     alice = await server.account();
-    const requirements = (cpu: number) => ({ container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu, mem: '64m', disk: '64m', network: false } });
+    const requirements = (cpu: number) => ({
+      container: { image: 'debian:bookworm', type: 'docker' },
+      resources: { cpu, mem: '64m', disk: '64m', network: false },
+    });
+    const outputs = { out: { type: 'file', formats: 'txt' } };
     await registerTool(alice, 'copy', {
       cmd_template: 'cat {{ inputs.reads[0].path }} > {{ outputs.out[0].path }}',
       inputs: { reads: { type: 'file', formats: ['fastq'], required: true } },
       outputs: { out: { type: 'file', formats: 'fastq', required: true } },
       requirements: requirements(1),
     });
-    await registerTool(alice, 'hold', { cmd_template: `while [ ! -e ${flag} ]; do sleep 0.1; done; echo x > {{ outputs.out[0].path }}; exit 3`, outputs: { out: { type: 'file', formats: 'txt' } }, requirements: requirements(1) });
-    await registerTool(alice, 'wide', { cmd_template: 'echo wide > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements: requirements(2) });
+    const release = `while [ ! -e ${flag} ]; do sleep 0.1; done; echo x > {{ outputs.out[0].path }}; exit 3`;
+    await registerTool(alice, 'hold', { cmd_template: release, outputs, requirements: requirements(1) });
+    await registerTool(alice, 'wide', { cmd_template: 'echo wide > {{ outputs.out[0].path }}', outputs, requirements: requirements(2) });
     await createWorkflow(alice, 'results', {
       nodelist: [
         { node_id: 'reads', app_id: 'loaddata', alias: 'reads', outputs: { data: { enid: 'in' } } },
-        { node_id: 'copy', app_id: await toolId(alice, 'copy', 1), alias: 'copy reads', inputs: { reads: [{ enid: 'in' }] }, outputs: { out: [{ enid: 'copied' }] } },
+        {
+          node_id: 'copy',
+          app_id: await toolId(alice, 'copy', 1),
+          alias: 'copy reads',
+          inputs: { reads: [{ enid: 'in' }] },
+          outputs: { out: [{ enid: 'copied' }] },
+        },
         { node_id: 'keep', app_id: 'storedata', alias: 'keep copy', inputs: { data: { enid: 'copied' } } },
         { node_id: 'hold', app_id: await toolId(alice, 'hold', 1), alias: 'hold a CPU', outputs: {} },
         { node_id: 'wide', app_id: await toolId(alice, 'wide', 1), alias: 'two CPUs', outputs: { out: [{ enid: 'w' }] } },

@@ -28,7 +28,10 @@ describe('what a job waits for', () => {
   it("explains Slurm's pending reasons it knows, and shows the others as they are", () => {
     assert.equal(slurmWait('Priority'), 'waiting for Slurm to start it: Priority (jobs of higher priority are ahead of it)');
     assert.equal(slurmWait('QOSMaxCpuPerUserLimit'), 'waiting for Slurm to start it: QOSMaxCpuPerUserLimit (a limit of its quality of service)');
-    assert.equal(slurmWait('ReqNodeNotAvail, UnavailableNodes:n1'), 'waiting for Slurm to start it: ReqNodeNotAvail, UnavailableNodes:n1 (the nodes it may run on are not available)');
+    assert.equal(
+      slurmWait('ReqNodeNotAvail, UnavailableNodes:n1'),
+      'waiting for Slurm to start it: ReqNodeNotAvail, UnavailableNodes:n1 (the nodes it may run on are not available)',
+    );
     assert.equal(slurmWait('SomethingNew'), 'waiting for Slurm to start it: SomethingNew');
     assert.equal(slurmWait(''), 'waiting for Slurm to start it: None (not yet looked at by the scheduler)');
   });

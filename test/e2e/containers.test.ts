@@ -122,11 +122,14 @@ for (const kind of CONTAINER_KINDS) {
       await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
       const image = `127.0.0.1:${(registry.address() as AddressInfo).port}/gdflow/never:1`;
       try {
-        await singleToolWorkflow(account, 'pulling', { cmd_template: 'echo x > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements: requirements(image) });
+        const outputs = { out: { type: 'file', formats: 'txt' } };
+        await singleToolWorkflow(account, 'pulling', { cmd_template: 'echo x > {{ outputs.out[0].path }}', outputs, requirements: requirements(image) });
         const { task_id } = await activate(account, { workflow_name: 'pulling', workflow_version: 1, parameters: await template(account, 'pulling') });
-        const work = async () => (await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`))).jobs.find((j: any) => j.node_id === 'work');
+        const jobs = async () => (await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`))).jobs as any[];
+        const work = async () => (await jobs()).find((j) => j.node_id === 'work');
+        const pulling = `waiting for its image ${image} to be pulled`;
         let job = await work();
-        for (const deadline = Date.now() + 20_000; job.waiting_for !== `waiting for its image ${image} to be pulled` && Date.now() < deadline; await sleep(100)) job = await work();
+        for (const deadline = Date.now() + 20_000; job.waiting_for !== pulling && Date.now() < deadline; await sleep(100)) job = await work();
         assert.equal(job.waiting_for, `waiting for its image ${image} to be pulled`, JSON.stringify(job));
         assert.equal(job.status, 'queued');
         assert.ok(sockets.size > 0, 'the runtime is at the registry');

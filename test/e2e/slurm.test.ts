@@ -139,7 +139,9 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
     const { task_id } = await activate(account, { workflow_name: 'crowd', workflow_version: 1, task_name: 'crowd' });
     const pendingFor = /^waiting for Slurm to start it: Resources \(no node has the free CPUs or memory it asks for yet\)$/;
     let pending: any;
-    for (const deadline = Date.now() + 60_000; !pending && Date.now() < deadline; await sleep(200)) pending = (await jobsOf(task_id)).find((j) => pendingFor.test(j.waiting_for ?? ''));
+    for (const deadline = Date.now() + 60_000; !pending && Date.now() < deadline; await sleep(200)) {
+      pending = (await jobsOf(task_id)).find((j) => pendingFor.test(j.waiting_for ?? ''));
+    }
     assert.ok(pending, `a job says it is pending for resources: ${JSON.stringify((await jobsOf(task_id)).map((j) => [j.node_id, j.status, j.waiting_for]))}`);
     assert.equal(pending.status, 'running', 'submitted: it has left gdflow\'s queue for the cluster\'s');
     assert.match(pending.external_id, /^\d+$/);

@@ -47,7 +47,8 @@ for (const backend of STORE_BACKENDS) {
     let apiUrl = '';
     const flag = join(scratch, `${backend.name}-release`);
     const cli = (args: string[]) => {
-      const env = { GDFLOW_CONFIG_FILE: join(scratch, 'none.yml'), GDFLOW_ENDPOINT: apiUrl, GDFLOW_ACCESS_KEY_ID: account.key.access_key_id, GDFLOW_ACCESS_KEY_SECRET: account.key.access_key_secret };
+      const key = { GDFLOW_ACCESS_KEY_ID: account.key.access_key_id, GDFLOW_ACCESS_KEY_SECRET: account.key.access_key_secret };
+      const env = { GDFLOW_CONFIG_FILE: join(scratch, 'none.yml'), GDFLOW_ENDPOINT: apiUrl, ...key };
       const result = runCli(args, { env });
       assert.equal(result.status, 0, result.stderr);
       return result.stdout;
@@ -87,7 +88,8 @@ for (const backend of STORE_BACKENDS) {
       await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`));
 
       const at = Math.floor(Date.now() / 1000) + 3600;
-      const later = await activate(account, { workflow_name: 'crowded', workflow_version: 1, task_name: 'later', parameters: { Conditions: { schedule: String(at) } } });
+      const parameters = { Conditions: { schedule: String(at) } };
+      const later = await activate(account, { workflow_name: 'crowded', workflow_version: 1, task_name: 'later', parameters });
       const scheduled = await jobsOf(account, later.task_id);
       assert.equal(scheduled.hold.waiting_for, `waiting for the scheduled start, ${new Date(at * 1000).toISOString()}`);
       await account.api.send('PUT', projectPath(account.name, `tasks/${later.task_id}/`));

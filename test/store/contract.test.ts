@@ -627,7 +627,8 @@ for (const backend of BACKENDS) {
         assert.equal(rows.get('/out/b.txt')!.jobId, null);
         assert.deepEqual(await store.getProvenance('elsewhere', ['/out/a.txt']), [], 'by account');
         // A later task stores to the same name: its row replaces the first one's.
-        await store.applyChanges({ owner: 'storer', stored: [item(second, '/out/a.txt', { size: 99 })], tasks: [{ id: second, patch: { status: 'failed', reason: 'x' } }] });
+        const failed = [{ id: second, patch: { status: 'failed' as const, reason: 'x' } }];
+        await store.applyChanges({ owner: 'storer', stored: [item(second, '/out/a.txt', { size: 99 })], tasks: failed });
         rows = await byPath(['/out/a.txt']);
         assert.equal(rows.get('/out/a.txt')!.taskId, second);
         assert.equal(rows.get('/out/a.txt')!.size, 99);

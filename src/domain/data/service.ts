@@ -56,7 +56,8 @@ export class DataService {
     this.ref(caller, account, '/x', 'read');
     const items = (await this.itemNamed(account, prefix)) ?? (await this.wrap(() => this.dataStore.list(account, prefix === '' ? '/' : prefix, { limit })));
     const produced = await this.producers(account, items);
-    return { items: items.map((i) => ({ name: i.name, size: i.size, modified_time: i.modifiedAt, produced_by: produced.get(i.name) ?? null })), count: items.length };
+    const views = items.map((i) => ({ name: i.name, size: i.size, modified_time: i.modifiedAt, produced_by: produced.get(i.name) ?? null }));
+    return { items: views, count: views.length };
   }
 
   /** The item a prefix without a trailing slash names, as a list of one; undefined when it names none. */

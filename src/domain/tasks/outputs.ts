@@ -27,7 +27,11 @@ interface Stamp {
  * The job that wrote a stored file: the upstream job whose output it is, or, for an item a store step copies as it
  * was loaded, the load step that named it (among the store step's upstream jobs). Null when neither is known.
  */
-export function producerOf(source: FileSource, deps: readonly string[], specOf: (jobId: string) => JobSpecDocument | undefined): { jobId: string; nodeId: string } | null {
+export function producerOf(
+  source: FileSource,
+  deps: readonly string[],
+  specOf: (jobId: string) => JobSpecDocument | undefined,
+): { jobId: string; nodeId: string } | null {
   if (source.kind === 'job') return { jobId: source.jobId, nodeId: source.nodeId };
   for (const dep of deps) {
     const spec = specOf(dep);
@@ -63,7 +67,8 @@ export function provenanceOf(
 }
 
 /** Whether an item still is what a provenance record describes (an upload over it, or a later store, changes its stamp). */
-export const stillStored = (recorded: Stamp, item: Stamp | undefined): boolean => item !== undefined && item.size === recorded.size && item.mtimeMs === recorded.mtimeMs;
+export const stillStored = (recorded: Stamp, item: Stamp | undefined): boolean =>
+  item !== undefined && item.size === recorded.size && item.mtimeMs === recorded.mtimeMs;
 
 /** A task that ended without succeeding: what it stored is only a part of what it would have. */
 export const endedPartly = (status: string): boolean => status === 'failed' || status === 'stopped';

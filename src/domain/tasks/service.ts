@@ -425,7 +425,8 @@ export class TaskService {
       const paths = planned.filter((p) => p.target.account === account).map((p) => p.target.path);
       for (const row of await this.store.getProvenance(account, paths)) provenance.set(formatDataName(row), row);
     }
-    const items = new Map(await Promise.all(planned.map(async (p) => [formatDataName(p.target), await this.catalog.stat(p.target).catch(() => undefined)] as const)));
+    const stat = async (ref: { account: string; path: string }) => [formatDataName(ref), await this.catalog.stat(ref).catch(() => undefined)] as const;
+    const items = new Map(await Promise.all(planned.map((p) => stat(p.target))));
     return taskOutputsView(task, planned, provenance, items);
   }
 

@@ -87,7 +87,9 @@ export interface WaitContext {
 export function waitingFor(job: { status: JobStatus; reason: string }, context: WaitContext): string | null {
   if (job.status === 'running') return isWait(job.reason) ? job.reason : null;
   if (job.status !== 'waiting' && job.status !== 'queued') return null;
-  if (context.taskStatus === 'scheduled' && context.scheduleAt !== null) return `waiting for the scheduled start, ${new Date(context.scheduleAt * 1000).toISOString()}`;
+  if (context.taskStatus === 'scheduled' && context.scheduleAt !== null) {
+    return `waiting for the scheduled start, ${new Date(context.scheduleAt * 1000).toISOString()}`;
+  }
   if (job.status === 'waiting') {
     const pending = context.upstream.filter((u) => u.status !== 'succeeded').map((u) => u.nodeId);
     if (pending.length > 0) return pending.length === 1 ? `waiting for upstream job ${pending[0]}` : `waiting for upstream jobs ${pending.join(', ')}`;

@@ -61,7 +61,8 @@ export function parseQueue(text: string): QueueRow[] {
     const parts = line.split('|');
     if (parts.length < 6 || !/^\d+$/.test(parts[0]!)) continue;
     const [id, state, start, end, reason] = parts as [string, string, string, string, string];
-    rows.push({ id, state: state.replace(/\+$/, ''), startedAt: parseSlurmTime(start), endedAt: parseSlurmTime(end), reason: reason.trim(), name: parts.slice(5).join('|') });
+    const times = { startedAt: parseSlurmTime(start), endedAt: parseSlurmTime(end) };
+    rows.push({ id, state: state.replace(/\+$/, ''), ...times, reason: reason.trim(), name: parts.slice(5).join('|') });
   }
   return rows;
 }

@@ -133,7 +133,9 @@ export class SlurmExecutor implements Executor {
     writeFileSync(files.script, plan.script, { mode: 0o755 });
     try {
       const waitForTurn = () => tell(hooks?.onWaiting, slurmTurnWait(this.maxQueued));
-      if (!(await this.turn(signal, waitForTurn))) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
+      if (!(await this.turn(signal, waitForTurn))) {
+        return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
+      }
       let id: string;
       try {
         id = await this.submit(spec, plan.cwd, files.script, plan.inContainer);

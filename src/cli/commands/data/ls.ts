@@ -13,7 +13,9 @@ function producedBy(by: DataItem['produced_by']): string | null {
 
 /** `gdflow data ls`: items below a prefix. */
 export function registerDataLs(data: Command): void {
-  const description = "list data items below a prefix (default '/': everything in your account), or the item a name without a trailing / names, with the task and node that produced each";
+  const description =
+    "list data items below a prefix (default '/': everything in your account), or the item a name without a trailing / names, " +
+    'with the task and node that produced each';
   clientCommand(data.command('ls [prefix]').description(description), { json: true }).action(
     async (prefix: string | undefined, flags: ClientFlags) => {
       const list = await clientFor(flags).listData(prefix ?? '/');

@@ -15,7 +15,8 @@ export function registerTaskOutputs(task: Command): void {
     task
       .command('outputs <task_id>')
       .description(
-        "list what a task stored (or is to store) in the data store: each item's name, size and state, the node and job that wrote it (a failed or stopped task's items are marked partial)",
+        "list what a task stored (or is to store) in the data store: each item's name, size and state, the node and job that wrote it " +
+          "(a failed or stopped task's items are marked partial)",
       ),
     { json: true },
   ).action(async (taskId: string, flags: ClientFlags) => {
