@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { ClientOptions } from '../client/client.js';
+import { readCaFile } from '../client/trusted-fetch.js';
 import { usageError } from './exit.js';
 
 /**
@@ -20,6 +21,7 @@ export const SETTINGS = {
   access_key_secret: { env: 'GDFLOW_ACCESS_KEY_SECRET', flag: '--access-key-secret', description: 'access key secret' },
   account: { env: 'GDFLOW_ACCOUNT', flag: '--account', description: "account to address (default: the key's own account)" },
   project: { env: 'GDFLOW_PROJECT', flag: '--project', description: "project of tools, workflows and tasks (default: 'default')" },
+  ca_file: { env: 'GDFLOW_CA_FILE', flag: '--ca-file', description: 'PEM file of a CA to trust for an https:// endpoint (a private CA), besides the usual ones' },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -147,8 +149,18 @@ export function clientOptions(settings: ResolvedSettings): ClientOptions {
   }
   const endpoint = settings.values.endpoint!;
   if (!/^https?:\/\/[^/]+/.test(endpoint)) throw usageError(`endpoint '${endpoint}' is not an http:// or https:// URL`);
+  const caFile = settings.values.ca_file;
+  let ca: string | undefined;
+  if (caFile) {
+    try {
+      ca = readCaFile(caFile);
+    } catch (error) {
+      throw usageError(`${error instanceof Error ? error.message : String(error)} (ca_file of profile '${settings.profile}', GDFLOW_CA_FILE or --ca-file)`);
+    }
+  }
   return {
     endpoint,
+    ...(ca !== undefined ? { ca } : {}),
     accessKeyId: settings.values.access_key_id!,
     accessKeySecret: settings.values.access_key_secret!,
     ...(settings.values.account ? { account: settings.values.account } : {}),

@@ -6,6 +6,7 @@ import { clientOptions, resolveSettings, type ResolvedSettings } from './client-
 export interface ClientFlags {
   profile?: string;
   project?: string;
+  caFile?: string;
   json?: boolean;
 }
 
@@ -16,13 +17,14 @@ export interface ClientFlags {
 export function clientCommand(command: Command, options: { json?: boolean | string } = {}): Command {
   command
     .option('--profile <name>', 'config profile to use [GDFLOW_PROFILE]')
-    .option('--project <name>', 'project of tools, workflows and tasks [GDFLOW_PROJECT]');
+    .option('--project <name>', 'project of tools, workflows and tasks [GDFLOW_PROJECT]')
+    .option('--ca-file <file>', 'PEM file of a CA to trust for an https:// endpoint (a private CA) [GDFLOW_CA_FILE]');
   if (options.json) command.option('--json', typeof options.json === 'string' ? options.json : 'print JSON instead of a table');
   return command;
 }
 
 export function settingsFor(flags: ClientFlags): ResolvedSettings {
-  return resolveSettings({ profile: flags.profile, flags: flags.project ? { project: flags.project } : {} });
+  return resolveSettings({ profile: flags.profile, flags: { ...(flags.project ? { project: flags.project } : {}), ...(flags.caFile ? { ca_file: flags.caFile } : {}) } });
 }
 
 /** A signed client for the chosen profile (exit 2 when nothing is configured). */
@@ -30,7 +32,7 @@ export function clientFor(flags: ClientFlags): Client {
   return new Client(clientOptions(settingsFor(flags)));
 }
 
-/** The `--profile`/`--project` a command was given, to repeat in the commands it suggests. */
+/** The `--profile`/`--project`/`--ca-file` a command was given, to repeat in the commands it suggests. */
 export function contextArgs(flags: ClientFlags): string {
-  return [flags.profile ? ` --profile ${flags.profile}` : '', flags.project ? ` --project ${flags.project}` : ''].join('');
+  return [flags.profile ? ` --profile ${flags.profile}` : '', flags.project ? ` --project ${flags.project}` : '', flags.caFile ? ` --ca-file ${flags.caFile}` : ''].join('');
 }

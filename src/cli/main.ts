@@ -13,6 +13,7 @@ import { registerTask } from './commands/task/index.js';
 import { registerTool } from './commands/tool/index.js';
 import { registerWorkflow } from './commands/workflow/index.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
+import { packageVersion } from '../package-root.js';
 
 /** Exit codes: 0 success, 1 operation failed, 2 usage or configuration error, 3 server unreachable. */
 export { EXIT };
@@ -42,7 +43,7 @@ async function registerServerCommands(program: Command, argv: string[]): Promise
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('gdflow')
     .description('gdflow: run bioinformatics tools and workflows (GeneDock API server, CLI and SDK)')
-    .version('0.1.0')
+    .version(packageVersion())
     // Program options (-V/--version) only before the command, so that commands can have their own --version N.
     .enablePositionalOptions()
     .showHelpAfterError()

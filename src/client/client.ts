@@ -1,6 +1,7 @@
 import { GdApiError } from './errors.js';
 import { dataRoute, parseDataItemName, parseDataPrefix, type DataRef } from './data-names.js';
 import { segment, Transport, type TransportOptions } from './transport.js';
+import { fetchTrusting, readCaFile, type CaCertificates, type Fetch } from './trusted-fetch.js';
 import {
   isTerminalTask,
   type ActivatedTask,
@@ -49,6 +50,13 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Injectable clock for the signed Date header. */
   now?: () => Date;
+  /**
+   * PEM certificates of a CA to trust for an https:// endpoint besides Node's bundled ones: a server behind a reverse
+   * proxy whose certificate a private CA signed (docs/operating.md). Also used for `Log_downloadURL`s.
+   */
+  ca?: CaCertificates;
+  /** A PEM file holding such certificates (read once, when the client is made); with `ca`, both are trusted. */
+  caFile?: string;
 }
 
 export type DataBody = Buffer | Uint8Array | NodeJS.ReadableStream | ReadableStream<Uint8Array>;
@@ -95,8 +103,12 @@ export class Client {
   readonly project: string;
   private account: string | undefined;
   private identity: Promise<CallerIdentity> | undefined;
+  /** The global fetch, or one that trusts the configured CA. */
+  private readonly fetch: Fetch;
 
   constructor(private readonly options: ClientOptions) {
+    const ca = [...(options.ca === undefined ? [] : [options.ca].flat()), ...(options.caFile === undefined ? [] : [readCaFile(options.caFile)])];
+    this.fetch = ca.length > 0 ? fetchTrusting(ca) : fetch;
     const transportOptions: TransportOptions = {
       endpoint: options.endpoint,
       credentials: { accessKeyId: options.accessKeyId, accessKeySecret: options.accessKeySecret },
@@ -104,6 +116,7 @@ export class Client {
       ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
+      fetch: this.fetch,
     };
     this.transport = new Transport(transportOptions);
     this.account = options.account;
@@ -166,12 +179,12 @@ export class Client {
     return this.transport.json('GET', await this.projectPath(`tools/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
-  /** 4.6 GetToolParameterTemplate. */
+  /** 4.6 GetToolParameterTemplate: one version, or the latest checked one when none is given. */
   async getToolParameterTemplate(toolName: string, toolVersion?: number): Promise<{ parameter: ToolParameterTemplate[] }> {
     return this.transport.json('GET', await this.projectPath(`toolparameters/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
-  /** 4.7 GetToolDetails. */
+  /** 4.7 GetToolDetails: one version, or the latest checked one when none is given. */
   async getToolDetails(toolName: string, toolVersion?: number): Promise<ToolDetails[]> {
     return this.transport.json('GET', await this.projectPath(`tooldetails/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
@@ -349,7 +362,7 @@ export class Client {
     if (!info.Log_downloadURL) return '';
     const url = new URL(info.Log_downloadURL);
     if (stream) url.searchParams.set('stream', stream);
-    const response = await fetch(url);
+    const response = await this.fetch(url);
     if (!response.ok) throw await logFailure(response);
     return response.text();
   }
@@ -364,7 +377,7 @@ export class Client {
     const url = new URL(logUrl);
     if (options.stream) url.searchParams.set('stream', options.stream);
     const offset = options.offset ?? 0;
-    const response = await fetch(url, { signal: AbortSignal.timeout(60_000), ...(offset > 0 ? { headers: { Range: `bytes=${offset}-` } } : {}) });
+    const response = await this.fetch(url, { signal: AbortSignal.timeout(60_000), ...(offset > 0 ? { headers: { Range: `bytes=${offset}-` } } : {}) });
     // `bytes 0-99/1234` or `bytes */1234`: the size is after the slash.
     const rangeSize = () => Number(/\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1] ?? NaN);
     if (response.status === 416) {

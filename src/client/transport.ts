@@ -1,5 +1,6 @@
 import { authorizationHeader, contentMd5, signRequest } from '../signing/index.js';
 import { GdApiError, GdConnectionError } from './errors.js';
+import type { Fetch } from './trusted-fetch.js';
 
 export interface Credentials {
   accessKeyId: string;
@@ -20,6 +21,8 @@ export interface TransportOptions {
   now?: () => Date;
   /** Send Content-MD5 with bodies (the server checks it). Default true. */
   contentMd5?: boolean;
+  /** What sends the requests (default: the global fetch); fetchTrusting(ca) for a private CA. */
+  fetch?: Fetch;
 }
 
 export interface RequestOptions {
@@ -91,7 +94,7 @@ export class Transport {
       headers.Authorization = authorizationHeader(this.options.credentials.accessKeyId, signature);
       let response: Response;
       try {
-        response = await fetch(this.endpoint + target, {
+        response = await (this.options.fetch ?? fetch)(this.endpoint + target, {
           method,
           headers,
           body: body as RequestInit["body"],

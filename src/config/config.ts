@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -30,6 +31,7 @@ export const OPTIONS = {
   dataDir: { env: 'GDFLOW_DATA_DIR', flag: '--data-dir', kind: 'string', default: () => './gdflow-data', description: 'data root: database, data store, job directories and logs' },
   database: { env: 'GDFLOW_DATABASE', flag: '--database', kind: 'string', default: () => '', description: 'database: empty for <data-dir>/gdflow.db (SQLite), a sqlite:<file> path, or postgres://user@host:port/db' },
   role: { env: 'GDFLOW_ROLE', flag: '--role', kind: 'enum', values: ['all', 'api', 'worker'], default: () => 'all', description: 'what this process does: all (API and jobs), api (serves the API, runs no jobs), worker (runs jobs, serves only /healthz)' },
+  trustProxy: { env: 'GDFLOW_TRUST_PROXY', flag: '--trust-proxy', kind: 'string', default: () => '', description: 'addresses of reverse proxies whose X-Forwarded-For/-Proto/-Host headers are believed (comma-separated IPs or CIDR ranges, or loopback, linklocal, uniquelocal; default: none, the headers are ignored)' },
   publicUrl: { env: 'GDFLOW_PUBLIC_URL', flag: '--public-url', kind: 'string', default: () => '', description: 'base URL clients use to reach the server, for links such as Log_downloadURL (default: from the Host header)' },
   bodyLimit: { env: 'GDFLOW_BODY_LIMIT', flag: '--body-limit', kind: 'size', default: () => 1024 * 1024, description: 'largest JSON request body, in bytes or with a unit (1m)' },
   uploadLimit: { env: 'GDFLOW_UPLOAD_LIMIT', flag: '--upload-limit', kind: 'size', default: () => 64 * 1024 ** 3, description: 'largest data upload (64g)' },
@@ -72,6 +74,7 @@ export interface Config {
   dataDir: string;
   database: string;
   role: 'all' | 'api' | 'worker';
+  trustProxy: string;
   publicUrl: string;
   bodyLimit: number;
   uploadLimit: number;
@@ -214,6 +217,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const database = parseDatabase(String(values.database));
   if ('problem' in database) problems.push(`database: ${database.problem}`);
   if (values.leaseTtl === 0) problems.push(`leaseTtl must be at least 1 second`);
+  const proxies = trustedProxies(String(values.trustProxy));
+  if ('problem' in proxies) problems.push(`trustProxy: ${proxies.problem}`);
   try {
     retryPolicyOf(values as unknown as Config);
   } catch (error) {
@@ -237,4 +242,26 @@ export function retryPolicyOf(config: Pick<Config, 'retryMaxAttempts' | 'retryOn
     DEFAULT_RETRY_POLICY,
     parseSizeMb,
   );
+}
+
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * The --trust-proxy list: IP addresses, CIDR ranges (10.0.0.0/8, fd00::/8) and the named ranges of proxy-addr, which
+ * Fastify's trustProxy takes; empty trusts no proxy. Anything else (a host name, `true`, a hop count) is refused:
+ * trusting every sender of X-Forwarded-For would let any client claim any address.
+ */
+export function trustedProxies(text: string): { addresses: string[] } | { problem: string } {
+  const addresses = text.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  for (const address of addresses) {
+    if (PROXY_RANGES.has(address)) continue;
+    const [ip, bits, ...rest] = address.split('/');
+    const family = isIP(ip ?? '');
+    const max = family === 4 ? 32 : 128;
+    const validBits = bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= max);
+    if (family === 0 || !validBits || rest.length > 0) {
+      return { problem: `'${address}' is not an IP address, a CIDR range (10.0.0.0/8) or one of ${[...PROXY_RANGES].join(', ')}` };
+    }
+  }
+  return { addresses };
 }

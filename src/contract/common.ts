@@ -3,6 +3,7 @@
  * `as const` object: Fastify validates requests with it, json-schema-to-ts derives the TypeScript types of the
  * handlers and of the SDK from it, and the OpenAPI document (server/openapi.ts) is built from it.
  */
+import { MAX_VERSION } from './limits.js';
 
 /** The error body of every 4xx and 5xx (docs/wire.md §3). */
 export const errorBody = {
@@ -17,8 +18,16 @@ export const errorBody = {
   additionalProperties: false,
 } as const;
 
-/** A positive integer version (tool_version, workflow_version). */
-export const version = { type: 'integer', minimum: 1, maximum: 999_999_999 } as const;
+/** A positive integer version (tool_version, workflow_version) in a JSON body. */
+export const version = { type: 'integer', minimum: 1, maximum: MAX_VERSION } as const;
+
+/**
+ * A version in the query: decimal digits only. It is typed as text, not as an integer, because query text is
+ * coerced to a schema's integer with JavaScript's Number(), which reads `1e0`, `0x1`, `0b1`, ` 1`, `+1` and `1.0`
+ * all as 1; the domain reads the digits (domain/names.ts).
+ */
+const queryVersion = (absent?: string) =>
+  ({ type: 'string', pattern: '^0*[1-9][0-9]{0,8}$', description: `a positive integer in decimal digits${absent ? `; absent: ${absent}` : ''}` }) as const;
 
 const segment = (description: string) => ({ type: 'string', minLength: 1, description }) as const;
 
@@ -54,18 +63,34 @@ export const jobParams = {
 
 export const toolVersionQuery = {
   type: 'object',
-  properties: { tool_version: { ...version, description: 'the version; absent: every version (GetTool)' } },
+  properties: { tool_version: queryVersion('every version (GetTool)') },
+} as const;
+
+export const latestToolVersionQuery = {
+  type: 'object',
+  properties: { tool_version: queryVersion('the latest checked version') },
 } as const;
 
 export const requiredToolVersionQuery = {
   type: 'object',
-  properties: { tool_version: version },
+  properties: { tool_version: queryVersion() },
   required: ['tool_version'],
 } as const;
 
 export const workflowVersionQuery = {
   type: 'object',
-  properties: { workflow_version: { ...version, description: 'the version; absent: every version (GetWorkflow)' } },
+  properties: { workflow_version: queryVersion('every version (GetWorkflow)') },
+} as const;
+
+export const latestWorkflowVersionQuery = {
+  type: 'object',
+  properties: { workflow_version: queryVersion('the latest checked version') },
+} as const;
+
+export const requiredWorkflowVersionQuery = {
+  type: 'object',
+  properties: { workflow_version: queryVersion() },
+  required: ['workflow_version'],
 } as const;
 
 /** Any JSON object (a member whose structure the domain checks, or one the clients read loosely). */

@@ -5,19 +5,12 @@
  * the SDK takes its wire types from the same schemas (client/types.ts), and GET /openapi.json is built from this
  * table (server/openapi.ts). A route the server registers without an entry here fails a test.
  */
-import { anyObject, errorBody, jobParams, projectParams, requiredToolVersionQuery, taskParams, toolParams, toolVersionQuery, workflowParams, workflowVersionQuery } from './common.js';
 import {
-  activatedTask,
-  activateWorkflowBody,
-  jobCacheExplanation,
-  jobCommand,
-  jobInfo,
-  jobList,
-  listTasksQuery,
-  task,
-  taskEvents,
-  taskList,
-  taskOutputs,
+  anyObject, errorBody, jobParams, latestToolVersionQuery, latestWorkflowVersionQuery, projectParams, requiredToolVersionQuery,
+  requiredWorkflowVersionQuery, taskParams, toolParams, toolVersionQuery, workflowParams, workflowVersionQuery,
+} from './common.js';
+import {
+  activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList, taskOutputs,
 } from './tasks.js';
 import { callerIdentity, dataList, dataPutResult } from './data.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
@@ -30,6 +23,20 @@ const empty = { type: 'null', description: 'an empty body' } as const;
 const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdflow has no WDL workflows' } as const;
 
 const P = '/accounts/:account/projects/:project';
+
+/** GET /healthz: what the process is; a process that runs jobs adds its worker's state (docs/operating.md). */
+const health = {
+  type: 'object',
+  required: ['status', 'role', 'version', 'executor', 'store'],
+  properties: {
+    status: { const: 'ok' },
+    role: { enum: ['all', 'api', 'worker'] },
+    version: { type: 'string', description: "gdflow's version" },
+    executor: { type: ['string', 'null'], description: 'how jobs run (bwrap, host, podman, docker, slurm); null on an API replica, which runs none' },
+    store: { enum: ['sqlite', 'postgres'], description: 'the kind of store' },
+  },
+  additionalProperties: true,
+} as const;
 
 function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
   const base = `${P}/${collection}` as const;
@@ -68,17 +75,17 @@ export const ROUTES = {
   DeleteTool: { method: 'DELETE', url: `${P}/tools/:tool/`, operation: 'DeleteTool', tag: 'tools', summary: 'Delete a tool version', schema: { params: toolParams, querystring: requiredToolVersionQuery, response: { 200: empty } } },
   ListTool: { method: 'GET', url: `${P}/tools/`, operation: 'ListTool', tag: 'tools', summary: "List the project's tools", schema: { params: projectParams, response: { 200: toolList } } },
   GetTool: { method: 'GET', url: `${P}/tools/:tool/`, operation: 'GetTool', tag: 'tools', summary: 'Get a tool: one version, or every version', schema: { params: toolParams, querystring: toolVersionQuery, response: { 200: getToolResponse } } },
-  GetToolParameterTemplate: { method: 'GET', url: `${P}/toolparameters/:tool/`, operation: 'GetToolParameterTemplate', tag: 'tools', summary: "A tool version's parameter template", schema: { params: toolParams, querystring: requiredToolVersionQuery, response: { 200: toolParameterTemplate } } },
-  GetToolDetails: { method: 'GET', url: `${P}/tooldetails/:tool/`, operation: 'GetToolDetails', tag: 'tools', summary: "A tool version's details", schema: { params: toolParams, querystring: requiredToolVersionQuery, response: { 200: toolDetailsResponse } } },
+  GetToolParameterTemplate: { method: 'GET', url: `${P}/toolparameters/:tool/`, operation: 'GetToolParameterTemplate', tag: 'tools', summary: "A tool version's parameter template (without tool_version: the latest checked version)", schema: { params: toolParams, querystring: latestToolVersionQuery, response: { 200: toolParameterTemplate } } },
+  GetToolDetails: { method: 'GET', url: `${P}/tooldetails/:tool/`, operation: 'GetToolDetails', tag: 'tools', summary: "A tool version's details (without tool_version: the latest checked version)", schema: { params: toolParams, querystring: latestToolVersionQuery, response: { 200: toolDetailsResponse } } },
   // INTERFACE.md 4.8–4.14, the run-template update (docs/wire.md §2) and the graph view
   CreateWorkflow: { method: 'POST', url: `${P}/workflows/`, operation: 'CreateWorkflow', tag: 'workflows', summary: 'Create a workflow (or its next version)', schema: { params: projectParams, body: createWorkflowBody, response: { 200: empty } } },
   PutWorkflow: { method: 'PUT', url: `${P}/workflows/:workflow/`, operation: 'PutWorkflow', tag: 'workflows', summary: "Put a workflow version's configuration", schema: { params: workflowParams, body: putWorkflowBody, response: { 200: empty } } },
   GetWorkflow: { method: 'GET', url: `${P}/workflows/:workflow/`, operation: 'GetWorkflow', tag: 'workflows', summary: 'Get a workflow: one version, or every version', schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: getWorkflowResponse } } },
-  DeleteWorkflow: { method: 'DELETE', url: `${P}/workflows/:workflow/`, operation: 'DeleteWorkflow', tag: 'workflows', summary: 'Delete a workflow version', schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: empty } } },
+  DeleteWorkflow: { method: 'DELETE', url: `${P}/workflows/:workflow/`, operation: 'DeleteWorkflow', tag: 'workflows', summary: 'Delete a workflow version', schema: { params: workflowParams, querystring: requiredWorkflowVersionQuery, response: { 200: empty } } },
   ListWorkflow: { method: 'GET', url: `${P}/workflows/`, operation: 'ListWorkflow', tag: 'workflows', summary: "List the project's workflows", schema: { params: projectParams, response: { 200: workflowList } } },
-  GetWorkflowGraph: { method: 'GET', url: `${P}/workflows/:workflow/graph/`, operation: 'GetWorkflowGraph', tag: 'workflows', summary: "A workflow version's graph: nodes, links, order", schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: anyObject } } },
+  GetWorkflowGraph: { method: 'GET', url: `${P}/workflows/:workflow/graph/`, operation: 'GetWorkflowGraph', tag: 'workflows', summary: "A workflow version's graph: nodes, links, order", schema: { params: workflowParams, querystring: latestWorkflowVersionQuery, response: { 200: anyObject } } },
   ListExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/`, operation: 'ListExecutableWorkflow', tag: 'workflows', summary: 'List the workflows that can run', schema: { params: projectParams, response: { 200: workflowList } } },
-  GetExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/:workflow/`, operation: 'GetExecutableWorkflow', tag: 'workflows', summary: "A workflow version's run-parameter template", schema: { params: workflowParams, querystring: workflowVersionQuery, response: { 200: executableWorkflowResponse } } },
+  GetExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/:workflow/`, operation: 'GetExecutableWorkflow', tag: 'workflows', summary: "A workflow version's run-parameter template", schema: { params: workflowParams, querystring: latestWorkflowVersionQuery, response: { 200: executableWorkflowResponse } } },
   SetRunTemplate: { method: 'PUT', url: `${P}/executable-workflows/:workflow/`, operation: 'SetRunTemplate', tag: 'workflows', summary: "Set a workflow version's run-parameter template", schema: { params: workflowParams, body: setRunTemplateBody, response: { 200: empty } } },
   WdlListWorkflow: { method: 'GET', url: `${P}/wdl/workflow/`, operation: 'ListWorkflow', tag: 'gwc', summary: 'WDL workflows (gwc looks for them): always an empty list', schema: { params: projectParams, response: { 200: emptyList } } },
   WdlGetWorkflow: { method: 'GET', url: `${P}/wdl/workflow/:workflow/`, operation: 'GetWorkflow', tag: 'gwc', summary: 'A WDL workflow (gwc looks for them): always an empty list', schema: { params: workflowParams, response: { 200: emptyList } } },
@@ -106,7 +113,7 @@ export const ROUTES = {
     method: 'GET', url: '/logs/:job/', operation: 'Job', tag: 'tasks', auth: false, raw: true, summary: "A job's log (text), by the signed link of its job info; Range: bytes=N- for the part from byte N on (206, or 416 InvalidRange when nothing is there yet)",
     schema: { params: { type: 'object', properties: { job: { type: 'string', minLength: 1 } }, required: ['job'] }, querystring: { type: 'object', properties: { expires: { type: 'string' }, signature: { type: 'string' }, stream: { type: 'string', enum: ['stdout', 'stderr'] } } } },
   },
-  Health: { method: 'GET', url: '/healthz', operation: 'Health', tag: 'operations', auth: false, summary: "The server's health, role and worker state", schema: { response: { 200: anyObject } } },
+  Health: { method: 'GET', url: '/healthz', operation: 'Health', tag: 'operations', auth: false, summary: "The server's health: role, version, executor, store kind and worker state", schema: { response: { 200: health } } },
   Metrics: { method: 'GET', url: '/metrics', operation: 'Metrics', tag: 'operations', auth: false, raw: true, summary: 'Prometheus metrics (a bearer token, or loopback only)', schema: {} },
   OpenApi: { method: 'GET', url: '/openapi.json', operation: 'OpenApi', tag: 'operations', auth: false, summary: 'This document', schema: { response: { 200: anyObject } } },
 } as const;

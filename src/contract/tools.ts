@@ -1,25 +1,22 @@
 /**
  * The tool operations' schemas (INTERFACE.md 2.1–2.4, 4.1–4.7). The tool definition is typed member by member as
- * INTERFACE.md 2.2 types it; members it does not name pass (the clients send back read-only members such as
- * `_id`, `status` and `version` from GetTool, docs/wire.md §7). What the types cannot say (names, formats, the
+ * INTERFACE.md 2.2 types it. Its top level takes members it does not name (the clients send back read-only
+ * members such as `_id`, `status` and `version` from GetTool, docs/wire.md §7, and GeneDock documents carry
+ * `package` and others); an input, output or parameter definition takes only its own members, so that a misspelt
+ * one (`fromats`) is refused rather than kept and ignored. What the types cannot say (names, formats, the
  * template's references and limits) the domain checks (domain/tools/definition.ts).
  */
 import { epochSeconds, version } from './common.js';
 
 const text = { type: 'string' } as const;
-const formats = {
-  description: 'a list of format names, or one comma-separated string',
-  anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }],
-} as const;
 
 const portMembers = {
   name: text,
   type: { type: 'string', description: 'file' },
-  formats,
   hint: text,
   prefix: text,
   separator: text,
-  item: { type: 'object', properties: { separator: text } },
+  item: { type: 'object', title: 'item', properties: { separator: text }, additionalProperties: false },
   minitems: { type: 'integer' },
   maxitems: { type: 'integer' },
   required: { type: 'boolean' },
@@ -27,28 +24,45 @@ const portMembers = {
 
 export const inputDefinition = {
   type: 'object',
-  properties: { ...portMembers, stdin: { type: 'boolean', description: 'the input is connected to the command\'s stdin' } },
+  title: 'input definition',
+  properties: {
+    ...portMembers,
+    formats: { type: 'array', items: { type: 'string' }, description: 'the format names the input accepts (file name endings); empty: any' },
+    stdin: { type: 'boolean', description: 'the input is connected to the command\'s stdin' },
+  },
+  additionalProperties: false,
 } as const;
 
 export const outputDefinition = {
   type: 'object',
-  properties: { ...portMembers, stdout: { type: 'boolean', description: 'the command\'s stdout is written to the output' } },
+  title: 'output definition',
+  properties: {
+    ...portMembers,
+    formats: { type: 'string', description: 'the format names the output is written in, comma-separated (`bam` or `bam,bai`)' },
+    stdout: { type: 'boolean', description: 'the command\'s stdout is written to the output' },
+  },
+  additionalProperties: false,
 } as const;
 
 export const parameterDefinition = {
   type: 'object',
+  title: 'parameter definition',
   properties: {
     name: text,
     type: { type: 'string', description: 'string, integer (int), number (float), flag (boolean, bool)' },
     default: { description: 'the value when the run parameters give none' },
+    value: { description: 'the same as default (GeneDock templates write it so)' },
     hint: text,
     required: { type: 'boolean' },
     variable: { type: 'boolean' },
     minvalue: { type: 'number' },
     maxvalue: { type: 'number' },
+    min: { type: 'number', description: 'the same as minvalue' },
+    max: { type: 'number', description: 'the same as maxvalue' },
     prefix: text,
     separator: text,
   },
+  additionalProperties: false,
 } as const;
 
 /** INTERFACE.md 2.2. */
@@ -68,6 +82,7 @@ export const toolDefinition = {
     parameters: { type: ['object', 'null'], additionalProperties: parameterDefinition },
     retry: {
       type: ['object', 'null'],
+      title: 'retry policy',
       description: 'when a failed job runs again (docs/tasks.md, "Retries"); absent: the server default',
       properties: {
         max_attempts: { type: 'integer', minimum: 1, maximum: 10 },

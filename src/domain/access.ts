@@ -13,6 +13,8 @@ export interface Caller {
   accessKeyId: string;
   /** The id of the request being served (x-gd-requestid), for the audit log. */
   requestId?: string;
+  /** The client's address (behind a trusted proxy, the one it forwarded), for the audit log. */
+  clientAddress?: string;
 }
 
 /** The project a request addresses, and what the caller may do there. */

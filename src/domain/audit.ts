@@ -11,13 +11,32 @@ export interface Actor {
   account: string | null;
   keyId: string | null;
   user: string;
+  /** Where the request came from; none for the operator. */
+  address?: string;
 }
 
-export const actorOf = (caller: Caller): Actor => ({ requestId: caller.requestId ?? '', account: caller.accountName, keyId: caller.accessKeyId, user: caller.userName });
+export const actorOf = (caller: Caller): Actor => ({
+  requestId: caller.requestId ?? '',
+  account: caller.accountName,
+  keyId: caller.accessKeyId,
+  user: caller.userName,
+  ...(caller.clientAddress !== undefined ? { address: caller.clientAddress } : {}),
+});
 
 /** The entry of a write that is made (outcome 'ok'); `account` owns the target. */
 export function audited(actor: Actor, operation: string, account: string, target: string): AuditEntry {
-  return { requestId: actor.requestId, actorAccount: actor.account, actorKeyId: actor.keyId, actorUser: actor.user, account, operation, target, outcome: 'ok', reason: '' };
+  return {
+    requestId: actor.requestId,
+    actorAccount: actor.account,
+    actorKeyId: actor.keyId,
+    actorUser: actor.user,
+    account,
+    operation,
+    target,
+    outcome: 'ok',
+    reason: '',
+    clientAddress: actor.address ?? null,
+  };
 }
 
 /** The entry of a write that was refused, with the error's code and reason. */

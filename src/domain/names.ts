@@ -1,3 +1,4 @@
+import { MAX_VERSION } from '../contract/limits.js';
 import { invalid } from './errors.js';
 
 /**
@@ -21,10 +22,21 @@ export function checkName(field: NamedThing, value: unknown): string {
   return value;
 }
 
-/** A version from a query string or a body: a positive JSON integer or a decimal string of one. */
+/**
+ * A version written as text (a query parameter, the version in an app_id): decimal digits only. `1e0`, `0x1`,
+ * `0b1`, ` 1`, `+1` and `1.0` all read as 1 to JavaScript's Number(), and none of them is a version.
+ */
+export function decimalVersion(text: string): number | undefined {
+  if (!/^[0-9]{1,18}$/.test(text)) return undefined;
+  const version = Number(text);
+  return version >= 1 && version <= MAX_VERSION ? version : undefined;
+}
+
+/** A version from a query string or a body: a positive JSON integer, or decimal digits in a string. */
 export function parseVersion(field: 'tool_version' | 'workflow_version', value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-  if (typeof value === 'string' && /^[1-9][0-9]{0,8}$/.test(value)) return Number(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_VERSION) return value;
+  const version = typeof value === 'string' ? decimalVersion(value) : undefined;
+  if (version !== undefined) return version;
   const shown = typeof value === 'string' ? `'${value.slice(0, 40)}'` : JSON.stringify(value);
   throw invalid(`${field} ${shown} is not a positive integer`);
 }

@@ -53,3 +53,16 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
   }
   return best?.candidate;
 }
+
+/**
+ * The refusal of a member an object does not take, naming it and the nearest known one:
+ * `inputs.reads.fromats is not a member of an input definition; did you mean formats?`.
+ * `what` names the object (`input definition`); without a near name the reason lists the known ones.
+ */
+export function unknownMemberReason(path: string, member: string, known: readonly string[], what: string): string {
+  const shown = member.length > 60 ? `${member.slice(0, 57)}...` : member;
+  // A member name of a megabyte is no one's typo: do not spend an edit-distance table on it.
+  const near = member.length <= 64 ? nearestName(member, known) : undefined;
+  const article = /^[aeiou]/i.test(what) ? 'an' : 'a';
+  return `${path ? `${path}.` : ''}${shown} is not a member of ${article} ${what}; ${near ? `did you mean ${near}?` : `its members are ${known.join(', ')}`}`;
+}

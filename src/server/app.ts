@@ -15,7 +15,7 @@ import { registerMetricsRoute } from './metrics-route.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
-import { errorHandler, sendError } from './error-handler.js';
+import { errorHandler, sendError, writeRawError } from './error-handler.js';
 import { silentLogger, type Logger } from './logger.js';
 import './fastify-types.js';
 import type { Layout } from '../engine/layout.js';
@@ -46,6 +46,11 @@ export interface AppOptions {
   clockSkewSeconds?: number;
   /** Base URL for links in responses; default: the request's protocol and Host. */
   publicUrl?: string;
+  /**
+   * Addresses of the reverse proxies whose X-Forwarded-For/-Proto/-Host are believed (config.trustedProxies): then
+   * the client's address, and the scheme and host of links, are the ones the proxy forwarded. Default: none.
+   */
+  trustProxy?: string[];
   /** Where access lines and errors go (default: nowhere). */
   logger?: Logger;
   /** Injectable clock (milliseconds), for tests of the Date window. */
@@ -57,16 +62,6 @@ export interface AppOptions {
 }
 
 const EMPTY_MD5 = contentMd5('');
-
-/** Write a GeneDock error straight to a socket, for errors raised before Fastify sees a request. */
-function writeRawError(socket: Socket, spec: ErrorSpec, reason: string): void {
-  if (!socket.writable) return;
-  const body = JSON.stringify(renderSpec(spec, reason));
-  socket.end(
-    `HTTP/1.1 ${spec.status} ${spec.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `x-gd-requestid: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
 
 function clientErrorSpec(error: NodeJS.ErrnoException): { spec: ErrorSpec; reason: string } {
   switch (error.code) {
@@ -128,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The id the server factory gave the request (app.inject() bypasses it: then a new one).
     genReqId: (req) => (req as RawWithId)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: trustProxyOption(options.trustProxy),
     routerOptions: {
       // Clients configured with a trailing `/` send `//accounts/...`; every route also ends in `/`
       // and is served without it too, never with a redirect (clients would not re-sign).
@@ -220,7 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The access log costs a little on every request: only hook it in when it is written.
   if (logger.isLevelEnabled('info')) {
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName }, 'request');
+      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName, ip: request.ip }, 'request');
     });
   }
 
@@ -248,6 +244,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpenApiRoute(app);
   registerConsoleRoutes(app);
   return app;
+}
+
+/** Fastify's trustProxy: the proxies' addresses, or false (the forwarded headers are ignored). */
+export function trustProxyOption(addresses: string[] | undefined): string[] | false {
+  return addresses && addresses.length > 0 ? addresses : false;
 }
 
 /** What route modules get: the domain services, a way to build absolute links, and the read cache. */

@@ -69,7 +69,8 @@ function checkSignature(request: FastifyRequest, parsed: ParsedAuthorization, ke
       throw httpError('SignatureDoesNotMatch', `the signature is not the HMAC-SHA1 of the string to sign ${JSON.stringify(expected)} (canonical resource ${JSON.stringify(canonicalResource(raw))})`);
     }
   }
-  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id, requestId: String(request.id) };
+  // request.ip is the socket's peer, or behind a trusted proxy (--trust-proxy) the client it forwarded for.
+  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id, requestId: String(request.id), clientAddress: request.ip };
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { newRequestId } from '../ids.js';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from './logger.js';
 import { validationReason, type SchemaError } from './validation-message.js';
@@ -9,6 +11,16 @@ export function sendError(reply: FastifyReply, spec: ErrorSpec, reason: string):
   // Requests that did not come through the server factory (app.inject) get their id here.
   if (!reply.hasHeader('x-gd-requestid')) reply.header('x-gd-requestid', reply.request.id);
   return reply.code(spec.status).type('application/json').send(renderSpec(spec, reason));
+}
+
+/** Write a GeneDock error straight to a socket, for errors raised before Fastify sees a request. */
+export function writeRawError(socket: Socket, spec: ErrorSpec, reason: string): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify(renderSpec(spec, reason));
+  socket.end(
+    `HTTP/1.1 ${spec.status} ${spec.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `x-gd-requestid: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Fastify's own errors for malformed or oversized requests, mapped to the catalogue. */

@@ -124,11 +124,14 @@ export interface ErrorBody {
   error_message_chs: string;
 }
 
+/** A message with its `{reason}` filled in: by a function, so that `$'`, `$&` and `$$` in the reason stay as written. */
+const fill = (message: string, reason: string): string => message.replace('{reason}', () => reason);
+
 export function renderSpec(s: ErrorSpec, reason: string): ErrorBody {
   return {
     error_code: s.code,
-    error_message: s.en.replace('{reason}', reason),
-    error_message_chs: s.zh.replace('{reason}', reason),
+    error_message: fill(s.en, reason),
+    error_message_chs: fill(s.zh, reason),
   };
 }
 
@@ -138,7 +141,7 @@ export class HttpError extends Error {
     readonly spec: ErrorSpec,
     readonly reason: string,
   ) {
-    super(spec.en.replace('{reason}', reason));
+    super(fill(spec.en, reason));
     this.name = 'HttpError';
   }
   get status(): number {

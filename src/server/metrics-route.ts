@@ -26,7 +26,9 @@ export function registerMetricsRoute(app: FastifyInstance, options: { metrics: M
 }
 
 function loopbackRefusal(request: FastifyRequest): { status: number; reason: string } | undefined {
-  const address = request.socket.remoteAddress ?? '';
+  // The client's address: behind a trusted proxy (--trust-proxy) the one it forwarded, so that a proxy on this machine
+  // does not make every client look local.
+  const address = request.ip ?? '';
   if (/^(127\.|::1$|::ffff:127\.)/.test(address)) return undefined;
   return { status: 403, reason: `/metrics answers only this machine unless a metrics token is configured (--metrics-token); the request came from ${address}` };
 }

@@ -12,6 +12,8 @@ function typeOf(schema: Json | undefined): string {
   if (schema.anyOf) return (schema.anyOf as Json[]).map(typeOf).join(' or ');
   const type = [schema.type].flat().filter(Boolean).join(' or ');
   if (schema.type === 'array' && schema.items?.type) return `list of ${typeOf(schema.items)}`;
+  // Text held to a pattern (a version in the query is decimal digits): show the pattern, not just "string".
+  if (schema.type === 'string' && typeof schema.pattern === 'string') return `string \`${schema.pattern}\``;
   return type || 'any';
 }
 

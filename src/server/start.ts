@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { retryPolicyOf, type Config } from '../config/config.js';
+import Fastify, { type FastifyInstance, type FastifyListenOptions } from 'fastify';
+import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
@@ -9,12 +9,15 @@ import { createExecutor, type Executor } from '../engine/executors/index.js';
 import { Layout } from '../engine/layout.js';
 import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
+import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
+import { packageVersion } from '../package-root.js';
 import type { Store } from '../store/store.js';
 import { Metrics } from '../metrics/metrics.js';
-import { buildApp } from './app.js';
+import { buildApp, trustProxyOption } from './app.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { SignedLogLinks } from './log-links.js';
 import { createLogger, type Logger } from './logger.js';
+import { reservePort, type Reservation } from './listener.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -27,6 +30,10 @@ export interface RunningServer {
   url: string;
   /** Where the server's JSON lines go (stdout). */
   logger: Logger;
+  /** Which store it runs on (SQLite file or PostgreSQL database, without the password). */
+  store: StoreDescription;
+  /** gdflow's version (package.json). */
+  version: string;
   /** Stop at once: running jobs are killed and run again wherever their tasks go next. */
   close(): Promise<void>;
   /**
@@ -112,10 +119,26 @@ function startEngine(config: Config, store: Store, layout: Layout, dataStore: Da
 }
 
 /**
- * Open the store (migrating it), build the app and listen; in the roles that run jobs, start the worker, which
- * claims unfinished tasks from the store (those of an earlier run of this server included).
+ * Bind the port, then open the store (migrating it), build the app and take the port over; in the roles that run
+ * jobs, start the worker, which claims unfinished tasks from the store (those of an earlier run of this server
+ * included). The port comes first: a port already taken is said before anything is created (the data root, the
+ * database file).
  */
 export async function startServer(config: Config): Promise<RunningServer> {
+  const location = parseDatabase(config.database);
+  if ('problem' in location) throw new ConfigError([`database: ${location.problem}`]);
+  const reservation = await reservePort(config.host, config.port);
+  let listening = false;
+  try {
+    return await startOn(reservation, describeStore(location, config.dataDir), config, () => (listening = true));
+  } catch (error) {
+    // Until the server listens on it, the socket is the reservation's to close.
+    if (!listening) await reservation.release();
+    throw error;
+  }
+}
+
+async function startOn(reservation: Reservation, storeDescription: StoreDescription, config: Config, onListening: () => void): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   // The metrics' sources (the store, the engine) exist only below: they are read through these at scrape time.
   let sources: { store?: Store; engine?: Engine } = {};
@@ -133,12 +156,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
   sources = { store, ...(engine ? { engine } : {}) };
   const metricsRoute = { metrics, token: config.metricsToken };
-  const health = () => ({ role: config.role, ...(engine ? engine.status() : {}) });
+  const proxies = trustedProxies(config.trustProxy);
+  const trustProxy = 'addresses' in proxies ? proxies.addresses : [];
+  const version = packageVersion();
+  // What a probe or an operator needs to tell processes apart: what it does, how it runs jobs, on which kind of store,
+  // which release. An API replica runs no jobs: it has no executor.
+  const identity = { role: config.role, version, executor: config.role === 'api' ? null : config.executor, store: storeDescription.kind };
+  const health = () => ({ ...identity, ...(engine ? engine.status() : {}) });
   let services: Services | undefined;
   let app: FastifyInstance;
   if (config.role === 'worker') {
     // A worker serves its health and its metrics only: load balancers, orchestrators and Prometheus probe it.
-    app = Fastify({ logger: false });
+    app = Fastify({ logger: false, trustProxy: trustProxyOption(trustProxy) });
     registerMetricsRoute(app, metricsRoute);
     app.get('/healthz', async () => ({ status: 'ok', ...health() }));
   } else {
@@ -160,6 +189,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       bodyLimit: config.bodyLimit,
       clockSkewSeconds: config.clockSkew,
       publicUrl: config.publicUrl,
+      trustProxy,
       logger,
       health,
       metrics: metricsRoute,
@@ -167,15 +197,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   try {
     await engine?.start();
-    await app.listen({ host: config.host, port: config.port });
+    // The bound socket is taken over as it is (listener.ts); Fastify still needs the host to decide on extra
+    // bindings (localhost: its IPv4 and IPv6 addresses).
+    const listen = { host: config.host, handle: reservation.handle } as FastifyListenOptions;
+    await app.listen(listen);
+    onListening();
   } catch (error) {
     await engine?.stop();
     await app.close();
     await store.close();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   const shutdown = (drainMs: number) => {
@@ -186,5 +218,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     })();
     return closing;
   };
-  return { app, services, engine, layout, url: `http://${host}:${port}`, logger, close: () => shutdown(0), shutdown };
+  return { app, services, engine, layout, url: `http://${host}:${reservation.port}`, logger, store: storeDescription, version, close: () => shutdown(0), shutdown };
 }

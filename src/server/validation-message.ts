@@ -5,6 +5,7 @@
  * (`inputs.reads.required`), as INTERFACE.md 2.2 names them.
  */
 import { describe } from '../domain/json.js';
+import { unknownMemberReason } from '../domain/nearest-name.js';
 
 export interface SchemaError {
   keyword: string;
@@ -13,7 +14,7 @@ export interface SchemaError {
   message?: string;
   /** With ajv's `verbose`: the value and the schema that refused it. */
   data?: unknown;
-  parentSchema?: { description?: string };
+  parentSchema?: { description?: string; title?: string; properties?: Record<string, unknown> };
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -43,7 +44,7 @@ export function validationReason(errors: readonly SchemaError[], context: string
   const path = memberPath(error.instancePath);
   const where = path || (context === 'body' ? 'the body' : context === 'querystring' ? 'the query' : 'the request');
   const shown = typeof error.data === 'string' ? `'${error.data.slice(0, 40)}'` : describe(error.data);
-  if (/_version$/.test(path) && (error.keyword === 'type' || error.keyword === 'minimum' || error.keyword === 'maximum')) return `${path} ${shown} is not a positive integer`;
+  if (/_version$/.test(path) && ['type', 'minimum', 'maximum', 'pattern'].includes(error.keyword)) return `${path} ${shown} is not a positive integer`;
   switch (error.keyword) {
     case 'required': {
       const missing = String(error.params.missingProperty);
@@ -58,6 +59,10 @@ export function validationReason(errors: readonly SchemaError[], context: string
       return `${where} must be ${error.parentSchema?.description ?? 'of another form'}, not ${shown}`;
     case 'minLength':
       return error.params.limit === 1 ? `${where} must not be empty` : `${where} must have at least ${String(error.params.limit)} characters`;
+    case 'additionalProperties': {
+      const schema = error.parentSchema;
+      return unknownMemberReason(path, String(error.params.additionalProperty), Object.keys(schema?.properties ?? {}), schema?.title ?? 'object here');
+    }
     case 'enum':
       return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${shown}`;
     default:

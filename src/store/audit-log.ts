@@ -22,6 +22,7 @@ export async function insertAudit(db: Kysely<Database>, entry: AuditEntry, at: n
       target: entry.target.slice(0, MAX_TARGET),
       outcome: entry.outcome.slice(0, 64),
       reason: entry.reason.slice(0, MAX_REASON),
+      client_address: entry.clientAddress?.slice(0, 64) ?? null,
     })
     .execute();
 }
@@ -45,5 +46,6 @@ export async function selectAudit(db: Kysely<Database>, query: AuditQuery): Prom
     target: row.target,
     outcome: row.outcome,
     reason: row.reason,
+    clientAddress: row.client_address,
   }));
 }

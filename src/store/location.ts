@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /**
  * What a `--database` value names, decided without opening anything (the configuration checks it
  * before the server starts): empty for the SQLite file in the data root, `sqlite:<file>` or a plain
@@ -28,3 +30,22 @@ export function parseDatabase(value: string): DatabaseLocation | { problem: stri
 
 /** The URL without its password, for messages. */
 const redact = (url: string): string => url.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+
+/** Which store a process opens, for what it says on start (the password and the URL's options left out). */
+export interface StoreDescription {
+  kind: 'sqlite' | 'postgres';
+  /** The SQLite file's absolute path, or `postgres://USER@HOST:PORT/DB`. */
+  where: string;
+}
+
+export function describeStore(location: DatabaseLocation, dataDir: string): StoreDescription {
+  if (location.kind === 'sqlite') {
+    // A file named in --database is where the process's working directory puts it, as SQLite opens it.
+    const file = location.file === undefined ? resolve(dataDir, 'gdflow.db') : location.file === ':memory:' ? ':memory:' : resolve(location.file);
+    return { kind: 'sqlite', where: file };
+  }
+  // The query may hold a password too (?password=...): only the user, host, port and database are said.
+  const url = new URL(location.url);
+  const user = url.username ? `${decodeURIComponent(url.username)}@` : '';
+  return { kind: 'postgres', where: `postgres://${user}${url.host}${url.pathname === '/' ? '' : url.pathname}` };
+}

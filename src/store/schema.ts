@@ -170,6 +170,8 @@ export interface AuditLogTable {
   target: string;
   outcome: string;
   reason: string;
+  /** Where the request came from (migration 0007); null for `gdflow admin` and older rows. */
+  client_address: string | null;
 }
 
 export interface Database {

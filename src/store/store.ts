@@ -406,10 +406,13 @@ export interface AuditEntry {
   outcome: string;
   /** Why it was refused (empty when it was made). */
   reason: string;
+  /** The client's address as the server saw it (behind a trusted proxy, the one it forwarded); none for `gdflow admin`. */
+  clientAddress?: string | null;
 }
 
 export interface AuditRecord extends AuditEntry {
   id: number;
+  clientAddress: string | null;
   /** Seconds since the epoch (the writing process's clock). */
   at: number;
 }

@@ -47,6 +47,8 @@ describe('audit log', () => {
     assert.equal(entry!.operation, 'CreateTool');
     assert.equal(entry!.target, `${alice.name}/default/audited_tool:1`);
     assert.equal(entry!.outcome, 'ok');
+    // Where it came from: the test's own connection (no proxy is trusted, so no X-Forwarded-For could change it).
+    assert.equal(entry!.clientAddress, '127.0.0.1');
   });
 
   it('records a refused write with its error code, in an entry of its own', async () => {
@@ -57,6 +59,7 @@ describe('audit log', () => {
     assert.equal(refusal!.operation, 'PutTool');
     assert.equal(refusal!.outcome, body.error_code);
     assert.ok(refusal!.reason.length > 0);
+    assert.equal(refusal!.clientAddress, '127.0.0.1');
 
     // Writing into another account's project: recorded under both accounts.
     const denied = await send(bob, 'DELETE', `${projectPath(alice.name, 'tools/audited_tool/')}?tool_version=1`);
@@ -93,12 +96,14 @@ describe('audit log', () => {
     assert.ok(entries.some((e) => e.operation === 'CreateTool' && e.outcome === 'ok'));
     const key = entries.find((e) => e.operation === 'CreateKey');
     assert.equal(key?.actor_account, null, 'the operator has no account');
+    assert.equal(key?.client_address, null, 'nor a client address');
+    assert.ok(entries.some((e) => e.operation === 'CreateTool' && e.client_address === '127.0.0.1'));
     assert.match(String(key?.target), new RegExp(keyId));
 
     const all = await cli(['admin', 'audit', ...storeArgs()]);
     assert.equal(all.status, 0, all.stderr);
-    assert.match(all.stdout, /^TIME\s+OUTCOME\s+OPERATION/);
-    assert.match(all.stdout, /NotFound\s+RevokeKey\s+admin \(/);
+    assert.match(all.stdout, /^TIME\s+OUTCOME\s+OPERATION\s+ACTOR\s+FROM\s+REQUEST/);
+    assert.match(all.stdout, /NotFound\s+RevokeKey\s+admin \(\S+\)\s+local\s/);
 
     const future = await cli(['admin', 'audit', '--since', '2999-01-01T00:00:00Z', '--json', ...storeArgs()]);
     assert.deepEqual(future.json(), []);

@@ -59,7 +59,10 @@ describe('GET /openapi.json', () => {
     assert.equal(document.components.securitySchemes.GeneDock.name, 'Authorization');
     const getTool = document.paths['/accounts/{account}/projects/{project}/tools/{tool}/'].get;
     assert.deepEqual(getTool.security, [{ GeneDock: [] }]);
-    assert.deepEqual(getTool.parameters.find((p: any) => p.name === 'tool_version').schema.type, 'integer');
+    // Versions in the query are decimal digits: typed as text, since coercing text to an integer reads 0x1 and 1e0 as 1.
+    const toolVersion = getTool.parameters.find((p: any) => p.name === 'tool_version').schema;
+    assert.equal(toolVersion.type, 'string');
+    assert.equal(toolVersion.pattern, '^0*[1-9][0-9]{0,8}$');
     assert.deepEqual(document.paths['/healthz'].get.security, []);
     assert.deepEqual(document.components.schemas.ErrorBody.required, ['error_code', 'error_message', 'error_message_chs']);
     for (const path of Object.values(document.paths) as any[]) {

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { rawRequest, type RawResponse } from '../helpers/raw.js';
-import { simpleTool } from '../helpers/documents.js';
+import { assertRefused, rawRequest, signedRequest, type RawResponse } from '../helpers/raw.js';
+import { macroChain, simpleTool } from '../helpers/documents.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -19,23 +19,10 @@ before(async () => {
 });
 after(async () => server.close());
 
-function send(method: string, rest: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return rawRequest(server.url, {
-    method,
-    target: projectPath(alice.name, rest),
-    headers: { ...(text !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    ...(text !== undefined ? { body: text } : {}),
-    sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
-  });
-}
+const send = (method: string, rest: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> =>
+  signedRequest(server.url, alice, method, projectPath(alice.name, rest), body, headers);
 
-function refused(response: RawResponse, status: number, code: string, message: RegExp): void {
-  assert.equal(response.status, status, response.text);
-  const body = response.json();
-  assert.equal(body.error_code, code, response.text);
-  assert.match(body.error_message, message);
-}
+const refused = assertRefused;
 
 describe('strict input', () => {
   it('a JSON route whose Content-Type is not application/json', async () => {
@@ -98,6 +85,43 @@ describe('strict input', () => {
     ] as Array<[string, RegExp]>) {
       refused(await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), cmd_template: tpl } }), 400, 'InvalidParameter', what);
     }
+  });
+  it('templates a long input would drive deep: the 400 naming the limit, never a 500 (issue 22)', async () => {
+    for (const [tpl, what] of [
+      [`{{ parameters.label${' | lower'.repeat(8_000)} }}`, /one \{\{ \}\} or \{% %\} tag of cmd_template holds more than 256 operators/],
+      [`{{ parameters.label${'|lower'.repeat(10_000)} }}`, /holds more than 256 operators/],
+      [`{% set x = parameters.label${'|lower'.repeat(10_000)} %}{{ x }}`, /holds more than 256 operators/],
+      [`{{ 1${'+1'.repeat(10_000)} }}`, /holds more than 256 operators/],
+      [`{{ parameters.label${'~parameters.label'.repeat(3_000)} }}`, /holds more than 256 operators/],
+      [`{{ parameters.label${'.x'.repeat(10_000)} }}`, /holds more than 256 operators/],
+      [`{{ ${'not '.repeat(5_000)}parameters.label }}`, /holds more than 256 operators/],
+      [`{{ ${'('.repeat(10_000)}parameters.label${')'.repeat(10_000)} }}`, /nests brackets more than 32 deep/],
+      [`{% if 1 %}${'{%elif 1%}'.repeat(5_000)}{% endif %}`, /more than 100 elif branches/],
+      [`${'{%if 1%}'.repeat(3_000)}x${'{%endif%}'.repeat(3_000)}`, /nests block statements more than 32 deep/],
+      [macroChain(1_500), /nests evaluations more than 500 deep when rendered/],
+    ] as Array<[string, RegExp]>) {
+      const response = await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), cmd_template: tpl } });
+      refused(response, 400, 'InvalidParameter', what);
+      assert.match(response.json().error_message, /docs\/templates\.md, "Limits"/);
+    }
+    const got = await send('GET', 'tools/strict_tool/?tool_version=1');
+    assert.equal(got.json().tools[0].configs.cmd_template, simpleTool('strict_tool').cmd_template, 'nothing was written');
+  });
+  it('PutTool refuses a template no task could run, with the reason a task would get (issue 22)', async () => {
+    const put = (cmd_template: string) => send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), cmd_template } });
+    for (const [template, reason] of [
+      ['echo $(( {{ inputs.reads[0].path }} / 4 ))', /inputs\.reads\[0\] is used inside shell arithmetic, where only an integer is safe \(tried with/],
+      ['echo ${{ parameters.label }}', /parameters\.label directly follows '\$'/],
+      ["echo $'{{ inputs.reads[0].path }}'", /inputs\.reads\[0\] is used inside \$'\.\.\.' quoting/],
+    ] as Array<[string, RegExp]>) {
+      refused(await put(`${template} > {{ outputs.out[0].path }}`), 400, 'InvalidParameter', reason);
+    }
+    // In a command substitution inside the arithmetic the path is a command's argument, quoted as one.
+    const ok = await put('echo $(( $(wc -l < {{ inputs.reads[0].path }}) / 4 )) > {{ outputs.out[0].path }}');
+    assert.equal(ok.status, 200, ok.text);
+    // What depends on the value a task brings is the task's to refuse: a string parameter may hold an integer.
+    assert.equal((await put('echo $(( {{ parameters.label }} + 1 )) > {{ outputs.out[0].path }}')).status, 200);
+    assert.equal((await put(simpleTool('strict_tool').cmd_template as string)).status, 200);
   });
   it('an empty name or id in the path is refused, not routed to the collection; a doubled leading slash is one', async () => {
     refused(await send('GET', 'tools//'), 400, 'InvaildParameter', /empty segment/);

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { fixture, simpleTool } from '../helpers/documents.js';
+import { repoRoot } from '../helpers/paths.js';
+import { assertRefused, signedRequest } from '../helpers/raw.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { TOOLS } from '../helpers/workflows.js';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -250,5 +256,154 @@ describe('GetTool, ListTool, DeleteTool, GetToolParameterTemplate, GetToolDetail
     assert.equal(await response.text(), '');
     const all = await account.api.json<any>('GET', tools(account, 'listed/'));
     assert.deepEqual(all.tools.map((t: any) => t.configs.version), [2]);
+  });
+});
+
+describe('issue 22: tool calls as the clients send them (raw signed requests)', () => {
+  let bob: TestAccount;
+  const send = (method: string, rest: string, body?: unknown) => signedRequest(server.url, bob, method, projectPath(bob.name, rest), body);
+  before(async () => {
+    bob = await server.account();
+  });
+
+  it("GetToolParameterTemplate and GetToolDetails without tool_version answer for the latest checked version (gdpy's get_tool_param('name'))", async () => {
+    assert.equal((await send('POST', 'tools/', { tool_name: 'latest_tool' })).status, 200);
+    assert.equal((await send('PUT', 'tools/latest_tool/', { tool_version: 1, configs: simpleTool('latest_tool') })).status, 200);
+    assert.equal((await send('POST', 'tools/', { tool_name: 'latest_tool' })).status, 200);
+    const second = simpleTool('latest_tool', { alias: 'the second' });
+    (second.parameters as any).threads.default = 3;
+    assert.equal((await send('PUT', 'tools/latest_tool/', { tool_version: 2, configs: second })).status, 200);
+    // Version 3 exists but has no definition yet: it is not checked, so not the one answered for.
+    assert.equal((await send('POST', 'tools/', { tool_name: 'latest_tool' })).status, 200);
+
+    const template = await send('GET', 'toolparameters/latest_tool/');
+    assert.equal(template.status, 200, template.text);
+    assert.equal(template.json().parameter.length, 1);
+    assert.equal(template.json().parameter[0].version, 2);
+    assert.equal(template.json().parameter[0].alias, 'the second');
+    assert.deepEqual(template.json().parameter[0].parameters.threads, { variable: true, type: 'integer', value: 3 });
+    const details = await send('GET', 'tooldetails/latest_tool/');
+    assert.equal(details.status, 200, details.text);
+    assert.equal(details.json().length, 1);
+    assert.equal(details.json()[0].details.version, 2);
+    assert.deepEqual(details.json()[0].details.parameters.threads, { hint: '', default: 3, type: 'integer' });
+    // A version given is answered for as before.
+    assert.equal((await send('GET', 'toolparameters/latest_tool/?tool_version=1')).json().parameter[0].version, 1);
+    assert.equal((await send('GET', 'tooldetails/latest_tool/?tool_version=1')).json()[0].details.version, 1);
+
+    assert.equal((await send('POST', 'tools/', { tool_name: 'unchecked_tool' })).status, 200);
+    assertRefused(await send('GET', 'toolparameters/unchecked_tool/'), 404, 'ToolNotExists', /cannot find anything/);
+    assertRefused(await send('GET', 'tooldetails/unchecked_tool/'), 404, 'ToolNotExists', /cannot find anything/);
+    assertRefused(await send('GET', 'toolparameters/nosuch_tool/'), 404, 'ToolNotExists', /cannot find anything/);
+  });
+
+  it('reads a version only from decimal digits: 1e0, 0x1, 0b1, " 1", +1, 1.0 are the 400 naming tool_version on every tool route', async () => {
+    assert.equal((await send('POST', 'tools/', { tool_name: 'digits_tool' })).status, 200);
+    assert.equal((await send('PUT', 'tools/digits_tool/', { tool_version: 1, configs: simpleTool('digits_tool') })).status, 200);
+    // As written in the query; `+` there is a space once decoded.
+    const odd: Array<[string, string]> = [
+      ['1e0', '1e0'], ['0x1', '0x1'], ['0b1', '0b1'], ['0o1', '0o1'], ['%201', ' 1'], ['1%20', '1 '], ['%2B1', '+1'], ['+1', ' 1'],
+      ['1.0', '1.0'], ['1.', '1.'], ['', ''], ['0', '0'], ['-1', '-1'], ['1_0', '1_0'], ['Infinity', 'Infinity'], ['%EF%BC%91', '１'],
+      ['1000000000', '1000000000'],
+    ];
+    const reason = (shown: string) => new RegExp(`tool_version '${shown.replace(/[.+]/g, '\\$&')}' is not a positive integer`);
+    for (const route of ['tools', 'toolparameters', 'tooldetails']) {
+      for (const [query, shown] of odd) assertRefused(await send('GET', `${route}/digits_tool/?tool_version=${query}`), 400, 'InvaildParameter', reason(shown));
+    }
+    for (const [query, shown] of odd) {
+      const response = await send('DELETE', `tools/digits_tool/?tool_version=${query}`);
+      assertRefused(response, 400, 'InvaildParameter', reason(shown));
+      assert.match(response.json().error_message, /^Delete Tool failed, since tool_version/);
+    }
+    // Nothing was deleted; digits (with leading zeros) are the version.
+    for (const query of ['1', '01', '0001']) {
+      const got = await send('GET', `tools/digits_tool/?tool_version=${query}`);
+      assert.equal(got.status, 200, got.text);
+      assert.equal(got.json().tools[0].configs.version, 1);
+    }
+  });
+
+  it('refuses a misspelt or mistyped member of an input, output or parameter, naming it and the nearest known member', async () => {
+    assert.equal((await send('POST', 'tools/', { tool_name: 'members_tool' })).status, 200);
+    const misspelt = (c: any) => {
+      c.inputs.reads.fromats = c.inputs.reads.formats;
+      delete c.inputs.reads.formats;
+    };
+    const cases: Array<[(c: any) => void, RegExp]> = [
+      [misspelt, /inputs\.reads\.fromats is not a member of an input definition; did you mean formats\?/],
+      [(c) => (c.inputs.reads.Formats = ['x']), /inputs\.reads\.Formats is not a member of an input definition; did you mean formats\?/],
+      [(c) => (c.inputs.reads.stdout = true), /inputs\.reads\.stdout is not a member of an input definition; its members are .*, stdin\.$/],
+      [(c) => (c.outputs.out.stdin = true), /outputs\.out\.stdin is not a member of an output definition; its members are .*, stdout\.$/],
+      [(c) => (c.outputs.out.requierd = true), /outputs\.out\.requierd is not a member of an output definition; did you mean required\?/],
+      [(c) => (c.parameters.threads.defualt = 4), /parameters\.threads\.defualt is not a member of a parameter definition; did you mean default\?/],
+      [(c) => (c.parameters.threads.maxvalu = 4), /parameters\.threads\.maxvalu is not a member of a parameter definition; did you mean maxvalue\?/],
+      [(c) => (c.inputs.reads.item = { seperator: ',' }), /inputs\.reads\.item\.seperator is not a member of an item; did you mean separator\?/],
+      [
+        (c) => (c.inputs.reads.colour = 'red'),
+        /inputs\.reads\.colour is not a member of an input definition; its members are name, type, hint, prefix, separator, item, .*, formats, stdin/,
+      ],
+      [(c) => (c.inputs.reads.formats = 'fastq'), /inputs\.reads\.formats must be a list, not 'fastq'/],
+      [(c) => (c.inputs.reads.formats = 'fastq,fq'), /inputs\.reads\.formats must be a list/],
+      [(c) => (c.outputs.out.formats = ['fastq']), /outputs\.out\.formats must be a string, not a list/],
+    ];
+    for (const [mutate, reason] of cases) {
+      const configs = simpleTool('members_tool');
+      mutate(configs);
+      assertRefused(await send('PUT', 'tools/members_tool/', { tool_version: 1, configs }), 400, 'InvalidParameter', reason);
+    }
+    const got = await send('GET', 'tools/members_tool/');
+    assert.equal(got.json().tools[0].status, 'unchecked', 'nothing was written');
+    // Unknown members at the top level pass as before: GeneDock documents carry package, document_author and others.
+    const configs = { ...simpleTool('members_tool'), package: null, extra_note: 'kept' };
+    assert.equal((await send('PUT', 'tools/members_tool/', { tool_version: 1, configs })).status, 200);
+    assert.equal((await send('GET', 'tools/members_tool/')).json().tools[0].configs.extra_note, 'kept');
+  });
+
+  it('accepts every example tool read back with GetTool, edited and put again (docs/wire.md §7)', async () => {
+    const demo = join(repoRoot(), 'examples', 'demo');
+    const examples: Array<[string, Record<string, unknown>]> = [
+      // The spec's examples (test/fixtures holds them as they are in the interface's examples/).
+      ['fastqc-tool.yml', fixture('fastqc-tool.yml').app],
+      ['hello-tool.yml', fixture('hello-tool.yml').app],
+      ...readdirSync(demo)
+        .filter((f) => f.endsWith('-tool.yml'))
+        .map((f) => [f, (parseYaml(readFileSync(join(demo, f), 'utf8')) as { app: Record<string, unknown> }).app] as [string, Record<string, unknown>]),
+      ['simpleTool', simpleTool('x')],
+      ...Object.entries(TOOLS).map(([name, definition]) => [`TOOLS.${name}`, definition] as [string, Record<string, unknown>]),
+    ];
+    assert.ok(examples.length >= 10, `${examples.length} examples`);
+    for (const [i, [label, app]] of examples.entries()) {
+      const name = `example_${i}`;
+      assert.equal((await send('POST', 'tools/', { tool_name: name })).status, 200);
+      const first = await send('PUT', `tools/${name}/`, { tool_version: 1, configs: { ...app, name } });
+      assert.equal(first.status, 200, `${label}: ${first.text}`);
+      const read = (await send('GET', `tools/${name}/`)).json().tools[0].configs;
+      for (const member of ['inputs', 'outputs', 'parameters', 'requirements', 'cmd_template']) {
+        if (member in app) assert.deepEqual(read[member], app[member], `${label}: ${member} is read back as put`);
+      }
+      const edited = { ...read, alias: `${label} edited` };
+      const again = await send('PUT', `tools/${name}/`, { tool_version: 1, configs: edited });
+      assert.equal(again.status, 200, `${label}, put back: ${again.text}`);
+      const reread = (await send('GET', `tools/${name}/`)).json().tools[0].configs;
+      assert.equal(reread.alias, `${label} edited`);
+      assert.equal(reread._id, read._id);
+      assert.equal((await send('PUT', `tools/${name}/`, { tool_version: 1, configs: reread })).status, 200, `${label}: put back unchanged`);
+    }
+  });
+
+  it('reads formats stored before PutTool typed them as INTERFACE.md 2.2 does, so that the definition can be put again', async () => {
+    assert.equal((await send('POST', 'tools/', { tool_name: 'old_formats' })).status, 200);
+    // A definition as an earlier gdflow stored it: the input's formats a string, the output's a list.
+    const store = server.services.store;
+    const project = (await store.getProject(bob.name, 'default'))!;
+    const tool = (await store.getTool(project.id, 'old_formats', 1))!;
+    const configs = simpleTool('old_formats');
+    (configs.inputs as any).reads.formats = 'fastq, fq';
+    (configs.outputs as any).out.formats = ['fastq', 'fq'];
+    await store.putTool(tool.id, { configs, category: 'test', status: 'checked' });
+    const read = (await send('GET', 'tools/old_formats/')).json().tools[0].configs;
+    assert.deepEqual(read.inputs.reads.formats, ['fastq', 'fq']);
+    assert.equal(read.outputs.out.formats, 'fastq,fq');
+    assert.equal((await send('PUT', 'tools/old_formats/', { tool_version: 1, configs: read })).status, 200);
   });
 });

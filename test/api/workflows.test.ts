@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Transport } from '../../src/client/transport.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { fixture } from '../helpers/documents.js';
+import { assertRefused, signedRequest } from '../helpers/raw.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { TOOLS, createWorkflow, pipelineConfigs, registerPipeline, registerTool, toolId } from '../helpers/workflows.js';
 
@@ -199,6 +200,88 @@ describe('PutWorkflow validation', () => {
     configs.nodelist[4].app_id = `/${alice.name}/stats/1`;
     const ok = await createWorkflow(alice, 'readable_ids', configs);
     assert.equal(ok.status, 200);
+  });
+});
+
+describe('issue 22: workflow calls as the clients send them (raw signed requests)', () => {
+  const send = (method: string, rest: string, body?: unknown) => signedRequest(server.url, alice, method, projectPath(alice.name, rest), body);
+
+  /** PutWorkflow of a new workflow `name`, with the pipeline changed by `mutate`. */
+  async function putChanged(name: string, mutate: (c: any) => void) {
+    assert.equal((await send('POST', 'workflows/', { workflow_name: name })).status, 200);
+    const configs: any = structuredClone(pipelineConfigs(ids));
+    mutate(configs);
+    return send('PUT', `workflows/${name}/`, { workflow_version: 1, configs });
+  }
+
+  it('reads a version only from decimal digits: 1e0, 0x1, 0b1, " 1", +1, 1.0 are the 400 naming workflow_version', async () => {
+    assert.equal((await putChanged('digits_flow', () => {})).status, 200);
+    const odd: Array<[string, string]> = [
+      ['1e0', '1e0'], ['0x1', '0x1'], ['0b1', '0b1'], ['%201', ' 1'], ['%2B1', '+1'], ['+1', ' 1'], ['1.0', '1.0'], ['', ''], ['0', '0'], ['-1', '-1'],
+    ];
+    const routes: Array<[string, string]> = [
+      ['GET', 'workflows/digits_flow/'],
+      ['GET', 'executable-workflows/digits_flow/'],
+      ['GET', 'workflows/digits_flow/graph/'],
+      ['DELETE', 'workflows/digits_flow/'],
+    ];
+    for (const [method, rest] of routes) {
+      for (const [query, shown] of odd) {
+        const response = await send(method, `${rest}?workflow_version=${query}`);
+        assertRefused(response, 400, 'InvalidParameter', new RegExp(`workflow_version '${shown.replace(/[.+]/g, '\\$&')}' is not a positive integer`));
+      }
+    }
+    for (const query of ['1', '01']) {
+      const got = await send('GET', `workflows/digits_flow/?workflow_version=${query}`);
+      assert.equal(got.status, 200, got.text);
+      assert.equal(got.json().workflows[0].version, 1, 'nothing was deleted');
+      assert.equal((await send('GET', `executable-workflows/digits_flow/?workflow_version=${query}`)).status, 200);
+    }
+  });
+
+  it('reads the version of an app_id /<account>/<tool>/<version> only from decimal digits', async () => {
+    for (const [i, version] of ['0x1', '1e0', '1.0', '+1', ' 1', '0b1'].entries()) {
+      const appId = `/${alice.name}/stats/${version}`;
+      const response = await putChanged(`odd_app_id_${i}`, (c) => (c.nodelist[4].app_id = appId));
+      const reason = new RegExp(`node 'stats_node': app_id '${appId.replace(/[.+]/g, '\\$&')}' does not name a checked tool version`);
+      assertRefused(response, 400, 'InvalidParameter', reason);
+    }
+    assert.equal((await putChanged('decimal_app_id', (c) => (c.nodelist[4].app_id = `/${alice.name}/stats/1`))).status, 200);
+  });
+
+  it('refuses a load or store step whose app_id is not its step, as an unknown tool is', async () => {
+    const isNot = (node: string, step: string, appId: string) =>
+      new RegExp(`node '${node}' is named ${step}, but its app_id '${appId}' is not the ${step} step's`);
+    const cases: Array<[string, (c: any) => void, RegExp]> = [
+      ['mistyped store id', (c) => (c.nodelist[5].app_id = '55128c94f6f4067d63b956b7'), isNot('store_bam', 'storedata', '55128c94f6f4067d63b956b7')],
+      ['misspelt store name', (c) => (c.nodelist[6].app_id = 'storedat'), isNot('store_report', 'storedata', 'storedat')],
+      ['load id on a store', (c) => (c.nodelist[5].app_id = '55128c58f6f4067d63b956b5'), isNot('store_bam', 'storedata', '55128c58f6f4067d63b956b5')],
+      ['mistyped load id', (c) => (c.nodelist[0].app_id = '55128c58f6f4067d63b956b4'), isNot('load_reads', 'loaddata', '55128c58f6f4067d63b956b4')],
+      ['a tool id on a store', (c) => (c.nodelist[5].app_id = ids.stats), isNot('store_bam', 'storedata', '[0-9a-f]{24}')],
+      [
+        'an unnamed node with a mistyped id',
+        (c) => {
+          c.nodelist[5].app_id = '55128c94f6f4067d63b956b7';
+          delete c.nodelist[5].name;
+        },
+        /node 'store_bam': app_id '55128c94f6f4067d63b956b7' does not name a checked tool version/,
+      ],
+    ];
+    // The reason names the step's own ids.
+    const whole = await putChanged('step_whole_reason', (c) => (c.nodelist[0].app_id = 'loadata'));
+    assertRefused(whole, 400, 'InvalidParameter', /is not the loaddata step's \(55128c58f6f4067d63b956b5 or loaddata\)/);
+    for (const [label, mutate, reason] of cases) {
+      const name = `step_${label.replace(/[^a-z]/gi, '_')}`;
+      assertRefused(await putChanged(name, mutate), 400, 'InvalidParameter', reason);
+      assert.equal((await send('GET', `workflows/${name}/`)).json().workflows[0].status, 'unchecked', `${label}: nothing was written`);
+    }
+    // The fixed ids and the step names, with or without a node name, are the steps.
+    const named = await putChanged('steps_by_name', (c) => {
+      c.nodelist[5].app_id = 'storedata';
+      c.nodelist[0].app_id = 'loaddata';
+      delete c.nodelist[6].name;
+    });
+    assert.equal(named.status, 200, named.text);
   });
 });
 

@@ -41,7 +41,8 @@ for (const backend of backends) {
   describe(`gdflow --database: ${backend.name}`, { skip: backend.skip }, () => {
     it('serves two servers and the admin commands from one database', { timeout: 120_000 }, async () => {
       const url = await backend.database();
-      const created = await cli(['admin', 'create-account', 'alice', '--json'], { env: { GDFLOW_DATABASE: url } });
+      // A new database: the first admin command makes the store (--create), before any server has.
+      const created = await cli(['admin', 'create-account', 'alice', '--create', '--json'], { env: { GDFLOW_DATABASE: url } });
       assert.equal(created.status, 0, created.stderr);
       const { access_key_id: keyId, access_key_secret: secret } = created.json() as { access_key_id: string; access_key_secret: string };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { editDistance, nearestName } from '../../src/domain/nearest-name.js';
+import { editDistance, nearestName, unknownMemberReason } from '../../src/domain/nearest-name.js';
 
 describe('nearest name', () => {
   it('counts insertions, deletions, substitutions and swaps of neighbours as one edit each', () => {
@@ -29,5 +29,19 @@ describe('nearest name', () => {
     assert.equal(nearestName('sav', ['saved_bam', 'save']), 'save');
     // The exact name is not its own suggestion.
     assert.equal(nearestName('copy', ['copy']), undefined);
+  });
+
+  it('names an unknown member, the object and the nearest known member, or lists the known ones', () => {
+    assert.equal(
+      unknownMemberReason('inputs.reads', 'fromats', ['formats', 'hint'], 'input definition'),
+      'inputs.reads.fromats is not a member of an input definition; did you mean formats?',
+    );
+    assert.equal(
+      unknownMemberReason('parameters.t', 'colour', ['default', 'hint'], 'parameter definition'),
+      'parameters.t.colour is not a member of a parameter definition; its members are default, hint',
+    );
+    const long = 'f'.repeat(1_000_000);
+    const reason = unknownMemberReason('inputs.reads', long, ['formats'], 'input definition');
+    assert.equal(reason, `inputs.reads.${'f'.repeat(57)}... is not a member of an input definition; its members are formats`);
   });
 });

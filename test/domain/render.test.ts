@@ -10,6 +10,7 @@ import type { JsonObject } from '../../src/domain/json.js';
 import { RenderError, renderCommand, type RenderInput } from '../../src/domain/render/index.js';
 import { HOOKS_ACTIVE } from '../../src/domain/render/jinja.js';
 import { finishCommand } from '../../src/domain/render/shell.js';
+import { macroChain } from '../helpers/documents.js';
 import { fixturePath } from '../helpers/paths.js';
 import { mulberry32 } from '../../src/demo/reference.js';
 
@@ -122,6 +123,10 @@ const HOSTILE: string[] = [
   'plain',
   '/var/data/in/a.fq',
   'héllo wörld 你好',
+  // bash evaluates text printed into $(( )) and expands a[...] in it again
+  'a[$(touch PWNED)]',
+  'x[`touch PWNED`]',
+  '41',
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -341,6 +346,29 @@ const EXACT_CONTEXTS: { label: string; template: string; expected: (v: string) =
   { label: 'here-document (<<EOF)', template: 'cat <<EOF\n{{ parameters.x }}\nEOF', expected: (v) => (/(^|\n)EOF(\n|$)/.test(v) ? undefined : `${v}\n`) },
   { label: 'here-document (<<-EOF) in $( )', template: "printf '<%s>\\n' \"$(cat <<-EOF\n\t{{ parameters.x }}\n\tEOF\n)\"", expected: (v) => (/(^|\n)\t*EOF(\n|$)/.test(v) ? undefined : `<${v.replace(/\n+$/, '')}>\n`) },
   { label: 'shell comment', template: "printf '<%s>\\n' ok # {{ parameters.x }}", expected: (v) => (/\n/.test(v) ? undefined : '<ok>\n') },
+  // A command substitution inside shell arithmetic is a command: the value is one argument there. Its output is read
+  // as arithmetic, and bash expands a[$(...)] in it again: a value with $, `, [ or ] is refused there.
+  {
+    label: '$( ) inside $(( ))',
+    template: "printf '<%s>\\n' $(( $(printf '%s' {{ parameters.x }} | wc -c) ))",
+    expected: (v) => (/[$`[\]]/.test(v) ? undefined : `<${Buffer.byteLength(v)}>\n`),
+  },
+  {
+    label: 'backticks inside $(( ))',
+    template: "printf '<%s>\\n' $(( `printf '%s' {{ parameters.x }} | wc -c` + 0 ))",
+    expected: (v) => (/[$`[\]]/.test(v) ? undefined : `<${Buffer.byteLength(v)}>\n`),
+  },
+  {
+    label: '$( ) in double quotes inside $(( ))',
+    template: "printf '<%s>\\n' $(( $(printf '%s' \"{{ parameters.x }}\" | wc -c) ))",
+    expected: (v) => (/[$`[\]]/.test(v) ? undefined : `<${Buffer.byteLength(v)}>\n`),
+  },
+  // And the reverse: $(( )) inside $( ) is arithmetic, where only an integer is safe.
+  {
+    label: '$(( )) inside $( )',
+    template: "printf '<%s>\\n' \"$(echo $(( {{ parameters.x }} + 1 )))\"",
+    expected: (v) => (/^[0-9]+$/.test(v) ? `<${Number(v) + 1}>\n` : undefined),
+  },
 ];
 
 /** Contexts where the output is split or reprocessed by the shell: only "nothing ran" is asserted. */
@@ -417,6 +445,57 @@ describe('render: hostile values run through a real shell', () => {
     const bare = render("printf '<%s>\\n' $HOME{{ parameters.v }} \"$HOME{{ parameters.v }}\"", { v: 'abc' });
     assert.equal(bare, "printf '<%s>\\n' $HOME'abc' \"$HOME\"\"abc\"");
     for (const shell of SHELLS) assert.equal(run(shell.argv, bare, sandbox(), { HOME: '/h' }).stdout, '</habc>\n</habc>\n');
+  });
+
+  it('quotes a file path in a command substitution inside shell arithmetic, where it is a command argument', () => {
+    const dir = sandbox();
+    const reads = join(dir, 'in reads.fq');
+    writeFileSync(reads, 'a\nb\nc\nd\ne\nf\ng\nh\n');
+    for (const [template, expected] of [
+      ['echo $(( $(wc -l < {{ inputs.reads[0].path }}) / 4 ))', `echo $(( $(wc -l < '${reads}') / 4 ))`],
+      ['echo $(( `wc -l < {{ inputs.reads[0].path }}` / 4 ))', `echo $(( \`wc -l < '${reads}'\` / 4 ))`],
+      ['echo $(( $(echo $(( $(wc -l < "{{ inputs.reads[0].path }}") * 2 ))) / 8 ))', `echo $(( $(echo $(( $(wc -l < "${reads}") * 2 ))) / 8 ))`],
+    ] as const) {
+      const { command } = renderCommand({ tool: templateTool(template), inputs: { reads: [reads] }, outputs: {}, parameters: {} });
+      assert.equal(command, expected);
+      for (const shell of SHELLS) assert.equal(run(shell.argv, command, dir).stdout, '2\n', `${shell.label}: ${command}`);
+    }
+    // Directly inside the arithmetic a path is refused, and no task could do better: PutTool refuses it too.
+    assert.throws(
+      () => renderCommand({ tool: templateTool('echo $(( {{ inputs.reads[0].path }} / 4 ))'), inputs: { reads: [reads] }, outputs: {}, parameters: {} }),
+      (error: unknown) =>
+        error instanceof RenderError && error.failure === 'placement' && /inputs\.reads\[0\] is used inside shell arithmetic/.test(error.message),
+    );
+    // A string parameter there depends on its value: another value may be an integer.
+    assert.throws(() => render('echo $(( {{ parameters.n }} ))', { n: 'x' }), (error: unknown) => error instanceof RenderError && error.failure === 'value');
+  });
+
+  it('never lets a value printed into shell arithmetic run (bash expands a[$(...)] in the output again)', () => {
+    const templates = [
+      'echo $(( $(echo {{ parameters.x }}) ))',
+      'echo $(( `echo {{ parameters.x }}` ))',
+      'echo $(( $(echo "{{ parameters.x }}") + $(printf %s \'{{ parameters.x }}\') ))',
+      'echo $(( $(cat <<EOF\n{{ parameters.x }}\nEOF\n) ))',
+      'echo $(( x[$(echo {{ parameters.x }})] ))',
+    ];
+    for (const template of templates) {
+      assertRenderError(() => render(template, { x: 'a[$(touch PWNED)]' }), /parameters\.x/);
+      for (const shell of SHELLS) {
+        const dir = sandbox();
+        for (const value of HOSTILE) {
+          let command: string;
+          try {
+            command = render(template, { x: value });
+          } catch (error) {
+            assert.ok(error instanceof RenderError, String(error));
+            continue;
+          }
+          run(shell.argv, command, dir);
+          assert.equal(pwned(dir), false, `${shell.label}: PWNED created for ${JSON.stringify(value)} by ${JSON.stringify(command)}`);
+        }
+      }
+    }
+    assert.equal(render(templates[0]!, { x: '41' }), 'echo $(( $(echo 41) ))');
   });
 
   it('accepts an integer inside shell arithmetic and refuses anything else there', () => {
@@ -539,6 +618,43 @@ describe('render: template errors become RenderError', () => {
     );
   });
 
+  it('refuses, before the parser recurses, a long input that would nest too deep (docs/templates.md, "Limits")', () => {
+    // Each within the 65,536 characters a template may have, but for the length check itself.
+    const limit = (template: string, pattern: RegExp) =>
+      assert.throws(
+        () => render(template, { x: 'a' }),
+        (error: unknown) => error instanceof RenderError && error.failure === 'limit' && pattern.test(error.message),
+      );
+    const operators = /holds more than 256 operators/;
+    limit(`{{ parameters.x${'|lower'.repeat(10_000)} }}`, operators);
+    limit(`{% set y = parameters.x${'|lower'.repeat(10_000)} %}{{ y }}`, operators);
+    limit(`{{ 1${'+1'.repeat(10_000)} }}`, operators);
+    limit(`{{ 'a'${'~parameters.x'.repeat(4_000)} }}`, operators);
+    limit(`{{ parameters.x${'.a'.repeat(10_000)} }}`, operators);
+    limit(`{{ parameters.x${'[0]'.repeat(10_000)} }}`, operators);
+    limit(`{{ range${'()'.repeat(10_000)} }}`, operators);
+    limit(`{{ ${'not '.repeat(5_000)}1 }}`, operators);
+    limit(`{{ ${'-'.repeat(10_000)}1 }}`, operators);
+    limit(`{{ ${'1 if 1 else '.repeat(3_000)}2 }}`, operators);
+    limit(`{{ 1${' and 1'.repeat(5_000)} }}`, operators);
+    limit(`{{ ${'('.repeat(10_000)}1${')'.repeat(10_000)} }}`, /nests brackets more than 32 deep/);
+    limit(`{{ ${'['.repeat(10_000)}${']'.repeat(10_000)} }}`, /nests brackets more than 32 deep/);
+    limit(`{{ range(${'range('.repeat(5_000)}${')'.repeat(5_001)} }}`, /nests brackets more than 32 deep/);
+    limit(`${'{%if 1%}'.repeat(3_000)}x${'{%endif%}'.repeat(3_000)}`, /nests block statements more than 32 deep/);
+    limit(`${'{%set x%}'.repeat(40)}x${'{%endset%}'.repeat(40)}`, /nests block statements more than 32 deep/);
+    limit(`{% if 1 %}a${'{%elif 1%}'.repeat(5_000)}{% endif %}`, /more than 100 elif branches/);
+    limit('x'.repeat(70_000), /too long: 70000 characters, the limit is 65536/);
+    limit(macroChain(1_500), /nests evaluations more than 500 deep/);
+    limit('{% set ns = namespace(x=[]) %}{% for i in range(20000) %}{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x }}', /nests values or calls too deep to render/);
+    // Up to the limits, templates render (256 operators: the `.` and 255 filters).
+    assert.equal(render(`{{ parameters.x${'|upper'.repeat(255)} }}`, { x: 'a' }), 'A');
+    limit(`{{ parameters.x${'|upper'.repeat(256)} }}`, operators);
+    assert.equal(render(`{{ ${'('.repeat(32)}parameters.x${')'.repeat(32)} }}`, { x: 'a' }), 'a');
+    assert.equal(render(`${'{%if 1%}'.repeat(32)}x${'{%endif%}'.repeat(32)}`), 'x');
+    assert.equal(render(`{% if parameters.x == 'z' %}z${"{%elif parameters.x == 'y'%}y".repeat(99)}{%elif parameters.x == 'a'%}a{% endif %}`, { x: 'a' }), 'a');
+    assert.equal(render(macroChain(200)), 'x');
+  });
+
   it('cannot reach the host runtime through the template', () => {
     assertRenderError(() => render('{{ range.constructor("return process")() }}'), /cmd_template failed to render/);
   });
@@ -591,6 +707,9 @@ describe('render: random shell contexts (seeded fuzz)', () => {
           () => `\${v:-${word(d + 1)}}`,
           () => `"$(${cmd(d + 1)})"`,
           () => `"\`${backslashed(cmd(d + 1))}\`"`,
+          // arithmetic around a command substitution, and a value directly in it
+          () => `$(( 1 + $(${cmd(d + 1)} | wc -c) ))`,
+          () => `$(( ${value()} + 1 ))`,
         );
       }
       return pick(options)();

@@ -25,7 +25,8 @@ const requirements = { container: { image: 'debian:bookworm' }, resources: { cpu
 
 describe('recovery after SIGKILL', () => {
   it('continues a task after the server is killed mid-run: finished jobs are kept, the running one runs again', async () => {
-    const created = runCli(['admin', 'create-account', 'recoverer', '--data-dir', dataDir, '--json']);
+    // Before the first server: the admin command makes the store (--create).
+    const created = runCli(['admin', 'create-account', 'recoverer', '--data-dir', dataDir, '--create', '--json']);
     assert.equal(created.status, 0, created.stderr);
     const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
     server = await startServerProcess(dataDir);

@@ -111,6 +111,32 @@ for (const executor of E2E_EXECUTORS) describe(`command injection through parame
     assert.deepEqual(allFiles(join(target.dataDir, 'tasks', task_id)).filter((f) => f.includes('PWNED')), []);
   });
 
+  it('a file path in a command substitution inside shell arithmetic is a quoted argument: PutTool, the workflow and the task all accept it', async () => {
+    // issue 22: this template passed PutTool and the workflow, then every task was refused ("used inside shell arithmetic").
+    await registerTool(alice, 'quarter', {
+      cmd_template: 'echo $(( $(wc -l < {{ inputs.reads[0].path }}) / 4 )) > {{ outputs.out[0].path }}',
+      inputs: { reads: { type: 'file', formats: ['fq'], required: true } },
+      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+      requirements,
+    });
+    await createWorkflow(alice, 'quarter_flow', {
+      nodelist: [
+        { node_id: 'load', app_id: 'loaddata', outputs: { data: { enid: 'in' } } },
+        { node_id: 'count', app_id: await toolId(alice, 'quarter', 1), inputs: { reads: [{ enid: 'in' }] }, outputs: { out: [{ enid: 'o' }] } },
+        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'o' } }, parameters: { name: { value: '/arith/records.txt' } } },
+      ],
+    });
+    const name = '/arith/$(touch PWNED) `touch PWNED2` r.fq';
+    await upload(alice, name, 'a\nb\nc\nd\ne\nf\ng\nh\n');
+    const { parameter } = await alice.api.json<any>('GET', projectPath(alice.name, 'executable-workflows/quarter_flow/'), { query: { workflow_version: 1 } });
+    parameter.Inputs.load.data[0].name = name;
+    const { task_id } = await activate(alice, { workflow_name: 'quarter_flow', workflow_version: 1, parameters: parameter });
+    const task = await waitForTask(alice, task_id);
+    assert.equal(task.status, 'succeeded', task.reason);
+    assert.equal(await download(alice, '/arith/records.txt'), '2\n', 'eight lines are two FASTQ records');
+    assert.deepEqual(allFiles(join(target.dataDir, 'tasks', task_id)).filter((f) => f.includes('PWNED')), []);
+  });
+
   after(async () => {
     if (target !== server) await target?.close();
   });

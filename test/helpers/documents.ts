@@ -27,3 +27,9 @@ export function simpleTool(name: string, overrides: Record<string, unknown> = {}
     ...overrides,
   };
 }
+
+/** A cmd_template of `n` macros each calling the one before (m0 prints x): its render nests n calls deep. */
+export function macroChain(n: number): string {
+  const macros = Array.from({ length: n }, (_, i) => (i === 0 ? '{%macro m0()%}x{%endmacro%}' : `{%macro m${i}()%}{{m${i - 1}()}}{%endmacro%}`));
+  return `${macros.join('')}{{ m${n - 1}() }}`;
+}

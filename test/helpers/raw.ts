@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { authorizationHeader, signRequest } from '../../src/signing/index.js';
@@ -69,4 +70,37 @@ export function parseRawResponse(raw: string): { status: number; headers: Record
     if (i > 0) headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
   }
   return { status: Number(statusLine.split(' ')[1]), headers, body: body ? JSON.parse(body) : undefined };
+}
+
+/**
+ * A request signed with an account's key as gdpy sends it (docs/wire.md §1): a body as JSON with
+ * `Content-Type: application/json` and no charset; no Content-Type without a body; a Date header; no x-gd- headers.
+ * `headers` add to or replace these (a test of another Content-Type).
+ */
+export function signedRequest(
+  url: string,
+  key: { accessKeyId: string; accessKeySecret: string },
+  method: string,
+  target: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return rawRequest(url, {
+    method,
+    target,
+    headers: { ...(text !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(text !== undefined ? { body: text } : {}),
+    sign: { id: key.accessKeyId, secret: key.accessKeySecret },
+  });
+}
+
+/** Assert a GeneDock error answer (docs/wire.md §3): the status, the code, all three members, a message that matches. */
+export function assertRefused(response: RawResponse, status: number, code: string, message: RegExp): void {
+  assert.equal(response.status, status, response.text);
+  const body = response.json();
+  assert.equal(body.error_code, code, response.text);
+  assert.match(body.error_message, message);
+  assert.equal(typeof body.error_message_chs, 'string', response.text);
+  assert.ok(body.error_message_chs.length > 0, response.text);
 }

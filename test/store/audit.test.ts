@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { InUse, VersionConflict, type AuditEntry, type Project, type Store } from '../../src/store/store.js';
 import { BACKENDS } from './backends.js';
 
-/** The audit log (migration 0005) on every backend: entries commit with the writes they record, or not at all. */
+/** The audit log (migrations 0005 and 0007) on every backend: entries commit with the writes they record, or not at all. */
 for (const backend of BACKENDS) {
   describe(`store contract, audit log: ${backend.name}`, { skip: backend.skip }, () => {
     let store: Store;
@@ -28,6 +28,7 @@ for (const backend of BACKENDS) {
       target: 'auditor/default/t:1',
       outcome: 'ok',
       reason: '',
+      clientAddress: '192.0.2.10',
       ...over,
     });
     const byRequest = async (requestId: string) => (await store.listAudit({ limit: 100_000 })).filter((e) => e.requestId === requestId);
@@ -35,13 +36,15 @@ for (const backend of BACKENDS) {
     it('keeps what it is given, oldest first, with a time', async () => {
       const before = Date.now() / 1000 - 1;
       const first = entry({ reason: 'x'.repeat(5000) });
-      const second = entry({ actorAccount: null, actorKeyId: null, actorUser: 'root', account: 'other', operation: 'RevokeKey', target: 'GDX', outcome: 'NotFound', reason: 'no such key' });
+      // The operator's entry (gdflow admin) has no client address.
+      const second = entry({ actorAccount: null, actorKeyId: null, actorUser: 'root', account: 'other', operation: 'RevokeKey', target: 'GDX', outcome: 'NotFound', reason: 'no such key', clientAddress: null });
       await store.recordAudit(first);
       await store.recordAudit(second);
       const all = await store.listAudit({});
       const [a, b] = all.slice(-2);
       assert.equal(a!.requestId, first.requestId);
       assert.equal(a!.reason.length, 1000, 'long reasons are cut');
+      assert.equal(a!.clientAddress, '192.0.2.10');
       assert.ok(a!.at >= before && a!.at <= Date.now() / 1000 + 1);
       assert.ok(b!.id > a!.id);
       assert.deepEqual({ ...b, id: 0, at: 0 }, { ...second, id: 0, at: 0 });

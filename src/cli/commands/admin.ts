@@ -1,7 +1,10 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/config.js';
+import { ConfigError, loadConfig, type Config } from '../../config/config.js';
 import { createCoreServices, type CoreServices } from '../../domain/services.js';
+import { describeStore, parseDatabase, type StoreDescription } from '../../store/location.js';
 import { openStore } from '../../store/open.js';
+import { storeExists } from '../../store/probe.js';
 import type { AuditRecord } from '../../store/store.js';
 import { usageError } from '../exit.js';
 import { formatTable } from '../output.js';
@@ -10,16 +13,65 @@ import { parseSince } from '../since.js';
 /**
  * `gdflow admin ...`: operator commands that act on the store directly, SQLite or PostgreSQL (no
  * server needed; safe beside running servers, which notice their writes: docs/api.md, Consistency).
+ * They never make a store by accident: each says on stderr which one it opens, and refuses a place that holds
+ * none unless told to create it (`gdflow admin init`, or --create).
  */
-async function withServices<T>(flags: { dataDir?: string; database?: string; config?: string }, fn: (services: CoreServices) => Promise<T>): Promise<T> {
+
+interface StoreFlags {
+  dataDir?: string;
+  database?: string;
+  config?: string;
+  create?: boolean;
+}
+
+const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
+
+/** Where the data directory came from, for the message that says there is no store in it. */
+function dataDirOrigin(flags: StoreFlags, config: Config): string {
+  if (flags.dataDir !== undefined) return '--data-dir';
+  if (process.env.GDFLOW_DATA_DIR) return 'GDFLOW_DATA_DIR';
+  if (config.configFile && config.dataDir !== resolve('./gdflow-data')) return `dataDir in ${config.configFile}`;
+  return 'the default: ./gdflow-data in the current directory';
+}
+
+function noStore(store: StoreDescription, flags: StoreFlags, config: Config): Error {
+  const create = "To make a new, empty store there, run 'gdflow admin init' (with the same options) or add --create.";
+  if (store.kind === 'postgres') {
+    return usageError(`the PostgreSQL database ${store.where} holds no gdflow store (no gdflow tables). Is --database (GDFLOW_DATABASE, database in the config file) the one your servers use? ${create}`);
+  }
+  return usageError(
+    `there is no gdflow store at ${store.where} (data directory ${config.dataDir}, from ${dataDirOrigin(flags, config)}). ` +
+      `Point to your server's store with --data-dir DIR, GDFLOW_DATA_DIR, --config FILE or --database. ${create}`,
+  );
+}
+
+/** Open the configured store, saying which (on stderr: stdout stays the command's own, --json included). */
+async function openAdminStore(flags: StoreFlags, mode: 'existing' | 'create'): Promise<{ services: CoreServices; close: () => Promise<void>; store: StoreDescription; created: boolean }> {
   const config = loadConfig({ flags: { dataDir: flags.dataDir, database: flags.database }, configFile: flags.config });
-  const store = await openStore({ database: config.database, dataDir: config.dataDir });
+  const location = parseDatabase(config.database);
+  if ('problem' in location) throw new ConfigError([`database: ${location.problem}`]);
+  const store = describeStore(location, config.dataDir);
+  process.stderr.write(`gdflow admin: ${STORE_NAMES[store.kind]} store ${store.where}
+`);
+  const exists = await storeExists(location, store.where);
+  if (!exists && mode === 'existing') throw noStore(store, flags, config);
+  const opened = await openStore({ database: config.database, dataDir: config.dataDir });
   try {
-    const services = createCoreServices(store);
+    const services = createCoreServices(opened);
     await services.accounts.bootstrap();
+    return { services, close: () => opened.close(), store, created: !exists };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+async function withServices<T>(flags: StoreFlags, fn: (services: CoreServices) => Promise<T>): Promise<T> {
+  const { services, close } = await openAdminStore(flags, flags.create ? 'create' : 'existing');
+  try {
     return await fn(services);
   } finally {
-    await store.close();
+    await close();
   }
 }
 
@@ -29,12 +81,22 @@ const print = (json: boolean, value: unknown, text: string): void => {
 
 export function registerAdmin(program: Command): void {
   const admin = program.command('admin').description('manage accounts, projects and access keys, read the audit log (acts on the store directly)');
-  const common = (c: Command) =>
+  const storeOptions = (c: Command) =>
     c
-      .option('--data-dir <dir>', 'data root [GDFLOW_DATA_DIR]')
-      .option('--database <url>', 'database [GDFLOW_DATABASE]')
-      .option('--config <file>', 'config file [GDFLOW_CONFIG]')
+      .option('--data-dir <dir>', "the server's data root, whose gdflow.db is the store [GDFLOW_DATA_DIR; default ./gdflow-data]")
+      .option('--database <url>', 'the store when not <data-dir>/gdflow.db: sqlite:<file> or postgres://USER@HOST:PORT/DB [GDFLOW_DATABASE]')
+      .option('--config <file>', "the server's config file (dataDir, database) [GDFLOW_CONFIG]")
       .option('--json', 'print JSON');
+  const common = (c: Command) => storeOptions(c).option('--create', 'create the store when there is none (by default a place without one is refused)');
+
+  storeOptions(admin.command('init').description('create the store (SQLite file or PostgreSQL tables) if there is none, and bring its schema up to date'))
+    .addHelpText('after', '\nSafe to run again: an existing store is kept as it is (and migrated to this version).')
+    .action(async (flags) => {
+      const { close, store, created } = await openAdminStore(flags, 'create');
+      await close();
+      const text = created ? `created a new gdflow store: ${STORE_NAMES[store.kind]} ${store.where}` : `a gdflow store is already there: ${STORE_NAMES[store.kind]} ${store.where} (schema up to date)`;
+      print(flags.json, { store: store.kind, location: store.where, created }, text);
+    });
 
   common(admin.command('create-account <name>').description("create an account with its 'default' project and print a new access key"))
     .option('--user <name>', 'user name the key belongs to (default: the account name)')
@@ -77,7 +139,7 @@ export function registerAdmin(program: Command): void {
     .option('--account <name>', 'only entries whose actor or target account is this one')
     .option('--since <time>', 'only entries from this time: ISO 8601 (2026-11-24T09:00Z) or a duration back from now (30m, 1h, 2d)')
     .option('--limit <n>', 'at most this many entries, the newest kept', '1000')
-    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), request id, target (with the reason of a refusal).')
+    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), from (the client\'s address; local for admin), request id, target (with the reason of a refusal).')
     .action(async (flags) => {
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const limit = Number(flags.limit);
@@ -105,6 +167,7 @@ const auditJson = (e: AuditRecord) => ({
   target: e.target,
   outcome: e.outcome,
   reason: e.reason,
+  client_address: e.clientAddress,
 });
 
 const AUDIT_COLUMNS = [
@@ -112,6 +175,7 @@ const AUDIT_COLUMNS = [
   { header: 'outcome', value: (e: AuditRecord) => e.outcome },
   { header: 'operation', value: (e: AuditRecord) => e.operation },
   { header: 'actor', value: (e: AuditRecord) => (e.actorAccount === null ? `admin (${e.actorUser})` : `${e.actorAccount}/${e.actorKeyId ?? '-'}`) },
+  { header: 'from', value: (e: AuditRecord) => e.clientAddress ?? (e.actorAccount === null ? 'local' : '-') },
   { header: 'request', value: (e: AuditRecord) => e.requestId },
   { header: 'target', value: (e: AuditRecord) => (e.outcome === 'ok' ? e.target : `${e.target}: ${e.reason}`) },
 ];

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { loadConfig, OPTIONS, type OptionName } from '../../config/config.js';
-import { startServer } from '../../server/start.js';
+import { loadConfig, OPTIONS, type Config, type OptionName } from '../../config/config.js';
+import { ListenError } from '../../server/listener.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { usageError } from '../exit.js';
 
 /** `gdflow serve`: run the API server (and, with it, the task engine) on the configured store. */
 export function registerServe(program: Command): void {
@@ -14,12 +16,19 @@ export function registerServe(program: Command): void {
   }
   command.action(async (flags: Record<string, string | undefined>) => {
     const config = loadConfig({ flags: flagsToOptions(flags), configFile: flags.config });
-    const server = await startServer(config);
+    let server: RunningServer;
+    try {
+      server = await startServer(config);
+    } catch (error) {
+      // A taken port, a privileged one, an address not of this machine: the operator's to change (exit code 2).
+      if (error instanceof ListenError) throw usageError(error.message);
+      throw error;
+    }
     // Stdout is JSON lines only (pino). Starting and stopping are said at level info even when the log level is
     // higher (warn, error): scripts and tests wait for 'listening on'; only 'silent' silences them.
     const lifecycle = config.logLevel === 'silent' ? server.logger : server.logger.child({}, { level: 'info' });
-    const worker = server.engine?.status().worker;
-    lifecycle.info({ url: server.url, role: config.role, ...(worker ? { worker } : {}), dataDir: config.dataDir }, `gdflow listening on ${server.url} (role: ${config.role}${worker ? `, worker ${worker}` : ''}, data: ${config.dataDir})`);
+    const { msg, ...fields } = listeningLine(server, config);
+    lifecycle.info(fields, msg);
     const stop = (signal: string) => {
       lifecycle.info({ signal }, `${signal}: shutting down`);
       // SIGTERM drains (a rolling restart); a second signal, or SIGINT, stops at once.
@@ -37,6 +46,24 @@ export function registerServe(program: Command): void {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** The start line: where it listens, and what it is (role, executor, store, version), as text and as fields. */
+function listeningLine(server: RunningServer, config: Config): Record<string, string> & { msg: string } {
+  const worker = server.engine?.status().worker;
+  const executor = config.role === 'api' ? 'none' : config.executor;
+  const fields = {
+    url: server.url,
+    role: config.role,
+    executor,
+    store: server.store.kind,
+    database: server.store.where,
+    version: server.version,
+    ...(worker ? { worker } : {}),
+    dataDir: config.dataDir,
+  };
+  const said = [`role ${config.role}`, `executor ${executor}`, `store ${server.store.kind} ${server.store.where}`, `gdflow ${server.version}`, ...(worker ? [`worker ${worker}`] : []), `data ${config.dataDir}`];
+  return { ...fields, msg: `gdflow listening on ${server.url} (${said.join(', ')})` };
 }
 
 /** Commander names options by their camel-cased flag; map them back to config option names. */

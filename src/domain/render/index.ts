@@ -14,7 +14,10 @@ import { finishCommand, quoteWord, type UserValue } from './shell.js';
  * with a RenderError. Numbers and booleans go in as they are.
  */
 
-export { RenderError } from './errors.js';
+export { RenderError, type RenderFailure } from './errors.js';
+
+/** Where a job's file is as its command sees it: `/var/data/inputs/<input>/<name>`, `/var/data/outputs/<output>/<name>`. */
+export const jobFilePath = (kind: 'inputs' | 'outputs', port: string, name: string): string => `/var/data/${kind}/${port}/${name}`;
 
 export interface RenderInput {
   tool: ToolDefinition;
@@ -172,7 +175,7 @@ export function renderCommand(input: RenderInput): RenderedCommand {
   } else {
     text = renderTemplate(tool.cmdTemplate, templateContext(input));
     if (ESCAPED_MARKER.test(text)) {
-      throw new RenderError('cmd_template escaped a user value to text (e.g. tojson with ensure_ascii), so it cannot be quoted');
+      throw new RenderError('cmd_template escaped a user value to text (e.g. tojson with ensure_ascii), so it cannot be quoted', 'placement');
     }
   }
   const command = finishCommand(text, userValues);

@@ -1,5 +1,6 @@
-import { Environment, Interpreter, Template } from '@huggingface/jinja';
-import { RenderError } from './errors.js';
+import { Environment, Interpreter } from '@huggingface/jinja';
+import { limitError, RenderError } from './errors.js';
+import { parseTemplate } from './parse.js';
 import { FORBIDDEN, isSingleSpan, stripSentinels, wrap } from './sentinel.js';
 
 /**
@@ -116,6 +117,13 @@ export const HOOKS_ACTIVE = ORIGINALS !== undefined;
  * as `{% for i in range(100000) %}{% for j in range(100000) %}` must not hold it for hours.
  */
 export const MAX_STEPS = 300_000;
+/**
+ * Evaluations nested in one another. The parse limits (parse.ts) keep a template's own tree shallow, but a macro
+ * calling a macro calling a macro nests their bodies at run time, each level costing the interpreter stack frames.
+ */
+export const MAX_RENDER_DEPTH = 500;
+/** Items one range() may make. */
+export const MAX_RANGE = 100_000;
 /** Characters a rendered command may have. */
 export const MAX_OUTPUT = 1024 * 1024;
 
@@ -124,8 +132,8 @@ function hook(interpreter: Interpreter): void {
   if (!o) return;
   const self = interpreter as unknown as { evaluate: Evaluate };
   let steps = 0;
-  self.evaluate = function (this: unknown, node: Node | undefined, env: Environment): RuntimeValue {
-    if (++steps > MAX_STEPS) throw new RenderError(`cmd_template takes more than ${MAX_STEPS} steps to render`);
+  let depth = 0;
+  const evaluateHooked = function (this: unknown, node: Node | undefined, env: Environment): RuntimeValue {
     if (node) {
       switch (node.type) {
         case CONSTANT:
@@ -151,6 +159,15 @@ function hook(interpreter: Interpreter): void {
     }
     return o.evaluate.call(this, node, env);
   };
+  self.evaluate = function (this: unknown, node: Node | undefined, env: Environment): RuntimeValue {
+    if (++steps > MAX_STEPS) throw limitError(`cmd_template takes more than ${MAX_STEPS} steps to render`);
+    if (++depth > MAX_RENDER_DEPTH) throw limitError(`cmd_template nests evaluations more than ${MAX_RENDER_DEPTH} deep when rendered (macros calling macros)`);
+    try {
+      return evaluateHooked.call(this, node, env);
+    } finally {
+      depth--;
+    }
+  };
 }
 
 /** Python's range(stop) / range(start, stop[, step]). */
@@ -164,7 +181,7 @@ function range(...args: unknown[]): number[] {
   const out: number[] = [];
   for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
     out.push(i);
-    if (out.length > 100_000) throw new Error('range() is too long');
+    if (out.length > MAX_RANGE) throw limitError(`range() is too long: more than ${MAX_RANGE} items`);
   }
   return out;
 }
@@ -188,31 +205,30 @@ const message = (error: unknown): string => stripSentinels(error instanceof Erro
  * costs more than rendering. The interpreter never changes a parsed tree (the hooks above build new
  * nodes), so one tree serves every render. Only templates that parsed and passed the checks are kept.
  */
-const parsedTemplates = new Map<string, Template>();
+type Program = ReturnType<typeof parseTemplate>;
+const parsedTemplates = new Map<string, Program>();
 const MAX_PARSED = 500;
 
-function parse(source: string): Template {
+function parse(source: string): Program {
   const known = parsedTemplates.get(source);
   if (known) return known;
-  if (FORBIDDEN.test(source)) throw new RenderError('cmd_template must not contain NUL or private-use characters');
-  let template: Template;
-  try {
-    template = new Template(source);
-  } catch (error) {
-    throw new RenderError(`cmd_template is not a valid Jinja2 template: ${message(error)}`);
-  }
+  if (FORBIDDEN.test(source)) throw new RenderError('cmd_template must not contain NUL or private-use characters', 'template');
+  const program = parseTemplate(source);
   // `\uE000` written as an escape in a string literal would forge a marker.
-  if (findForbiddenLiteral(template.parsed)) {
-    throw new RenderError('cmd_template must not contain NUL or private-use characters (also not as \\u escapes)');
+  if (findForbiddenLiteral(program)) {
+    throw new RenderError('cmd_template must not contain NUL or private-use characters (also not as \\u escapes)', 'template');
   }
   if (parsedTemplates.size >= MAX_PARSED) parsedTemplates.clear();
-  parsedTemplates.set(source, template);
-  return template;
+  parsedTemplates.set(source, program);
+  return program;
 }
+
+/** A stack overflow: a value nested too deep for the interpreter's recursive walks (lists of lists built in a loop), or a render started on a deep stack. */
+const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && /call stack/i.test(error.message);
 
 /** Parse (or reuse) and render a template; every failure is a RenderError. The output still holds sentinels. */
 export function renderTemplate(source: string, context: Record<string, unknown>): string {
-  const template = parse(source);
+  const program = parse(source);
   const env = new Environment();
   const globals: Record<string, unknown> = {
     true: true,
@@ -231,12 +247,13 @@ export function renderTemplate(source: string, context: Record<string, unknown>)
     for (const [name, value] of Object.entries(globals)) env.set(name, value);
     const interpreter = new Interpreter(env);
     hook(interpreter);
-    const result = interpreter.run(template.parsed) as RuntimeValue;
+    const result = interpreter.run(program) as RuntimeValue;
     if (typeof result.value !== 'string') throw new Error(`template produced ${result.type}, not text`);
-    if (result.value.length > MAX_OUTPUT) throw new RenderError(`cmd_template renders to more than ${MAX_OUTPUT} characters`);
+    if (result.value.length > MAX_OUTPUT) throw limitError(`cmd_template renders to more than ${MAX_OUTPUT} characters`);
     return result.value;
   } catch (error) {
     if (error instanceof RenderError) throw error;
+    if (isStackOverflow(error)) throw limitError('cmd_template nests values or calls too deep to render');
     throw new RenderError(`cmd_template failed to render: ${message(error)}`);
   }
 }

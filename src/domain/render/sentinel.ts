@@ -11,6 +11,8 @@ export const CLOSE = '\uE001';
 /** Characters a user value may not hold: NUL and the whole private-use area. */
 export const FORBIDDEN = /[\u0000\uE000-\uF8FF]/;
 const SENTINELS = /[\uE000\uE001]/g;
+/** Either marker, to find one in a text. */
+export const SENTINEL = /[\uE000\uE001]/;
 
 /** Refuse a user value that could forge or hide a marker. `member` names it in the error. */
 export function checkUserString(value: string, member: string): void {

@@ -2,7 +2,7 @@ import type { ResolvedRun } from './activation.js';
 import type { GraphNode, WorkflowGraph } from '../workflows/graph.js';
 import { newId } from '../../ids.js';
 import type { DataRef } from '../../data/index.js';
-import { renderCommand, RenderError } from '../render/index.js';
+import { jobFilePath, renderCommand, RenderError } from '../render/index.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from './job-spec.js';
 import { canonicalJson, sha256 } from '../cache/key.js';
 import type { ToolDefinition } from '../tools/definition.js';
@@ -127,7 +127,7 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
       const files = inputFiles(port);
       const names = distinctNames(files.map((f) => f.name));
       inputs[port] = files.map((file, i) => {
-        const sandboxPath = `/var/data/inputs/${port}/${names[i]}`;
+        const sandboxPath = jobFilePath('inputs', port, names[i]!);
         mounts.push({ source: file.source, sandboxPath });
         return sandboxPath;
       });
@@ -137,7 +137,7 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
     for (const port of Object.keys(def.outputs)) {
       const enids = node.outputs[port] ?? [];
       const names = outputNames(node, port, enids);
-      outputs[port] = names.map((name) => `/var/data/outputs/${port}/${name}`);
+      outputs[port] = names.map((name) => jobFilePath('outputs', port, name));
       const relative = names.map((name) => `outputs/${port}/${name}`);
       outputFiles.push(...relative);
       for (const enid of enids) linkFiles.set(enid, relative.map((path, i) => ({ source: { kind: 'job', jobId: id, nodeId: node.id, path }, name: names[i]! })));

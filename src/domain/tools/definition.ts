@@ -1,3 +1,4 @@
+import { inputDefinition, outputDefinition, parameterDefinition } from '../../contract/tools.js';
 import { invalid } from '../errors.js';
 import {
   describe,
@@ -11,7 +12,8 @@ import {
   optionalString,
   type JsonObject,
 } from '../json.js';
-import { renderCommand } from '../render/index.js';
+import { unknownMemberReason } from '../nearest-name.js';
+import { jobFilePath, renderCommand, RenderError } from '../render/index.js';
 import { checkTemplateReferences } from './template-refs.js';
 import { DEFAULT_RETRY_POLICY, readRetryPolicy } from './retry-policy.js';
 
@@ -112,25 +114,49 @@ const IMAGE_REFERENCE =
 
 export const isImageReference = (value: string): boolean => value.length <= 255 && IMAGE_REFERENCE.test(value);
 
+/** A member schema of the contract: the members it takes, and what it is called in refusals. */
+interface MemberSchema {
+  title: string;
+  properties: object;
+}
+
+const portItem: MemberSchema = inputDefinition.properties.item;
+
+/** Refuse a member the definition does not take (a misspelt `fromats` would otherwise be kept and ignored). */
+function refuseUnknownMembers(def: JsonObject, path: string, schema: MemberSchema): void {
+  const known = Object.keys(schema.properties);
+  for (const member of Object.keys(def)) {
+    if (!Object.hasOwn(schema.properties, member)) throw invalid(unknownMemberReason(path, member, known, schema.title));
+  }
+}
+
+/** Inputs list their formats; outputs give them as one comma-separated string (INTERFACE.md 2.2). */
+function checkFormats(kind: 'inputs' | 'outputs', formats: unknown, path: string): void {
+  if (formats === undefined) return;
+  if (kind === 'outputs') {
+    if (typeof formats !== 'string') throw invalid(`${path}.formats must be a string (format names separated by commas), not ${describe(formats)}`);
+    return;
+  }
+  if (!Array.isArray(formats)) throw invalid(`${path}.formats must be a list of format names, not ${describe(formats)}`);
+  formats.forEach((f, i) => {
+    if (typeof f !== 'string' || f.trim() === '') throw invalid(`${path}.formats[${i}] must be a format name, not ${describe(f)}`);
+  });
+}
+
 function readPort(kind: 'inputs' | 'outputs', name: string, raw: unknown, strict: boolean): PortDefinition {
   const path = `${kind}.${name}`;
   const def = expectObject(raw, path);
+  if (strict) refuseUnknownMembers(def, path, kind === 'inputs' ? inputDefinition : outputDefinition);
   const type = optionalString(def.type, `${path}.type`) ?? 'file';
   if (strict && type !== 'file') throw invalid(`${path}.type must be 'file', not '${type}'`);
-  if (strict && def.formats !== undefined && def.formats !== null && !Array.isArray(def.formats) && typeof def.formats !== 'string') {
-    throw invalid(`${path}.formats must be a list of format names or a comma-separated string, not ${describe(def.formats)}`);
-  }
-  if (strict && Array.isArray(def.formats)) {
-    def.formats.forEach((f, i) => {
-      if (typeof f !== 'string' || f.trim() === '') throw invalid(`${path}.formats[${i}] must be a format name, not ${describe(f)}`);
-    });
-  }
+  if (strict) checkFormats(kind, def.formats, path);
   const required = optionalBoolean(def.required, `${path}.required`) ?? false;
   const minitems = optionalCount(def.minitems, `${path}.minitems`) ?? (required ? 1 : 0);
   const maxitems = optionalCount(def.maxitems, `${path}.maxitems`) ?? Math.max(1, minitems);
   if (strict && maxitems < minitems) throw invalid(`${path}.maxitems (${maxitems}) is smaller than minitems (${minitems})`);
   if (strict && required && maxitems === 0) throw invalid(`${path} is required but maxitems is 0`);
   const item = optionalObject(def.item, `${path}.item`);
+  if (strict) refuseUnknownMembers(item, `${path}.item`, portItem);
   const streamKey = kind === 'inputs' ? 'stdin' : 'stdout';
   return {
     name,
@@ -170,6 +196,7 @@ export function parameterValueProblem(def: Pick<ParameterDefinition, 'type' | 'm
 function readParameter(name: string, raw: unknown, strict: boolean): ParameterDefinition {
   const path = `parameters.${name}`;
   const def = expectObject(raw, path);
+  if (strict) refuseUnknownMembers(def, path, parameterDefinition);
   const typeName = optionalString(def.type, `${path}.type`) ?? 'string';
   const type = PARAMETER_TYPES[typeName.toLowerCase()];
   if (!type) throw invalid(`${path}.type '${typeName}' is not one of string, integer, number, float, flag, boolean`);
@@ -311,25 +338,30 @@ export function validateToolDefinition(raw: unknown, toolName: string): Validate
     outputs: new Set(Object.keys(definition.outputs)),
     parameters: new Set(Object.keys(definition.parameters)),
   });
-  checkRenderLimits(definition);
+  trialRender(definition);
   return { stored, definition };
 }
 
 /**
- * A trial render with sample values (each input and output its minimum number of files, at least one; each
- * parameter its default): a template whose loops would exceed the render limits (docs/templates.md) with the
- * smallest inputs is refused now, rather than failing every job later. Other render failures depend on the values
- * a task brings, and are left to the task.
+ * A trial render through renderCommand, the function every job's command is rendered with, with sample values: each
+ * input and output its minimum number of files (at least one) at the paths a job gives them, each parameter its
+ * default. A failure no task's values could avoid is refused now rather than failing every task later: a render
+ * limit (docs/templates.md), or a user value placed where no value can be quoted (a file path inside shell
+ * arithmetic, a value right after `$`, ...). Failures that depend on the values (a string parameter inside shell
+ * arithmetic, the template's own logic failing on a default of null) are left to the task that brings them.
  */
-function checkRenderLimits(definition: ToolDefinition): void {
-  if (definition.cmdTemplate.trim() === '') return;
+function trialRender(definition: ToolDefinition): void {
+  const sample = (kind: 'inputs' | 'outputs', port: PortDefinition): string[] =>
+    Array.from({ length: Math.min(Math.max(port.minitems, 1), 100) }, (_, i) => jobFilePath(kind, port.name, `sample${i}`));
   const files = (kind: 'inputs' | 'outputs', ports: Record<string, PortDefinition>) =>
-    Object.fromEntries(Object.values(ports).map((p) => [p.name, Array.from({ length: Math.min(Math.max(p.minitems, 1), 100) }, (_, i) => `/var/data/${kind}/${p.name}/sample${i}`)]));
+    Object.fromEntries(Object.values(ports).map((p) => [p.name, sample(kind, p)]));
   const parameters = Object.fromEntries(Object.values(definition.parameters).map((p) => [p.name, p.default ?? null]));
   try {
     renderCommand({ tool: definition, inputs: files('inputs', definition.inputs), outputs: files('outputs', definition.outputs), parameters });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/steps to render|range\(\) is too long|renders to more than|call stack/.test(message)) throw invalid(`${message} (tried with the smallest inputs and the parameters' defaults)`);
+    if (!(error instanceof RenderError)) throw error;
+    if (error.failure === 'value') return;
+    const tried = error.failure === 'template' ? '' : " (tried with the smallest inputs and the parameters' defaults)";
+    throw invalid(`${error.message}${tried}`);
   }
 }

@@ -122,15 +122,32 @@ export class ToolService {
     return { tools: tools.map((t) => toolAsRead(t, latest)) };
   }
 
-  /** 4.6 GetToolParameterTemplate: for the version asked, or the latest. */
-  async parameterTemplate(scope: Scope, toolName: string, query: Record<string, unknown>) {
-    const { tools } = await this.versions(scope, toolName, query);
-    return { parameter: [toolParameterTemplate(tools[tools.length - 1]!)] };
+  /**
+   * The one version GetToolParameterTemplate and GetToolDetails answer for: the one asked, or without
+   * `tool_version` the latest checked one (gdpy's get_tool_param('name') sends no version, docs/wire.md §2).
+   */
+  private async oneVersion(scope: Scope, toolName: string, query: Record<string, unknown>): Promise<Tool> {
+    const name = checkName('tool_name', toolName);
+    const version = optionalVersion('tool_version', query.tool_version);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
+    if (version !== undefined) {
+      const tool = await this.store.getTool(project.id, name, version);
+      if (!tool) throw notFound(`tool '${name}' version ${version} does not exist`);
+      return tool;
+    }
+    const all = await this.store.getToolVersions(project.id, name);
+    const latest = all.filter((t) => t.status === 'checked').at(-1);
+    if (!latest) throw notFound(all.length === 0 ? `tool '${name}' does not exist` : `tool '${name}' has no checked version (put a definition first)`);
+    return latest;
   }
 
-  /** 4.7 GetToolDetails. */
+  /** 4.6 GetToolParameterTemplate: for the version asked, or the latest checked one. */
+  async parameterTemplate(scope: Scope, toolName: string, query: Record<string, unknown>) {
+    return { parameter: [toolParameterTemplate(await this.oneVersion(scope, toolName, query))] };
+  }
+
+  /** 4.7 GetToolDetails: for the version asked, or the latest checked one. */
   async details(scope: Scope, toolName: string, query: Record<string, unknown>) {
-    const { tools } = await this.versions(scope, toolName, query);
-    return tools.map(toolDetails);
+    return [toolDetails(await this.oneVersion(scope, toolName, query))];
   }
 }

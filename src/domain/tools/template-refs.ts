@@ -1,6 +1,6 @@
-import { Template } from '@huggingface/jinja';
-import { MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING } from '../../contract/limits.js';
 import { invalid } from '../errors.js';
+import { RenderError } from '../render/errors.js';
+import { parseTemplate } from '../render/parse.js';
 
 /**
  * Check that a `cmd_template` parses as Jinja2 and refers only to the tool's declared inputs,
@@ -67,7 +67,8 @@ function collectLocals(node: unknown, locals: Set<string>): void {
     if (target.type === 'KeywordArgumentExpression') bind(target.key);
   };
   if (node.type === 'For') bind(node.loopvar);
-  if (node.type === 'SetStatement') bind(node.assignee);
+  // The library's node for `{% set %}` is named Set (its class is SetStatement).
+  if (node.type === 'Set') bind(node.assignee);
   if (node.type === 'Macro') {
     bind(node.name);
     for (const arg of node.args as unknown[]) bind(arg);
@@ -76,30 +77,21 @@ function collectLocals(node: unknown, locals: Set<string>): void {
   for (const value of Object.values(node)) collectLocals(value, locals);
 }
 
-export function parseTemplate(source: string, field = 'cmd_template'): Template {
-  if (source.length > MAX_TEMPLATE_LENGTH) throw invalid(`${field} is too long: ${source.length} characters, the limit is ${MAX_TEMPLATE_LENGTH}`);
-  // Block statements nest in the parser's stack: count them before it does.
-  const opened = source.match(/\{%-?\s*(if|for|macro|call|filter|set\s+[A-Za-z_][A-Za-z0-9_]*\s*-?%\})/g)?.length ?? 0;
-  if (opened > MAX_TEMPLATE_NESTING) {
-    let depth = 0;
-    let deepest = 0;
-    for (const match of source.matchAll(/\{%-?\s*(end\w+|if|for|macro|call|filter|set\s+[A-Za-z_][A-Za-z0-9_]*\s*-?%\})/g)) {
-      depth += match[1]!.startsWith('end') ? -1 : 1;
-      deepest = Math.max(deepest, depth);
-      if (deepest > MAX_TEMPLATE_NESTING) throw invalid(`${field} nests block statements more than ${MAX_TEMPLATE_NESTING} deep`);
-    }
-  }
+/** Parse within the limits every render also keeps (render/parse.ts); a failure is the request's fault. */
+function parseChecked(source: string): ReturnType<typeof parseTemplate> {
   try {
-    return new Template(source);
+    return parseTemplate(source);
   } catch (error) {
-    throw invalid(`${field} is not a valid Jinja2 template: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof RenderError) throw invalid(error.message);
+    throw error;
   }
 }
 
-export function checkTemplateReferences(source: string, declared: DeclaredNames, field = 'cmd_template'): void {
-  const template = parseTemplate(source, field);
+export function checkTemplateReferences(source: string, declared: DeclaredNames): void {
+  const field = 'cmd_template';
+  const program = parseChecked(source);
   const locals = new Set<string>();
-  collectLocals(template.parsed, locals);
+  collectLocals(program, locals);
 
   const checkPath = (path: string[]): void => {
     const [root, first, second] = path;
@@ -176,18 +168,19 @@ export function checkTemplateReferences(source: string, declared: DeclaredNames,
         for (const arg of node.args as Node[]) if (arg.type === 'KeywordArgumentExpression') visit(arg.value);
         visit(node.body);
         return;
-      case 'SetStatement':
+      case 'Set':
         if (isNode(node.assignee) && node.assignee.type === 'MemberExpression') visit((node.assignee as Node).object);
         visit(node.value);
         visit(node.body);
         return;
       default:
         for (const [key, value] of Object.entries(node)) {
-          if (key === 'type') continue;
+          // An operator is a token (`and`, `or`, `not`, `in` are Identifier tokens), not a name the template uses.
+          if (key === 'type' || key === 'operator') continue;
           if (value instanceof Map) for (const [k, v] of value) visit([k, v]);
           else visit(value);
         }
     }
   };
-  visit(template.parsed);
+  visit(program);
 }

@@ -1,4 +1,5 @@
 import type { Tool } from '../../store/store.js';
+import { formatList, isObject } from '../json.js';
 import { formatDateTime, roundTime } from '../time.js';
 import { readToolDefinition } from './definition.js';
 
@@ -27,11 +28,28 @@ export function toolSummary(tool: Tool, baseUrl: string, methods: string[]) {
   };
 }
 
+/**
+ * Ports with `formats` typed as INTERFACE.md 2.2 types them (an input's a list, an output's a string), also where a
+ * definition was stored before PutTool held to that: what GetTool returns can be put again (docs/wire.md §7).
+ */
+function typedFormats(ports: unknown, kind: 'inputs' | 'outputs'): unknown {
+  if (!isObject(ports)) return ports;
+  const typed = (port: unknown): unknown => {
+    if (!isObject(port) || port.formats === undefined || port.formats === null) return port;
+    if (kind === 'inputs' && typeof port.formats === 'string') return { ...port, formats: formatList(port.formats) };
+    if (kind === 'outputs' && Array.isArray(port.formats)) return { ...port, formats: formatList(port.formats).join(',') };
+    return port;
+  };
+  return Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, typed(port)]));
+}
+
 /** 2.2 as read: the stored definition plus the members the server maintains. */
 export function toolConfigsAsRead(tool: Tool, latestVersion: number): Record<string, unknown> {
   const stored = tool.configs ?? { name: tool.name };
   return {
     ...stored,
+    ...('inputs' in stored ? { inputs: typedFormats(stored.inputs, 'inputs') } : {}),
+    ...('outputs' in stored ? { outputs: typedFormats(stored.outputs, 'outputs') } : {}),
     _id: tool.id,
     account: tool.accountName,
     document_author: typeof stored.document_author === 'string' && stored.document_author !== '' ? stored.document_author : tool.accountName,

@@ -1,7 +1,7 @@
 import { invalid } from '../errors.js';
 import { describe, expectObject, isObject, optionalBoolean, optionalString, type JsonObject } from '../json.js';
 import { parameterValueProblem, type ToolDefinition } from '../tools/definition.js';
-import { stepKind, type StepKind } from './system-steps.js';
+import { stepAppIdProblem, stepKind, type StepKind } from './system-steps.js';
 
 /**
  * A workflow configuration (INTERFACE.md 2.7) parsed and validated into a graph: nodes joined by
@@ -123,6 +123,8 @@ function readNode(raw: unknown, index: number, lookup: ToolLookup): GraphNode {
   const outputs = readPorts(node.outputs, `${where}: outputs`);
   const parameters = readParameters(node.parameters, `${where}: parameters`);
   const result: GraphNode = { id, kind, name, alias, appId, inputs, outputs, parameters };
+  const stepProblem = stepAppIdProblem(node);
+  if (stepProblem) throw invalid(`${where} ${stepProblem}`);
 
   if (kind === 'load') {
     if (Object.keys(inputs).length > 0) throw invalid(`${where} is a loaddata step and takes no inputs`);

@@ -7,8 +7,28 @@ export const STORE_STEP = { name: 'storedata', appId: '55128c94f6f4067d63b956b6'
 
 export type StepKind = 'load' | 'store' | 'tool';
 
-export function stepKind(node: { name?: unknown; app_id?: unknown }): StepKind {
-  if (node.app_id === LOAD_STEP.appId || node.app_id === LOAD_STEP.name || node.name === LOAD_STEP.name) return 'load';
-  if (node.app_id === STORE_STEP.appId || node.app_id === STORE_STEP.name || node.name === STORE_STEP.name) return 'store';
+/** The step an app_id names, or 'tool' for any other app_id. */
+export function appIdKind(appId: unknown): StepKind {
+  if (appId === LOAD_STEP.appId || appId === LOAD_STEP.name) return 'load';
+  if (appId === STORE_STEP.appId || appId === STORE_STEP.name) return 'store';
   return 'tool';
+}
+
+/** What a node is: a step when its app_id or its name says so. */
+export function stepKind(node: { name?: unknown; app_id?: unknown }): StepKind {
+  const byAppId = appIdKind(node.app_id);
+  if (byAppId !== 'tool') return byAppId;
+  if (node.name === LOAD_STEP.name) return 'load';
+  if (node.name === STORE_STEP.name) return 'store';
+  return 'tool';
+}
+
+/**
+ * Why a node named `loaddata` or `storedata` has the wrong app_id, or undefined when it has the step's own (or is
+ * no step by name). Such a node with a mistyped app_id would otherwise run as the step whatever its app_id says.
+ */
+export function stepAppIdProblem(node: { name?: unknown; app_id?: unknown }): string | undefined {
+  const step = node.name === LOAD_STEP.name ? LOAD_STEP : node.name === STORE_STEP.name ? STORE_STEP : undefined;
+  if (!step || appIdKind(node.app_id) === appIdKind(step.appId)) return undefined;
+  return `is named ${step.name}, but its app_id '${String(node.app_id).slice(0, 200)}' is not the ${step.name} step's (${step.appId} or ${step.name})`;
 }

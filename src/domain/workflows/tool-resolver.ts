@@ -1,6 +1,7 @@
 import { isId } from '../../ids.js';
 import type { Store, Tool } from '../../store/store.js';
 import { PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
+import { decimalVersion } from '../names.js';
 import { readToolDefinition } from '../tools/definition.js';
 import type { ResolvedTool } from './graph.js';
 
@@ -34,8 +35,8 @@ async function findTool(store: Store, appId: string, owner: { accountName: strin
   const account = parts[1]!;
   const project = parts.length === 5 ? parts[2]! : account === owner.accountName ? owner.projectName : DEFAULT_PROJECT;
   const name = parts[parts.length - 2]!;
-  const version = Number(parts[parts.length - 1]);
-  if (!Number.isSafeInteger(version) || version < 1) return undefined;
+  const version = decimalVersion(parts[parts.length - 1]!);
+  if (version === undefined) return undefined;
   const projectRow = await store.getProject(account, project);
   return projectRow ? store.getTool(projectRow.id, name, version) : undefined;
 }

@@ -5,6 +5,7 @@ import * as m0003 from './0003_task_leases.js';
 import * as m0004 from './0004_job_image_digest.js';
 import * as m0005 from './0005_audit_log.js';
 import * as m0006 from './0006_call_cache_attempts.js';
+import * as m0007 from './0007_audit_client_address.js';
 import * as m0008 from './0008_data_provenance.js';
 
 /**
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_job_image_digest': m0004,
   '0005_audit_log': m0005,
   '0006_call_cache_attempts': m0006,
+  '0007_audit_client_address': m0007,
   '0008_data_provenance': m0008,
 };
 
