@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { Client } from '../src/client/client.js';
 import type { ActivateWorkflowRequest } from '../src/client/types.js';
+import { copyWorkflow } from './lib/copy-workflow.js';
 import { benchDatabase } from './lib/database.js';
 import { pool, quantile } from './lib/pool.js';
 import { createAccount, machine, startGdflow } from './lib/processes.js';
@@ -19,14 +20,6 @@ const TASKS = Number(process.env.BENCH_TASKS ?? 50_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const WORKER_SECONDS = Number(process.env.BENCH_WORKER_SECONDS ?? 30);
 const PAGE = 100;
-
-const TOOL = {
-  name: 'scalecopy',
-  cmd_template: 'cp {{ inputs.reads[0].path }} {{ outputs.out[0].path }}',
-  inputs: { reads: { type: 'file', formats: ['fastq'], required: true, minitems: 1, maxitems: 1 } },
-  outputs: { out: { type: 'file', formats: 'fastq', required: true } },
-  requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '64m', disk: '64m', network: false } },
-};
 
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -48,19 +41,11 @@ async function main() {
   try {
     const key = createAccount(api.dataDir, api.url, 'benchscale', database.args);
     const client = new Client({ endpoint: api.url, accessKeyId: key.id, accessKeySecret: key.secret });
-    const tool = await client.registerTool(TOOL);
-    await client.registerWorkflow('scalewf', {
-      nodelist: [
-        { node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'reads' } } },
-        { node_id: 'copy', app_id: `/benchscale/scalecopy/${tool.tool_version}`, inputs: { reads: [{ enid: 'reads' }] }, outputs: { out: [{ enid: 'copied' }] } },
-        { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'copied' } } },
-      ],
-    });
-    await client.putData('/scale/in.fastq', Buffer.from('@r\nACGT\n+\nIIII\n'));
+    const { workflow, input } = await copyWorkflow(client, 'benchscale', 'scale');
     const request = (i: number): ActivateWorkflowRequest => ({
-      workflow_name: 'scalewf',
+      workflow_name: workflow,
       task_name: `t${String(i).padStart(6, '0')}`,
-      parameters: { Inputs: { load: { data: [{ name: '/scale/in.fastq' }] } }, Outputs: { save: { data: [{ name: `/scale/out/${i}.fastq` }] } } },
+      parameters: { Inputs: { load: { data: [{ name: input }] } }, Outputs: { save: { data: [{ name: `/scale/out/${i}.fastq` }] } } },
     });
 
     // 1. The backlog.

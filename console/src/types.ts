@@ -127,7 +127,9 @@ export interface Task {
 export interface TaskList {
   task_list: Task[];
   count: number;
-  total: number;
+  /** null for a filtered list of more than total_more_than tasks (docs/api.md, "Paging"). */
+  total: number | null;
+  total_more_than?: number;
   next_cursor?: string | null;
 }
 

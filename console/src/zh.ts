@@ -203,6 +203,7 @@ export const ZH: Record<string, string> = {
   '{cpu} CPU, {mem} memory, {disk} disk, network {net}': '{cpu} 个 CPU，内存 {mem}，磁盘 {disk}，网络{net}',
   '{done} of {total} jobs done': '已完成 {done} / {total} 个作业',
   '{first}–{last} of {total}': '第 {first}–{last} 条，共 {total} 条',
+  '{first}–{last} of more than {total}': '第 {first}–{last} 条，共 {total} 多条',
   '{input}, item {n}': '{input}，第 {n} 项',
   '{min} to {max} item(s).': '{min} 至 {max} 项。',
   '{name} is not of an accepted format ({f}).': '{name} 不是可接受的格式（{f}）。',

@@ -74,7 +74,11 @@ export const taskList = {
   properties: {
     task_list: { type: 'array', items: task },
     count: { type: 'integer', description: 'tasks in this page' },
-    total: { type: 'integer', description: 'tasks in the range' },
+    total: {
+      type: ['integer', 'null'],
+      description: 'tasks in the range (all its pages); null when the list is filtered (status, name) and more than total_more_than tasks match',
+    },
+    total_more_than: { type: 'integer', description: 'only with total null: more than this many tasks match the filters (1000)' },
     next_cursor: { type: ['string', 'null'], description: 'pass as cursor for the next page; null on the last one' },
   },
   required: ['task_list', 'count', 'total'],

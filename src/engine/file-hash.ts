@@ -5,8 +5,13 @@ import type { FileHash, FileStamp } from '../store/store.js';
 
 /** The sha256 of a file's content, streamed (files may be many gigabytes). */
 export function sha256OfFile(path: string): Promise<string> {
+  return digestOfFile(path, 'sha256');
+}
+
+/** A digest (hex) of a file's content, streamed; `algorithm` as node:crypto names it (CWL checksums are sha1). */
+export function digestOfFile(path: string, algorithm: 'sha1' | 'sha256'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
+    const hash = createHash(algorithm);
     createReadStream(path)
       .on('error', reject)
       .on('data', (chunk) => hash.update(chunk))

@@ -2,6 +2,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { newRequestId } from '../ids.js';
 import { DomainError } from '../domain/errors.js';
+import { isDatabaseUnavailable } from '../store/sql-errors.js';
+import { StoreUnavailable } from '../store/store.js';
 import type { Logger } from './logger.js';
 import { validationReason, type SchemaError } from './validation-message.js';
 import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
@@ -63,6 +65,12 @@ function handleError(error: FastifyError | Error, request: FastifyRequest, reply
   }
   const known = frameworkSpec(error as FastifyError, request);
   if (known) return sendError(reply, known.spec, known.reason);
+  if (error instanceof StoreUnavailable || isDatabaseUnavailable(error)) {
+    // Nothing wrong with the request: the database could not serve it now, and the same request may be sent again.
+    logger.warn({ err: error, reqId: request.id, method: request.method, url: request.url }, 'the database could not serve a request');
+    const reason = error instanceof StoreUnavailable ? error.message : 'the database is unreachable or busy';
+    return sendError(reply.header('retry-after', '1'), COMMON_ERRORS.ServiceUnavailable, `${reason}; send the request again`);
+  }
   logger.error({ err: error, reqId: request.id, method: request.method, url: request.url }, 'unhandled error');
   return sendError(reply, COMMON_ERRORS.InternalError, String(request.id));
 }

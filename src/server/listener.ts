@@ -22,6 +22,14 @@ export interface Reservation {
 
 const WHERE = '--port (GDFLOW_PORT, port in the config file)';
 
+/**
+ * Connections the kernel holds for the server to accept. A burst of clients connecting at once (a thousand
+ * ActivateWorkflows from a pipeline runner) waits in this queue while the event loop is busy; Node's default of 511
+ * overflows, and the kernel then resets the connections it dropped. The kernel caps it at net.core.somaxconn (4096
+ * on current Linux).
+ */
+export const ACCEPT_BACKLOG = 4096;
+
 function explain(error: NodeJS.ErrnoException, host: string, port: number): ListenError {
   const at = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   switch (error.code) {
@@ -51,7 +59,7 @@ export function reservePort(host: string, port: number): Promise<Reservation> {
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(explain(error, host, port)));
-    server.listen({ host, port }, () => {
+    server.listen({ host, port, backlog: ACCEPT_BACKLOG }, () => {
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;
       resolve({

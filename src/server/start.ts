@@ -17,7 +17,7 @@ import { buildApp, trustProxyOption } from './app.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { SignedLogLinks } from './log-links.js';
 import { createLogger, type Logger } from './logger.js';
-import { reservePort, type Reservation } from './listener.js';
+import { ACCEPT_BACKLOG, reservePort, type Reservation } from './listener.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -198,8 +198,9 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   try {
     await engine?.start();
     // The bound socket is taken over as it is (listener.ts); Fastify still needs the host to decide on extra
-    // bindings (localhost: its IPv4 and IPv6 addresses).
-    const listen = { host: config.host, handle: reservation.handle } as FastifyListenOptions;
+    // bindings (localhost: its IPv4 and IPv6 addresses). Taking it over listens again, with Node's backlog of 511
+    // unless told otherwise (listener.ts, ACCEPT_BACKLOG).
+    const listen = { host: config.host, handle: reservation.handle, backlog: ACCEPT_BACKLOG } as FastifyListenOptions;
     await app.listen(listen);
     onListening();
   } catch (error) {

@@ -23,6 +23,7 @@ import type {
   StoreCapabilities,
   Task,
   TaskEvent,
+  TaskPage,
   TaskRange,
   TaskPatch,
   TaskStatus,
@@ -236,7 +237,7 @@ export class CachedStore implements Store {
   getTask(id: string): Promise<Task | undefined> {
     return this.inner.getTask(id);
   }
-  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }> {
+  listTasks(projectId: string, range: TaskRange): Promise<TaskPage> {
     return this.inner.listTasks(projectId, range);
   }
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {

@@ -41,7 +41,15 @@ export interface SqlDialect {
   byteOrder(column: string): RawBuilder<string>;
   /** Send `payload` on `channel` to every listening session when the transaction commits (PostgreSQL only). */
   notify<DB>(trx: Kysely<DB>, channel: string, payload: string): Promise<void>;
+  /**
+   * `column` contains `text`, ASCII letters in either case; LIKE's wildcards in `text` are plain characters. SQLite's
+   * LIKE is blind to ASCII case already; on PostgreSQL, ILIKE is what a trigram index (migration 0008) serves.
+   */
+  containsText(column: string, text: string): RawBuilder<boolean>;
 }
+
+/** A LIKE pattern for "contains `text`", its wildcards escaped with a backslash. */
+const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const SQLITE: SqlDialect = {
   name: 'sqlite',
@@ -52,6 +60,7 @@ export const SQLITE: SqlDialect = {
   lockRows: (query) => query,
   byteOrder: (column) => sql<string>`${sql.ref(column)}`,
   notify: async () => undefined,
+  containsText: (column, text) => sql<boolean>`${sql.ref(column)} like ${containsPattern(text)} escape '\\'`,
 };
 
 export const POSTGRES: SqlDialect = {
@@ -67,6 +76,7 @@ export const POSTGRES: SqlDialect = {
   async notify(trx, channel, payload) {
     await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
   },
+  containsText: (column, text) => sql<boolean>`${sql.ref(column)} ilike ${containsPattern(text)} escape '\\'`,
 };
 
 export const DIALECTS: Record<DialectName, SqlDialect> = { sqlite: SQLITE, postgres: POSTGRES };

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
@@ -26,6 +26,7 @@ import {
   type Task,
   type TaskEvent,
   type TaskPatch,
+  type TaskPage,
   type TaskRange,
   type TaskStatus,
   type StateChanges,
@@ -231,8 +232,10 @@ export class KyselyStore extends DefinitionStore implements Store {
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
       }, audit), () => false);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyExists(`task '${task.name}'`);
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // Which key: the name, or (as good as never: 8 random bytes in the same second) the task's id.
+      const named = await this.db.selectFrom('tasks').select('id').where('project_id', '=', task.projectId).where('name', '=', task.name).executeTakeFirst();
+      throw named ? new AlreadyExists(`task '${task.name}'`) : new AlreadyExists(`task id '${task.id}'`, 'id');
     }
   }
 
@@ -241,47 +244,73 @@ export class KyselyStore extends DefinitionStore implements Store {
     return row && toTask(row);
   }
 
-  async listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }> {
-    // Tasks being deleted are gone for readers already. The page's ids come from the index on (project_id,
-    // created_at, id) alone, so that skipping (offset) steps over index entries, not rows; only the page is joined.
-    let page = this.db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('delete_requested', '=', 0);
-    let count = this.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('project_id', '=', projectId)
-      .where('delete_requested', '=', 0);
-    // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
-    if (range.from !== undefined) {
-      page = page.where('created_at', '>=', range.from);
-      count = count.where('created_at', '>=', range.from);
-    }
-    if (range.to !== undefined) {
-      page = page.where('created_at', '<', range.to + 1);
-      count = count.where('created_at', '<', range.to + 1);
-    }
-    if (range.statuses !== undefined) {
-      const statuses = [...range.statuses];
-      page = statuses.length === 0 ? page.where(sql<boolean>`1 = 0`) : page.where('status', 'in', statuses);
-      count = statuses.length === 0 ? count.where(sql<boolean>`1 = 0`) : count.where('status', 'in', statuses);
-    }
-    if (range.nameContains !== undefined && range.nameContains !== '') {
-      // LIKE with its wildcards escaped; lower() on both sides, as PostgreSQL's LIKE is case-sensitive and SQLite's not.
-      const pattern = `%${range.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const contains = sql<boolean>`lower(name) like ${pattern} escape '\\'`;
-      page = page.where(contains);
-      count = count.where(contains);
-    }
+  async listTasks(projectId: string, range: TaskRange): Promise<TaskPage> {
+    const statuses = range.statuses === undefined ? undefined : [...new Set(range.statuses)];
+    if (statuses?.length === 0) return { tasks: [], total: 0, more: false };
+    // Tasks being deleted are gone for readers already. Every filter is a range of an index that holds all the query
+    // reads (migrations 0003 and 0008), so that skipping (offset) and counting step over index entries, not rows.
+    const inRange = <QB extends SelectQueryBuilder<Database, 'tasks', object>>(query: QB): QB => {
+      let q = query.where('project_id', '=', projectId).where('delete_requested', '=', 0);
+      // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
+      if (range.from !== undefined) q = q.where('created_at', '>=', range.from);
+      if (range.to !== undefined) q = q.where('created_at', '<', range.to + 1);
+      if (range.nameContains !== undefined && range.nameContains !== '') q = q.where(this.dialect.containsText('name', range.nameContains));
+      return q as QB;
+    };
     const { after } = range;
-    if (after) {
+    const offset = Math.min(range.offset ?? 0, MAX_OFFSET);
+    // One more than the page: whether another page follows.
+    const limit = range.limit + 1;
+    const newestFirst = (status?: TaskStatus) => {
+      let q = inRange(this.db.selectFrom('tasks').select(['id', 'created_at']));
+      if (status !== undefined) q = q.where('status', '=', status);
       // A row-value comparison: both databases turn it into one range of the index (an OR of the two cases made
       // PostgreSQL read every earlier entry and filter them).
-      page = page.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      return q.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    };
+    let page;
+    if (statuses === undefined || statuses.length === 1) {
+      page = newestFirst(statuses?.[0]).limit(limit).offset(offset);
+    } else {
+      // Several states: each state's newest tasks are a range of tasks_project_status, and the page is the newest of
+      // those. (status IN (...) would make both databases sort every task in those states, or read the whole list.)
+      const arms = statuses.map((status, i) => this.db.selectFrom(newestFirst(status).limit(offset + limit).as(`s${i}`)).select(['id', 'created_at']));
+      const merged = arms.slice(1).reduce((union, arm) => union.unionAll(arm), arms[0]!);
+      page = this.db
+        .selectFrom(merged.as('states'))
+        .select(['id', 'created_at'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset);
     }
-    page = page.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(range.limit).offset(Math.min(range.offset ?? 0, MAX_OFFSET));
     const ids = (await page.execute()).map((r) => r.id);
+    const more = ids.length > range.limit;
+    if (more) ids.pop();
     const rows = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
-    const { n } = await count.executeTakeFirstOrThrow();
-    return { tasks: rows.map(toTask), total: Number(n) };
+    return { tasks: rows.map(toTask), total: await this.countTasks(ids.length, more, inRange, statuses, range), more };
+  }
+
+  /** How many tasks the whole range of a page holds (see listTasks), or undefined when more than `range.countUpTo`. */
+  private async countTasks(
+    onPage: number,
+    more: boolean,
+    inRange: <QB extends SelectQueryBuilder<Database, 'tasks', object>>(query: QB) => QB,
+    statuses: TaskStatus[] | undefined,
+    range: TaskRange,
+  ): Promise<number | undefined> {
+    // The first page of a range that fits on it holds all of it.
+    if (!more && range.after === undefined && (range.offset ?? 0) === 0) return onPage;
+    let matching = inRange(this.db.selectFrom('tasks'));
+    if (statuses !== undefined) matching = matching.where('status', 'in', statuses);
+    const cap = range.countUpTo;
+    const count =
+      cap === undefined
+        ? matching.select((eb) => eb.fn.countAll<number>().as('n'))
+        : this.db.selectFrom(matching.select('id').limit(cap + 1).as('matching')).select((eb) => eb.fn.countAll<number>().as('n'));
+    const n = Number((await count.executeTakeFirstOrThrow()).n);
+    return cap !== undefined && n > cap ? undefined : n;
   }
 
   async updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {

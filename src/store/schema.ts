@@ -127,7 +127,7 @@ export interface ContentHashesTable {
   mtime_ms: number;
 }
 
-/** Which task, job and store step put a data item in the store, and the item's stamp then (migration 0008). */
+/** Which task, job and store step put a data item in the store, and the item's stamp then (migration 0009). */
 export interface DataProvenanceTable {
   account: string;
   path: string;

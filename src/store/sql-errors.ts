@@ -35,3 +35,25 @@ export function isTransientConflict(error: unknown): boolean {
   const code = codeOf(error);
   return code?.startsWith('SQLITE_BUSY') === true || code === '40001' || code === '40P01';
 }
+
+/** Node's socket errors: the database's host or port does not answer, or dropped the connection. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Whether the database could not serve a statement for a reason of its own, not the statement's: unreachable, shutting
+ * down, out of connections, memory or disk, or busy through every retry. A request that met one may be sent again;
+ * the server answers 503 ServiceUnavailable, not 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined) {
+    // PostgreSQL classes 08 (connection exception), 53 (insufficient resources), 57P (operator intervention: shutdown,
+    // cannot connect now), and 55000 as raised for a database that is not accepting connections.
+    if (/^(08|53|57P)/.test(code) || code === '55000') return true;
+    if (isTransientConflict(error) || NETWORK_CODES.has(code)) return true;
+    // SQLite: the disk is full or failing, or the file cannot be opened or written.
+    return /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY)/.test(code);
+  }
+  // pg's pool and client raise these without a code.
+  return error instanceof Error && /^(timeout exceeded when trying to connect|Connection terminated)/.test(error.message);
+}

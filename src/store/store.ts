@@ -98,11 +98,25 @@ export class InUse extends Error {
   }
 }
 
-/** A unique name is taken. */
+/** A unique name is taken, or (`key` 'id') the id a new row was given. */
 export class AlreadyExists extends Error {
-  constructor(what: string) {
+  constructor(
+    what: string,
+    readonly key: 'name' | 'id' = 'name',
+  ) {
     super(`${what} already exists`);
     this.name = 'AlreadyExists';
+  }
+}
+
+/**
+ * The store cannot serve the request now, though nothing is wrong with the request: the database is unreachable, or
+ * stayed busy through every retry. The server answers 503 ServiceUnavailable; the same request may be sent again.
+ */
+export class StoreUnavailable extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = 'StoreUnavailable';
   }
 }
 
@@ -352,10 +366,24 @@ export interface TaskRange {
   statuses?: readonly TaskStatus[];
   /** Only tasks whose name contains this text (case-insensitive for ASCII letters). */
   nameContains?: string;
+  /**
+   * Count the range only up to this many tasks; when more match, `total` is undefined. A count reads every task it
+   * counts: an open-ended one grows with the project, a capped one costs what a page does.
+   */
+  countUpTo?: number;
+}
+
+/** One page of a task list. */
+export interface TaskPage {
+  tasks: Task[];
+  /** How many tasks the whole range holds (every page of it, not only those after the cursor); undefined past `countUpTo`. */
+  total: number | undefined;
+  /** Whether a task follows the last one of this page. */
+  more: boolean;
 }
 
 export interface TaskStore {
-  /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project. */
+  /** Insert a task with all its jobs at once; AlreadyExists when the name is taken in the project (key 'name') or the id is (key 'id'). */
   createTask(task: NewTask, jobs: NewJob[], audit?: AuditEntry): Promise<void>;
   getTask(id: string): Promise<Task | undefined>;
   /**
@@ -363,7 +391,7 @@ export interface TaskStore {
    * A page starts after the task `after` (a keyset cursor: as fast for the oldest page as for the newest) or skips
    * `offset` tasks.
    */
-  listTasks(projectId: string, range: TaskRange): Promise<{ tasks: Task[]; total: number }>;
+  listTasks(projectId: string, range: TaskRange): Promise<TaskPage>;
   /**
    * Change a task; when `expect` is given, only if its status is one of those (compare and set).
    * A status change is recorded as a task event. Returns whether the task was changed.

@@ -90,8 +90,8 @@ describe('gdflow task stop and task rerun --wait', () => {
     assert.equal(first.status, 0, first.stderr);
     const rerun = await f.run(['task', 'rerun', first.json().task_id, '--wait', '--interval', '0.2']);
     assert.equal(rerun.status, 0, rerun.stderr);
-    assert.match(rerun.stderr, new RegExp(`started task [0-9a-f]{24} \\(quick_1_\\d+_rerun_\\d+\\), reusing what it can of ${first.json().task_id}`));
-    assert.match(rerun.stdout, /^task quick_1_\d+_rerun_\d+ \([0-9a-f]{24}\) succeeded after \d+s: 2\/2 nodes done$/m);
+    assert.match(rerun.stderr, new RegExp(`started task [0-9a-f]{24} \\(quick_1_\\d{14}_[0-9a-f]{24}_rerun_\\d+\\), reusing what it can of ${first.json().task_id}`));
+    assert.match(rerun.stdout, /^task quick_1_\d{14}_[0-9a-f]{24}_rerun_\d+ \([0-9a-f]{24}\) succeeded after \d+s: 2\/2 nodes done$/m);
   });
 
   it('task stop of an unknown task names it and the nearest task', async () => {
@@ -100,7 +100,7 @@ describe('gdflow task stop and task rerun --wait', () => {
     const typo = `${taskId.slice(0, 23)}${taskId[23] === '0' ? '1' : '0'}`;
     const stop = await f.run(['task', 'stop', typo]);
     assert.equal(stop.status, 1);
-    assert.match(stop.stderr, new RegExp(`task '${typo}' not found in ${f.account.name}/default; did you mean ${taskId} \\(quick_1_\\d+\\)\\?`));
+    assert.match(stop.stderr, new RegExp(`task '${typo}' not found in ${f.account.name}/default; did you mean ${taskId} \\(quick_1_\\d{14}_${taskId}\\)\\?`));
     const byName = await f.run(['task', 'get', (await f.client.getTask(taskId)).task_name]);
     assert.equal(byName.status, 2);
     assert.match(byName.stderr, new RegExp(`is a task name; task commands take the task id: ${taskId}`));
@@ -127,7 +127,7 @@ describe('Ctrl-C while following a task', () => {
     assert.ok(hidden >= 0, 'the bar hid the cursor');
     assert.ok(shown > hidden, 'and showed it again');
     const message = result.stdout.slice(shown);
-    const firstLine = new RegExp(`\\n[^\\n]*gdflow: interrupted: task patient_1_\\d+ \\(${taskId}\\) keeps running on the server\\r?\\n`);
+    const firstLine = new RegExp(`\\n[^\\n]*gdflow: interrupted: task patient_1_\\d{14}_${taskId} \\(${taskId}\\) keeps running on the server\\r?\\n`);
     assert.match(message, firstLine, 'the message starts on a line of its own');
     assert.match(message, new RegExp(`follow it: gdflow task wait ${taskId}`));
     assert.match(message, new RegExp(`its logs: +gdflow task logs ${taskId} --follow`));
@@ -145,7 +145,7 @@ describe('Ctrl-C while following a task', () => {
     const result = await ended;
     assert.equal(result.status, 130, result.stderr);
     assert.ok(!result.stderr.includes('\x1b['), 'no terminal codes on a pipe');
-    const said = `interrupted: task patient_1_\\d+ \\(${taskId}\\) keeps running on the server\\n  follow it: gdflow task wait ${taskId} --project default\\n`;
+    const said = `interrupted: task patient_1_\\d{14}_${taskId} \\(${taskId}\\) keeps running on the server\\n  follow it: gdflow task wait ${taskId} --project default\\n`;
     assert.match(result.stderr, new RegExp(said));
     assert.equal((await f.client.getTask(taskId)).status, 'running');
     const stop = await f.run(['task', 'stop', taskId]);

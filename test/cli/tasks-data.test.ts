@@ -96,6 +96,9 @@ describe('gdflow workflow run and gdflow task', () => {
     const ls = await f.run(['task', 'ls']);
     assert.match(ls.stdout, new RegExp(`^${task_id}\\s+first_run\\s+copywf v1\\s+succeeded\\s+3/3`, 'm'));
     assert.ok((await f.run(['task', 'ls', '--json', '--status', 'succeeded'])).json().task_list.some((t: any) => t.task_id === task_id));
+    // The filters are the server's: the total counts the filtered list, not the page shown.
+    const filtered = (await f.run(['task', 'ls', '--json', '--status', 'failed,succeeded', '--name', 'FIRST_R'])).json();
+    assert.deepEqual([filtered.task_list.map((t: any) => t.task_id), filtered.total], [[task_id], 1]);
 
     const jobs = await f.run(['task', 'jobs', task_id, '--json']);
     assert.deepEqual(jobs.json().map((j: any) => [j.node_id, j.status]), [['load_reads', 'succeeded'], ['copy', 'succeeded'], ['save', 'succeeded']]);
@@ -182,13 +185,13 @@ describe('gdflow workflow run and gdflow task', () => {
     // The stop waits for the worker to kill the job and prints the state the task ended in.
     const stop = await f.run(['task', 'stop', task_id]);
     assert.equal(stop.status, 0, stop.stderr);
-    assert.match(stop.stdout, new RegExp(`^task sleepy_1_\\d+ \\(${task_id}\\) stopped after \\d+s: 0/2 nodes done; jobs: .*cancelled`, 'm'));
+    assert.match(stop.stdout, new RegExp(`^task sleepy_1_\\d{14}_${task_id} \\(${task_id}\\) stopped after \\d+s: 0/2 nodes done; jobs: .*cancelled`, 'm'));
     const again = await f.run(['task', 'stop', task_id]);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, /had already stopped: nothing to stop/);
     const wait = await f.run(['task', 'wait', task_id, '--interval', '0.2', '--timeout', '30']);
     assert.equal(wait.status, 1);
-    assert.match(wait.stdout, /sleepy_1_\d+ \([0-9a-f]{24}\) stopped after/);
+    assert.match(wait.stdout, /sleepy_1_\d{14}_([0-9a-f]{24}) \(\1\) stopped after/);
 
     const del = await f.run(['task', 'delete', task_id]);
     assert.equal(del.status, 0, del.stderr);

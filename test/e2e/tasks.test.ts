@@ -100,7 +100,8 @@ describe('ActivateWorkflow runs real jobs', () => {
   it('generates a task name when none is given and lists tasks newest first', async () => {
     const first = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters: await pipelineParameters() });
     const second = await activate(alice, { workflow_name: 'pipeline', workflow_version: 1, parameters: await pipelineParameters() });
-    assert.match(first.task_name, /^pipeline_1_\d{14}(_\d+)?$/);
+    assert.match(first.task_name, /^pipeline_1_\d{14}_[0-9a-f]{24}$/);
+    assert.ok(first.task_name.endsWith(`_${first.task_id}`), 'the generated name ends with the task id');
     assert.notEqual(first.task_name, second.task_name);
     await waitForTask(alice, first.task_id);
     await waitForTask(alice, second.task_id);

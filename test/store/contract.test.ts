@@ -258,8 +258,11 @@ for (const backend of BACKENDS) {
 
       // A duplicate name fails as a whole: neither the task nor any of its jobs is stored.
       const duplicate = taskInput('created');
-      await assert.rejects(store.createTask(duplicate, jobsFor(duplicate.id, ['x'])), AlreadyExists);
+      await assert.rejects(store.createTask(duplicate, jobsFor(duplicate.id, ['x'])), (e: unknown) => e instanceof AlreadyExists && e.key === 'name');
       assert.equal(await store.getTask(duplicate.id), undefined);
+      // A taken id (the service then draws another) is told apart from a taken name.
+      await assert.rejects(store.createTask(taskInput('created-again', { id: input.id }), []), (e: unknown) => e instanceof AlreadyExists && e.key === 'id');
+      assert.equal((await store.listTasks(project.id, { limit: 10, nameContains: 'created-again' })).total, 0);
       assert.equal(await store.getJob(`${duplicate.id}.x`), undefined);
       assert.deepEqual(await store.taskEvents(duplicate.id), []);
       assert.deepEqual(await store.getTask(input.id), created);
@@ -763,6 +766,53 @@ for (const backend of BACKENDS) {
       assert.deepEqual([first.tasks.map((t) => t.name), first.total], [['qc_s1'], 2]);
       const last = first.tasks[0]!;
       assert.deepEqual(await names({ nameContains: 's1', after: { createdAt: last.createdAt, id: last.id } }), { names: ['Align_s1'], total: 2 });
+    });
+
+    it('ends a task list with a page that says nothing follows, also when that page is full', async () => {
+      const listed = await store.createProject(project.accountId, 'task-last-page');
+      const base = 1_670_000_000;
+      const states: TaskStatus[] = ['running', 'queued', 'succeeded', 'running', 'failed', 'queued'];
+      for (const [i, status] of states.entries()) await store.createTask(taskInput(`last-${i}`, { projectId: listed.id, status, createdAt: base + i }), []);
+      const walk = async (range: Omit<TaskRange, 'limit' | 'after'>, limit: number) => {
+        const pages: Array<{ names: string[]; total: number | undefined; more: boolean }> = [];
+        for (let after: { createdAt: number; id: string } | undefined; ; ) {
+          const { tasks, total, more } = await store.listTasks(listed.id, { ...range, limit, ...(after ? { after } : {}) });
+          pages.push({ names: tasks.map((t) => t.name), total, more });
+          if (!more) return pages;
+          assert.equal(tasks.length, limit, 'only a full page can have a next one');
+          after = { createdAt: tasks.at(-1)!.createdAt, id: tasks.at(-1)!.id };
+        }
+      };
+      // Six tasks in pages of three and of six: the full last page says nothing follows (no page that is empty).
+      assert.deepEqual(await walk({}, 3), [
+        { names: ['last-5', 'last-4', 'last-3'], total: 6, more: true },
+        { names: ['last-2', 'last-1', 'last-0'], total: 6, more: false },
+      ]);
+      assert.deepEqual(await walk({}, 6), [{ names: ['last-5', 'last-4', 'last-3', 'last-2', 'last-1', 'last-0'], total: 6, more: false }]);
+      assert.deepEqual(await walk({}, 7), [{ names: ['last-5', 'last-4', 'last-3', 'last-2', 'last-1', 'last-0'], total: 6, more: false }]);
+      // By offset too; past the end, an empty page.
+      assert.deepEqual(await store.listTasks(listed.id, { limit: 3, offset: 3 }).then((p) => [p.tasks.length, p.total, p.more]), [3, 6, false]);
+      assert.deepEqual(await store.listTasks(listed.id, { limit: 2, offset: 3 }).then((p) => [p.tasks.length, p.total, p.more]), [2, 6, true]);
+      assert.deepEqual(await store.listTasks(listed.id, { limit: 3, offset: 6 }).then((p) => [p.tasks.length, p.total, p.more]), [0, 6, false]);
+      // Filtered by one state and by several (each state's tasks merged newest first), paged by cursor and by offset.
+      assert.deepEqual(await walk({ statuses: ['running'] }, 2), [{ names: ['last-3', 'last-0'], total: 2, more: false }]);
+      assert.deepEqual(await walk({ statuses: ['queued', 'running', 'queued'] }, 2), [
+        { names: ['last-5', 'last-3'], total: 4, more: true },
+        { names: ['last-1', 'last-0'], total: 4, more: false },
+      ]);
+      const skipped = await store.listTasks(listed.id, { limit: 2, offset: 1, statuses: ['running', 'failed', 'queued'] });
+      assert.deepEqual([skipped.tasks.map((t) => t.name), skipped.total, skipped.more], [['last-4', 'last-3'], 5, true]);
+      // By name, counted up to a limit: past it, the total is not known, and the pages are the same.
+      assert.deepEqual(await walk({ nameContains: 'LAST-', countUpTo: 6 }, 4), [
+        { names: ['last-5', 'last-4', 'last-3', 'last-2'], total: 6, more: true },
+        { names: ['last-1', 'last-0'], total: 6, more: false },
+      ]);
+      assert.deepEqual(await walk({ nameContains: 'last-', countUpTo: 5 }, 4), [
+        { names: ['last-5', 'last-4', 'last-3', 'last-2'], total: undefined, more: true },
+        { names: ['last-1', 'last-0'], total: undefined, more: false },
+      ]);
+      // A first page that holds every match needs no count, whatever the limit.
+      assert.deepEqual(await walk({ nameContains: 'last-', countUpTo: 1, statuses: ['running'] }, 2), [{ names: ['last-3', 'last-0'], total: 2, more: false }]);
     });
 
     it('deletes a task with its jobs and events, leaving other tasks alone', async () => {

@@ -148,7 +148,15 @@ export function TaskList({ query }: { query: URLSearchParams }) {
             )}
             <nav class="pager" aria-label={t('Pages')}>
               <span id="task-range" aria-live="polite">
-                {list.data.count > 0 ? t('{first}–{last} of {total}', { first, last: first + list.data.count - 1, total: list.data.total }) : ''}
+                {list.data.count === 0
+                  ? ''
+                  : list.data.total === null
+                    ? t('{first}–{last} of more than {total}', {
+                        first,
+                        last: first + list.data.count - 1,
+                        total: list.data.total_more_than ?? list.data.count,
+                      })
+                    : t('{first}–{last} of {total}', { first, last: first + list.data.count - 1, total: list.data.total })}
               </span>
               <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
                 {t('Newer')}

@@ -1,4 +1,4 @@
-import { AlreadyExists, type DataProvenance, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
+import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
 import { parseJobSpec, type JobSpecDocument } from './job-spec.js';
 import { waitingFor } from './waiting.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
@@ -34,11 +34,27 @@ export interface LogLinks {
 
 const MAX_LIST = 1000;
 
-function generatedName(workflow: string, version: number, at: Date, attempt: number): string {
+/**
+ * How many tasks a filtered list (by state or by name) counts at most: a count reads every task it counts, so an
+ * open-ended one grows with the project (45,000 succeeded tasks cost what the whole list does), where a capped one
+ * costs what a page does. The list without filters, the one GeneDock's clients read `total` of, is counted in full.
+ */
+const FILTERED_COUNT_LIMIT = 1000;
+
+/**
+ * The name of a task activated without one: GeneDock's default form, `<workflow>_<version>_<yyyymmddhhmmss>`, then the
+ * task's id, which no other task has, so that a burst of unnamed activations of one workflow in one second gets names
+ * that cannot collide (it used to probe `_2`, `_3`... one insert after another). The workflow's name is shortened to
+ * keep the whole within the 128 characters of the name rule.
+ */
+function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
   const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const suffix = `_${version}_${stamp}${attempt > 0 ? `_${attempt + 1}` : ''}`;
+  const suffix = `_${version}_${stamp}_${taskId}`;
   return workflow.slice(0, 128 - suffix.length) + suffix;
 }
+
+/** How many ids an activation draws when the one it drew is taken (8 random bytes in the same second: a second draw is as good as never needed). */
+const ID_ATTEMPTS = 3;
 
 function wholeSeconds(value: unknown, field: string): number | undefined {
   if (value === undefined || value === '') return undefined;
@@ -167,11 +183,12 @@ export class TaskService {
     const explicitName = requested === undefined || requested === null ? undefined : checkName('task_name', requested);
     const at = new Date();
 
-    for (let attempt = 0; ; attempt++) {
-      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, attempt);
+    for (let attempt = 1; ; attempt++) {
+      // The id's leading seconds are the creation time's, as in the generated name.
+      const taskId = newId(at.getTime());
+      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, taskId);
       const run = await resolveRun({ graph, template, parameters, caller: scope.caller, taskName: name, catalog: this.catalog });
       if (run.referenceTask !== null) await this.checkReferenceTask(scope, run.referenceTask);
-      const taskId = newId();
       let jobs;
       try {
         jobs = buildPlan(taskId, graph, run);
@@ -220,11 +237,12 @@ export class TaskService {
           audited(actorOf(scope.caller), 'ActivateWorkflow', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, workflow ${ownerAccount}/${ownerProject}/${workflow.name}:${workflow.version})`),
         );
       } catch (error) {
-        if (error instanceof AlreadyExists) {
-          if (explicitName !== undefined) throw invalid(`task_name '${name}' is already used in project '${project.name}'`);
-          if (attempt < 100) continue;
-        }
-        throw error;
+        if (!(error instanceof AlreadyExists)) throw error;
+        if (error.key === 'name' && explicitName !== undefined) throw invalid(`task_name '${name}' is already used in project '${project.name}'`);
+        // The id was taken (or, for a generated name, which holds the id, a name someone gave an earlier task by
+        // hand): a new id settles either.
+        if (attempt < ID_ATTEMPTS) continue;
+        throw new StoreUnavailable(`no free task id in ${ID_ATTEMPTS} attempts`);
       }
       // Workers find it by polling anyway; the event only saves them the wait.
       await this.store.events.publish({ kind: 'task', taskId });
@@ -276,12 +294,20 @@ export class TaskService {
       limit: size,
       offset,
     };
-    const { tasks, total } = await this.store.listTasks(project.id, range);
+    // A filtered list is counted up to FILTERED_COUNT_LIMIT tasks (docs/api.md, "Paging"): GeneDock's clients filter none.
+    const filtered = statuses !== undefined || nameContains !== undefined;
+    const { tasks, total, more } = await this.store.listTasks(project.id, filtered ? { ...range, countUpTo: FILTERED_COUNT_LIMIT } : range);
     const counts = await this.store.jobStatusCounts(tasks.map((t) => t.id));
     const views = tasks.map((t) => taskView(t, counts.get(t.id) ?? {}));
-    // The next page starts after the last task of this one (docs/api.md, "Paging").
-    const last = tasks.length === size ? tasks[tasks.length - 1] : undefined;
-    return { task_list: views, count: views.length, total, next_cursor: last ? encodeCursor(last) : null };
+    // The next page starts after the last task of this one; the last page has none.
+    const last = more ? tasks[tasks.length - 1] : undefined;
+    return {
+      task_list: views,
+      count: views.length,
+      total: total ?? null,
+      ...(total === undefined ? { total_more_than: FILTERED_COUNT_LIMIT } : {}),
+      next_cursor: last ? encodeCursor(last) : null,
+    };
   }
 
   /**

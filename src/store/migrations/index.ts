@@ -6,7 +6,8 @@ import * as m0004 from './0004_job_image_digest.js';
 import * as m0005 from './0005_audit_log.js';
 import * as m0006 from './0006_call_cache_attempts.js';
 import * as m0007 from './0007_audit_client_address.js';
-import * as m0008 from './0008_data_provenance.js';
+import * as m0008 from './0008_task_list_filters.js';
+import * as m0009 from './0009_data_provenance.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -21,7 +22,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_audit_log': m0005,
   '0006_call_cache_attempts': m0006,
   '0007_audit_client_address': m0007,
-  '0008_data_provenance': m0008,
+  '0008_task_list_filters': m0008,
+  '0009_data_provenance': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

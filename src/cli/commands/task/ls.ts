@@ -18,14 +18,20 @@ export function registerTaskLs(task: Command): void {
     .option('--size <n>', 'how many tasks (1-1000)', '50')
     .option('--offset <n>', 'skip this many newest tasks', '0')
     .option('--since <when>', 'only tasks created since then: 30m, 2h, 7d or unix seconds')
-    .option('--status <status>', 'only tasks in this state (filters the page shown)')
-    .action(async (flags: ClientFlags & { size: string; offset: string; since?: string; status?: string }) => {
+    .option('--status <status>', 'only tasks in this state, or in one of several: running,queued')
+    .option('--name <text>', 'only tasks whose name contains this text')
+    .action(async (flags: ClientFlags & { size: string; offset: string; since?: string; status?: string; name?: string }) => {
       const offset = flags.offset === '0' ? 0 : positiveInteger(flags.offset, '--offset');
-      const list = await clientFor(flags).listTasks({ size: positiveInteger(flags.size, '--size'), offset, ...(flags.since ? { from: since(flags.since) } : {}) });
-      const tasks = flags.status ? list.task_list.filter((t) => t.status === flags.status) : list.task_list;
-      if (flags.json) return printJson({ ...list, task_list: tasks, count: tasks.length });
+      const list = await clientFor(flags).listTasks({
+        size: positiveInteger(flags.size, '--size'),
+        offset,
+        ...(flags.since ? { from: since(flags.since) } : {}),
+        ...(flags.status ? { status: flags.status } : {}),
+        ...(flags.name ? { name: flags.name } : {}),
+      });
+      if (flags.json) return printJson(list);
       printTable(
-        tasks,
+        list.task_list,
         [
           { header: 'task id', value: (t) => t.task_id },
           { header: 'name', value: (t) => t.task_name },
@@ -37,6 +43,8 @@ export function registerTaskLs(task: Command): void {
         ],
         'no tasks',
       );
-      if (list.total > list.count) process.stdout.write(`(${list.count} of ${list.total}; see --size and --offset)\n`);
+      // A name filter is counted up to a limit: past it, the server says only that more match.
+      const total = list.total ?? `more than ${list.total_more_than ?? list.count}`;
+      if (list.total === null || list.total > list.count) process.stdout.write(`(${list.count} of ${total}; see --size and --offset)\n`);
     });
 }

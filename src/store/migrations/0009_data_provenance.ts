@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 // into the data store, the task, the job that wrote the file and the store step itself, with the item's size and
 // modification time as stored. The row stands for the item only while the item still has that size and time: an
 // upload over it, or a deletion, needs no write here, and a later store to the same name replaces the row.
-// (Numbered 0008: 0007 is the task-list indexes of another branch.)
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
