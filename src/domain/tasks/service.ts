@@ -48,10 +48,28 @@ const FILTERED_COUNT_LIMIT = 1000;
  * keep the whole within the 128 characters of the name rule.
  */
 function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
-  const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const suffix = `_${version}_${stamp}_${taskId}`;
-  return workflow.slice(0, 128 - suffix.length) + suffix;
+  return withUniqueSuffix(workflow, `_${version}_${timeStamp(at)}_${taskId}`);
 }
+
+/**
+ * The name of a rerun: `<task>_rerun_<yyyymmddhhmmss>_<new task id>`. The id makes it unique, as in the generated name:
+ * two reruns of one task in one second used to get the same name, and the second a 400.
+ */
+function rerunName(task: string, at: Date, taskId: string): string {
+  return withUniqueSuffix(task, `_rerun_${timeStamp(at)}_${taskId}`);
+}
+
+function timeStamp(at: Date): string {
+  return at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/** The base shortened to keep the whole within the 128 characters of the name rule. */
+function withUniqueSuffix(base: string, suffix: string): string {
+  return base.slice(0, 128 - suffix.length) + suffix;
+}
+
+/** How an activation names its task when the request names none: the GeneDock default, or a rerun's name. */
+type NameOfTask = (at: Date, taskId: string) => string;
 
 /** How many ids an activation draws when the one it drew is taken (8 random bytes in the same second: a second draw is as good as never needed). */
 const ID_ATTEMPTS = 3;
@@ -148,7 +166,8 @@ export class TaskService {
     private readonly logs: LogLinks,
   ) {}
 
-  async activate(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
+  /** `nameOf` (for reruns) names the task from its id, in place of a name in the request or the default form. */
+  async activate(scope: Scope, body: unknown, nameOf?: NameOfTask): Promise<{ task_id: string; task_name: string }> {
     if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
     const workflowName = checkName('workflow_name', body.workflow_name);
     const version = body.workflow_version === undefined || body.workflow_version === null ? undefined : parseVersion('workflow_version', body.workflow_version);
@@ -179,14 +198,14 @@ export class TaskService {
 
     const parameters = body.parameters;
     if (parameters !== undefined && parameters !== null && !isObject(parameters)) throw invalid(`parameters must be an object, not ${describe(parameters)}`);
-    const requested = body.task_name ?? (isObject(parameters) && typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
+    const requested = nameOf ? undefined : body.task_name ?? (isObject(parameters) && typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
     const explicitName = requested === undefined || requested === null ? undefined : checkName('task_name', requested);
     const at = new Date();
 
     for (let attempt = 1; ; attempt++) {
       // The id's leading seconds are the creation time's, as in the generated name.
       const taskId = newId(at.getTime());
-      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, taskId);
+      const name = explicitName ?? (nameOf ?? ((when, id) => generatedName(workflow.name, workflow.version, when, id)))(at, taskId);
       const run = await resolveRun({ graph, template, parameters, caller: scope.caller, taskName: name, catalog: this.catalog });
       if (run.referenceTask !== null) await this.checkReferenceTask(scope, run.referenceTask);
       let jobs;
@@ -421,15 +440,9 @@ export class TaskService {
     parameters.Outputs = outputs;
     const property = isObject(parameters.Property) ? parameters.Property : {};
     parameters.Property = { ...property, reference_task: [{ id: task.id }] };
-    const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
     const owner = typeof task.plan.workflow_owner === 'string' ? task.plan.workflow_owner : undefined;
-    return this.activate(scope, {
-      workflow_name: task.workflowName,
-      workflow_version: task.workflowVersion,
-      ...(owner !== undefined ? { workflow_owner: owner } : {}),
-      task_name: `${task.name.slice(0, 100)}_rerun_${stamp}`,
-      parameters,
-    });
+    const body = { workflow_name: task.workflowName, workflow_version: task.workflowVersion, ...(owner !== undefined ? { workflow_owner: owner } : {}), parameters };
+    return this.activate(scope, body, (at, id) => rerunName(task.name, at, id));
   }
 
   async jobCommand(scope: Scope, taskId: string, jobId: string) {
