@@ -2,6 +2,7 @@ import type { Job, Task } from '../../../store/store.js';
 import type { CacheParts } from '../../cache/key.js';
 import type { RetryPolicy } from '../../tools/retry-policy.js';
 import type { JobSpecDocument } from '../job-spec.js';
+import type { StoredItem } from '../outputs.js';
 
 /**
  * What the rules read: a task with its jobs as plain data, and what the worker asking knows of itself. The engine's
@@ -79,4 +80,6 @@ export interface AttemptResult {
   cacheLookup?: 'hit' | 'miss' | 'off';
   /** The stamps of the outputs of a succeeded job that has a key. */
   outputStamps?: Job['outputStamps'];
+  /** What a store step put in the data store, however it ended (a failure may come after some items). */
+  stored?: readonly StoredItem[];
 }
