@@ -26,7 +26,7 @@ import { ContainerCli, errorText, saysNoSuchContainer, type CliFlavour } from '.
 import { foregroundContainer, type ForegroundContainer } from './foreground.js';
 import { ImageError, ImageResolver, PullAborted, type PullPolicy, type ResolvedImage } from './images.js';
 import { checkContainerEnv, containerName, isContainerName, JOB_LABEL, jobRunArgs, type RuntimeSettings } from './run-args.js';
-import { sawOutOfMemory, readStatus, type ContainerStatus } from './script.js';
+import { readStatus, sawOutOfMemory, type ContainerStatus } from './script.js';
 import { defaultUlimits } from './ulimits.js';
 import { containerFilesOf, createFile, untilEnded, WatchedProcess, type ContainerFiles } from './watch.js';
 

@@ -33,7 +33,8 @@ import { findInPath } from '../find-in-path.js';
 import { missingComponents, removePlaceholders } from '../mount-points.js';
 import { prepareWorkDir, sandboxRelative } from '../spec-checks.js';
 import { shellArgv, type LaunchPlan } from './launch-plan.js';
-import { ProcessExecutor, type ProcessExecutorOptions } from './process-executor.js';
+import type { ProcessExecutorOptions } from './options.js';
+import { ProcessExecutor } from './process-executor.js';
 
 export interface BwrapExecutorOptions extends ProcessExecutorOptions {
   /** The bwrap binary; default: `bwrap` from the server's PATH, else /usr/bin/bwrap. */

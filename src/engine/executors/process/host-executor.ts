@@ -23,7 +23,8 @@ import { dirname, posix } from 'node:path';
 import type { ExecutorCapabilities, JobSpec } from '../executor.js';
 import { prepareWorkDir, sandboxRelative } from '../spec-checks.js';
 import { shellArgv, type LaunchPlan } from './launch-plan.js';
-import { ProcessExecutor, type ProcessExecutorOptions } from './process-executor.js';
+import type { ProcessExecutorOptions } from './options.js';
+import { ProcessExecutor } from './process-executor.js';
 
 export interface HostExecutorOptions extends ProcessExecutorOptions {
   /** PATH of the jobs; default: the server's PATH. */

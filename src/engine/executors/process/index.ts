@@ -7,4 +7,4 @@
 export { BwrapExecutor, SANDBOX_PATH, type BwrapExecutorOptions } from './bwrap-executor.js';
 export { HostExecutor, rewriteDataPaths, type HostExecutorOptions } from './host-executor.js';
 export type { LaunchPlan } from './launch-plan.js';
-export type { ProcessExecutorOptions } from './process-executor.js';
+export type { ProcessExecutorOptions } from './options.js';

@@ -21,7 +21,7 @@ import type { JobResult, JobSpec, MemoryEnforcement, RunHooks } from '../executo
 import { exitEnding } from '../outcome.js';
 import type { LaunchPlan } from './launch-plan.js';
 import { LaunchError, type Launcher, type LaunchedProcess, type ProcessExit } from './launcher/launcher.js';
-import type { ProcessExecutorOptions } from './process-executor.js';
+import type { ProcessExecutorOptions } from './options.js';
 import { CgroupV1Job } from './tracking/cgroup.js';
 import { JobProcesses } from './tracking/job-processes.js';
 import type { ProcTable } from './tracking/proc-scan.js';
