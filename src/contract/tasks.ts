@@ -1,5 +1,6 @@
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes (docs/wire.md §2, docs/tasks.md). */
 import { version } from './common.js';
+import { JOB_STATUSES, TASK_STATUSES } from './states.js';
 import { runParameters } from './workflows.js';
 
 const text = { type: 'string' } as const;
@@ -49,7 +50,7 @@ export const task = {
   properties: {
     task_id: { type: 'string', description: '24 hex digits' },
     task_name: text,
-    status: { type: 'string', enum: ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'] },
+    status: { type: 'string', enum: TASK_STATUSES },
     reason: { type: 'string', description: 'why the task is in its state (a failed job, a stop)' },
     workflow_name: text,
     workflow_version: { type: 'integer' },
@@ -147,7 +148,7 @@ export const job = {
     name: { type: 'string', description: "the node's tool" },
     node_id: text,
     alias: text,
-    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+    status: { type: 'string', enum: JOB_STATUSES },
     reason: text,
     exit_code: { type: ['integer', 'null'] },
     attempt: { type: 'integer' },
