@@ -1,4 +1,5 @@
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes (docs/wire.md §2, docs/tasks.md). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { version } from './common.js';
 import { JOB_STATUSES, TASK_STATUSES } from './states.js';
 import { runParameters } from './workflows.js';
@@ -34,6 +35,10 @@ export const listTasksQuery = {
     name: { type: 'string', maxLength: 256, description: 'only tasks whose name contains this text (ASCII letters in either case)' },
   },
 } as const;
+
+/** The body and query as their schemas let them through: what the domain's task operations take (domain/tasks/service.ts). */
+export type ActivateWorkflowBody = FromSchema<typeof activateWorkflowBody>;
+export type ListTasksQuery = FromSchema<typeof listTasksQuery>;
 
 const time = { type: ['number', 'null'], description: 'unix seconds; null while unknown' } as const;
 
