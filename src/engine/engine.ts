@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { JobSpecError } from '../domain/tasks/job-spec.js';
+import { provenanceOf } from '../domain/tasks/outputs.js';
 import { JOB_TRANSITIONS, TASK_TRANSITIONS, TERMINAL_JOB_STATES, TERMINAL_TASK_STATES } from '../domain/tasks/states.js';
 import type { DataStore } from '../data/index.js';
-import type { JobAttempt, JobPatch, JobStatus, Json, StateChanges, Store, Task, TaskPatch, TaskStatus, WorkEvent } from '../store/store.js';
+import type { JobAttempt, JobPatch, JobStatus, Json, Store, Task, TaskPatch, TaskStatus, WorkEvent } from '../store/store.js';
 import { backoffBefore, DEFAULT_RETRY_POLICY, failureKind, nextMemory, readRetryPolicy, type RetryOn, type RetryPolicy } from '../domain/tools/retry-policy.js';
 import { parseSizeMb } from '../domain/tools/definition.js';
 import { CallCache, type CacheContext } from './call-cache.js';
@@ -10,6 +11,8 @@ import type { Executor } from './executors/executor.js';
 import { makeJobDirectories, probeCache, runJob, type CacheProbe, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
+import { PendingChanges } from './pending-changes.js';
+import { WaitNotes } from './wait-notes.js';
 import { prepareTasksRoot } from './tasks-root.js';
 import { expireDeadLocalWorkers } from './worker-id.js';
 
@@ -111,7 +114,15 @@ export class Engine {
   private readonly ready = new Set<LiveTask>();
   private freeCpus: number;
   private freeMemMb: number;
-  private pending: { tasks: NonNullable<StateChanges['tasks']>; jobs: NonNullable<StateChanges['jobs']>; release: string[] } = { tasks: [], jobs: [], release: [] };
+  private pending = new PendingChanges();
+  /** What queued jobs wait for, written into their reasons when it changes (wait-notes.ts). */
+  private readonly waits = new WaitNotes(
+    (live, entry, reason) => {
+      entry.job.reason = reason;
+      this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { reason }, expect: [entry.job.status] });
+    },
+    () => this.wake(),
+  );
   private writing: Promise<void> | undefined;
   private nextWrite: Promise<void> | undefined;
   /** Jobs to start once the pass's writes are committed, and jobs to start at once (see dispatch). */
@@ -199,6 +210,7 @@ export class Engine {
     }
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.waits.close();
     this.unsubscribe?.();
     const left = [...this.running.values()];
     for (const run of left) run.controller.abort('shutdown' satisfies AbortReason);
@@ -382,8 +394,7 @@ export class Engine {
     this.log('warn', 'gave up a task', { task: live.task.id, why });
     this.forget(live.task.id);
     for (const run of this.running.values()) if (run.taskId === live.task.id) run.controller.abort('lost' satisfies AbortReason);
-    const mine = (change: { id: string; taskId?: string }) => (change.taskId ?? change.id) !== live.task.id;
-    this.pending = { tasks: this.pending.tasks.filter(mine), jobs: this.pending.jobs.filter(mine), release: this.pending.release.filter((id) => id !== live.task.id) };
+    this.pending.dropTask(live.task.id);
   }
 
   private runsOf(taskId: string): Running[] {
@@ -412,11 +423,7 @@ export class Engine {
         await new Promise((resolve) => setImmediate(resolve));
       }
       this.forget(taskId);
-      this.pending = {
-        tasks: this.pending.tasks.filter((c) => c.id !== taskId),
-        jobs: this.pending.jobs.filter((c) => c.taskId !== taskId),
-        release: this.pending.release.filter((id) => id !== taskId),
-      };
+      this.pending.dropTask(taskId);
       await this.removeFiles(taskId);
       await this.store.deleteTask(taskId, this.owner);
       this.log('info', 'task deleted', { task: taskId });
@@ -462,9 +469,9 @@ export class Engine {
    */
   private flush(): Promise<void> {
     if (!this.writing) {
-      if (this.pending.tasks.length + this.pending.jobs.length + this.pending.release.length === 0) return Promise.resolve();
+      if (this.pending.empty) return Promise.resolve();
       const batch = this.pending;
-      this.pending = { tasks: [], jobs: [], release: [] };
+      this.pending = new PendingChanges();
       this.writing = this.write(batch).finally(() => (this.writing = undefined));
       return this.writing;
     }
@@ -475,18 +482,18 @@ export class Engine {
     return this.nextWrite;
   }
 
-  private async write(batch: Engine['pending']): Promise<void> {
+  private async write(batch: PendingChanges): Promise<void> {
     // A store that cannot be reached is asked again: the leases' deadlines (poll) decide when to give up.
     for (let attempt = 0; ; attempt++) {
       try {
-        const { lost } = await this.store.applyChanges({ ...batch, owner: this.owner, relaxed: true });
+        const { lost } = await this.store.applyChanges({ ...batch.changes(), owner: this.owner, relaxed: true });
         for (const id of lost) {
           const live = this.tasks.get(id);
           if (live) this.abandon(live, 'another worker holds it now');
         }
         return;
       } catch (error) {
-        const live = [...new Set([...batch.tasks.map((c) => c.id), ...batch.jobs.map((c) => c.taskId)])].filter((id) => this.tasks.has(id));
+        const live = [...batch.taskIds()].filter((id) => this.tasks.has(id));
         this.log('error', 'writing task state failed', { error: String(error), attempt });
         if (live.length === 0 && batch.release.length === 0) return;
         await sleep(Math.min(5000, 100 * 2 ** attempt));
@@ -598,6 +605,7 @@ export class Engine {
         const memMb = this.memOf(entry);
         if (cpu > this.freeCpus || memMb > this.freeMemMb) {
           this.prepareAhead(live, entry);
+          this.waits.resources(live, entry, { cpu, memMb }, { cpus: this.freeCpus, memMb: this.freeMemMb });
           continue;
         }
         live.markStarting(entry);
@@ -645,6 +653,7 @@ export class Engine {
       taskId: live.task.id,
       jobId: entry.job.id,
       onStarted: (info) => this.started(live, entry, info, now()),
+      onWaiting: (what) => this.waitedOutside(live, entry, what),
     }, { calls: this.calls, context })
       .catch((error: unknown): CacheProbe => {
         this.log('error', 'looking a job up in the call cache failed', { job: entry.job.id, error: String(error) });
@@ -742,6 +751,7 @@ export class Engine {
       timeoutSeconds: this.options.jobTimeoutSeconds,
       signal: run.controller.signal,
       onStarted: (info) => this.started(live, entry, info, now()),
+      onWaiting: (what) => this.waitedOutside(live, entry, what),
       cache: { calls: this.calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
       ...(adopt !== undefined ? { adopt } : {}),
       ...(madeAhead ? { madeAhead } : {}),
@@ -763,11 +773,22 @@ export class Engine {
       if (live.task.status === 'queued') this.setTask(live, 'running', 'first job started', { startedAt });
       const attempt = entry.job.attempt;
       const imageDigest = info.imageDigest ?? null;
-      this.setJob(live, entry, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', { attempt, startedAt, endedAt: null, exitCode: null, imageDigest, ...handle });
+      this.setJob(live, entry, 'running', startReason(attempt), { attempt, startedAt, endedAt: null, exitCode: null, imageDigest, ...handle });
     } else if (externalId !== undefined) {
       this.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: handle });
     }
     this.wake(live.task.id);
+  }
+
+  /**
+   * An executor says what a job waits for outside the scheduler (its image being pulled, a place in Slurm's queue), or
+   * (null) that it waits no more; written into the job's reason as the scheduler's own waits are.
+   */
+  private waitedOutside(live: LiveTask, entry: LiveJob, what: string | null): void {
+    if (this.tasks.get(live.task.id) !== live || isTerminalJob(entry.job.status)) return;
+    if (what !== null) this.waits.note(live, entry, what);
+    else this.waits.over(live, entry, entry.job.status === 'running' ? startReason(entry.job.attempt) : undefined);
+    this.wake();
   }
 
   /** What the call cache needs of a task (docs/tasks.md, "Call caching" and "Resume"). */
@@ -786,6 +807,11 @@ export class Engine {
     if (this.tasks.get(live.task.id) !== live || abortReason === 'lost') return;
     this.options.onJobEnded?.(result);
     live.starting.delete(entry);
+    // What a store step put in the data store, written with its end (docs/data.md, "Provenance").
+    if (result.stored?.length) {
+      const specOf = (id: string) => live.byId.get(id)?.spec;
+      this.pending.stored.push(...provenanceOf(live.task, { id: entry.job.id, spec: entry.spec }, result.stored, specOf, result.endedAt));
+    }
     const ran = result.exitCode !== null || result.outcome === 'succeeded';
     // An executor that did not report the start: the job ran all the same.
     if (entry.job.status === 'queued' && ran) this.started(live, entry, {}, result.startedAt);
@@ -878,6 +904,12 @@ export class Engine {
     await Promise.all(this.preparing.values()); // a directory made ahead must not reappear after the removal
     await removeTaskFiles(this.options.layout, taskId);
   }
+}
+
+/** The reason of a job that has started: its attempt, after the first. */
+function startReason(attempt: number): string {
+  const reason = attempt > 1 ? `attempt ${attempt}` : 'started';
+  return reason;
 }
 
 /** What a job keeps of its call-cache key (none when none was made). */

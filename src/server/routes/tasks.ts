@@ -27,6 +27,7 @@ export function registerTaskRoutes(app: FastifyInstance, context: RouteContext):
       tasks.jobCommand(request.scope, request.params.task, request.params.job),
     );
     app.get<RouteTypes<typeof r.events>>(r.events.url, routeOptions(r.events), async (request) => tasks.events(request.scope, request.params.task));
+    app.get<RouteTypes<typeof r.outputs>>(r.outputs.url, routeOptions(r.outputs), async (request) => tasks.outputs(request.scope, request.params.task));
     app.get<RouteTypes<typeof r.explain>>(r.explain.url, routeOptions(r.explain), async (request) =>
       tasks.explainJob(request.scope, request.params.task, request.params.job),
     );
