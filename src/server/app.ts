@@ -184,7 +184,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The access log costs a little on every request: only hook it in when it is written.
   if (logger.isLevelEnabled('info')) {
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: signedCaller(request)?.accountName, ip: request.ip }, 'request');
+      const account = signedCaller(request)?.accountName;
+      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account, ip: request.ip }, 'request');
     });
   }
 

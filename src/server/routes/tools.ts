@@ -30,7 +30,9 @@ export function registerToolRoutes(app: FastifyInstance, context: RouteContext):
 
   app.get<RouteTypes<typeof ROUTES.ListTool>>(ROUTES.ListTool.url, routeOptions(ROUTES.ListTool), read((request) => tools.list(request.scope)));
 
-  app.get<RouteTypes<typeof ROUTES.GetTool>>(ROUTES.GetTool.url, routeOptions(ROUTES.GetTool), read((request) => tools.get(request.scope, request.params.tool, request.query)));
+  app.get<RouteTypes<typeof ROUTES.GetTool>>(ROUTES.GetTool.url, routeOptions(ROUTES.GetTool), read((request) =>
+    tools.get(request.scope, request.params.tool, request.query),
+  ));
 
   app.get<RouteTypes<typeof ROUTES.GetToolParameterTemplate>>(ROUTES.GetToolParameterTemplate.url, routeOptions(ROUTES.GetToolParameterTemplate), read((request) =>
     tools.parameterTemplate(request.scope, request.params.tool, request.query),
