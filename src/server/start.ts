@@ -4,10 +4,7 @@ import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../conf
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { createExecutor, type Executor } from '../engine/executors/index.js';
-import { Layout, removeTaskFiles } from '../engine/layout.js';
-import { Worker } from '../engine/worker.js';
-import { defaultWorkerId } from '../engine/worker-id.js';
+import { createExecutor, defaultWorkerId, FileJobLogs, Layout, removeTaskFiles, Worker, type Executor } from '../engine/index.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
 import { packageVersion } from '../package-root.js';
@@ -171,7 +168,8 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     registerMetricsRoute(app, metricsRoute);
     app.get('/healthz', async () => ({ status: 'ok', ...health() }));
   } else {
-    const links = new SignedLogLinks(store, layout, config.logUrlTtl);
+    const jobLogs = new FileJobLogs(layout);
+    const links = new SignedLogLinks(store, jobLogs, config.logUrlTtl);
     services = createServices(store, {
       files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
       data: new DataService(dataStore, config.uploadLimit, store),
@@ -182,7 +180,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     app = await buildApp({
       services,
       logLinks: links,
-      layout,
+      jobLogs,
       lookupKey: (id) => store.getAccessKey(id),
       peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,
       cacheGeneration: store.cacheGeneration ? () => store.cacheGeneration!() : undefined,
