@@ -7,6 +7,7 @@ import { sandboxRelative } from './executors/spec-checks.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, StoreJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
+import type { StoredItem } from '../domain/tasks/outputs.js';
 import type { FileStamp } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 
@@ -53,14 +54,6 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   /** What a store step put in the data store, however it ended (a failure may come after some items). */
   stored?: StoredItem[];
 };
-
-/** One item a store step put in the data store: where from, and its stamp there (for its provenance). */
-export interface StoredItem {
-  target: { account: string; path: string };
-  source: FileSource;
-  size: number;
-  mtimeMs: number;
-}
 
 const now = () => Date.now() / 1000;
 
@@ -170,7 +163,7 @@ export interface CacheProbe {
  * The call cache before a tool job runs: its key, and a job to reuse. A hit ends the job here (it started and
  * succeeded with the reused outputs); a key that cannot be made (an input that cannot be read, an image that cannot be
  * resolved) leaves the job to run and to fail, if it must, for its own reasons. The engine asks this ahead, without
- * holding a CPU slot (engine.ts, probe); a job that did not get there asks it when it runs.
+ * holding a CPU slot (scheduler.ts and job-runs.ts, probe); a job that did not get there asks it when it runs.
  */
 export async function probeCache(
   spec: ToolJobSpec,

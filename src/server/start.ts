@@ -4,7 +4,7 @@ import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../conf
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { createExecutor, defaultWorkerId, Engine, FileJobLogs, Layout, removeTaskFiles, type Executor } from '../engine/index.js';
+import { createExecutor, defaultWorkerId, FileJobLogs, Layout, removeTaskFiles, Worker, type Executor } from '../engine/index.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
 import { packageVersion } from '../package-root.js';
@@ -21,7 +21,7 @@ export interface RunningServer {
   /** The domain services (absent on a worker, which serves no API). */
   services: Services | undefined;
   /** The worker (absent on an API replica, which runs no jobs). */
-  engine: Engine | undefined;
+  engine: Worker | undefined;
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
@@ -95,9 +95,9 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Engine {
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Worker {
   const executor = configuredExecutor(config);
-  return new Engine({
+  return new Worker({
     store,
     dataStore,
     executor,
@@ -138,7 +138,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 async function startOn(reservation: Reservation, storeDescription: StoreDescription, config: Config, onListening: () => void): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   // The metrics' sources (the store, the engine) exist only below: they are read through these at scrape time.
-  let sources: { store?: Store; engine?: Engine } = {};
+  let sources: { store?: Store; engine?: Worker } = {};
   const metrics = new Metrics(
     {
       stateCounts: briefly(STATE_COUNTS_MS, () => sources.store!.stateCounts()),
