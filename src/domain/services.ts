@@ -3,6 +3,7 @@ import { AccountService } from './accounts.js';
 import type { DataService } from './data/service.js';
 import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
+import { TokenService } from './tokens.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
 
@@ -10,6 +11,7 @@ import { WorkflowService } from './workflows/service.js';
 export interface CoreServices {
   store: Store;
   accounts: AccountService;
+  tokens: TokenService;
   tools: ToolService;
   workflows: WorkflowService;
 }
@@ -21,7 +23,7 @@ export interface Services extends CoreServices {
 }
 
 export function createCoreServices(store: Store): CoreServices {
-  return { store, accounts: new AccountService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
+  return { store, accounts: new AccountService(store), tokens: new TokenService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
 }
 
 export interface Runtime {
