@@ -637,7 +637,8 @@ export class Engine {
    */
   private probe(live: LiveTask, entry: LiveJob): boolean {
     const spec = entry.spec;
-    if (spec.kind !== 'tool' || spec.callCaching === false || entry.probe !== undefined) return false;
+    // A TES task's job stores its outputs itself, hit or not (job-runner.ts): it is looked up when it runs.
+    if (spec.kind !== 'tool' || spec.callCaching === false || entry.probe !== undefined || spec.tes) return false;
     // Cheap checks first: dispatch asks this of every queued job in every pass.
     if (this.probing >= MAX_PROBES || Date.now() >= live.leaseAskedAt + (this.leaseSeconds * 1000) / 2) return false;
     const context = this.cacheContext(live);

@@ -13,6 +13,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { registerAuditHook } from './audit-hook.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { verifyRequest, verifyRequestNow } from './auth.js';
+import { verifyGa4gh, verifyGa4ghNow, type Ga4ghVerifyOptions } from './ga4gh-auth.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
 import { errorHandler, sendError, writeRawError } from './error-handler.js';
@@ -27,6 +28,7 @@ import { registerMiscRoutes } from './routes/misc.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { registerWorkflowRoutes } from './routes/workflows.js';
+import { registerTesRoutes } from './routes/tes.js';
 import { MAX_JSON_DEPTH } from '../contract/limits.js';
 import { allRoutes } from '../contract/routes.js';
 import { registerOpenApiRoute } from './openapi.js';
@@ -202,6 +204,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       (error: Error) => done(error),
     );
   };
+  // The GA4GH routes (docs/ga4gh.md) take Basic and Bearer credentials besides the signature (ga4gh-auth.ts).
+  const ga4ghOptions: Ga4ghVerifyOptions = {
+    ...verifyOptions,
+    lookupToken: (id) => options.services.store.getAccessToken(id),
+    ...(options.services.store.peekAccessToken ? { peekToken: (id: string) => options.services.store.peekAccessToken!(id) } : {}),
+  };
+  const authenticateGa4gh = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    let caller: Caller | undefined;
+    try {
+      caller = verifyGa4ghNow(request, ga4ghOptions);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (caller) {
+      done(authenticated(request, caller));
+      return;
+    }
+    verifyGa4gh(request, ga4ghOptions).then(
+      (c) => done(authenticated(request, c)),
+      (error: Error) => done(error),
+    );
+  };
   const documented = new Set(allRoutes().flatMap(([, e]) => [`${e.method} ${e.url}`, ...(e.method === 'GET' ? [`HEAD ${e.url}`] : [])]));
   app.addHook('onRoute', (route) => {
     // Every route is in the API table, so in GET /openapi.json: a new route without an entry stops the server here.
@@ -210,7 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     if (route.config?.auth === false) return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [authenticate, ...existing];
+    route.onRequest = [route.config?.auth === 'ga4gh' ? authenticateGa4gh : authenticate, ...existing];
   });
 
   // The access log costs a little on every request: only hook it in when it is written.
@@ -241,6 +266,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLogRoutes(app, { store: options.services.store, layout: options.layout, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
+  registerTesRoutes(app, context);
   registerOpenApiRoute(app);
   registerConsoleRoutes(app);
   return app;

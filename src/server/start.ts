@@ -1,9 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyListenOptions } from 'fastify';
 import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
+import type { TesStagingPolicy } from '../domain/tes/compile.js';
+import { tesFiles } from '../engine/tes-files.js';
 import { Engine, removeTaskFiles } from '../engine/engine.js';
 import { createExecutor, type Executor } from '../engine/executors/index.js';
 import { Layout } from '../engine/layout.js';
@@ -98,6 +100,22 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
+/** What TES inputs may reach (docs/ga4gh.md): file:// roots as real paths (a root that does not exist allows nothing). */
+function tesPolicy(config: Config): TesStagingPolicy {
+  const fileRoots = config.tesFileRoots
+    .split(',')
+    .map((root) => root.trim())
+    .filter((root) => root !== '')
+    .flatMap((root) => {
+      try {
+        return [realpathSync(root)];
+      } catch {
+        return [];
+      }
+    });
+  return { fileRoots, allowHttp: config.tesAllowHttp === 'on' };
+}
+
 function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Engine {
   const executor = configuredExecutor(config);
   return new Engine({
@@ -177,6 +195,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
     await services.accounts.bootstrap();
     app = await buildApp({

@@ -169,7 +169,7 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
   const logFiles = executors.flatMap((_, i) => Object.values(executorFiles(i)));
   const fileOutputs = store.filter((s) => s.type === 'FILE').map((s) => jobRelativePath(s.path, roots));
   // A job is reused from the call cache only when its key says all it depends on and its outputs are files it lists.
-  const cacheable = stage.every((s) => s.source.kind !== 'url') && store.every((s) => s.type === 'FILE');
+  const cacheable = stage.every((s) => s.type === 'FILE' && s.source.kind !== 'url') && store.every((s) => s.type === 'FILE');
   const tags = body.tags ?? {};
   const spec: ToolJobSpec = {
     kind: 'tool',

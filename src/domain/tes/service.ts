@@ -69,7 +69,7 @@ export class TesService {
     private readonly store: Store,
     private readonly tasks: TaskService,
     private readonly files: TesFiles,
-    private readonly policy: TesStagingPolicy,
+    readonly policy: TesStagingPolicy,
   ) {}
 
   async create(scope: TesScope, body: TesTaskBody): Promise<{ id: string }> {

@@ -27,7 +27,7 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as fsConstants, lstatSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { delimiter, join, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec, type RunHooks } from './executor.js';
@@ -172,13 +172,17 @@ export class BwrapExecutor implements Executor {
   async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
 
+    const roots = spec.roots ?? [];
     const args: string[] = [
       '--unshare-all', '--unshare-user', '--disable-userns',
       ...(spec.network ? ['--share-net'] : []),
       '--cap-drop', 'ALL',
       '--die-with-parent', '--new-session',
       '--hostname', 'gdflow',
-      '--ro-bind', '/', '/',
+      // A job with roots (a TES task's container paths, docs/ga4gh.md) gets a root of its own: a tmpfs with the host's
+      // top-level entries bound read-only, but for those its roots are in, so that /data can be made where the host
+      // has none (and a root in /mnt hides the host's /mnt). It is made read-only once everything is mounted.
+      ...(roots.length === 0 ? ['--ro-bind', '/', '/'] : ['--tmpfs', '/', ...(await hostTopLevel(new Set(roots.map((r) => r.sandboxPath.split('/')[1]!))))]),
       '--dev', '/dev',
       '--proc', '/proc',
     ];
@@ -201,6 +205,7 @@ export class BwrapExecutor implements Executor {
       }
     }
 
+    for (const root of roots) args.push('--bind', root.hostPath, root.sandboxPath);
     args.push('--bind', workDir, SANDBOX_DATA_DIR);
     const placeholders: string[] = [];
     for (const mount of spec.mounts) {
@@ -210,6 +215,7 @@ export class BwrapExecutor implements Executor {
     }
     for (const dir of readOnlyTmpfs) args.push('--remount-ro', dir);
     args.push('--remount-ro', '/var');
+    if (roots.length > 0) args.push('--remount-ro', '/');
     args.push('--chdir', SANDBOX_DATA_DIR);
     args.push('--', ...shellArgv(spec.command, spec.stdin, spec.stdout));
 
@@ -230,6 +236,30 @@ export class BwrapExecutor implements Executor {
       cleanup: () => removePlaceholders(placeholders),
     };
   }
+}
+
+let topLevel: Promise<Array<{ name: string; link?: string }>> | undefined;
+
+/**
+ * bwrap's arguments that rebuild the host's / on a tmpfs (read-only binds of its top-level entries, its symbolic links
+ * as they are), leaving out `skip` and the places the sandbox makes itself. Read once: / does not change.
+ */
+async function hostTopLevel(skip: Set<string>): Promise<string[]> {
+  topLevel ??= (async () => {
+    const out: Array<{ name: string; link?: string }> = [];
+    for (const entry of await readdir('/', { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) out.push({ name: entry.name, link: await readlink(`/${entry.name}`) });
+      else if (entry.isDirectory() || entry.isFile()) out.push({ name: entry.name });
+    }
+    return out;
+  })();
+  const args: string[] = [];
+  for (const entry of await topLevel) {
+    if (skip.has(entry.name) || ['proc', 'dev', 'tmp', 'var'].includes(entry.name)) continue;
+    if (entry.link !== undefined) args.push('--symlink', entry.link, `/${entry.name}`);
+    else args.push('--ro-bind', `/${entry.name}`, `/${entry.name}`);
+  }
+  return args;
 }
 
 /**

@@ -289,6 +289,7 @@ export class ContainerExecutor implements Executor {
       workDir: this.bindSource(workDir, privateDir),
       logs: { stdout: this.bindSource(files.stdout, privateDir), stderr: this.bindSource(files.stderr, privateDir), status: this.bindSource(files.status, privateDir) },
       mounts,
+      roots: (spec.roots ?? []).map((root) => ({ source: this.bindSource(root.hostPath, privateDir), destination: root.sandboxPath, readOnly: false })),
       ulimits: this.ulimits(),
       user: this.containerUser(),
       ...(envFile ? { envFile } : {}),
