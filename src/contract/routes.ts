@@ -135,7 +135,7 @@ export const ROUTES = {
     create: { method: 'POST', url: `${TES}/tasks`, operation: 'CreateTesTask', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Create a TES task (a gdflow task of one job)', schema: { body: tesTaskBody, response: { 200: tesCreateResponse } } },
     list: { method: 'GET', url: `${TES}/tasks`, operation: 'Tes', tag: 'ga4gh-tes', auth: 'ga4gh', summary: "List the project's TES tasks, newest first", schema: { querystring: tesListQuery, response: { 200: tesListResponse } } },
     get: { method: 'GET', url: `${TES}/tasks/:id`, operation: 'Tes', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Get a TES task in a view', schema: { params: tesTaskParams, querystring: tesGetQuery, response: { 200: tesTaskView } } },
-    cancel: { method: 'POST', url: `${TES}/tasks/:id::cancel`, operation: 'CancelTesTask', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Cancel a TES task (an ended one stays as it is)', schema: { params: tesTaskParams, response: { 200: tesCancelResponse } } },
+    cancel: { method: 'POST', url: `${TES}/tasks/:id(^[^:/]+)::cancel`, operation: 'CancelTesTask', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Cancel a TES task (an ended one stays as it is)', schema: { params: tesTaskParams, response: { 200: tesCancelResponse } } },
   },
   // Unsigned
   Log: {

@@ -16,13 +16,13 @@ type Json = Record<string, unknown>;
 /** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
 function openApiPath(url: string): string {
   // `::` is a literal colon (TES's `/tasks/{id}:cancel`).
-  return url.replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
+  return url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
 }
 
 function parameters(entry: RouteEntry): Json[] {
   const out: Json[] = [];
   const params = entry.schema.params as { properties?: Record<string, Json> } | undefined;
-  for (const name of entry.url.replace(/::/g, '').match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
+  for (const name of entry.url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
     out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
   }
   if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: entry.pathDescription ?? "the data item's path below the account", schema: { type: 'string' } });

@@ -189,8 +189,11 @@ export class BwrapExecutor implements Executor {
     const tmpMb = spec.memMb > 0 ? spec.memMb : (this.options.tmpSizeMb ?? 1024);
     args.push('--perms', '1777', '--size', String(Math.max(1, Math.round(tmpMb)) * 1024 * 1024), '--tmpfs', '/tmp');
 
-    const { args: hideArgs, readOnlyTmpfs } = await this.hidden();
-    args.push(...hideArgs);
+    const hidden = await this.hidden();
+    // A root (its own directory of the job's) covers whatever of the host was hidden below its path.
+    const covered = (path: string) => roots.some((r) => path === r.sandboxPath || path.startsWith(`${r.sandboxPath}/`));
+    const readOnlyTmpfs = hidden.readOnlyTmpfs.filter((dir) => !covered(dir));
+    args.push(...(roots.length === 0 ? hidden.args : withoutCovered(hidden.args, covered)));
 
     // /var: nothing of the host's (databases, logs, spools); /var/data is the job's directory.
     args.push('--tmpfs', '/var', '--symlink', '../tmp', '/var/tmp');
@@ -236,6 +239,18 @@ export class BwrapExecutor implements Executor {
       cleanup: () => removePlaceholders(placeholders),
     };
   }
+}
+
+/** The hiding arguments (`--tmpfs P` and `--ro-bind /dev/null P`) but those of the paths `covered` says a root hides. */
+function withoutCovered(args: string[], covered: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; ) {
+    const width = args[i] === '--tmpfs' ? 2 : 3;
+    const group = args.slice(i, i + width);
+    if (!covered(group[group.length - 1]!)) out.push(...group);
+    i += width;
+  }
+  return out;
 }
 
 let topLevel: Promise<Array<{ name: string; link?: string }>> | undefined;
