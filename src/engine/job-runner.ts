@@ -140,6 +140,8 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
+  // A TES task that names what this server cannot reach fails before anything, the call cache included.
+  if (spec.tes && spec.tes.problems.length > 0) return { outcome: 'failed', exitCode: null, reason: spec.tes.problems.join('; '), startedAt, endedAt: now() };
   const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
   if (cached?.result) return withTesOutputs(spec, context, workDir, cached.result);
   if (spec.tes) {

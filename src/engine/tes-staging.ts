@@ -78,13 +78,13 @@ const describe = (source: StageSource): string =>
 
 /** Make the roots and place the inputs; the reason the task cannot run, or undefined. */
 export async function stageTes(part: TesJobPart, workDir: string, dataStore: DataStore, signal: AbortSignal): Promise<string | undefined> {
-  if (part.problems.length > 0) return part.problems.join('; ');
   await mkdir(join(workDir, TES_DIR_RELATIVE, 'log'), { recursive: true });
   for (const root of tesRoots(part, workDir)) await mkdir(root.hostPath, { recursive: true });
+  for (const dir of part.dirs) await mkdir(hostPath(part, workDir, dir), { recursive: true });
   for (const input of part.stage) {
     const target = hostPath(part, workDir, input.path);
     try {
-      await mkdir(input.type === 'DIRECTORY' ? dirname(target) : dirname(target), { recursive: true });
+      await mkdir(dirname(target), { recursive: true });
       await place(input.source, input.type, target, dataStore, signal);
     } catch (error) {
       return `input ${describe(input.source)} could not be placed at ${input.path}: ${error instanceof Error ? error.message : String(error)}`;

@@ -54,6 +54,8 @@ const tesPart = {
   type: 'object',
   properties: {
     roots: { type: 'array', items: { type: 'string', pattern: '^/' } },
+    /** Every directory the task names (workdirs, volumes, outputs' and streams' directories): made before it runs. */
+    dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
     stage: {
       type: 'array',
       items: {
@@ -75,7 +77,7 @@ const tesPart = {
     problems: { type: 'array', items: { type: 'string' } },
     executors: { type: 'integer', minimum: 1 },
   },
-  required: ['roots', 'stage', 'store', 'problems', 'executors'],
+  required: ['roots', 'dirs', 'stage', 'store', 'problems', 'executors'],
   additionalProperties: false,
 } as const;
 

@@ -187,7 +187,7 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
     parameters: { executors: executors.length },
     callCaching: cacheable,
     retry: null,
-    tes: { roots, stage, store, problems, executors: executors.length },
+    tes: { roots, dirs: [...new Set(dirs)].sort(), stage, store, problems, executors: executors.length },
   };
   return { spec, cpu, memMb, tags };
 }
