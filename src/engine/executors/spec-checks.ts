@@ -1,4 +1,8 @@
-import { lstatSync } from 'node:fs';
+/**
+ * What every executor checks of a job spec before it runs it, and the working directory it makes for it.
+ */
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { SANDBOX_DATA_DIR, type JobSpec } from './executor.js';
 
@@ -17,7 +21,7 @@ export function sandboxRelative(p: string, what: string): string {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Validates what both executors need from a spec (throws Error naming the problem). */
+/** Validates what every executor needs from a spec (throws Error naming the problem). */
 export function validateSpec(spec: JobSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
@@ -52,7 +56,10 @@ export function checkRoot(root: { hostPath: string; sandboxPath: string }, workD
   if (!root.hostPath.startsWith(`${workDir}/`)) throw new Error(`root: its host directory "${root.hostPath}" is not in the job's directory`);
 }
 
-/** The root holding a sandbox path, if any (roots never nest). */
-export function rootOf(path: string, roots: ReadonlyArray<{ hostPath: string; sandboxPath: string }>): { hostPath: string; sandboxPath: string } | undefined {
-  return roots.find((r) => path === r.sandboxPath || path.startsWith(`${r.sandboxPath}/`));
+
+/** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
+export async function prepareWorkDir(spec: JobSpec): Promise<string> {
+  validateSpec(spec);
+  if (!existsSync(spec.workDir)) await mkdir(spec.workDir, { recursive: true });
+  return realpathSync(spec.workDir);
 }
