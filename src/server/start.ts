@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyListenOptions } from 'fastify';
 import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { createExecutor, defaultWorkerId, FileJobLogs, Layout, removeTaskFiles, Worker, type Executor } from '../engine/index.js';
+import type { TesStagingPolicy } from '../domain/tes/compile.js';
+import { createExecutor, defaultWorkerId, FileJobLogs, Layout, removeTaskFiles, tesFiles, Worker, type Executor } from '../engine/index.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
 import { packageVersion } from '../package-root.js';
@@ -95,6 +96,22 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
+/** What TES inputs may reach (docs/ga4gh.md): file:// roots as real paths (a root that does not exist allows nothing). */
+function tesPolicy(config: Config): TesStagingPolicy {
+  const fileRoots = config.tesFileRoots
+    .split(',')
+    .map((root) => root.trim())
+    .filter((root) => root !== '')
+    .flatMap((root) => {
+      try {
+        return [realpathSync(root)];
+      } catch {
+        return [];
+      }
+    });
+  return { fileRoots, allowHttp: config.tesAllowHttp === 'on' };
+}
+
 function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Worker {
   const executor = configuredExecutor(config);
   return new Worker({
@@ -175,6 +192,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
     await services.accounts.bootstrap();
     app = await buildApp({
