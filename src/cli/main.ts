@@ -8,6 +8,7 @@ import { ConfigError } from '../config/config.js';
 import { DomainError } from '../domain/errors.js';
 import { registerBatch } from './commands/batch.js';
 import { registerConfig } from './commands/config/index.js';
+import { registerCwl } from './commands/cwl/index.js';
 import { registerData } from './commands/data/index.js';
 import { registerTask } from './commands/task/index.js';
 import { registerTool } from './commands/tool/index.js';
@@ -19,7 +20,7 @@ import { packageVersion } from '../package-root.js';
 export { EXIT };
 
 /** Commands that only talk to a server: they need not load the server's own modules. */
-const CLIENT_COMMANDS = new Set(['config', 'tool', 'workflow', 'task', 'data', 'batch']);
+const CLIENT_COMMANDS = new Set(['config', 'tool', 'workflow', 'task', 'data', 'batch', 'cwl']);
 
 /**
  * The server-side commands import the whole server (web framework, database driver), which costs
@@ -58,6 +59,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   registerTask(program);
   registerData(program);
   registerBatch(program);
+  registerCwl(program);
   return program;
 }
 

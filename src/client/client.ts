@@ -9,6 +9,7 @@ import {
   type CallerIdentity,
   type CreateToolRequest,
   type CreateWorkflowRequest,
+  type CwlDocument,
   type DataList,
   type DataPutResult,
   type Job,
@@ -188,6 +189,11 @@ export class Client {
     return this.transport.json('GET', await this.projectPath(`tooldetails/${segment(toolName)}/`), { query: { tool_version: toolVersion } });
   }
 
+  /** A tool version as a CWL v1.2 CommandLineTool (the latest checked version when none is given; docs/cwl.md). */
+  async exportToolCwl(toolName: string, toolVersion?: number): Promise<CwlDocument> {
+    return this.transport.json('GET', await this.projectPath(`tools/${segment(toolName)}/cwl/`), { query: { tool_version: toolVersion } });
+  }
+
   /** The version the next CreateTool of this name makes (1 for a new name). */
   async nextToolVersion(toolName: string): Promise<number> {
     const tools = await this.getTool(toolName).then((r) => r.tools, notFoundAs<ToolAsRead[]>([]));
@@ -259,6 +265,11 @@ export class Client {
   /** Nodes and links of a validated version (latest checked when none is given). */
   async getWorkflowGraph(workflowName: string, workflowVersion?: number): Promise<WorkflowGraph> {
     return this.transport.json('GET', await this.projectPath(`workflows/${segment(workflowName)}/graph/`), { query: { workflow_version: workflowVersion } });
+  }
+
+  /** A workflow version as a CWL v1.2 Workflow with its tools (the latest checked version when none is given; docs/cwl.md). */
+  async exportWorkflowCwl(workflowName: string, workflowVersion?: number): Promise<CwlDocument> {
+    return this.transport.json('GET', await this.projectPath(`workflows/${segment(workflowName)}/cwl/`), { query: { workflow_version: workflowVersion } });
   }
 
   /** The version the next CreateWorkflow of this name makes (1 for a new name). */

@@ -162,6 +162,13 @@ export interface WorkflowGraph {
   edges: Array<{ enid: string; from: string; from_port: string; to: string; to_port: string; formats: string[] | null }>;
 }
 
+/** A CWL v1.2 document as gdflow exports a tool or workflow version (`tools/<name>/cwl/`, `workflows/<name>/cwl/`). */
+export interface CwlDocument {
+  cwlVersion: 'v1.2';
+  class: 'CommandLineTool' | 'Workflow' | 'ExpressionTool' | 'Operation';
+  [key: string]: unknown;
+}
+
 export interface RunInputData {
   name: string;
   enid?: string | null;

@@ -18,6 +18,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
 /** The empty 200 of a write (INTERFACE.md §4). */
 const empty = { type: 'null', description: 'an empty body' } as const;
+/** A CWL document (docs/cwl.md, "Export"). */
+const cwlDocument = {
+  type: 'object',
+  required: ['cwlVersion', 'class'],
+  properties: { cwlVersion: { const: 'v1.2' }, class: { enum: ['CommandLineTool', 'Workflow', 'ExpressionTool', 'Operation'] } },
+  additionalProperties: true,
+  description: 'a CWL v1.2 document, as JSON',
+} as const;
 const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdflow has no WDL workflows' } as const;
 
 const P = '/accounts/:account/projects/:project';
@@ -80,6 +88,17 @@ export const ROUTES = {
   ListExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/`, operation: 'ListExecutableWorkflow', tag: 'workflows', summary: 'List the workflows that can run', schema: { params: projectParams, response: { 200: workflowList } } },
   GetExecutableWorkflow: { method: 'GET', url: `${P}/executable-workflows/:workflow/`, operation: 'GetExecutableWorkflow', tag: 'workflows', summary: "A workflow version's run-parameter template", schema: { params: workflowParams, querystring: latestWorkflowVersionQuery, response: { 200: executableWorkflowResponse } } },
   SetRunTemplate: { method: 'PUT', url: `${P}/executable-workflows/:workflow/`, operation: 'SetRunTemplate', tag: 'workflows', summary: "Set a workflow version's run-parameter template", schema: { params: workflowParams, body: setRunTemplateBody, response: { 200: empty } } },
+  // CWL v1.2 (docs/cwl.md): a tool or workflow version as a CWL document
+  ExportToolCwl: {
+    method: 'GET', url: `${P}/tools/:tool/cwl/`, operation: 'ExportToolCwl', tag: 'cwl',
+    summary: 'A tool version as a CWL v1.2 CommandLineTool (without tool_version: the latest checked version)',
+    schema: { params: toolParams, querystring: latestToolVersionQuery, response: { 200: cwlDocument } },
+  },
+  ExportWorkflowCwl: {
+    method: 'GET', url: `${P}/workflows/:workflow/cwl/`, operation: 'ExportWorkflowCwl', tag: 'cwl',
+    summary: 'A workflow version as a CWL v1.2 Workflow with its tools embedded (without workflow_version: the latest checked version)',
+    schema: { params: workflowParams, querystring: latestWorkflowVersionQuery, response: { 200: cwlDocument } },
+  },
   WdlListWorkflow: { method: 'GET', url: `${P}/wdl/workflow/`, operation: 'ListWorkflow', tag: 'gwc', summary: 'WDL workflows (gwc looks for them): always an empty list', schema: { params: projectParams, response: { 200: emptyList } } },
   WdlGetWorkflow: { method: 'GET', url: `${P}/wdl/workflow/:workflow/`, operation: 'GetWorkflow', tag: 'gwc', summary: 'A WDL workflow (gwc looks for them): always an empty list', schema: { params: workflowParams, response: { 200: emptyList } } },
   // INTERFACE.md 4.15 and the task routes of docs/wire.md §2, also under wdl/tasks/ for gwc

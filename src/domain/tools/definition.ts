@@ -14,8 +14,11 @@ import {
 } from '../json.js';
 import { unknownMemberReason } from '../nearest-name.js';
 import { jobFilePath, renderCommand, RenderError } from '../render/index.js';
+import { parameterValueProblem } from './parameter-values.js';
 import { checkTemplateReferences } from './template-refs.js';
 import { DEFAULT_RETRY_POLICY, readRetryPolicy } from './retry-policy.js';
+
+export { parameterValueProblem } from './parameter-values.js';
 
 /**
  * The tool definition (INTERFACE.md 2.2): validation at PutTool, and the typed reading of a
@@ -170,27 +173,6 @@ function readPort(kind: 'inputs' | 'outputs', name: string, raw: unknown, strict
     stream: optionalBoolean(def[streamKey], `${path}.${streamKey}`) ?? false,
     hint: optionalString(def.hint, `${path}.hint`) ?? '',
   };
-}
-
-/** Check a parameter value against its declared type; returns a reason, or undefined when fine. */
-export function parameterValueProblem(def: Pick<ParameterDefinition, 'type' | 'minvalue' | 'maxvalue'>, value: unknown): string | undefined {
-  switch (def.type) {
-    case 'string':
-      if (typeof value !== 'string' && typeof value !== 'number') return `must be a string, not ${describe(value)}`;
-      if (typeof value === 'string' && /[\u0000\uE000-\uF8FF]/.test(value)) return 'must not contain NUL or private-use characters';
-      return undefined;
-    case 'flag':
-      return typeof value === 'boolean' ? undefined : `must be true or false, not ${describe(value)}`;
-    case 'integer':
-    case 'number': {
-      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isFinite(n)) return `must be a number, not ${describe(value)}`;
-      if (def.type === 'integer' && !Number.isInteger(n)) return `must be an integer, not ${describe(value)}`;
-      if (def.minvalue !== undefined && n < def.minvalue) return `is ${n}, below the minimum ${def.minvalue}`;
-      if (def.maxvalue !== undefined && n > def.maxvalue) return `is ${n}, above the maximum ${def.maxvalue}`;
-      return undefined;
-    }
-  }
 }
 
 function readParameter(name: string, raw: unknown, strict: boolean): ParameterDefinition {

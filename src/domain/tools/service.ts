@@ -4,7 +4,8 @@ import { actorOf, audited } from '../audit.js';
 import { invalid, notFound } from '../errors.js';
 import { describe, isObject, optionalString } from '../json.js';
 import { checkName, optionalVersion, parseVersion } from '../names.js';
-import { validateToolDefinition } from './definition.js';
+import { exportTool } from '../cwl/export/index.js';
+import { readToolDefinition, validateToolDefinition } from './definition.js';
 import { toolAsRead, toolDetails, toolParameterTemplate, toolSummary, toolsUrl } from './views.js';
 
 /** Where a request points: the caller, `/accounts/<account>/projects/<project>/`, and the base URL for links. */
@@ -139,6 +140,14 @@ export class ToolService {
     const latest = all.filter((t) => t.status === 'checked').at(-1);
     if (!latest) throw notFound(all.length === 0 ? `tool '${name}' does not exist` : `tool '${name}' has no checked version (put a definition first)`);
     return latest;
+  }
+
+  /** The version asked, or the latest checked one, as a CWL v1.2 document (docs/cwl.md, "Export"). */
+  async exportCwl(scope: Scope, toolName: string, query: Record<string, unknown>, gdflowVersion: string): Promise<Record<string, unknown>> {
+    const tool = await this.oneVersion(scope, toolName, query);
+    if (tool.status !== 'checked' || !tool.configs) throw invalid(`tool '${tool.name}' version ${tool.version} has no valid definition yet (status unchecked)`);
+    const source = { account: tool.accountName, project: tool.projectName, name: tool.name, version: tool.version, definition: readToolDefinition(tool.configs) };
+    return exportTool(source, { gdflowVersion });
   }
 
   /** 4.6 GetToolParameterTemplate: for the version asked, or the latest checked one. */

@@ -5,6 +5,7 @@ import { invalid, notFound } from '../errors.js';
 import { describe, isObject, optionalString } from '../json.js';
 import { checkName, optionalVersion, parseVersion } from '../names.js';
 import type { Scope } from '../tools/service.js';
+import { exportWorkflow } from '../cwl/export/index.js';
 import { buildGraph, toolAppIds, type WorkflowGraph } from './graph.js';
 import { applySavedTemplate, buildRunTemplate, type RunTemplate } from './run-template.js';
 import { resolveTools } from './tool-resolver.js';
@@ -172,6 +173,14 @@ export class WorkflowService {
       }
     }
     await this.store.setRunTemplate(workflow.id, parameters, audited(actorOf(scope.caller), 'SetRunTemplate', workflow.accountName, workflowTarget(workflow)));
+  }
+
+  /** The version asked, or the latest checked one, as a CWL v1.2 document with its tools (docs/cwl.md, "Export"). */
+  async exportCwl(scope: Scope, workflowName: string, query: Record<string, unknown>, gdflowVersion: string): Promise<Record<string, unknown>> {
+    const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+    const { template, graph } = await this.runTemplate(workflow);
+    const { accountName: account, projectName: project, name, version, description } = workflow;
+    return exportWorkflow({ account, project, name, version, description, graph, template }, { gdflowVersion });
   }
 
   /** Nodes and edges of a validated version, for the CLI's `workflow graph` and the web console. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROUTES } from '../../contract/routes.js';
 import type { Scope } from '../../domain/tools/service.js';
 import { callerOf, type RouteContext } from '../app.js';
+import { packageVersion } from '../../package-root.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 
 /** INTERFACE.md 4.1–4.7: the seven tool operations. Schemas: contract/tools.ts. */
@@ -12,6 +13,7 @@ export function scopeOf(request: FastifyRequest<{ Params: { account: string; pro
 
 export function registerToolRoutes(app: FastifyInstance, context: RouteContext): void {
   const tools = context.services.tools;
+  const gdflowVersion = packageVersion();
 
   app.post<RouteTypes<typeof ROUTES.CreateTool>>(ROUTES.CreateTool.url, routeOptions(ROUTES.CreateTool), async (request, reply) => {
     await tools.create(scopeOf(request, context), request.body);
@@ -41,5 +43,9 @@ export function registerToolRoutes(app: FastifyInstance, context: RouteContext):
 
   app.get<RouteTypes<typeof ROUTES.GetToolDetails>>(ROUTES.GetToolDetails.url, routeOptions(ROUTES.GetToolDetails), read((request) =>
     tools.details(scopeOf(request, context), request.params.tool, request.query),
+  ));
+
+  app.get<RouteTypes<typeof ROUTES.ExportToolCwl>>(ROUTES.ExportToolCwl.url, routeOptions(ROUTES.ExportToolCwl), read((request) =>
+    tools.exportCwl(scopeOf(request, context), request.params.tool, request.query, gdflowVersion),
   ));
 }

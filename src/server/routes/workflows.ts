@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ROUTES } from '../../contract/routes.js';
 import type { RouteContext } from '../app.js';
+import { packageVersion } from '../../package-root.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 import { scopeOf } from './tools.js';
 
@@ -8,6 +9,7 @@ import { scopeOf } from './tools.js';
 
 export function registerWorkflowRoutes(app: FastifyInstance, context: RouteContext): void {
   const workflows = context.services.workflows;
+  const gdflowVersion = packageVersion();
   // Reads of definitions: their answers are kept until the next write (see ReadCache).
   const read = context.cachedRead;
 
@@ -50,6 +52,10 @@ export function registerWorkflowRoutes(app: FastifyInstance, context: RouteConte
     await workflows.setRunTemplate(scopeOf(request, context), request.params.workflow, request.body);
     return reply.code(200).send();
   });
+
+  app.get<RouteTypes<typeof ROUTES.ExportWorkflowCwl>>(ROUTES.ExportWorkflowCwl.url, routeOptions(ROUTES.ExportWorkflowCwl), read((request) =>
+    workflows.exportCwl(scopeOf(request, context), request.params.workflow, request.query, gdflowVersion),
+  ));
 
   // gwc 0.4.4 also looks for WDL workflows (docs/wire.md §7); gdflow has none, so these answer an
   // empty JSON list, never an object or a 5xx.
