@@ -157,7 +157,7 @@ export interface CacheProbe {
  * The call cache before a tool job runs: its key, and a job to reuse. A hit ends the job here (it started and
  * succeeded with the reused outputs); a key that cannot be made (an input that cannot be read, an image that cannot be
  * resolved) leaves the job to run and to fail, if it must, for its own reasons. The engine asks this ahead, without
- * holding a CPU slot (engine.ts, probe); a job that did not get there asks it when it runs.
+ * holding a CPU slot (scheduler.ts and job-runs.ts, probe); a job that did not get there asks it when it runs.
  */
 export async function probeCache(
   spec: ToolJobSpec,
