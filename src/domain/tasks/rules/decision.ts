@@ -1,11 +1,14 @@
-import type { Job, JobPatch, StateChanges, Task, TaskPatch } from '../../../store/store.js';
+import type { Job, JobPatch, NewJob, StateChanges, Task, TaskPatch } from '../../../store/store.js';
 import { unblocksDependents, type JobStatus, type TaskStatus } from '../states.js';
 import type { Effect } from './effects.js';
 import type { JobState } from './state.js';
 import { checkJobTransition, checkTaskTransition } from './transitions.js';
 
-/** One change of state: the task's or one job's, with its new status (a transition) or without (a patch). */
-export type Change = { kind: 'task'; patch: TaskPatch } | { kind: 'job'; jobId: string; patch: JobPatch };
+/**
+ * One change of state: the task's or one job's, with its new status (a transition) or without (a patch); or a job
+ * added to the task (a deferred job's expansion).
+ */
+export type Change = { kind: 'task'; patch: TaskPatch } | { kind: 'job'; jobId: string; patch: JobPatch } | { kind: 'new-job'; job: NewJob };
 
 /** What a rule decided: the changes, in the order they are to be made, and the effects to carry out after them. */
 export interface Decision {
@@ -68,6 +71,11 @@ export class DecisionBuilder {
     this.changes.push({ kind: 'job', jobId: job.job.id, patch: { status, reason, ...extra } });
   }
 
+  /** A job added to the task, in the state it starts in. */
+  addJob(job: NewJob): void {
+    this.changes.push({ kind: 'new-job', job });
+  }
+
   /** A change of a job that is not a transition (its handle, its outputs' stamps). */
   patchJob(job: JobRef, patch: Omit<JobPatch, 'status'>): void {
     this.changes.push({ kind: 'job', jobId: job.job.id, patch });
@@ -86,12 +94,14 @@ export class DecisionBuilder {
  * A decision's changes as one write of the store, for a caller that writes them at once (the API stopping a task no
  * worker holds; a worker failing a task it cannot load). The worker's own decisions go through its batched writes.
  */
-export function changesOf(taskId: string, decision: Decision): Pick<StateChanges, 'tasks' | 'jobs'> {
+export function changesOf(taskId: string, decision: Decision): Pick<StateChanges, 'tasks' | 'jobs' | 'newJobs'> {
   const tasks: NonNullable<StateChanges['tasks']> = [];
   const jobs: NonNullable<StateChanges['jobs']> = [];
+  const newJobs: NonNullable<StateChanges['newJobs']> = [];
   for (const change of decision.changes) {
     if (change.kind === 'task') tasks.push({ id: taskId, patch: change.patch });
-    else jobs.push({ id: change.jobId, taskId, patch: change.patch });
+    else if (change.kind === 'job') jobs.push({ id: change.jobId, taskId, patch: change.patch });
+    else newJobs.push(change.job);
   }
-  return { tasks, jobs };
+  return { tasks, jobs, newJobs };
 }
