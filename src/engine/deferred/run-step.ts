@@ -1,0 +1,83 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
+import type { Executor, JobSpec, RunHooks } from '../executors/executor.js';
+import { asOutOfMemory, type RunResult } from '../job-runner.js';
+import type { Layout } from '../layout.js';
+import { hostStagingRoot } from './deferred-jobs.js';
+import type { Collected, EndedRun } from './resolver.js';
+import { stageRun, StagingError } from './staging.js';
+
+const now = () => Date.now() / 1000;
+
+/** What running a deferred job's run needs (job-runs.ts gives it). */
+export interface StepRunContext {
+  taskId: string;
+  jobId: string;
+  nodeId: string;
+  layout: Layout;
+  executor: Executor;
+  /** Whether the executor has a sandbox (staging.ts). */
+  sandboxed: boolean;
+  /** Real paths the run's inputs may come from: the task's directory, the account's data store. */
+  allowed: readonly string[];
+  cpu: number;
+  memMb: number;
+  /** The server's job timeout (0: none); the run's own time limit applies when shorter. */
+  timeoutSeconds: number;
+  signal: AbortSignal;
+  onStarted: NonNullable<RunHooks['onStarted']>;
+  /** The job's resolver turns the finished working directory into its outputs. */
+  collect(ended: EndedRun): Promise<Collected>;
+}
+
+/**
+ * Run a deferred job that resolved into a command (docs/tasks.md, "Deferred jobs"): its working directory made afresh,
+ * its files staged (staging.ts), the command run by the executor as a tool job's, then its outputs collected by its
+ * resolver from the working directory. A command that ran to its end is the resolver's to judge (CWL's successCodes
+ * may make an exit code other than 0 a success). Never throws for the job's own failure.
+ */
+export async function runStep(run: ResolvedRun, context: StepRunContext): Promise<RunResult> {
+  const startedAt = now();
+  const failed = (reason: string): RunResult => ({ outcome: 'failed', exitCode: null, reason, startedAt, endedAt: now() });
+  const { layout, taskId, nodeId } = context;
+  const workDir = layout.workDir(taskId, nodeId);
+  const inputsTree = join(layout.jobDir(taskId, nodeId), 'staging');
+  const hostRoot = hostStagingRoot(layout, taskId, nodeId);
+  // A run starts from scratch: nothing of an earlier attempt is left.
+  await Promise.all([workDir, inputsTree, hostRoot].map((dir) => rm(dir, { recursive: true, force: true })));
+  await mkdir(workDir, { recursive: true });
+  let spec: JobSpec;
+  try {
+    const places = { workDir, inputsTree, sandboxed: context.sandboxed, hostStagingRoot: hostRoot, allowed: context.allowed };
+    const mounts = await stageRun(run.staging, places);
+    spec = executorSpec(run, context, workDir, mounts);
+  } catch (error) {
+    if (error instanceof StagingError) return failed(error.message);
+    throw error;
+  }
+  const result = asOutOfMemory(await context.executor.run(spec, context.signal, { onStarted: context.onStarted }), context.memMb);
+  // Killed, timed out, out of memory, lost, or never started: nothing to collect.
+  if (result.exitCode === null || (result.outcome !== 'succeeded' && result.outcome !== 'failed')) return result;
+  const collected = await context.collect({ exitCode: result.exitCode, hostWorkDir: workDir });
+  if ('failed' in collected) return { ...result, outcome: 'failed', reason: collected.failed, endedAt: now() };
+  return { ...result, outcome: 'succeeded', reason: collected.reason ?? result.reason, outputs: collected.outputs, endedAt: now() };
+}
+
+function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string, mounts: JobSpec['mounts']): JobSpec {
+  const limits = [context.timeoutSeconds, run.timeLimit].filter((s) => s > 0);
+  return {
+    jobId: context.jobId,
+    workDir,
+    command: run.command,
+    mounts,
+    stdoutLog: context.layout.stdoutLog(context.taskId, context.nodeId),
+    stderrLog: context.layout.stderrLog(context.taskId, context.nodeId),
+    cpu: context.cpu,
+    memMb: context.memMb,
+    network: run.network,
+    timeoutSeconds: limits.length === 0 ? 0 : Math.min(...limits),
+    env: run.env,
+    ...(run.image !== '' ? { image: run.image } : {}),
+  };
+}
