@@ -7,6 +7,10 @@ import { createServices, type Services } from '../domain/services.js';
 import { createExecutor, type Executor } from '../engine/executors/index.js';
 import { Layout, removeTaskFiles } from '../engine/layout.js';
 import { Worker } from '../engine/worker.js';
+import { DataStoreLocations } from '../engine/cwl/data-locations.js';
+import { LoadedRuns } from '../engine/cwl/loaded-runs.js';
+import { CwlResolver } from '../engine/cwl/resolver.js';
+import { createJavaScriptSandbox, type JavaScriptSandbox } from '../engine/js-sandbox/index.js';
 import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
@@ -98,9 +102,16 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Worker {
+/** Whether the configured executor runs a job that names an image in a container of it. */
+const runsContainers = (config: Config): boolean =>
+  config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
+
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics, sandbox: JavaScriptSandbox): Worker {
   const executor = configuredExecutor(config);
+  const cwl = new CwlResolver(new LoadedRuns(new DataStoreLocations(dataStore)), sandbox, layout, dataStore);
   return new Worker({
+    resolvers: { cwl },
+    containers: runsContainers(config),
     store,
     dataStore,
     executor,
@@ -153,7 +164,9 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   const layout = new Layout(config.dataDir);
   const dataStore = new DataStore(layout.storeRoot);
   const logger = createLogger(config.logLevel);
-  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
+  // CWL expressions of the jobs this process resolves run here (docs/cwl.md, "The JavaScript sandbox").
+  const sandbox = createJavaScriptSandbox();
+  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics, sandbox);
   sources = { store, ...(engine ? { engine } : {}) };
   const metricsRoute = { metrics, token: config.metricsToken };
   const proxies = trustedProxies(config.trustProxy);
@@ -177,6 +190,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      locations: new DataStoreLocations(dataStore),
     });
     await services.accounts.bootstrap();
     app = await buildApp({
@@ -206,6 +220,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   } catch (error) {
     await engine?.stop();
     await app.close();
+    await sandbox.close();
     await store.close();
     throw error;
   }
@@ -215,6 +230,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     closing ??= (async () => {
       // In-flight requests finish (Fastify's close waits for them) while the worker drains.
       await Promise.all([app.close(), engine?.drain(drainMs)]);
+      await sandbox.close();
       await store.close();
     })();
     return closing;

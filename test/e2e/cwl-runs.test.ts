@@ -1,0 +1,74 @@
+/**
+ * CWL runs through a real server over HTTP (docs/cwl.md, "Running CWL"): packed documents posted to cwl/runs/ with
+ * inputs uploaded through the data routes, run by the engine's CWL resolver as deferred jobs on the bwrap executor,
+ * their outputs read back through GET cwl/runs/<task>/ and the data routes. With GDFLOW_TEST_STORE=postgres (npm run
+ * test:postgres) the same runs go through PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { getCwlRun, jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
+import { rejectsWith } from '../helpers/assert-api.js';
+
+let server: TestServer;
+let alice: TestAccount;
+
+before(async () => {
+  server = await startTestServer({ cpus: 2 });
+  alice = await server.account();
+});
+after(async () => server.close());
+
+/** A CommandLineTool that sorts the lines of its input into a file of its choosing, and counts them on stdout. */
+const sortTool = {
+  cwlVersion: 'v1.2',
+  class: 'CommandLineTool',
+  baseCommand: ['sh', '-c', 'sort "$0" > "$1"; wc -l < "$0"'],
+  inputs: {
+    input: { type: 'File', inputBinding: { position: 1 } },
+    name: { type: 'string', default: 'sorted.txt', inputBinding: { position: 2 } },
+  },
+  stdout: 'count.txt',
+  outputs: {
+    sorted: { type: 'File', outputBinding: { glob: '$(inputs.name)' } },
+    count: { type: 'stdout' },
+  },
+};
+
+describe('CWL runs', () => {
+  it('a CommandLineTool: inputs from the data store, outputs in cwl/runs/<task>/ with size and checksum', async () => {
+    const input = await uploadFile(alice, '/cwl/inputs/t1/lines.txt', 'c\na\nb\n');
+    const started = await runCwl(alice, { document: sortTool, job: { input } });
+    assert.match(started.task_id, /^[0-9a-f]{24}$/);
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(run.reason, null);
+    const { sorted, count } = run.outputs!;
+    assert.equal(sorted.class, 'File');
+    assert.equal(sorted.basename, 'sorted.txt');
+    assert.equal(sorted.location, `gdflow:cwl/runs/${started.task_id}/sorted.txt`);
+    assert.equal(sorted.size, 6);
+    assert.equal(sorted.checksum, `sha1$${createHash('sha1').update('a\nb\nc\n').digest('hex')}`);
+    assert.equal(await readOutput(alice, sorted), 'a\nb\nc\n');
+    assert.equal((await readOutput(alice, count)).trim(), '3');
+    const jobs = await jobsOf(alice, started.task_id);
+    assert.equal(jobs.get('main').status, 'succeeded');
+  });
+
+  it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
+    await rejectsWith(runCwl(alice, { document: sortTool, job: {} }), 400, 'InvalidParameter', /input/);
+    await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'file:///etc/passwd' } } }), 400, 'InvalidParameter', /job\.input\.location 'file:\/\/\/etc\/passwd' is not a data location/);
+    await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'gdflow:cwl/nothing/here.txt' } } }), 400, 'InvalidParameter', /no file there/);
+  });
+
+  it('an Operation is a feature gdflow does not run: 400 UnsupportedRequirement', async () => {
+    const operation = { cwlVersion: 'v1.2', class: 'Operation', inputs: {}, outputs: {} };
+    await rejectsWith(runCwl(alice, { document: operation }), 400, 'UnsupportedRequirement', /Operation/);
+  });
+
+  it('GET of a task that is not a CWL run, or of no task: 404', async () => {
+    await rejectsWith(getCwlRun(alice, '0123456789abcdef01234567'), 404, 'TaskNotFound', /CWL run/);
+    await rejectsWith(alice.api.json('GET', projectPath(alice.name, 'cwl/runs/x/')), 404, 'TaskNotFound', /CWL run/);
+  });
+});
