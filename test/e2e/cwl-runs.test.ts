@@ -36,6 +36,15 @@ const sortTool = {
   },
 };
 
+/** echo's word to out.txt. */
+const echoTool = {
+  class: 'CommandLineTool',
+  baseCommand: 'echo',
+  inputs: { word: { type: 'string', inputBinding: {} } },
+  stdout: 'out.txt',
+  outputs: { out: 'stdout' },
+};
+
 describe('CWL runs', () => {
   it('a CommandLineTool: inputs from the data store, outputs in cwl/runs/<task>/ with size and checksum', async () => {
     const input = await uploadFile(alice, '/cwl/inputs/t1/lines.txt', 'c\na\nb\n');
@@ -54,6 +63,105 @@ describe('CWL runs', () => {
     assert.equal((await readOutput(alice, count)).trim(), '3');
     const jobs = await jobsOf(alice, started.task_id);
     assert.equal(jobs.get('main').status, 'succeeded');
+  });
+
+  it('a workflow with a scatter: one job per element, the outputs gathered in order', async () => {
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      requirements: { ScatterFeatureRequirement: {} },
+      inputs: { words: 'string[]' },
+      outputs: { echoed: { type: 'File[]', outputSource: 'say/out' } },
+      steps: {
+        say: {
+          run: {
+            class: 'CommandLineTool',
+            baseCommand: 'echo',
+            inputs: { word: { type: 'string', inputBinding: {} } },
+            stdout: 'said.txt',
+            outputs: { out: 'stdout' },
+          },
+          scatter: 'word',
+          in: { word: 'words' },
+          out: ['out'],
+        },
+      },
+    };
+    const started = await runCwl(alice, { document: wf, job: { words: ['one', 'two', 'three'] } });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    const echoed = run.outputs!.echoed as Array<{ location: string; basename: string }>;
+    assert.deepEqual(await Promise.all(echoed.map((f) => readOutput(alice, f))), ['one\n', 'two\n', 'three\n']);
+    assert.deepEqual(echoed.map((f) => f.basename), ['said.txt', 'said.txt_2', 'said.txt_3']);
+    const jobs = await jobsOf(alice, started.task_id);
+    assert.deepEqual([...jobs.keys()].sort(), ['main', 'main.say', 'main.say@0', 'main.say@1', 'main.say@2']);
+    for (const job of jobs.values()) assert.equal(job.status, 'succeeded', `${job.node_id}: ${job.reason}`);
+    assert.equal(jobs.get('main.say@1').alias, 'main/say[1]');
+  });
+
+  it('a step whose when is false is skipped: its outputs are null and the workflow goes on', async () => {
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      requirements: { InlineJavascriptRequirement: {} },
+      inputs: { go: 'boolean', word: 'string' },
+      outputs: {
+        maybe: { type: 'File?', outputSource: 'conditional/out' },
+        always: { type: 'File', outputSource: 'unconditional/out' },
+      },
+      steps: {
+        conditional: { run: echoTool, when: '$(inputs.go)', in: { go: 'go', word: 'word' }, out: ['out'] },
+        unconditional: { run: echoTool, in: { word: 'word' }, out: ['out'] },
+      },
+    };
+    const started = await runCwl(alice, { document: wf, job: { go: false, word: 'hello' } });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(run.outputs!.maybe, null);
+    assert.equal(await readOutput(alice, run.outputs!.always), 'hello\n');
+    const jobs = await jobsOf(alice, started.task_id);
+    assert.equal(jobs.get('main.conditional').status, 'skipped');
+    assert.equal(jobs.get('main.unconditional').status, 'succeeded');
+    const task = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${started.task_id}/`));
+    assert.equal(task.status, 'succeeded');
+    assert.equal(task.progress.done, task.progress.total, 'a skipped job counts as done');
+  });
+
+  it('an ExpressionTool is evaluated in the sandbox: its value, and a File it makes, are its outputs', async () => {
+    const tool = {
+      cwlVersion: 'v1.2',
+      class: 'ExpressionTool',
+      requirements: { InlineJavascriptRequirement: {} },
+      inputs: { n: 'int' },
+      outputs: { doubled: 'int', note: 'File' },
+      expression: '${ return {doubled: inputs.n * 2, note: {class: "File", basename: "note.txt", contents: "n=" + inputs.n}}; }',
+    };
+    const started = await runCwl(alice, { document: tool, job: { n: 21 } });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(run.outputs!.doubled, 42);
+    assert.equal(run.outputs!.note.basename, 'note.txt');
+    assert.equal(run.outputs!.note.size, 4);
+    assert.equal(await readOutput(alice, run.outputs!.note), 'n=21');
+  });
+
+  it('a failing expression fails its step and the run, with the expression named in the reason', async () => {
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      requirements: { InlineJavascriptRequirement: {}, StepInputExpressionRequirement: {} },
+      inputs: { word: 'string' },
+      outputs: { out: { type: 'File', outputSource: 'say/out' } },
+      steps: { say: { run: echoTool, in: { word: { source: 'word', valueFrom: '$(self.nosuch.member)' } }, out: ['out'] } },
+    };
+    const started = await runCwl(alice, { document: wf, job: { word: 'x' } });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'failed');
+    assert.equal(run.outputs, null);
+    assert.match(run.reason ?? '', /valueFrom of input 'word'/);
+    const jobs = await jobsOf(alice, started.task_id);
+    assert.equal(jobs.get('main.say').status, 'failed');
+    assert.match(jobs.get('main.say').reason, /self\.nosuch\.member/);
   });
 
   it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
