@@ -101,6 +101,15 @@ export class JobRuns {
           signal: run.controller.signal,
           onStarted,
           collect: (ended) => this.options.deferred.collect(live, entry, resolved, ended),
+          cache: {
+            calls,
+            context: this.cacheContext(live),
+            layout,
+            taskId: live.task.id,
+            jobId: entry.job.id,
+            name: entry.job.name,
+            keyOfNode: (nodeId) => live.jobs.find((j) => j.job.nodeId === nodeId)?.job.cacheKey ?? null,
+          },
         })
       : runJob(entry.spec, {
           taskId: live.task.id,

@@ -6,10 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { getCwlRun, jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { rejectsWith } from '../helpers/assert-api.js';
+import { waitForJob } from '../helpers/tasks.js';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -162,6 +165,58 @@ describe('CWL runs', () => {
     const jobs = await jobsOf(alice, started.task_id);
     assert.equal(jobs.get('main.say').status, 'failed');
     assert.match(jobs.get('main.say').reason, /self\.nosuch\.member/);
+  });
+
+  it('a run again with the same inputs is a call-cache hit, step by step, with outputs of its own', async () => {
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: { input: 'File' },
+      outputs: { sorted: { type: 'File', outputSource: 'sort/sorted' }, again: { type: 'File', outputSource: 'resort/sorted' } },
+      steps: {
+        sort: { run: sortTool, in: { input: 'input' }, out: ['sorted'] },
+        resort: { run: sortTool, in: { input: 'sort/sorted', name: { default: 'resorted.txt' } }, out: ['sorted'] },
+      },
+    };
+    const input = await uploadFile(alice, '/cwl/inputs/cache/lines.txt', 'z\ny\nx\n');
+    const first = await runCwl(alice, { document: wf, job: { input } });
+    const firstRun = await waitForCwlRun(alice, first.task_id);
+    assert.equal(firstRun.status, 'succeeded', firstRun.reason ?? '');
+    const second = await runCwl(alice, { document: wf, job: { input } });
+    const secondRun = await waitForCwlRun(alice, second.task_id);
+    assert.equal(secondRun.status, 'succeeded', secondRun.reason ?? '');
+    const [before, now] = [await jobsOf(alice, first.task_id), await jobsOf(alice, second.task_id)];
+    for (const step of ['main.sort', 'main.resort']) {
+      assert.equal(now.get(step).cached_from, before.get(step).job_id, `${step}: ${now.get(step).reason}`);
+      assert.match(now.get(step).reason, /^from the call cache/);
+    }
+    assert.equal(secondRun.outputs!.again.location, `gdflow:cwl/runs/${second.task_id}/resorted.txt`);
+    assert.equal(await readOutput(alice, secondRun.outputs!.again), 'x\ny\nz\n');
+    assert.equal(secondRun.outputs!.again.checksum, firstRun.outputs!.again.checksum);
+    // Another input: no hit.
+    const other = await uploadFile(alice, '/cwl/inputs/cache/other.txt', 'b\na\n');
+    const third = await runCwl(alice, { document: wf, job: { input: other } });
+    assert.equal((await waitForCwlRun(alice, third.task_id)).status, 'succeeded');
+    assert.equal((await jobsOf(alice, third.task_id)).get('main.sort').cached_from, null);
+  });
+
+  it('stop and delete of a CWL run: its running step is killed, the run stopped with its reason; deleted, it is gone', async () => {
+    const sleeper = { cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: ['sleep', '60'], inputs: {}, outputs: {} };
+    const stopped = await runCwl(alice, { document: sleeper, name: 'cwl_stop_me' });
+    assert.equal(stopped.task_name, 'cwl_stop_me');
+    await waitForJob(alice, stopped.task_id, 'main', 'running');
+    await alice.api.json('PUT', projectPath(alice.name, `tasks/${stopped.task_id}/`));
+    const run = await waitForCwlRun(alice, stopped.task_id, 30_000);
+    assert.equal(run.status, 'stopped');
+    assert.equal(run.outputs, null);
+    assert.match(run.reason ?? '', /stop/);
+    assert.equal((await jobsOf(alice, stopped.task_id)).get('main').status, 'cancelled');
+
+    const deleted = await runCwl(alice, { document: sleeper });
+    await waitForJob(alice, deleted.task_id, 'main', 'running');
+    await alice.api.send('DELETE', projectPath(alice.name, `tasks/${deleted.task_id}/`));
+    await rejectsWith(getCwlRun(alice, deleted.task_id), 404, 'TaskNotFound');
+    assert.equal(existsSync(join(server.dataDir, 'tasks', deleted.task_id)), false, "the task's files are gone");
   });
 
   it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
