@@ -17,9 +17,12 @@
  *   that environment (the same effect as `--clearenv` + `--setenv`, without putting values such as tokens on
  *   bwrap's command line, where any host user could read them).
  *
- * The job runs as uid 0 of its user namespace, which is the server's uid on the host: files it creates in
+ * The job runs in its user namespace as the server's uid, which is the server's uid on the host: files it creates in
  * /var/data belong to the server's user, and it can read host files that user owns unless they are hidden —
- * hence the defaults above and `hidePaths`.
+ * hence the defaults above and `hidePaths`. A server running as root gives its jobs the uid and gid of nobody
+ * (65534) instead of 0: they are the same user on the host, but a tool that believes itself root tries what only
+ * root may (tar restoring its archive's owners, which the namespace, mapping one uid, refuses: CWL's directory_output
+ * test), where as anyone else it does not.
  *
  * Termination: bwrap runs with `--die-with-parent` and a PID namespace whose init is bwrap's own reaper; when
  * that init dies the kernel SIGKILLs every process in the namespace, including ones that called setsid() or
@@ -174,6 +177,7 @@ export class BwrapExecutor implements Executor {
 
     const args: string[] = [
       '--unshare-all', '--unshare-user', '--disable-userns',
+      ...(process.getuid?.() === 0 ? ['--uid', '65534', '--gid', '65534'] : []),
       ...(spec.network ? ['--share-net'] : []),
       '--cap-drop', 'ALL',
       '--die-with-parent', '--new-session',
