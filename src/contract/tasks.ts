@@ -147,7 +147,7 @@ export const job = {
     name: { type: 'string', description: "the node's tool" },
     node_id: text,
     alias: text,
-    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] },
     reason: text,
     exit_code: { type: ['integer', 'null'] },
     attempt: { type: 'integer' },
