@@ -671,7 +671,7 @@ const CASES: Case[] = [
     changes: [
       'job c1: added, queued (ready)',
       'job c2: added, waiting (waiting for upstream jobs)',
-      'job a: queued → running (waiting for the 2 jobs it added)',
+      'job a: queued → running (waiting for the 2 job(s) it added)',
     ],
   },
   {

@@ -67,7 +67,8 @@ export async function runStep(run: ResolvedRun, context: StepRunContext): Promis
   const collected = await context.collect({ exitCode: result.exitCode, hostWorkDir: workDir });
   const keyed = cached?.key ? { cacheKey: cached.key.key, cacheParts: cached.key.parts, cacheLookup: cached.lookup } : {};
   if ('failed' in collected) return { ...result, ...keyed, outcome: 'failed', reason: collected.failed, endedAt: now() };
-  const reason = `${collected.reason ?? result.reason}${cached?.note ? ` (not from the cache: ${cached.note})` : ''}`;
+  const ended = collected.reason ?? result.reason;
+  const reason = cached?.note ? `${ended} (not from the cache: ${cached.note})` : ended;
   const stamps = cached?.key ? { outputStamps: await stampWorkDir(workDir) } : {};
   return { ...result, ...keyed, ...stamps, outcome: 'succeeded', reason, outputs: collected.outputs, endedAt: now() };
 }

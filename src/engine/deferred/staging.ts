@@ -84,19 +84,27 @@ function areaOf(path: string, places: StagingPlaces): Area {
 /** The host path of a location, once its real path is found inside an allowed root. */
 async function sourceOf(location: string, allowed: readonly string[], path: string): Promise<string> {
   if (!location.startsWith('file:')) throw new StagingError(`${path}: ${location} is not a file of this server`);
+  return allowedPath(location, allowed, `staged at ${path}`);
+}
+
+/**
+ * The real host path of a file: location whose real path is inside one of `allowed` (symbolic links followed); a
+ * StagingError otherwise, naming `what`.
+ */
+export async function allowedPath(location: string, allowed: readonly string[], what: string): Promise<string> {
   const host = fileURLToPath(location);
   let real: string;
   try {
     real = await realpath(host);
   } catch {
-    throw new StagingError(`input ${host} is missing (staged at ${path})`);
+    throw new StagingError(`${host} is missing (${what})`);
   }
   for (const given of allowed) {
     const root = await realpath(given).catch(() => given);
     const inside = relative(root, real);
     if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) return real;
   }
-  throw new StagingError(`input ${host} is outside the files this task may read (staged at ${path})`);
+  throw new StagingError(`${host} is outside the files this task may read (${what})`);
 }
 
 async function makeLiteral(item: StagedItem, target: string): Promise<void> {
