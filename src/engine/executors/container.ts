@@ -28,6 +28,7 @@ import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } fro
 import { missingComponents, removePlaceholders } from './mount-points.js';
 import { mountRelative } from './paths.js';
 import { prepareWorkDir } from './runner.js';
+import { imagePullWait } from '../../domain/tasks/waiting.js';
 
 export type ContainerKind = 'podman' | 'docker';
 
@@ -84,6 +85,11 @@ function parseTime(text: unknown): number | undefined {
   const ms = Date.parse(text);
   // podman and docker write the zero time (year 1) for "never"
   return Number.isFinite(ms) && ms > 0 ? ms / 1000 : undefined;
+}
+
+/** A job's word on its image's pull (docs/tasks.md, "Why a job waits"): waiting for it while it lasts, then no more. */
+function pullNotes(image: string, onWaiting: RunHooks['onWaiting']): ((pulling: boolean) => void) | undefined {
+  return onWaiting && ((pulling) => onWaiting(pulling ? imagePullWait(image) : null));
 }
 
 export class ContainerExecutor implements Executor {
@@ -153,7 +159,7 @@ export class ContainerExecutor implements Executor {
 
     let image: ResolvedImage;
     try {
-      image = await this.images.resolve(spec.image, signal);
+      image = await this.images.resolve(spec.image, signal, pullNotes(spec.image, hooks.onWaiting));
     } catch (error) {
       if (error instanceof PullAborted || signal.aborted) return this.notStarted(spec, startedAt, 'killed', 'stopped', files);
       if (error instanceof ImageError) return this.notStarted(spec, startedAt, 'failed', error.message, files);
@@ -194,8 +200,8 @@ export class ContainerExecutor implements Executor {
     return this.follow(name, spec, signal, startedAt, files, placeholders);
   }
 
-  async imageDigest(image: string, signal: AbortSignal): Promise<string> {
-    return (await this.images.resolve(image, signal)).digest;
+  async imageDigest(image: string, signal: AbortSignal, onWaiting?: RunHooks['onWaiting']): Promise<string> {
+    return (await this.images.resolve(image, signal, pullNotes(image, onWaiting))).digest;
   }
 
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {

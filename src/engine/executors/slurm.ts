@@ -33,6 +33,7 @@ import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type Queu
 import { SlurmPoller } from './slurm-poller.js';
 import { prepareWorkDir, type LaunchPlan } from './runner.js';
 import { batchScript, containerBatchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
+import { slurmTurnWait, slurmWait } from '../../domain/tasks/waiting.js';
 
 export type SlurmWrap = 'host' | 'bwrap' | 'podman';
 export const SLURM_WRAPS: readonly SlurmWrap[] = ['host', 'bwrap', 'podman'];
@@ -131,7 +132,10 @@ export class SlurmExecutor implements Executor {
     const plan = await this.launch(spec, files.dir);
     writeFileSync(files.script, plan.script, { mode: 0o755 });
     try {
-      if (!(await this.turn(signal))) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
+      const waitForTurn = () => tell(hooks?.onWaiting, slurmTurnWait(this.maxQueued));
+      if (!(await this.turn(signal, waitForTurn))) {
+        return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
+      }
       let id: string;
       try {
         id = await this.submit(spec, plan.cwd, files.script, plan.inContainer);
@@ -144,7 +148,7 @@ export class SlurmExecutor implements Executor {
       } catch (error) {
         process.emitWarning(`the onStarted hook of job ${spec.jobId} threw: ${(error as Error).message}`);
       }
-      return await this.follow(id, spec, signal, submittedAt).finally(() => this.release());
+      return await this.follow(id, spec, signal, submittedAt, hooks?.onWaiting).finally(() => this.release());
     } finally {
       await plan.cleanup();
     }
@@ -172,11 +176,11 @@ export class SlurmExecutor implements Executor {
     return this.container ? this.container.imageDigest(image, signal) : null;
   }
 
-  async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+  async adopt(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult> {
     const t = now();
     if (!/^\d+$/.test(externalId)) return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
     this.inQueue++;
-    return this.follow(externalId, spec, signal, t).finally(() => {
+    return this.follow(externalId, spec, signal, t, hooks?.onWaiting).finally(() => {
       this.release();
       if (this.container && spec.image) {
         // What the submitting worker's run would have removed (ContainerExecutor.foreground).
@@ -186,8 +190,9 @@ export class SlurmExecutor implements Executor {
     });
   }
 
-  /** Waits for a turn to submit (rate and cap); false when aborted first. */
-  private async turn(signal: AbortSignal): Promise<boolean> {
+  /** Waits for a turn to submit (rate and cap), saying so (`onWait`) when the cap holds it back; false when aborted first. */
+  private async turn(signal: AbortSignal, onWait?: () => void): Promise<boolean> {
+    if (this.inQueue >= this.maxQueued) onWait?.();
     while (this.inQueue >= this.maxQueued) {
       if (signal.aborted) return false;
       await new Promise<void>((resolve) => {
@@ -250,8 +255,11 @@ export class SlurmExecutor implements Executor {
     }
   }
 
-  /** Follows a submitted job to its end through the poller. */
-  private follow(id: string, spec: JobSpec, signal: AbortSignal, since: number): Promise<JobResult> {
+  /**
+   * Follows a submitted job to its end through the poller; while Slurm keeps it PENDING, `onWaiting` is told its
+   * pending reason at every poll (squeue's %r), and null once it has started.
+   */
+  private follow(id: string, spec: JobSpec, signal: AbortSignal, since: number, onWaiting?: RunHooks['onWaiting']): Promise<JobResult> {
     const files = slurmFilesOf(spec);
     const name = `gdflow-${spec.jobId}`;
     return new Promise<JobResult>((resolve) => {
@@ -260,6 +268,13 @@ export class SlurmExecutor implements Executor {
       let timer: NodeJS.Timeout | undefined;
       let unlisted = 0;
       let settled = false;
+      /** Whether the job was last said to be pending in Slurm's queue. */
+      let pending = false;
+      const pendingIs = (reason: string | undefined) => {
+        if (reason !== undefined) tell(onWaiting, slurmWait(reason));
+        else if (pending) tell(onWaiting, null);
+        pending = reason !== undefined;
+      };
       const stop = (why: StopCause) => {
         if (cause) return;
         cause = why;
@@ -311,6 +326,7 @@ export class SlurmExecutor implements Executor {
       const armTimeout = (start: number) => {
         if (startedAt !== undefined) return;
         startedAt = start;
+        pendingIs(undefined);
         if (spec.timeoutSeconds > 0) {
           const left = (startedAt + spec.timeoutSeconds) * 1000 - Date.now();
           timer = setTimeout(() => stop('timeout'), Math.max(0, left));
@@ -346,6 +362,7 @@ export class SlurmExecutor implements Executor {
           return;
         }
         unlisted = 0;
+        if (row.state === 'PENDING' && startedAt === undefined) pendingIs(row.reason);
         if (row.startedAt !== undefined && row.state !== 'PENDING') armTimeout(row.startedAt);
         if (ENDED_STATES.has(row.state)) void ended(row);
         else if (cause) this.poller.soon(this.options.pollMs ?? 250); // stopped and still on its node: ask again soon
@@ -354,6 +371,15 @@ export class SlurmExecutor implements Executor {
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+}
+
+/** Tell the engine what a job waits for: a hook that throws must not break the job's following. */
+function tell(onWaiting: RunHooks['onWaiting'], what: string | null): void {
+  try {
+    onWaiting?.(what);
+  } catch (error) {
+    process.emitWarning(`the onWaiting hook threw: ${(error as Error).message}`);
   }
 }
 

@@ -7,6 +7,7 @@ import { registerTaskGet } from './get.js';
 import { registerTaskJobs } from './jobs.js';
 import { registerTaskLogs } from './logs.js';
 import { registerTaskLs } from './ls.js';
+import { registerTaskOutputs } from './outputs.js';
 import { registerTaskWait } from './wait.js';
 
 /** `gdflow task ...`: runs of workflows and their jobs. */
@@ -29,6 +30,7 @@ A JOB argument is a job id or the node id of the job in its workflow.`,
   registerTaskLogs(task);
   registerTaskCmd(task);
   registerTaskEvents(task);
+  registerTaskOutputs(task);
   registerTaskWait(task);
   registerTaskExplain(task);
   registerTaskRerun(task);
