@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
 import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/executor.js';
-import { sandboxRelative } from './executors/paths.js';
+import { sandboxRelative } from './executors/spec-checks.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, StoreJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';

@@ -3,8 +3,9 @@
  *
  * A job sees its working directory at `/var/data` (docs/wire.md §5: tool templates write paths such as
  * `/var/data/fastqc`). Executors differ in how much they isolate the command from the host:
- * `bwrap` (bwrap.ts) runs it in a bubblewrap sandbox; `host` (host.ts) runs it as a plain process;
- * `podman` and `docker` (container.ts) run it in a container of the tool's image.
+ * `bwrap` (process/bwrap-executor.ts) runs it in a bubblewrap sandbox; `host` (process/host-executor.ts) runs it
+ * as a plain process; `podman` and `docker` (container/) run it in a container of the tool's image; `slurm`
+ * (slurm/) hands it to a Slurm cluster. Every one of them passes the contract suite (test/engine/executor.test.ts).
  */
 
 export interface Mount {

@@ -2,7 +2,7 @@
  * The Slurm client commands the executor drives (sbatch, squeue, scancel, sinfo), each started with an argument
  * array (never a shell line). They find the cluster as any Slurm client does: SLURM_CONF or /etc/slurm/slurm.conf
  * on the worker's host. Every call is one RPC to the controller (what `sdiag` counts), so the executor makes few:
- * one sbatch per job, one squeue per poll for all of its jobs (slurm-poller.ts), one scancel per stop.
+ * one sbatch per job, one squeue per poll for all of its jobs (poller.ts), one scancel per stop.
  */
 import { execFile } from 'node:child_process';
 

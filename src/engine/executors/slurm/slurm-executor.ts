@@ -1,5 +1,5 @@
 /**
- * The Slurm executor: each job is one `sbatch` of a batch script (slurm-script.ts) that runs the job as the host or
+ * The Slurm executor: each job is one `sbatch` of a batch script (batch-script.ts) that runs the job as the host or
  * bwrap executor would start it, on a compute node. The data root must be a file system the worker and the nodes
  * share (docs/operating.md).
  *
@@ -7,8 +7,8 @@
  *   be in the store before anything else can happen, so that a worker taking the task over adopts the Slurm job
  *   instead of submitting it again. A job waiting in Slurm's queue therefore reads `running` in gdflow: it has left
  *   gdflow's queue for the cluster's.
- * - A job's start and end are learned from the files its script writes (slurm-script.ts), looked at every
- *   `pollMs` without asking the controller; one squeue per `queueMs` for all jobs (slurm-poller.ts) tells what
+ * - A job's start and end are learned from the files its script writes (batch-script.ts), looked at every
+ *   `pollMs` without asking the controller; one squeue per `queueMs` for all jobs (poller.ts) tells what
  *   files cannot: a job that Slurm killed (memory, time, scancel) ends in Slurm's final state; one the controller
  *   no longer knows, with no status file, is lost, and the engine runs it again. After a scancel the squeue comes
  *   at once. Per job that is one sbatch and a share of the squeues: a 200-job DAG cost N RPCs (BENCHMARKS.md).
@@ -22,18 +22,15 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
-import { ContainerExecutor, type ContainerExecutorOptions } from './container.js';
-import { endingOf, type StopCause } from './container-outcome.js';
-import { readStatus as readContainerStatus } from './container-script.js';
-import { containerFilesOf } from './container-watch.js';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
-import { HostExecutor, type HostExecutorOptions } from './host.js';
-import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type QueueRow, type SlurmCommands } from './slurm-cli.js';
-import { SlurmPoller } from './slurm-poller.js';
-import { prepareWorkDir, type LaunchPlan } from './runner.js';
-import { batchScript, containerBatchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
-import { slurmTurnWait, slurmWait } from '../../domain/tasks/waiting.js';
+import { ContainerExecutor, foregroundEnding, removeForegroundFiles, type ContainerExecutorOptions } from '../container/index.js';
+import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from '../executor.js';
+import { endingOf, type StopCause } from '../outcome.js';
+import { BwrapExecutor, HostExecutor, type BwrapExecutorOptions, type HostExecutorOptions, type LaunchPlan } from '../process/index.js';
+import { prepareWorkDir } from '../spec-checks.js';
+import { batchScript, containerBatchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './batch-script.js';
+import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type QueueRow, type SlurmCommands } from './cli.js';
+import { SlurmPoller } from './poller.js';
+import { slurmTurnWait, slurmWait } from '../../../domain/tasks/waiting.js';
 
 export type SlurmWrap = 'host' | 'bwrap' | 'podman';
 export const SLURM_WRAPS: readonly SlurmWrap[] = ['host', 'bwrap', 'podman'];
@@ -183,9 +180,8 @@ export class SlurmExecutor implements Executor {
     return this.follow(externalId, spec, signal, t, hooks?.onWaiting).finally(() => {
       this.release();
       if (this.container && spec.image) {
-        // What the submitting worker's run would have removed (ContainerExecutor.foreground).
-        rmSync(join(slurmFilesOf(spec).dir, 'container-links'), { recursive: true, force: true });
-        rmSync(containerFilesOf(spec).dir, { recursive: true, force: true });
+        // What the submitting worker's run would have removed (its foreground container's cleanup).
+        removeForegroundFiles(spec, slurmFilesOf(spec).dir);
       }
     });
   }
@@ -291,24 +287,24 @@ export class SlurmExecutor implements Executor {
         resolve(result);
       };
       // In a container, the job's memory limit is the container's: podman's monitor leaves Slurm's job, and with it Slurm's limit.
-      const containerStatus = this.container && spec.image ? containerFilesOf(spec).status : undefined;
-      const memoryEnforcement = spec.memMb > 0 ? (containerStatus ? ('container' as const) : ('slurm' as const)) : ('none' as const);
+      const inContainer = Boolean(this.container && spec.image);
+      const memoryEnforcement = spec.memMb > 0 ? (inContainer ? ('container' as const) : ('slurm' as const)) : ('none' as const);
       const ended = async (row: QueueRow | undefined) => {
         const status = readSlurmStatus(files.status);
         const times = { startedAt: startedAt ?? row?.startedAt ?? since, endedAt: row?.endedAt ?? now(), memoryEnforcement };
         if (status && status.slurmJobId === id) {
-          if (containerStatus) {
-            const inner = readContainerStatus(containerStatus);
-            if (!inner && status.exitCode !== 0 && !cause) {
+          if (inContainer) {
+            const ending = foregroundEnding(spec, status.exitCode, cause);
+            if (!ending) {
               // The runtime's own failure (125: no such image, a bad option...), told on the job's stderr.
               return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `could not start the container (exit code ${status.exitCode}): ${await lastLine(spec.stderrLog)}`, ...times });
             }
-            finish({ ...endingOf(spec, status.exitCode, { status: inner, monitorSawOom: false }, cause), ...times });
+            finish({ ...ending, ...times });
             return;
           }
           // Slurm's memory kill may take the command and spare the script, which then writes the kill's 137.
-          const oomKills = status.exitCode !== 0 && (await slurmSaysOutOfMemory(spec.stderrLog)) ? 1 : 0;
-          finish({ ...endingOf(spec, status.exitCode, { status: { exitCode: status.exitCode, oomKills }, monitorSawOom: false }, cause), ...times });
+          const outOfMemory = status.exitCode !== 0 && (await slurmSaysOutOfMemory(spec.stderrLog));
+          finish({ ...endingOf(spec, status.exitCode, outOfMemory, cause), ...times });
           return;
         }
         if (cause === 'abort') return finish({ outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', ...times });

@@ -3,7 +3,7 @@
  * of an image present here and its digest. The job's container is then created from that id, so that the
  * digest recorded for the job is the one of the image that ran, even if the tag moves meanwhile.
  */
-import { errorText, type CliResult, type ContainerCli } from './container-cli.js';
+import { errorText, type CliResult, type ContainerCli } from './cli.js';
 
 /** never: only images already here; missing: pull what is not here; always: pull before every job. */
 export type PullPolicy = 'never' | 'missing' | 'always';
