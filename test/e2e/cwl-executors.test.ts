@@ -30,7 +30,13 @@ function tool(image?: string) {
     stdin: '$(inputs.text.path)',
     arguments: [
       { position: 0, valueFrom: 'cp -r', shellQuote: false },
-      { position: 2, valueFrom: 'copy && ls copy > listing.txt && cat > stdin.txt && cat note.txt >> stdin.txt && echo "$GREETING" > env.txt && grep "^ID=" /etc/os-release > os.txt', shellQuote: false },
+      {
+        position: 2,
+        valueFrom:
+          'copy && ls copy > listing.txt && cat > stdin.txt && cat note.txt >> stdin.txt && echo "$GREETING" > env.txt && ' +
+          'grep "^ID=" /etc/os-release > os.txt',
+        shellQuote: false,
+      },
     ],
     outputs: {
       copy: { type: 'Directory', outputBinding: { glob: 'copy' } },

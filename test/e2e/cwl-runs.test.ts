@@ -250,8 +250,9 @@ describe('CWL runs', () => {
 
   it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
     await rejectsWith(runCwl(alice, { document: sortTool, job: {} }), 400, 'InvalidParameter', /input/);
-    await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'file:///etc/passwd' } } }), 400, 'InvalidParameter', /job\.input\.location 'file:\/\/\/etc\/passwd' is not a data location/);
-    await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'gdflow:cwl/nothing/here.txt' } } }), 400, 'InvalidParameter', /no file there/);
+    const withInput = (location: string) => runCwl(alice, { document: sortTool, job: { input: { class: 'File', location } } });
+    await rejectsWith(withInput('file:///etc/passwd'), 400, 'InvalidParameter', /job\.input\.location 'file:\/\/\/etc\/passwd' is not a data location/);
+    await rejectsWith(withInput('gdflow:cwl/nothing/here.txt'), 400, 'InvalidParameter', /no file there/);
   });
 
   it('an Operation is a feature gdflow does not run: 400 UnsupportedRequirement', async () => {

@@ -65,7 +65,8 @@ export class CwlRunService {
     for (let attempt = 1; ; attempt++) {
       const taskId = newId(at.getTime());
       const name = explicitName ?? generatedName(processName, at, taskId);
-      const root: StepJobSpec = { kind: 'step', nodeId: ROOT_JOB_KEY, alias: ROOT_JOB_KEY, deps: [], resolver: CWL_RESOLVER, key: ROOT_JOB_KEY, payload: { kind: 'root', inputs: values } };
+      const payload = { kind: 'root', inputs: values };
+      const root: StepJobSpec = { kind: 'step', nodeId: ROOT_JOB_KEY, alias: ROOT_JOB_KEY, deps: [], resolver: CWL_RESOLVER, key: ROOT_JOB_KEY, payload };
       const rootJob: NewJob = {
         id: jobIdFor(taskId, ROOT_JOB_KEY),
         taskId,
