@@ -1,9 +1,10 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
 import type { CwlDataLocations } from './cwl/runs/locations.js';
+import { cwlPlanOf } from './cwl/runs/plan.js';
 import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
-import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
+import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
@@ -38,10 +39,7 @@ export interface Runtime {
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
-  return {
-    ...core,
-    data: runtime.data,
-    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs),
-    cwlRuns: new CwlRunService(store, runtime.locations),
-  };
+  const cwlRuns = new CwlRunService(store, runtime.locations);
+  const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
+  return { ...core, data: runtime.data, tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, rerunCwl), cwlRuns };
 }

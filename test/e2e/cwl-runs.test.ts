@@ -193,6 +193,12 @@ describe('CWL runs', () => {
     assert.equal(secondRun.outputs!.again.location, `gdflow:cwl/runs/${second.task_id}/resorted.txt`);
     assert.equal(await readOutput(alice, secondRun.outputs!.again), 'x\ny\nz\n');
     assert.equal(secondRun.outputs!.again.checksum, firstRun.outputs!.again.checksum);
+    // The task routes' rerun: the same document and job, the first run as its reference task.
+    const rerun = await alice.api.json<{ task_id: string; task_name: string }>('POST', projectPath(alice.name, `tasks/${first.task_id}/rerun/`));
+    assert.match(rerun.task_name, new RegExp(`^${first.task_name}_rerun_\\d{14}_${rerun.task_id}$`));
+    const rerunRun = await waitForCwlRun(alice, rerun.task_id);
+    assert.equal(rerunRun.status, 'succeeded', rerunRun.reason ?? '');
+    assert.equal((await jobsOf(alice, rerun.task_id)).get('main.sort').cached_from, before.get('main.sort').job_id);
     // Another input: no hit.
     const other = await uploadFile(alice, '/cwl/inputs/cache/other.txt', 'b\na\n');
     const third = await runCwl(alice, { document: wf, job: { input: other } });
