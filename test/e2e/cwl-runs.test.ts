@@ -254,6 +254,35 @@ describe('CWL runs', () => {
     assert.equal((await jobsOf(alice, asInput.task_id)).get('main.show').status, 'failed');
   });
 
+  it('InplaceUpdateRequirement: a step changes an earlier step\'s file where it is, and a later step reading that file sees it', async () => {
+    const n = { type: 'File', outputBinding: { glob: 'n.txt' } };
+    const make = { class: 'CommandLineTool', baseCommand: ['sh', '-c', 'echo 1 > n.txt'], inputs: {}, outputs: { n } };
+    const bump = {
+      class: 'CommandLineTool',
+      requirements: { InitialWorkDirRequirement: { listing: [{ entry: '$(inputs.n)', writable: true }] }, InplaceUpdateRequirement: { inplaceUpdate: true } },
+      inputs: { n: 'File' },
+      baseCommand: ['sh', '-c', 'echo 2 > n.txt'],
+      outputs: { n },
+    };
+    const readInputs = { n: { type: 'File', inputBinding: {} }, after: 'File' };
+    const read = { class: 'CommandLineTool', baseCommand: 'cat', inputs: readInputs, stdout: 'seen.txt', outputs: { seen: 'stdout' } };
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: {},
+      outputs: { seen: { type: 'File', outputSource: 'read/seen' } },
+      steps: {
+        make: { run: make, in: {}, out: ['n'] },
+        bump: { run: bump, in: { n: 'make/n' }, out: ['n'] },
+        read: { run: read, in: { n: 'make/n', after: 'bump/n' }, out: ['seen'] },
+      },
+    };
+    const started = await runCwl(alice, { document: wf });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(await readOutput(alice, run.outputs!.seen), '2\n');
+  });
+
   it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
     await rejectsWith(runCwl(alice, { document: sortTool, job: {} }), 400, 'InvalidParameter', /input/);
     const withInput = (location: string) => runCwl(alice, { document: sortTool, job: { input: { class: 'File', location } } });

@@ -23,7 +23,7 @@ import { storeFinalOutputs } from './final-outputs.js';
 import { writeLiterals } from './literals.js';
 import { LocalFileAccess, LocalOutputDirectory } from './local-files.js';
 import type { LoadedRun, LoadedRuns } from './loaded-runs.js';
-import { resolvedRun, type CollectPayload } from './tool-run.js';
+import { collectedStaging, resolvedRun, type CollectPayload } from './tool-run.js';
 
 /**
  * The engine's resolver of CWL jobs (docs/cwl.md, "Running CWL"): the domain's workflow and tool semantics
@@ -115,7 +115,7 @@ export class CwlResolver implements JobResolver {
       discoverSecondaryFiles: job.key === ROOT_JOB_KEY,
     });
     const path = payload.kind === 'root' ? [] : payload.path;
-    const staged = [...prepared.staging, ...prepared.workDir];
+    const staged = collectedStaging(prepared);
     const collect = { path, inputs: prepared.inputs, runtime: prepared.runtime, staged, digest: run.digest };
     return { kind: 'run', run: resolvedRun(prepared, effective, inContainer, collect) };
   }
