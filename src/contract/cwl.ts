@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** The CWL routes' bodies and answers (docs/cwl.md, "Running CWL"). */
 
 /** A CWL document as JSON (docs/cwl.md, "Export"). */
@@ -24,6 +26,8 @@ export const runCwlBody = {
   },
   required: ['document'],
 } as const;
+
+export type RunCwlBody = FromSchema<typeof runCwlBody>;
 
 export const cwlRun = {
   type: 'object',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../../../ids.js';
+import type { RunCwlBody } from '../../../contract/cwl.js';
 import { AlreadyExists, StoreUnavailable, type NewJob, type Project, type Store, type Task } from '../../../store/store.js';
 import { openProject } from '../../access.js';
 import { actorOf, audited } from '../../audit.js';
@@ -50,13 +51,13 @@ export class CwlRunService {
     private readonly locations: CwlDataLocations,
   ) {}
 
-  /** RunCwl: check the document and the job object, and start the run. */
-  async start(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
-    if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
-    if (!isObject(body.document)) throw invalid(`document must be a CWL document as a JSON object (one process or a $graph), not ${describe(body.document)}`);
-    if (body.job !== undefined && body.job !== null && !isObject(body.job)) throw invalid(`job must be a CWL job object, not ${describe(body.job)}`);
+  /**
+   * RunCwl, with the body as its schema let it through (contract/cwl.ts): what is checked here is what a schema cannot
+   * say (the document is CWL, the job fits it, its locations are in the data store).
+   */
+  async start(scope: Scope, body: RunCwlBody): Promise<{ task_id: string; task_name: string }> {
     const fragment = processFragment(body.process);
-    const explicitName = body.name === undefined || body.name === null || body.name === '' ? undefined : checkName('task_name', body.name);
+    const explicitName = body.name === undefined || body.name === '' ? undefined : checkName('task_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const account = scope.caller.accountName;
 
@@ -177,9 +178,9 @@ function reasonOf(task: Task): string | null {
 }
 
 /** `#main`, `main` or nothing: the `$graph` entry to run (none: `#main`, or the document's only process). */
-function processFragment(value: unknown): string {
-  if (value === undefined || value === null || value === '') return '';
-  if (typeof value !== 'string' || !/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
+function processFragment(value: string | undefined): string {
+  if (value === undefined || value === '') return '';
+  if (!/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
     throw invalid(`process must name a process of the document's $graph, such as '#main', not ${describe(value)}`);
   }
   return value.startsWith('#') ? value : `#${value}`;
