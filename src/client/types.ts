@@ -169,6 +169,32 @@ export interface CwlDocument {
   [key: string]: unknown;
 }
 
+/**
+ * `POST cwl/runs/` (docs/cwl.md, "Running CWL"): a packed CWL document, the process to run in it, and the job
+ * object, its Files and Directories at `gdflow:` locations (items of the account's data store).
+ */
+export interface CwlRunRequest {
+  document: Record<string, unknown>;
+  /** The process to run: `#main`, or another id of the document; default its main process. */
+  process?: string;
+  job: Record<string, unknown>;
+  name?: string;
+}
+
+export interface CwlRunStarted {
+  task_id: string;
+  task_name: string;
+}
+
+/** `GET cwl/runs/<task>/`: the run's task status, its CWL output object once it succeeded, why it failed. */
+export interface CwlRun {
+  task_id: string;
+  task_name: string;
+  status: string;
+  outputs: Record<string, unknown> | null;
+  reason: string | null;
+}
+
 export interface RunInputData {
   name: string;
   enid?: string | null;

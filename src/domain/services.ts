@@ -1,7 +1,10 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
+import type { CwlDataLocations } from './cwl/runs/locations.js';
+import { cwlPlanOf } from './cwl/runs/plan.js';
+import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
-import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
+import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { TokenService } from './tokens.js';
 import type { TesStagingPolicy } from './tes/compile.js';
@@ -24,6 +27,7 @@ export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
   tes: TesService;
+  cwlRuns: CwlRunService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
@@ -37,10 +41,14 @@ export interface Runtime {
   logs: LogLinks;
   /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
   tes: { files: TesFiles; policy: TesStagingPolicy };
+  /** The data store's locations as CWL runs write them (gdflow:<path>). */
+  locations: CwlDataLocations;
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
-  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs);
-  return { ...core, data: runtime.data, tasks, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
+  const cwlRuns = new CwlRunService(store, runtime.locations);
+  const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
+  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, rerunCwl);
+  return { ...core, data: runtime.data, tasks, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy), cwlRuns };
 }

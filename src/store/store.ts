@@ -291,6 +291,11 @@ export interface Job {
    * succeeded: a cache hit on it needs them unchanged. Null before, and once its outputs were cleaned up.
    */
   outputStamps: Record<string, FileStamp> | null;
+  /**
+   * The job's outputs as a value (docs/tasks.md, "Deferred jobs"): a CWL output object whose Files have host
+   * locations under the data root; null for jobs whose outputs are files only (GeneDock jobs) and until it ended.
+   */
+  outputs: Json | null;
 }
 
 /** One ended attempt of a job. */
@@ -344,13 +349,42 @@ export interface TesTaskQuery {
   /** Only tasks with every one of these tags; a tag without a value matches any value. */
   tags?: ReadonlyArray<{ key: string; value?: string }>;
 }
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
+export type NewJob = Omit<
+  Job,
+  'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
+>;
+/** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
+export function freshJob(job: NewJob, modifiedAt: number): Job {
+  return {
+    ...job,
+    exitCode: null,
+    externalId: null,
+    imageDigest: null,
+    startedAt: null,
+    endedAt: null,
+    modifiedAt,
+    attempts: [],
+    cacheKey: null,
+    cacheParts: null,
+    cachedFrom: null,
+    cacheLookup: null,
+    outputStamps: null,
+    outputs: null,
+  };
+}
+
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
 export type JobPatch = Partial<
-  Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'memMb' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>
+  Pick<
+    Job,
+    | 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'cpu' | 'memMb' | 'attempts'
+    | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs' | 'spec'
+  >
 >;
 
 export interface StateChanges {
+  /** Jobs added to held tasks at run time (a deferred job's expansion), inserted before the changes below. */
+  newJobs?: NewJob[];
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
   jobs?: Array<{ id: string; taskId: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
   /** Data items the tasks' store steps put in the data store: their provenance replaces any earlier one of the name. */

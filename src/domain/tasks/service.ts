@@ -171,6 +171,16 @@ interface StartRequest {
 /** How the audit log names a task. */
 const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
 
+/**
+ * Runs again a task no workflow made (a CWL run: domain/cwl/runs/service.ts) with the name `nameOf` makes, or answers
+ * undefined when the task is not of its kind.
+ */
+export type OtherRerun = (
+  scope: Scope,
+  task: Task,
+  nameOf: (at: Date, taskId: string) => string,
+) => Promise<{ task_id: string; task_name: string }> | undefined;
+
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2. */
 export class TaskService {
   constructor(
@@ -179,6 +189,7 @@ export class TaskService {
     private readonly catalog: DataCatalog,
     private readonly files: TaskFiles,
     private readonly logs: LogLinks,
+    private readonly rerunOther?: OtherRerun,
   ) {}
 
   /**
@@ -448,6 +459,8 @@ export class TaskService {
    */
   async rerun(scope: Scope, taskId: string): Promise<{ task_id: string; task_name: string }> {
     const task = await this.task(scope, taskId);
+    const other = this.rerunOther?.(scope, task, (at, id) => rerunName(task.name, at, id));
+    if (other !== undefined) return other;
     const parameters = structuredClone(task.parameters);
     // The outputs where the task put them (names left blank were given defaults made of the task's name).
     const outputs: Record<string, { data: Array<{ name: string; description: string }> }> = {};

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Client } from '../../client/client.js';
+import { notFoundAs } from '../../client/client.js';
+import { digestOfFile } from '../../engine/file-hash.js';
+import { TransferProgress, uploadFile } from '../commands/data/transfer.js';
+import { unsupportedFeature, usageError } from '../exit.js';
+import { dataLocation, isDataLocation } from './data-locations.js';
+
+/**
+ * The local Files and Directories of a run (the job's, the document's defaults and InitialWorkDirRequirement
+ * literals, its `$schemas`) in the account's data store, and the CWL objects rewritten to name them there
+ * (docs/cwl.md, "Running CWL").
+ *
+ * Each top-level File goes with its secondary files into a directory of its own, `/cwl/inputs/<hash>/`, named by the
+ * hash of what it holds (every name and its content's sha1), so that the secondary files stay beside their primary
+ * (where a tool looks for them) and the same inputs are uploaded once: a directory the store already holds with the
+ * same names and sizes is not sent again. A Directory goes whole into `/cwl/inputs/<hash>/<its name>/`. Locations
+ * that are already `gdflow:` stay as they are; literals (`contents`, a `listing` without location) stay literal.
+ */
+
+type Json = Record<string, unknown>;
+
+/** One file to upload: its name below the group's directory, where it is here, and what it holds. */
+interface GroupFile {
+  readonly name: string;
+  readonly path: string;
+  readonly size: number;
+  readonly sha1: string;
+}
+
+/** The files of one group directory, `/cwl/inputs/<hash>/`. */
+interface UploadGroup {
+  readonly hash: string;
+  readonly files: readonly GroupFile[];
+}
+
+export interface UploadSummary {
+  /** Files sent, and their bytes. */
+  readonly uploaded: number;
+  readonly bytes: number;
+  /** Files the store held already. */
+  readonly reused: number;
+}
+
+const isFileObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && ((value as Json).class === 'File' || (value as Json).class === 'Directory');
+
+const holdsExpression = (text: string): boolean => text.includes('$(') || text.includes('${');
+
+export class InputUploads {
+  private readonly groups = new Map<string, UploadGroup>();
+
+  constructor(private readonly client: Client) {}
+
+  /**
+   * `value` (a job object, a packed document, a list of `$schemas`) with every File and Directory at a `file:`
+   * location rewritten to its place in the store, which `upload` then fills. `where` names the value in messages.
+   */
+  async rewrite(value: unknown, where: string): Promise<unknown> {
+    if (Array.isArray(value)) return Promise.all(value.map((item, i) => this.rewrite(item, `${where}[${i}]`)));
+    if (typeof value !== 'object' || value === null) return value;
+    if (isFileObject(value)) return this.rewriteFile(value, where);
+    const out: Json = {};
+    for (const [key, child] of Object.entries(value)) out[key] = await this.rewrite(child, `${where}.${key}`);
+    return out;
+  }
+
+  /** A `$schemas` entry: a local ontology file goes to the store like an input. */
+  async rewriteSchema(uri: string): Promise<string> {
+    if (!uri.startsWith('file:')) return uri;
+    const object = (await this.rewriteFile({ class: 'File', location: uri }, '$schemas')) as Json;
+    return String(object.location);
+  }
+
+  private async rewriteFile(file: Json, where: string): Promise<unknown> {
+    const location = file.location;
+    if (typeof location !== 'string') return this.rewriteLiteral(file, where);
+    if (isDataLocation(location) || holdsExpression(location) || location.startsWith('_:')) return file;
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
+    if (scheme !== 'file') {
+      throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
+    }
+    const members = await this.members(file, where);
+    const group = await groupOf(members);
+    this.groups.set(group.hash, group);
+    return placed(file, `/cwl/inputs/${group.hash}`);
+  }
+
+  /** A File with `contents` or a Directory with a `listing` and no location: its entries may be local files. */
+  private async rewriteLiteral(file: Json, where: string): Promise<Json> {
+    const out: Json = { ...file };
+    for (const key of ['listing', 'secondaryFiles'] as const) {
+      if (Array.isArray(file[key])) out[key] = await this.rewrite(file[key], `${where}.${key}`);
+    }
+    return out;
+  }
+
+  /** The primary and its secondary files (recursively), each under its basename, as local paths. */
+  private async members(file: Json, where: string): Promise<Array<{ name: string; path: string; directory: boolean }>> {
+    const path = localPath(String(file.location), where);
+    const kind = await stat(path).catch(() => undefined);
+    if (kind === undefined) throw new Error(`${where}: ${path} does not exist`);
+    const directory = file.class === 'Directory';
+    if (directory !== kind.isDirectory()) throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
+    const own = { name: basenameOf(file), path, directory };
+    const secondary = Array.isArray(file.secondaryFiles) ? file.secondaryFiles.filter(isFileObject) : [];
+    const nested = await Promise.all(
+      secondary
+        .filter((s) => typeof s.location === 'string' && String(s.location).startsWith('file:'))
+        .map((s, i) => this.members(s, `${where}.secondaryFiles[${i}]`)),
+    );
+    const all = [own, ...nested.flat()];
+    return all.filter((m, i) => all.findIndex((o) => o.name === m.name) === i);
+  }
+
+  /** Sends every group the store does not hold yet; `progress`: a bar on a terminal. */
+  async upload(options: { progress?: boolean } = {}): Promise<UploadSummary> {
+    const missing: Array<{ file: GroupFile; name: string }> = [];
+    let reused = 0;
+    for (const group of this.groups.values()) {
+      const prefix = `/cwl/inputs/${group.hash}/`;
+      const listed = await this.client.listData(prefix).catch(notFoundAs({ items: [], count: 0 }));
+      const held = new Map(listed.items.map((item) => [item.name.slice(item.name.indexOf(':') + 1), item.size]));
+      for (const file of group.files) {
+        const name = `${prefix}${file.name}`;
+        if (held.get(name) === file.size) reused++;
+        else missing.push({ file, name });
+      }
+    }
+    const bytes = missing.reduce((sum, m) => sum + m.file.size, 0);
+    const progress = new TransferProgress(bytes, missing.length, 'uploading inputs', options.progress ?? false);
+    try {
+      for (const { file, name } of missing) await uploadFile(this.client, file.path, name, file.size, progress);
+    } finally {
+      progress.stop();
+    }
+    return { uploaded: missing.length, bytes, reused };
+  }
+}
+
+/** A File or Directory object rewritten to its place in the group directory `base`, its secondary files beside it. */
+function placed(file: Json, base: string): Json {
+  const name = basenameOf(file);
+  const { path: _path, dirname: _dirname, listing: _listing, ...rest } = file;
+  const out: Json = { ...rest, location: dataLocation(`${base}/${name}`, file.class === 'Directory'), basename: name };
+  if (Array.isArray(file.secondaryFiles)) {
+    out.secondaryFiles = file.secondaryFiles.map((s) =>
+      isFileObject(s) && typeof s.location === 'string' && String(s.location).startsWith('file:') ? placed(s, base) : s,
+    );
+  }
+  return out;
+}
+
+/** A File's name: its `basename`, else the last segment of its location. */
+function basenameOf(file: Json): string {
+  if (typeof file.basename === 'string' && file.basename !== '') return file.basename;
+  const path = fileURLToPath(String(file.location)).replace(/\/+$/, '');
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function localPath(location: string, where: string): string {
+  try {
+    return fileURLToPath(location);
+  } catch (error) {
+    throw usageError(`${where}: ${location} is not a local file URI (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/**
+ * The group of some members: every file below them (a Directory's recursively; links followed) with its sha1, and
+ * the hash of the whole: sha1 of the sorted lines `name<TAB>sha1` (files) and `name/` (directories, empty ones too;
+ * the store keeps files only, so an empty directory does not reach the server).
+ */
+async function groupOf(members: ReadonlyArray<{ name: string; path: string; directory: boolean }>): Promise<UploadGroup> {
+  const files: GroupFile[] = [];
+  const lines: string[] = [];
+  const visit = async (name: string, path: string, directory: boolean): Promise<void> => {
+    if (!directory) {
+      const [info, sha1] = await Promise.all([stat(path), digestOfFile(path, 'sha1')]);
+      files.push({ name, path, size: info.size, sha1 });
+      lines.push(`${name}\t${sha1}`);
+      return;
+    }
+    lines.push(`${name}/`);
+    // Links to files are followed; links to directories are not (a link back up would never end), as `gdflow data put`.
+    for (const entry of await readdir(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) await visit(`${name}/${entry.name}`, child, true);
+      else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile())) await visit(`${name}/${entry.name}`, child, false);
+    }
+  };
+  for (const member of members) await visit(member.name, member.path, member.directory);
+  const hash = createHash('sha1').update(lines.sort().join('\n')).digest('hex');
+  return { hash, files };
+}
