@@ -17,7 +17,8 @@ import { dataLocation, isDataLocation } from './data-locations.js';
  * Each top-level File goes with its secondary files into a directory of its own, `/cwl/inputs/<hash>/`, named by the
  * hash of what it holds (every name and its content's sha1), so that the secondary files stay beside their primary
  * (where a tool looks for them) and the same inputs are uploaded once: a directory the store already holds with the
- * same names and sizes is not sent again. A Directory goes whole into `/cwl/inputs/<hash>/<its name>/`. Locations
+ * same names and sizes is not sent again. A Directory goes whole into `/cwl/inputs/<hash>/<its name>/` (one that holds
+ * no file at all goes as a literal Directory: the store keeps files, not empty directories). Locations
  * that are already `gdflow:` stay as they are; literals (`contents`, a `listing` without location) stay literal.
  */
 
@@ -85,6 +86,8 @@ export class InputUploads {
     }
     const members = await this.members(file, where);
     const group = await groupOf(members);
+    // The store keeps files only: a Directory without any goes as the literal it amounts to.
+    if (file.class === 'Directory' && group.files.length === 0) return emptyDirectory(file, members[0]!.path);
     this.groups.set(group.hash, group);
     return placed(file, `/cwl/inputs/${group.hash}`);
   }
@@ -152,6 +155,16 @@ function placed(file: Json, base: string): Json {
     );
   }
   return out;
+}
+
+/** A local directory that holds no file (only directories, if anything) as a literal Directory. */
+async function emptyDirectory(file: Json, path: string): Promise<Json> {
+  const { location: _location, path: _path, dirname: _dirname, ...rest } = file;
+  const listing: Json[] = [];
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    if (entry.isDirectory()) listing.push(await emptyDirectory({ class: 'Directory', basename: entry.name }, join(path, entry.name)));
+  }
+  return { ...rest, basename: basenameOf(file), listing };
 }
 
 /** A File's name: its `basename`, else the last segment of its location. */
