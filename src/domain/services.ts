@@ -1,5 +1,7 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
+import type { CwlDataLocations } from './cwl/runs/locations.js';
+import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
 import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
@@ -18,6 +20,7 @@ export interface CoreServices {
 export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
+  cwlRuns: CwlRunService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
@@ -29,9 +32,16 @@ export interface Runtime {
   data: DataService;
   catalog: DataCatalog;
   logs: LogLinks;
+  /** The data store's locations as CWL runs write them (gdflow:<path>). */
+  locations: CwlDataLocations;
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
-  return { ...core, data: runtime.data, tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs) };
+  return {
+    ...core,
+    data: runtime.data,
+    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs),
+    cwlRuns: new CwlRunService(store, runtime.locations),
+  };
 }

@@ -7,7 +7,7 @@ import { sandboxRelative } from './executors/paths.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
-import type { FileStamp } from '../store/store.js';
+import type { FileStamp, Json } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 
 /**
@@ -48,6 +48,8 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   cacheLookup?: 'hit' | 'miss' | 'off';
   /** The stamps of the outputs of a succeeded job that has a key. */
   outputStamps?: Record<string, FileStamp>;
+  /** The outputs of a deferred job's run, as its resolver collected them. */
+  outputs?: Json;
 };
 
 const now = () => Date.now() / 1000;
@@ -157,7 +159,7 @@ export interface CacheProbe {
  * The call cache before a tool job runs: its key, and a job to reuse. A hit ends the job here (it started and
  * succeeded with the reused outputs); a key that cannot be made (an input that cannot be read, an image that cannot be
  * resolved) leaves the job to run and to fail, if it must, for its own reasons. The engine asks this ahead, without
- * holding a CPU slot (engine.ts, probe); a job that did not get there asks it when it runs.
+ * holding a CPU slot (scheduler.ts and job-runs.ts, probe); a job that did not get there asks it when it runs.
  */
 export async function probeCache(
   spec: ToolJobSpec,
@@ -200,7 +202,7 @@ export async function probeCache(
  * Exit code 137 (SIGKILL) under a memory limit, from an executor that could not tell why: the kernel's OOM killer
  * is what sends it there, and what a retry with more memory answers (docs/tasks.md, "Retries").
  */
-function asOutOfMemory(result: RunResult, memMb: number): RunResult {
+export function asOutOfMemory(result: RunResult, memMb: number): RunResult {
   if (result.outcome !== 'failed' || memMb <= 0) return result;
   if (result.exitCode !== 137 && !/^killed by SIGKILL\b/.test(result.reason)) return result;
   return { ...result, outcome: 'out_of_memory', reason: `out of memory: killed by SIGKILL under the ${memMb} MB limit (${result.reason})` };
@@ -273,6 +275,8 @@ export async function runJob(spec: JobSpecDocument, context: RunContext): Promis
         }
         return { outcome: 'succeeded', exitCode: 0, reason: `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`, startedAt, endedAt: now() };
       }
+      case 'step':
+        throw new Error('a deferred job is run by job-runs.ts, not here');
     }
   } catch (error) {
     return { outcome: 'failed', exitCode: null, reason: `engine error: ${error instanceof Error ? error.message : String(error)}`, startedAt, endedAt: now() };

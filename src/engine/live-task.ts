@@ -1,14 +1,16 @@
-import { parseJobSpec, type JobSpecDocument } from '../domain/tasks/job-spec.js';
-import { TERMINAL_JOB_STATES } from '../domain/tasks/states.js';
-import type { Job, JobStatus, Task } from '../store/store.js';
+import { parseJobSpec, upstreamOf, type JobSpecDocument } from '../domain/tasks/job-spec.js';
+import type { JobState, TaskState } from '../domain/tasks/rules/index.js';
+import { unblocksDependents } from '../domain/tasks/states.js';
+import type { Job, JobStatus, NewJob, Task } from '../store/store.js';
 import type { CacheProbe } from './job-runner.js';
 
 /**
  * A task this worker holds, with its jobs and the bookkeeping that lets a scheduling pass look only at what
- * changed: which jobs are queued, how many upstream jobs each one still waits for, who waits for whom.
+ * changed: which jobs are queued, how many upstream jobs each one still waits for, who waits for whom. It is the
+ * state the rules read (rules/state.ts, TaskState); the rules' decisions change it (effects.ts).
  */
 
-export interface LiveJob {
+export interface LiveJob extends JobState {
   job: Job;
   spec: JobSpecDocument;
   /** Jobs that list this one among their deps. */
@@ -21,9 +23,11 @@ export interface LiveJob {
   probe?: CacheProbe;
 }
 
-export class LiveTask {
+export class LiveTask implements TaskState {
   readonly jobs: LiveJob[] = [];
   readonly byId = new Map<string, LiveJob>();
+  /** Deferred jobs by their resolver's key (job-spec.ts, StepJobSpec.key). */
+  readonly byKey = new Map<string, LiveJob>();
   /** Queued jobs not started yet, in the order they became ready. */
   readonly queued = new Set<LiveJob>();
   /** Queued jobs this worker is starting (their start is being written, or their process is being spawned). */
@@ -33,7 +37,8 @@ export class LiveTask {
   toolJobsHere = 0;
   /** The first job found failed, if any. */
   failed: LiveJob | undefined;
-  private succeeded = 0;
+  /** How many of its jobs have succeeded (or are in another state that lets the jobs after them run). */
+  private done = 0;
   /**
    * When the last lease grant or renewal this worker knows of was asked for (ms, this process's clock): the lease
    * ends no earlier than that plus its length, by any clock that runs no faster than this one.
@@ -48,42 +53,79 @@ export class LiveTask {
     leaseAskedAt: number,
   ) {
     this.leaseAskedAt = leaseAskedAt;
-    const order: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : jobs.map((j) => j.id);
+    // The plan's order, then jobs added at run time (deferred jobs' expansions), in the store's order.
+    const planned: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : [];
+    const inPlan = new Set(planned);
     const rows = new Map(jobs.map((j) => [j.id, j]));
-    for (const id of order) {
+    for (const id of [...planned, ...jobs.map((j) => j.id).filter((id) => !inPlan.has(id))]) {
       const job = rows.get(id);
       if (!job) continue;
-      const entry: LiveJob = { job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 };
-      this.jobs.push(entry);
-      this.byId.set(id, entry);
+      this.index({ job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 });
     }
     for (const entry of this.jobs) {
-      for (const dep of entry.spec.deps) {
-        const upstream = this.byId.get(dep);
-        if (!upstream) continue;
-        upstream.dependents.push(entry);
-        if (upstream.job.status !== 'succeeded') entry.waitingOn++;
-      }
+      this.wire(entry, upstreamOf(entry.spec));
       this.count(entry, undefined, entry.job.status);
     }
   }
 
-  get allSucceeded(): boolean {
-    return this.succeeded === this.jobs.length;
+  /** A job added at run time (a deferred job's expansion), in the state it starts in. */
+  addJob(added: NewJob): LiveJob {
+    const job: Job = {
+      ...added,
+      exitCode: null,
+      externalId: null,
+      imageDigest: null,
+      startedAt: null,
+      endedAt: null,
+      modifiedAt: Date.now() / 1000,
+      attempts: [],
+      cacheKey: null,
+      cacheParts: null,
+      cachedFrom: null,
+      cacheLookup: null,
+      outputStamps: null,
+      outputs: null,
+    };
+    const entry: LiveJob = { job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 };
+    this.index(entry);
+    this.wire(entry, upstreamOf(entry.spec));
+    this.count(entry, undefined, job.status);
+    return entry;
   }
 
-  /** Change a job's status in memory, keeping the indexes right; returns the dependents that are now ready. */
-  setStatus(entry: LiveJob, status: JobStatus): LiveJob[] {
-    const from = entry.job.status;
-    entry.job.status = status;
-    this.count(entry, from, status);
-    if (status !== 'succeeded' || from === 'succeeded') return [];
-    const ready: LiveJob[] = [];
-    for (const dependent of entry.dependents) {
-      dependent.waitingOn--;
-      if (dependent.waitingOn === 0 && dependent.job.status === 'waiting') ready.push(dependent);
+  /** A job's spec changed (a deferred job resolved): the jobs it waits for now (an expansion's) are wired to it. */
+  respec(entry: LiveJob): void {
+    const before = new Set(upstreamOf(entry.spec));
+    entry.spec = parseJobSpec(entry.job.spec);
+    this.wire(entry, upstreamOf(entry.spec).filter((id) => !before.has(id)));
+  }
+
+  private index(entry: LiveJob): void {
+    this.jobs.push(entry);
+    this.byId.set(entry.job.id, entry);
+    if (entry.spec.kind === 'step') this.byKey.set(entry.spec.key, entry);
+  }
+
+  /** `entry` waits for these jobs (those of the task: a dep of another task is no dep). */
+  private wire(entry: LiveJob, upstream: readonly string[]): void {
+    for (const dep of upstream) {
+      const job = this.byId.get(dep);
+      if (!job) continue;
+      job.dependents.push(entry);
+      if (!unblocksDependents(job.job.status)) entry.waitingOn++;
     }
-    return ready;
+  }
+
+  get allSucceeded(): boolean {
+    return this.done === this.jobs.length;
+  }
+
+  /** A job's status was changed from `from` (effects.ts): keep the indexes right. */
+  statusChanged(entry: LiveJob, from: JobStatus): void {
+    const status = entry.job.status;
+    this.count(entry, from, status);
+    if (!unblocksDependents(status) || unblocksDependents(from)) return;
+    for (const dependent of entry.dependents) dependent.waitingOn--;
   }
 
   /** A queued job is being started: dispatch passes it over until it runs or goes back to the queue. */
@@ -98,23 +140,14 @@ export class LiveTask {
     if (entry.job.status === 'queued') this.queued.add(entry);
   }
 
-  /** Jobs waiting for nothing any more (on load, and after a take-over). */
-  readyJobs(): LiveJob[] {
-    return this.jobs.filter((entry) => entry.job.status === 'waiting' && entry.waitingOn === 0);
-  }
-
-  unfinished(): LiveJob[] {
-    return this.jobs.filter((entry) => !TERMINAL_JOB_STATES.includes(entry.job.status));
-  }
-
   private count(entry: LiveJob, from: JobStatus | undefined, to: JobStatus): void {
     if (from === 'queued') {
       this.queued.delete(entry);
       this.starting.delete(entry);
     }
-    if (from === 'succeeded') this.succeeded--;
+    if (from !== undefined && unblocksDependents(from)) this.done--;
     if (to === 'queued') this.queued.add(entry);
-    if (to === 'succeeded') this.succeeded++;
+    if (unblocksDependents(to)) this.done++;
     if (to === 'failed' && !this.failed) this.failed = entry;
   }
 }

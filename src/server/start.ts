@@ -4,9 +4,13 @@ import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../conf
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { Engine, removeTaskFiles } from '../engine/engine.js';
 import { createExecutor, type Executor } from '../engine/executors/index.js';
-import { Layout } from '../engine/layout.js';
+import { Layout, removeTaskFiles } from '../engine/layout.js';
+import { Worker } from '../engine/worker.js';
+import { DataStoreLocations } from '../engine/cwl/data-locations.js';
+import { LoadedRuns } from '../engine/cwl/loaded-runs.js';
+import { CwlResolver } from '../engine/cwl/resolver.js';
+import { createJavaScriptSandbox, type JavaScriptSandbox } from '../engine/js-sandbox/index.js';
 import { defaultWorkerId } from '../engine/worker-id.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
@@ -24,7 +28,7 @@ export interface RunningServer {
   /** The domain services (absent on a worker, which serves no API). */
   services: Services | undefined;
   /** The worker (absent on an API replica, which runs no jobs). */
-  engine: Engine | undefined;
+  engine: Worker | undefined;
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
@@ -98,9 +102,16 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Engine {
+/** Whether the configured executor runs a job that names an image in a container of it. */
+const runsContainers = (config: Config): boolean =>
+  config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
+
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics, sandbox: JavaScriptSandbox): Worker {
   const executor = configuredExecutor(config);
-  return new Engine({
+  const cwl = new CwlResolver(new LoadedRuns(new DataStoreLocations(dataStore)), sandbox, layout, dataStore);
+  return new Worker({
+    resolvers: { cwl },
+    containers: runsContainers(config),
     store,
     dataStore,
     executor,
@@ -141,7 +152,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 async function startOn(reservation: Reservation, storeDescription: StoreDescription, config: Config, onListening: () => void): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   // The metrics' sources (the store, the engine) exist only below: they are read through these at scrape time.
-  let sources: { store?: Store; engine?: Engine } = {};
+  let sources: { store?: Store; engine?: Worker } = {};
   const metrics = new Metrics(
     {
       stateCounts: briefly(STATE_COUNTS_MS, () => sources.store!.stateCounts()),
@@ -153,7 +164,9 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   const layout = new Layout(config.dataDir);
   const dataStore = new DataStore(layout.storeRoot);
   const logger = createLogger(config.logLevel);
-  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
+  // CWL expressions of the jobs this process resolves run here (docs/cwl.md, "The JavaScript sandbox").
+  const sandbox = createJavaScriptSandbox();
+  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics, sandbox);
   sources = { store, ...(engine ? { engine } : {}) };
   const metricsRoute = { metrics, token: config.metricsToken };
   const proxies = trustedProxies(config.trustProxy);
@@ -177,6 +190,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      locations: new DataStoreLocations(dataStore),
     });
     await services.accounts.bootstrap();
     app = await buildApp({
@@ -206,6 +220,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   } catch (error) {
     await engine?.stop();
     await app.close();
+    await sandbox.close();
     await store.close();
     throw error;
   }
@@ -215,6 +230,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     closing ??= (async () => {
       // In-flight requests finish (Fastify's close waits for them) while the worker drains.
       await Promise.all([app.close(), engine?.drain(drainMs)]);
+      await sandbox.close();
       await store.close();
     })();
     return closing;

@@ -116,6 +116,8 @@ export interface JobsTable {
   cache_lookup: string | null;
   /** JSON: output file → {size, mtimeMs}. */
   output_stamps: string | null;
+  /** JSON: the job's output object, for a job whose outputs are values (migration 0010). */
+  outputs: string | null;
 }
 
 /** The content hash of a stored data item, valid while its size and modification time are these (migration 0006). */

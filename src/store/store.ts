@@ -256,6 +256,11 @@ export interface Job {
    * succeeded: a cache hit on it needs them unchanged. Null before, and once its outputs were cleaned up.
    */
   outputStamps: Record<string, FileStamp> | null;
+  /**
+   * The job's outputs as a value (docs/tasks.md, "Deferred jobs"): a CWL output object whose Files have host
+   * locations under the data root; null for jobs whose outputs are files only (GeneDock jobs) and until it ended.
+   */
+  outputs: Json | null;
 }
 
 /** One ended attempt of a job. */
@@ -294,13 +299,22 @@ export interface TaskEvent {
 }
 
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'>;
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
+export type NewJob = Omit<
+  Job,
+  'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
+>;
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
 export type JobPatch = Partial<
-  Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'memMb' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>
+  Pick<
+    Job,
+    | 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'cpu' | 'memMb' | 'attempts'
+    | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs' | 'spec'
+  >
 >;
 
 export interface StateChanges {
+  /** Jobs added to held tasks at run time (a deferred job's expansion), inserted before the changes below. */
+  newJobs?: NewJob[];
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
   jobs?: Array<{ id: string; taskId: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
   /**

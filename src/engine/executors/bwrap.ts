@@ -31,7 +31,7 @@ import { access, realpath, stat } from 'node:fs/promises';
 import { delimiter, join, posix } from 'node:path';
 import { removeIdleCgroups } from './cgroup.js';
 import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec, type RunHooks } from './executor.js';
-import { sandboxRelative } from './paths.js';
+import { mountRelative } from './paths.js';
 import { Launcher } from './launcher.js';
 import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type LaunchPlan, type ProcessExecutorOptions } from './runner.js';
 
@@ -204,8 +204,9 @@ export class BwrapExecutor implements Executor {
     args.push('--bind', workDir, SANDBOX_DATA_DIR);
     const placeholders: string[] = [];
     for (const mount of spec.mounts) {
-      const rel = sandboxRelative(mount.sandboxPath, 'mount');
-      placeholders.push(...missingComponents(workDir, rel));
+      // A mount in the inputs area is made on the /var tmpfs: nothing of it reaches the host.
+      const rel = mountRelative(mount.sandboxPath);
+      if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
       args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.hostPath, mount.sandboxPath);
     }
     for (const dir of readOnlyTmpfs) args.push('--remount-ro', dir);

@@ -26,7 +26,7 @@ import { defaultUlimits } from './container-ulimits.js';
 import { containerFilesOf, createFile, untilEnded, WatchedProcess, type ContainerFiles } from './container-watch.js';
 import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
 import { missingComponents, removePlaceholders } from './mount-points.js';
-import { sandboxRelative } from './paths.js';
+import { mountRelative } from './paths.js';
 import { prepareWorkDir } from './runner.js';
 
 export type ContainerKind = 'podman' | 'docker';
@@ -268,7 +268,8 @@ export class ContainerExecutor implements Executor {
   ): { args: string[]; placeholders: string[] } {
     const placeholders: string[] = [];
     const mounts: Bind[] = spec.mounts.map((mount) => {
-      placeholders.push(...missingComponents(workDir, sandboxRelative(mount.sandboxPath, 'mount')));
+      const rel = mountRelative(mount.sandboxPath);
+      if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
       return { source: this.bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
     });
     let envFile: string | undefined;

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { posix } from 'node:path';
-import { SANDBOX_DATA_DIR, type JobSpec } from './executor.js';
+import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type JobSpec } from './executor.js';
 
 /** Checks that `p` is an absolute, normalised path strictly under /var/data; returns its part after "/var/data/". */
 export function sandboxRelative(p: string, what: string): string {
@@ -15,6 +15,20 @@ export function sandboxRelative(p: string, what: string): string {
   return rel;
 }
 
+/**
+ * A mount's sandbox path (executor.ts, Mount): its part after "/var/data/" when it is in the working directory, or
+ * undefined when it is in the inputs area (/var/lib/cwl or below), which is outside it. Throws for anything else.
+ */
+export function mountRelative(p: string): string | undefined {
+  if (typeof p === 'string' && (p === SANDBOX_INPUTS_DIR || p.startsWith(`${SANDBOX_INPUTS_DIR}/`))) {
+    if (p.includes('\0') || posix.normalize(p) !== p || p.endsWith('/') || p.split('/').some((seg) => seg === '.' || seg === '..')) {
+      throw new Error(`mount: "${p}" must be a normalised absolute path`);
+    }
+    return undefined;
+  }
+  return sandboxRelative(p, 'mount');
+}
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates what both executors need from a spec (throws Error naming the problem). */
@@ -22,7 +36,7 @@ export function validateSpec(spec: JobSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
   for (const mount of spec.mounts) {
-    sandboxRelative(mount.sandboxPath, 'mount');
+    mountRelative(mount.sandboxPath);
     if (!posix.isAbsolute(mount.hostPath)) throw new Error(`mount: hostPath must be absolute: "${mount.hostPath}"`);
     try {
       lstatSync(mount.hostPath); // a metadata read: cheaper inline than through the thread pool

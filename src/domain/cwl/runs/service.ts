@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { newId } from '../../../ids.js';
+import { AlreadyExists, StoreUnavailable, type NewJob, type Store, type Task } from '../../../store/store.js';
+import { openProject } from '../../access.js';
+import { actorOf, audited } from '../../audit.js';
+import { invalid, notFound, Unsupported } from '../../errors.js';
+import { describe, isObject, type JsonObject } from '../../json.js';
+import { checkName } from '../../names.js';
+import { jobIdFor } from '../../tasks/plan.js';
+import type { StepJobSpec } from '../../tasks/job-spec.js';
+import type { Scope } from '../../tools/service.js';
+import { InMemoryDocumentSource } from '../document/source.js';
+import { loadDocument } from '../document/load.js';
+import { readJob } from '../job.js';
+import { bindInputs } from '../types/inputs.js';
+import { shortname } from '../uri.js';
+import { ROOT_JOB_KEY } from '../workflow/payload.js';
+import { loadFormatOntology } from '../types/ontology.js';
+import { dataDocuments, dataLocations, hostLocations, type CwlDataLocations } from './locations.js';
+import { CWL_DOCUMENT_URI, cwlPlanOf, cwlTaskPlan } from './plan.js';
+import { unsupportedFeature } from './unsupported.js';
+
+/** The resolver that runs CWL's deferred jobs (src/engine/cwl/resolver.ts). */
+export const CWL_RESOLVER = 'cwl';
+
+/** How many ids a run draws when the one it drew is taken (as ActivateWorkflow). */
+const ID_ATTEMPTS = 3;
+
+/**
+ * CWL runs (docs/cwl.md, "Running CWL"; the routes `cwl/runs/`): a posted document and job object become a task whose
+ * one job is the run's root, a deferred job (docs/tasks.md, "Deferred jobs") that the engine's CWL resolver expands
+ * into the workflow's steps as they become known. A run is a task like any other: the task routes, the console, stop,
+ * delete and the call cache serve it as they serve every task.
+ */
+export class CwlRunService {
+  constructor(
+    private readonly store: Store,
+    private readonly locations: CwlDataLocations,
+  ) {}
+
+  /** RunCwl: check the document and the job object, and start the run. */
+  async start(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
+    if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
+    if (!isObject(body.document)) throw invalid(`document must be a CWL document as a JSON object (one process or a $graph), not ${describe(body.document)}`);
+    if (body.job !== undefined && body.job !== null && !isObject(body.job)) throw invalid(`job must be a CWL job object, not ${describe(body.job)}`);
+    const fragment = processFragment(body.process);
+    const explicitName = body.name === undefined || body.name === null || body.name === '' ? undefined : checkName('task_name', body.name);
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const account = scope.caller.accountName;
+
+    const document = (await hostLocations(body.document, account, this.locations, 'document')) as JsonObject;
+    const job = (await hostLocations(body.job ?? {}, account, this.locations, 'job')) as JsonObject;
+    const uri = `${CWL_DOCUMENT_URI}${fragment}`;
+    const { process } = await loadDocument(uri, new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(document) }));
+    const unsupported = unsupportedFeature(process);
+    if (unsupported !== undefined) throw new Unsupported(unsupported);
+    const { values, requirements } = readJob(job, CWL_DOCUMENT_URI, { namespaces: process.namespaces });
+    // Checked now, so that a value of the wrong type is a 400 naming the input; the root job binds them again.
+    const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, dataDocuments(account, this.locations)) : undefined;
+    bindInputs(process.inputs, values, ontology ? { ontology } : {});
+    const plan = cwlTaskPlan({ document, process: uri, ...(requirements.length > 0 ? { requirements } : {}) });
+    const processName = displayName(process.id);
+    const digest = createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24);
+    const at = new Date();
+    for (let attempt = 1; ; attempt++) {
+      const taskId = newId(at.getTime());
+      const name = explicitName ?? generatedName(processName, at, taskId);
+      const root: StepJobSpec = { kind: 'step', nodeId: ROOT_JOB_KEY, alias: ROOT_JOB_KEY, deps: [], resolver: CWL_RESOLVER, key: ROOT_JOB_KEY, payload: { kind: 'root', inputs: values } };
+      const rootJob: NewJob = {
+        id: jobIdFor(taskId, ROOT_JOB_KEY),
+        taskId,
+        nodeId: ROOT_JOB_KEY,
+        name: processName,
+        status: 'queued',
+        reason: 'ready',
+        command: '',
+        spec: root as unknown as JsonObject,
+        attempt: 0,
+        cpu: 0,
+        memMb: 0,
+      };
+      try {
+        await this.store.createTask(
+          {
+            id: taskId,
+            projectId: project.id,
+            name,
+            workflowId: digest,
+            workflowName: processName,
+            workflowVersion: 1,
+            userName: scope.caller.userName,
+            status: 'queued',
+            reason: 'activated',
+            parameters: { job, description: process.label ?? '' },
+            plan: { ...plan, call_caching: null },
+            scheduleAt: null,
+            stopRequested: false,
+            createdAt: at.getTime() / 1000,
+          },
+          [rootJob],
+          audited(actorOf(scope.caller), 'RunCwl', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, CWL ${processName})`),
+        );
+      } catch (error) {
+        if (!(error instanceof AlreadyExists)) throw error;
+        if (error.key === 'name' && explicitName !== undefined) throw invalid(`name '${name}' is already used by a task of project '${project.name}'`);
+        if (attempt < ID_ATTEMPTS) continue;
+        throw new StoreUnavailable(`no free task id in ${ID_ATTEMPTS} attempts`);
+      }
+      await this.store.events.publish({ kind: 'task', taskId });
+      return { task_id: taskId, task_name: name };
+    }
+  }
+
+  /** GetCwlRun: the run's state, and its outputs once it succeeded, with gdflow: locations. */
+  async get(scope: Scope, taskId: string) {
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
+    if (!task || task.projectId !== project.id || task.deleteRequested || cwlPlanOf(task.plan) === undefined) {
+      throw notFound(`CWL run '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
+    }
+    return { task_id: task.id, task_name: task.name, status: task.status, outputs: await this.outputs(task), reason: reasonOf(task) };
+  }
+
+  private async outputs(task: Task): Promise<unknown> {
+    if (task.status !== 'succeeded') return null;
+    const root = (await this.store.listJobs(task.id)).find((job) => job.nodeId === ROOT_JOB_KEY);
+    if (!root?.outputs) return null;
+    return dataLocations(root.outputs, task.accountName, this.locations);
+  }
+}
+
+function reasonOf(task: Task): string | null {
+  return task.status === 'failed' || task.status === 'stopped' ? task.reason : null;
+}
+
+/** `#main`, `main` or nothing: the `$graph` entry to run (none: `#main`, or the document's only process). */
+function processFragment(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  if (typeof value !== 'string' || !/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
+    throw invalid(`process must name a process of the document's $graph, such as '#main', not ${describe(value)}`);
+  }
+  return value.startsWith('#') ? value : `#${value}`;
+}
+
+/** The process's name for people: its id's last part (`main`, `document.cwl`), as a name may spell it. */
+function displayName(id: string): string {
+  const name = shortname(id).replace(/\.cwl$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+  return /^[A-Za-z]/.test(name) ? name.slice(0, 64) : `cwl_${name}`.slice(0, 64);
+}
+
+/** A task name for a run given none: `<process>_<yyyymmddhhmmss>_<task id>`, which no other task has. */
+function generatedName(process: string, at: Date, taskId: string): string {
+  const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const suffix = `_${stamp}_${taskId}`;
+  return process.slice(0, 128 - suffix.length) + suffix;
+}
