@@ -8,6 +8,7 @@ import * as m0006 from './0006_call_cache_attempts.js';
 import * as m0007 from './0007_audit_client_address.js';
 import * as m0008 from './0008_task_list_filters.js';
 import * as m0010 from './0010_job_outputs.js';
+import * as m0011 from './0011_cwl_documents.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_audit_client_address': m0007,
   '0008_task_list_filters': m0008,
   '0010_job_outputs': m0010,
+  '0011_cwl_documents': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
