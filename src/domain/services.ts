@@ -1,6 +1,8 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
 import type { CwlDataLocations } from './cwl/runs/locations.js';
+import { ImportedCwlRuns } from './cwl/imports/activation.js';
+import { CwlImportService } from './cwl/imports/service.js';
 import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
 import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
@@ -14,6 +16,7 @@ export interface CoreServices {
   accounts: AccountService;
   tools: ToolService;
   workflows: WorkflowService;
+  cwlImports: CwlImportService;
 }
 
 /** Everything the server runs: the core services plus tasks and data, which need the engine. */
@@ -24,7 +27,7 @@ export interface Services extends CoreServices {
 }
 
 export function createCoreServices(store: Store): CoreServices {
-  return { store, accounts: new AccountService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
+  return { store, accounts: new AccountService(store), tools: new ToolService(store), workflows: new WorkflowService(store), cwlImports: new CwlImportService(store) };
 }
 
 export interface Runtime {
@@ -38,10 +41,12 @@ export interface Runtime {
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
+  const cwlRuns = new CwlRunService(store, runtime.locations);
+  const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   return {
     ...core,
     data: runtime.data,
-    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs),
-    cwlRuns: new CwlRunService(store, runtime.locations),
+    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, importedRuns),
+    cwlRuns,
   };
 }

@@ -21,6 +21,7 @@ import './fastify-types.js';
 import type { Layout } from '../engine/layout.js';
 import type { SignedLogLinks } from './log-links.js';
 import { registerConsoleRoutes } from './routes/console.js';
+import { registerCwlImportRoutes } from './routes/cwl-import.js';
 import { registerCwlRunRoutes } from './routes/cwl-runs.js';
 import { registerDataRoutes } from './routes/data.js';
 import { registerLogRoutes } from './routes/logs.js';
@@ -240,6 +241,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWorkflowRoutes(app, context);
   registerTaskRoutes(app, context);
   registerCwlRunRoutes(app, context);
+  registerCwlImportRoutes(app, context);
   registerLogRoutes(app, { store: options.services.store, layout: options.layout, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);

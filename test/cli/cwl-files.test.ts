@@ -74,7 +74,7 @@ describe('uploading the inputs of a run', () => {
     const local = await loadLocalRun('tool.cwl', 'job.yml', { cwd: dir });
     const uploads = new InputUploads(client);
     const job = (await uploads.rewrite(local.inputs, 'inputs')) as Record<string, any>;
-    const document = (await uploads.rewrite(local.packed.document, 'the document')) as Record<string, any>;
+    const document = await uploads.rewriteDocument(local.packed.document);
     const first = await uploads.upload();
 
     // The secondary files declared by patterns and an expression were found beside the primary; the optional missing one is left out.
@@ -102,7 +102,7 @@ describe('uploading the inputs of a run', () => {
     // Again: everything is in the store already.
     const again = new InputUploads(client);
     await again.rewrite(local.inputs, 'inputs');
-    await again.rewrite(local.packed.document, 'the document');
+    await again.rewriteDocument(local.packed.document);
     assert.deepEqual(await again.upload(), { uploaded: 0, bytes: 0, reused: 8 });
   });
 

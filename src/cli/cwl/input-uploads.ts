@@ -69,8 +69,15 @@ export class InputUploads {
     return out;
   }
 
+  /** A packed document: its default Files and literals, and the local ontologies its `$schemas` name. */
+  async rewriteDocument(document: Json): Promise<Json> {
+    const out = (await this.rewrite(document, 'the document')) as Json;
+    if (Array.isArray(document.$schemas)) out.$schemas = await Promise.all(document.$schemas.map((s) => this.rewriteSchema(String(s))));
+    return out;
+  }
+
   /** A `$schemas` entry: a local ontology file goes to the store like an input. */
-  async rewriteSchema(uri: string): Promise<string> {
+  private async rewriteSchema(uri: string): Promise<string> {
     if (!uri.startsWith('file:')) return uri;
     const object = (await this.rewriteFile({ class: 'File', location: uri }, '$schemas')) as Json;
     return String(object.location);

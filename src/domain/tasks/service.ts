@@ -1,4 +1,4 @@
-import { AlreadyExists, StoreUnavailable, type Job, type Store, type Task } from '../../store/store.js';
+import { AlreadyExists, StoreUnavailable, type Job, type Store, type Task, type Workflow } from '../../store/store.js';
 import { parseJobSpec } from './job-spec.js';
 import { TASK_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { changesOf, NOTHING_RUNS_HERE, stopTask } from './rules/index.js';
@@ -7,7 +7,7 @@ import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
 import { actorOf, audited } from '../audit.js';
 import { forbidden, invalid, notFound } from '../errors.js';
-import { describe, isObject } from '../json.js';
+import { describe, isObject, type JsonObject } from '../json.js';
 import { checkName, parseVersion } from '../names.js';
 import type { Scope } from '../tools/service.js';
 import type { WorkflowService } from '../workflows/service.js';
@@ -118,6 +118,11 @@ async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
 /** How the audit log names a task. */
 const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
 
+/** ActivateWorkflow of a workflow imported from CWL: a CWL run of its document (cwl/imports/activation.ts). */
+export interface ImportedWorkflowRuns {
+  activate(scope: Scope, workflow: Workflow, body: JsonObject): Promise<{ task_id: string; task_name: string }>;
+}
+
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2. */
 export class TaskService {
   constructor(
@@ -126,6 +131,8 @@ export class TaskService {
     private readonly catalog: DataCatalog,
     private readonly files: TaskFiles,
     private readonly logs: LogLinks,
+    /** Starts the CWL runs that ActivateWorkflow of a workflow imported from CWL makes. */
+    private readonly cwlRuns?: ImportedWorkflowRuns,
   ) {}
 
   async activate(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
@@ -154,6 +161,10 @@ export class TaskService {
         : await this.store.getWorkflow(owner.id, workflowName, version);
     if (!workflow) {
       throw notFound(`workflow '${workflowName}'${version === undefined ? ' has no executable version' : ` version ${version} does not exist`} in ${ownerAccount}/${ownerProject}`);
+    }
+    if (workflow.cwl !== null) {
+      if (!this.cwlRuns) throw invalid(`workflow '${workflow.name}' version ${workflow.version} was imported from CWL, and this server runs no CWL`);
+      return this.cwlRuns.activate(scope, workflow, body);
     }
     const { template, graph } = await this.workflows.runTemplate(workflow);
 

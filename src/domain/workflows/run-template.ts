@@ -12,7 +12,8 @@ export const blockFileProperty = () => ({ block_file: { block_name: null, is_blo
 export interface InputEntry {
   category: string;
   alias: string;
-  type: 'file';
+  /** `directory` only in the template of a workflow imported from CWL (cwl/imports/run-template.ts). */
+  type: 'file' | 'directory';
   required: boolean;
   minitems: number;
   maxitems: number;
@@ -22,7 +23,7 @@ export interface InputEntry {
 
 export interface OutputEntry {
   alias: string;
-  type: 'file';
+  type: 'file' | 'directory';
   minitems: number;
   maxitems: number;
   formats: string[];

@@ -4,8 +4,15 @@ import { actorOf, audited } from '../audit.js';
 import { invalid, notFound } from '../errors.js';
 import { describe, isObject, optionalString } from '../json.js';
 import { checkName, optionalVersion, parseVersion } from '../names.js';
-import type { Scope } from '../tools/service.js';
 import { exportWorkflow } from '../cwl/export/index.js';
+import { cwlGraphView } from '../cwl/imports/graph-view.js';
+import { cwlRunTemplate } from '../cwl/imports/run-template.js';
+import { cwlSourceOf } from '../cwl/imports/source.js';
+import { loadDocument } from '../cwl/document/load.js';
+import { InMemoryDocumentSource } from '../cwl/document/source.js';
+import type { CwlProcess } from '../cwl/model.js';
+import { CWL_DOCUMENT_URI } from '../cwl/runs/plan.js';
+import { importedFromCwl, type Scope } from '../tools/service.js';
 import { buildGraph, toolAppIds, type WorkflowGraph } from './graph.js';
 import { applySavedTemplate, buildRunTemplate, type RunTemplate } from './run-template.js';
 import { resolveTools } from './tool-resolver.js';
@@ -26,7 +33,20 @@ export class WorkflowService {
   /** Validate a configuration for the workflow's owner: the graph and the tool versions it pins. */
   async validate(configs: unknown, owner: { accountName: string; projectName: string }): Promise<WorkflowGraph> {
     const resolved = await resolveTools(this.store, toolAppIds(configs), owner);
+    for (const [appId, tool] of resolved) {
+      if (tool.importedFromCwl) {
+        throw invalid(`app_id '${appId}' is tool '${tool.name}' version ${tool.version}, imported from CWL: it runs in CWL workflows (gdflow cwl run, gdflow cwl import), not as a node of a GeneDock workflow`);
+      }
+    }
     return buildGraph(configs, (appId) => resolved.get(appId));
+  }
+
+  /** The process of a version imported from CWL, loaded from the document it keeps; undefined for a GeneDock one. */
+  async cwlProcess(workflow: Workflow): Promise<CwlProcess | undefined> {
+    const source = cwlSourceOf(workflow.cwl);
+    if (!source) return undefined;
+    const documents = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(source.document) });
+    return (await loadDocument(`${CWL_DOCUMENT_URI}${source.process}`, documents)).process;
   }
 
   /** The graph of a stored, checked workflow version. */
@@ -71,6 +91,7 @@ export class WorkflowService {
     const input = requireBody(body);
     const description = optionalString(input.description, 'description');
     const { workflow } = await this.version(scope, workflowName, input.workflow_version, 'write');
+    if (workflow.cwl !== null) throw invalid(importedFromCwl('workflow', workflow.name, workflow.version));
     const graph = await this.validate(input.configs, workflow);
     const toolIds = graph.nodes.flatMap((n) => (n.tool ? [n.tool.id] : []));
     await this.store.putWorkflow(workflow.id, {
@@ -133,11 +154,17 @@ export class WorkflowService {
     return { template: applySavedTemplate(buildRunTemplate(graph, workflow.description), workflow.runTemplate), graph };
   }
 
+  /** The template of any version: of its graph, or of its CWL process for one imported from CWL. */
+  async template(workflow: Workflow): Promise<RunTemplate> {
+    const process = await this.cwlProcess(workflow);
+    if (process) return applySavedTemplate(cwlRunTemplate(process, workflow.description), workflow.runTemplate);
+    return (await this.runTemplate(workflow)).template;
+  }
+
   /** 4.13 GetExecutableWorkflow. Without workflow_version, the latest checked version. */
   async getExecutable(scope: Scope, workflowName: string, query: Record<string, unknown>) {
     const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
-    const { template } = await this.runTemplate(workflow);
-    return { parameter: template };
+    return { parameter: await this.template(workflow) };
   }
 
   /** The version a run addresses: the one given, or the latest checked one. */
@@ -156,7 +183,7 @@ export class WorkflowService {
     const input = requireBody(body);
     if (input.workflow_version === undefined) throw invalid('workflow_version is required');
     const workflow = await this.executableVersion(scope, workflowName, input.workflow_version, 'write');
-    const { template } = await this.runTemplate(workflow);
+    const template = await this.template(workflow);
     const parameters = input.parameters;
     if (!isObject(parameters)) throw invalid(`parameters must be an object (the run-parameter template), not ${describe(parameters)}`);
     for (const section of ['Inputs', 'Outputs', 'Parameters'] as const) {
@@ -178,6 +205,8 @@ export class WorkflowService {
   /** The version asked, or the latest checked one, as a CWL v1.2 document with its tools (docs/cwl.md, "Export"). */
   async exportCwl(scope: Scope, workflowName: string, query: Record<string, unknown>, gdflowVersion: string): Promise<Record<string, unknown>> {
     const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+    const imported = cwlSourceOf(workflow.cwl);
+    if (imported) return exportWorkflow({ cwlDocument: imported.document }, { gdflowVersion });
     const { template, graph } = await this.runTemplate(workflow);
     const { accountName: account, projectName: project, name, version, description } = workflow;
     return exportWorkflow({ account, project, name, version, description, graph, template }, { gdflowVersion });
@@ -186,6 +215,7 @@ export class WorkflowService {
   /** Nodes and edges of a validated version, for the CLI's `workflow graph` and the web console. */
   async graph(scope: Scope, workflowName: string, query: Record<string, unknown>) {
     const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+    if (workflow.cwl !== null) return cwlGraphView(workflow);
     return graphView(workflow, await this.graphOf(workflow));
   }
 }

@@ -89,8 +89,7 @@ async function startRun(client: Client, local: LocalRun, quiet: boolean): Promis
   const uploads = new InputUploads(client);
   const job = (await uploads.rewrite(local.inputs, 'inputs')) as Record<string, unknown>;
   if (local.requirements !== undefined) job['cwl:requirements'] = await uploads.rewrite(local.requirements, 'cwl:requirements');
-  const document = (await uploads.rewrite(local.packed.document, 'the document')) as Record<string, unknown>;
-  if (Array.isArray(document.$schemas)) document.$schemas = await Promise.all(document.$schemas.map((s) => uploads.rewriteSchema(String(s))));
+  const document = await uploads.rewriteDocument(local.packed.document);
   const sent = await uploads.upload({ progress: !quiet && progressEnabled() });
   if (!quiet) note(`inputs: ${sent.uploaded} files uploaded (${formatBytes(sent.bytes)}), ${sent.reused} already in the data store`);
   return client.runCwl({ document, process: local.packed.process, job });

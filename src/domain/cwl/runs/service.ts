@@ -38,8 +38,11 @@ export class CwlRunService {
     private readonly locations: CwlDataLocations,
   ) {}
 
-  /** RunCwl: check the document and the job object, and start the run. */
-  async start(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
+  /**
+   * RunCwl: check the document and the job object, and start the run. `workflow`: the workflow version imported from
+   * CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names instead of the process.
+   */
+  async start(scope: Scope, body: unknown, workflow?: { id: string; name: string; version: number }): Promise<{ task_id: string; task_name: string }> {
     if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
     if (!isObject(body.document)) throw invalid(`document must be a CWL document as a JSON object (one process or a $graph), not ${describe(body.document)}`);
     if (body.job !== undefined && body.job !== null && !isObject(body.job)) throw invalid(`job must be a CWL job object, not ${describe(body.job)}`);
@@ -59,7 +62,7 @@ export class CwlRunService {
     const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, dataDocuments(account, this.locations)) : undefined;
     bindInputs(process.inputs, values, ontology ? { ontology } : {});
     const plan = cwlTaskPlan({ document, process: uri, ...(requirements.length > 0 ? { requirements } : {}) });
-    const processName = displayName(process.id);
+    const processName = workflow?.name ?? displayName(process.id);
     const digest = createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24);
     const at = new Date();
     for (let attempt = 1; ; attempt++) {
@@ -85,9 +88,9 @@ export class CwlRunService {
             id: taskId,
             projectId: project.id,
             name,
-            workflowId: digest,
+            workflowId: workflow?.id ?? digest,
             workflowName: processName,
-            workflowVersion: 1,
+            workflowVersion: workflow?.version ?? 1,
             userName: scope.caller.userName,
             status: 'queued',
             reason: 'activated',
@@ -134,7 +137,7 @@ function reasonOf(task: Task): string | null {
 }
 
 /** `#main`, `main` or nothing: the `$graph` entry to run (none: `#main`, or the document's only process). */
-function processFragment(value: unknown): string {
+export function processFragment(value: unknown): string {
   if (value === undefined || value === null || value === '') return '';
   if (typeof value !== 'string' || !/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
     throw invalid(`process must name a process of the document's $graph, such as '#main', not ${describe(value)}`);
