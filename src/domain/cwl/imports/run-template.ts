@@ -8,7 +8,8 @@ import { inputPort, outputPort, parameter, portShape } from './ports.js';
 /**
  * The GeneDock run-parameter template of a workflow imported from CWL (INTERFACE.md 2.8; docs/cwl.md, "Import"), and
  * the CWL job object a filled template stands for (ActivateWorkflow of such a workflow starts a CWL run with it):
- * - `Inputs`, by workflow input: its File, Directory or list of them, as data items of the account (`/reads/a.fq`);
+ * - `Inputs`, by workflow input: its File, Directory or list of them, as data items of the account (`/reads/a.fq`),
+ *   each File with the input's first format;
  * - `Parameters`, under the one node `inputs`: every other workflow input, with its default as value;
  * - `Outputs`, by workflow output: its File or Directory outputs (a CWL run stores them under `/cwl/runs/<task>/`).
  */
@@ -90,9 +91,12 @@ export function cwlJobFromTemplate(process: CwlProcess, template: RunTemplate, g
       const entry = inputs[input.name];
       const items = isObject(entry) && Array.isArray(entry.data) ? entry.data : (template.Inputs[input.name]?.data ?? []);
       const names = items.flatMap((item) => (isObject(item) && typeof item.name === 'string' && item.name !== '' ? [item.name] : []));
+      // A data item says no format: a File takes the input's first, as GeneDock's template lists the input's formats.
+      const format = shape.kind === 'file' ? input.format?.find((f) => !f.includes('$')) : undefined;
       const files = names.map((name, i) => ({
         class: shape.kind === 'file' ? 'File' : 'Directory',
         location: dataItem(name, account, `parameters.Inputs.${input.name}.data[${i}].name`) + (shape.kind === 'directory' ? '/' : ''),
+        ...(format !== undefined ? { format } : {}),
       }));
       if (!shape.list && files.length > 1) throw invalid(`parameters.Inputs.${input.name} takes one ${shape.kind}, not ${files.length}`);
       if (files.length > 0) job[input.name] = shape.list ? files : files[0]!;
