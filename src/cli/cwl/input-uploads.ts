@@ -84,13 +84,8 @@ export class InputUploads {
   }
 
   private async rewriteFile(file: Json, where: string): Promise<unknown> {
-    const location = file.location;
-    if (typeof location !== 'string') return this.rewriteLiteral(file, where);
-    if (isDataLocation(location) || holdsExpression(location) || location.startsWith('_:')) return file;
-    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
-    if (scheme !== 'file') {
-      throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
-    }
+    if (typeof file.location !== 'string') return this.rewriteLiteral(file, where);
+    if ((await localFile(file, where)) === undefined) return file;
     const members = await this.members(file, where);
     const group = await groupOf(members);
     // The store keeps files only: a Directory without any goes as the literal it amounts to.
@@ -110,12 +105,8 @@ export class InputUploads {
 
   /** The primary and its secondary files (recursively), each under its basename, as local paths. */
   private async members(file: Json, where: string): Promise<Array<{ name: string; path: string; directory: boolean }>> {
-    const path = localPath(String(file.location), where);
-    const kind = await stat(path).catch(() => undefined);
-    if (kind === undefined) throw new Error(`${where}: ${path} does not exist`);
-    const directory = file.class === 'Directory';
-    if (directory !== kind.isDirectory()) throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
-    const own = { name: basenameOf(file), path, directory };
+    const path = (await localFile(file, where))!;
+    const own = { name: basenameOf(file), path, directory: file.class === 'Directory' };
     const secondary = Array.isArray(file.secondaryFiles) ? file.secondaryFiles.filter(isFileObject) : [];
     const nested = await Promise.all(
       secondary
@@ -149,6 +140,36 @@ export class InputUploads {
     }
     return { uploaded: missing.length, bytes, reused };
   }
+}
+
+/**
+ * The local path of a File or Directory object, checked (it exists, and is a directory exactly when it is a
+ * Directory); undefined when it is not a local one: a literal, a gdflow: item, an expression. A location of any other
+ * scheme (http:, s3:, ...) is a feature gdflow does not support: exit 33.
+ */
+async function localFile(file: Json, where: string): Promise<string | undefined> {
+  const location = file.location;
+  if (typeof location !== 'string' || isDataLocation(location) || holdsExpression(location) || location.startsWith('_:')) return undefined;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
+  if (scheme !== 'file') {
+    throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
+  }
+  const path = localPath(location, where);
+  const kind = await stat(path).catch(() => undefined);
+  if (kind === undefined) throw new Error(`${where}: ${path} does not exist`);
+  if ((file.class === 'Directory') !== kind.isDirectory()) throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
+  return path;
+}
+
+/** Every File and Directory of a job's values that names a local place is there (see localFile), before anything else reads them. */
+export async function checkLocalFiles(value: unknown, where: string): Promise<void> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) await checkLocalFiles(item, `${where}[${i}]`);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (isFileObject(value)) await localFile(value, where);
+  for (const [key, child] of Object.entries(value)) if (typeof child === 'object') await checkLocalFiles(child, `${where}.${key}`);
 }
 
 /** A File or Directory object rewritten to its place in the group directory `base`, its secondary files beside it. */
