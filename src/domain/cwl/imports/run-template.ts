@@ -1,6 +1,6 @@
 import { invalid } from '../../errors.js';
 import { isObject, type JsonObject } from '../../json.js';
-import { blockFileProperty, type RunTemplate } from '../../workflows/run-template.js';
+import { blockFileProperty, emptyRunTemplate, type RunTemplate } from '../../workflows/run-template.js';
 import { DATA_STORE_SCHEME } from '../uri.js';
 import type { CwlProcess, InputParameter } from '../model.js';
 import { inputPort, outputPort, parameter, portShape } from './ports.js';
@@ -28,15 +28,7 @@ function dataItem(name: string, account: string, where: string): string {
 }
 
 export function cwlRunTemplate(process: CwlProcess, description: string): RunTemplate {
-  const template: RunTemplate = {
-    name: null,
-    description,
-    Inputs: {},
-    Outputs: {},
-    Parameters: {},
-    Property: { water_mark: { style: null, required: false }, CDN: { required: false }, reference_task: [{ id: null }] },
-    Conditions: { schedule: '' },
-  };
+  const template = emptyRunTemplate(description);
   const parameters: RunTemplate['Parameters'][string]['parameters'] = {};
   for (const input of process.inputs) {
     const port = inputPort(input);
