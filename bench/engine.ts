@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabase } from './lib/database.js';
 import { registerDag } from './lib/dag.js';
-import { defaultUlimits } from '../src/engine/executors/container-ulimits.js';
+import { defaultUlimits } from '../src/engine/executors/container/ulimits.js';
 import { cpuSeconds, createAccount, machine, median, peakRssMb, ROOT, startGdflow, type ServerProcess } from './lib/processes.js';
 
 /**
@@ -45,7 +45,7 @@ const have = (command: string) => !SKIP.has(command) && spawnSync('sh', ['-c', `
 const BWRAP = 'bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --unshare-all --die-with-parent --new-session';
 
 /**
- * The `podman run` of a recipe: the container gdflow's podman executor makes for a job (container-args.ts: the
+ * The `podman run` of a recipe: the container gdflow's podman executor makes for a job (executors/container/run-args.ts: the
  * same image, limits, file systems and flags), run attached and removed on exit (`--rm`) as a plain runner would,
  * with the make directory as /var/data. gdflow's executor adds what only it needs: a detached start, `wait`,
  * the removal, the name and label, the log files and its script as the container's first process.

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from '../src/client/client.js';
-import { discoverCgroupV1, JOBS_GROUP } from '../src/engine/executors/cgroup.js';
+import { discoverCgroupV1, JOBS_GROUP } from '../src/engine/executors/process/tracking/cgroup.js';
 import { authorizationHeader, signRequest } from '../src/signing/index.js';
 import { LagProbe } from './lib/lag-probe.js';
 import { descendantsByName, machineLimits } from './lib/process-table.js';

@@ -1,6 +1,7 @@
 /*
- * gdflow-spawn: the native job launcher (see src/engine/executors/launcher.ts for the protocol's client and
- * launcher-child.ts for the Node implementation of the same protocol, used when this program is not built).
+ * gdflow-spawn: the native job launcher (see src/engine/executors/process/launcher/: launcher.ts for the
+ * protocol's client and launcher-child.ts for the Node implementation of the same protocol, used when this
+ * program is not built).
  *
  * Why a C program: starting a job means forking. Forking a 50 MB Node process and waiting for its exec cost
  * about 1-2 ms of CPU per job on the development machine (page tables to copy, copy-on-write faults before the

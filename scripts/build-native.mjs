@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the native job launcher (native/gdflow-spawn.c) into dist/native/, part of `npm run build`.
-// It is optional: without a C compiler gdflow uses its Node launcher (src/engine/executors/launcher-child.ts),
-// which works the same and costs about a millisecond more CPU per job. CC picks the compiler (default: cc).
+// It is optional: without a C compiler gdflow uses its Node launcher
+// (src/engine/executors/process/launcher/launcher-child.ts), which works the same and costs about a millisecond more CPU per job. CC picks the compiler (default: cc).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

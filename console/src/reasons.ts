@@ -5,7 +5,7 @@
  * `{name}` where the engine puts a value, and test/console/i18n.test.ts reads the engine's source to check that
  * every reason it can write has its key. A reason no key matches is shown as written.
  *
- * A placeholder matches by its name (SHAPES: numbers, signals, times, retry kinds); one named `reason` holds a
+ * A placeholder matches by its name (SHAPES: numbers, signals, times, memory sizes, retry kinds); one named `reason` holds a
  * reason of its own, any text, translated in turn (a failed node's reason inside the task's); `why`, `kind`,
  * `when` and `more` hold fragments that must translate (else the key is not the one). Others are kept as written
  * (node ids, paths, images, the operating system's own messages).
@@ -24,6 +24,7 @@ const SHAPES: Record<string, string> = {
   code: '-?\\d+',
   signal: 'SIG[A-Z0-9]+',
   time: '\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z',
+  size: '\\d+(?:\\.\\d+)? [MG]B',
   kind: '[a-z_]+',
   when: '(?: in \\d+ s)?',
   more: '(?:, with \\d+ MB)?',

@@ -105,7 +105,7 @@ export interface RunTemplate {
 }
 
 export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
-export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
 
 export interface Task {
   task_id: string;
@@ -152,6 +152,8 @@ export interface Job {
   /** The job whose outputs this one reused from the call cache; null when it ran. */
   cached_from?: string | null;
   attempts?: JobAttempt[];
+  /** What a job that has not started waits for ("waiting for 2 CPUs (1 free)"); null once it runs. */
+  waiting_for?: string | null;
 }
 
 /** One ended attempt of a job (docs/tasks.md, "Retries"). */
@@ -175,6 +177,47 @@ export interface DataItem {
   name: string;
   size: number;
   modified_time: number;
+  /** The task and job that produced the item, while it is what that task stored (docs/data.md, "Provenance"). */
+  produced_by?: ProducedBy | null;
+}
+
+export interface ProducedBy {
+  task_id: string;
+  task_name: string;
+  /** null: the task was deleted. */
+  task_status: TaskStatus | null;
+  partial: boolean;
+  node_id: string | null;
+  job_id: string | null;
+  store_node_id: string;
+  store_job_id: string;
+  stored_time: number;
+}
+
+export type OutputState = 'stored' | 'pending' | 'not_stored' | 'replaced' | 'missing';
+
+/** One item of GET tasks/<id>/outputs/ (docs/tasks.md, "Outputs"). */
+export interface TaskOutput {
+  name: string;
+  description: string;
+  state: OutputState;
+  partial: boolean;
+  size: number | null;
+  modified_time: number | null;
+  node_id: string | null;
+  job_id: string | null;
+  output: string | null;
+  store_node_id: string;
+  store_job_id: string;
+}
+
+export interface TaskOutputs {
+  task_id: string;
+  task_name: string;
+  status: TaskStatus;
+  partial: boolean;
+  outputs: TaskOutput[];
+  count: number;
 }
 
 export const TERMINAL_TASK: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];

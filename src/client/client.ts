@@ -27,6 +27,7 @@ import {
   type Task,
   type TaskEvent,
   type TaskList,
+  type TaskOutputs,
   type ToolAsRead,
   type ToolDefinition,
   type ToolDetails,
@@ -357,6 +358,15 @@ export class Client {
   /** Every persisted state transition of the task and its jobs. */
   async getTaskEvents(taskId: string): Promise<{ events: TaskEvent[] }> {
     return this.transport.json('GET', await this.projectPath(`tasks/${segment(taskId)}/events/`));
+  }
+
+  /**
+   * What the task stored, or is to store, in the data store: each item's name, state (`stored`, `pending`,
+   * `not_stored`, `replaced`, `missing`), size, the node and job that wrote it and its store step; `partial` when the
+   * task failed or was stopped.
+   */
+  async getTaskOutputs(taskId: string): Promise<TaskOutputs> {
+    return this.transport.json('GET', await this.projectPath(`tasks/${segment(taskId)}/outputs/`));
   }
 
   /**

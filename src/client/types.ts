@@ -6,7 +6,7 @@
 
 import type { FromSchema } from 'json-schema-to-ts';
 import type { callerIdentity, dataItem, dataList, dataPutResult } from '../contract/data.js';
-import type { activatedTask, job, jobCacheExplanation, jobInfo, task, taskEvent, taskList, taskProgress } from '../contract/tasks.js';
+import type { activatedTask, job, jobCacheExplanation, jobInfo, task, taskEvent, taskList, taskOutput, taskOutputs, taskProgress } from '../contract/tasks.js';
 import type { createToolBody, toolDefinition } from '../contract/tools.js';
 import type { createWorkflowBody } from '../contract/workflows.js';
 import type { importCwlBody, importedCwl } from '../contract/cwl.js';
@@ -280,6 +280,10 @@ export type JobInfo = FromSchema<typeof jobInfo>;
 export type JobCacheExplanation = FromSchema<typeof jobCacheExplanation>;
 
 export type TaskEvent = FromSchema<typeof taskEvent>;
+
+/** GET .../tasks/<task>/outputs/: what a task stored, or is to store (docs/tasks.md, "Outputs"). */
+export type TaskOutputs = FromSchema<typeof taskOutputs>;
+export type TaskOutput = FromSchema<typeof taskOutput>;
 
 export type DataItem = FromSchema<typeof dataItem>;
 

@@ -9,7 +9,9 @@ import {
   anyObject, errorBody, jobParams, latestToolVersionQuery, latestWorkflowVersionQuery, projectParams, requiredToolVersionQuery,
   requiredWorkflowVersionQuery, taskParams, toolParams, toolVersionQuery, workflowParams, workflowVersionQuery,
 } from './common.js';
-import { activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList } from './tasks.js';
+import {
+  activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList, taskOutputs,
+} from './tasks.js';
 import { callerIdentity, dataList, dataPutResult } from './data.js';
 import { cwlDocument, cwlRun, importCwlBody, importedCwl, runCwlBody } from './cwl.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
@@ -49,6 +51,11 @@ function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
     job: { method: 'GET', url: `${base}/:task/jobs/:job/`, operation: 'Job', tag, summary: 'Get a job, with its log link', schema: { params: jobParams, response: { 200: jobInfo } } },
     command: { method: 'GET', url: `${base}/:task/cmd/:job/`, operation: 'Job', tag, summary: "Get a job's rendered command", schema: { params: jobParams, response: { 200: jobCommand } } },
     events: { method: 'GET', url: `${base}/:task/events/`, operation: 'Task', tag, summary: "A task's events", schema: { params: taskParams, response: { 200: taskEvents } } },
+    outputs: {
+      method: 'GET', url: `${base}/:task/outputs/`, operation: 'Task', tag,
+      summary: "What a task stored, or is to store, in the data store: each item's name, size, state, the node and job that wrote it, and its store step",
+      schema: { params: taskParams, response: { 200: taskOutputs } },
+    },
     explain: {
       method: 'GET', url: `${base}/:task/jobs/:job/explain/`, operation: 'Job', tag,
       summary: "Why a job was or was not a call-cache hit: the nearest earlier job and the parts of the key that differ",

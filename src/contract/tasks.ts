@@ -147,7 +147,7 @@ export const job = {
     name: { type: 'string', description: "the node's tool" },
     node_id: text,
     alias: text,
-    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] },
+    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] },
     reason: text,
     exit_code: { type: ['integer', 'null'] },
     attempt: { type: 'integer' },
@@ -159,6 +159,12 @@ export const job = {
     external_id: { type: ['string', 'null'], description: "the job's handle outside gdflow: a Slurm job id, a container's name" },
     cached_from: { type: ['string', 'null'], description: 'the job whose outputs this one reused from the call cache; null when it ran' },
     attempts: { type: 'array', description: 'every attempt that ended, oldest first', items: jobAttempt },
+    waiting_for: {
+      type: ['string', 'null'],
+      description:
+        'what a job that has not started waits for ("waiting for 2 CPUs (1 free)", "waiting for upstream job align", ' +
+        '"waiting for Slurm to start it: Priority (...)", "waiting for its image ... to be pulled"); null once it runs or ended',
+    },
   },
   required: ['job_id', 'name', 'node_id', 'alias', 'status', 'reason', 'exit_code', 'attempt', 'startTime', 'endTime'],
 } as const;
@@ -191,3 +197,43 @@ export const taskEvent = {
 } as const;
 
 export const taskEvents = { type: 'object', properties: { events: { type: 'array', items: taskEvent } }, required: ['events'], additionalProperties: false } as const;
+
+/** One planned output of a task (docs/tasks.md, "Outputs"); domain/tasks/outputs.ts writes it. */
+export const taskOutput = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: '<account>:/<path>: where the store step puts the item' },
+    description: text,
+    state: {
+      type: 'string',
+      enum: ['stored', 'pending', 'not_stored', 'replaced', 'missing'],
+      description:
+        'stored: the item is what the task stored; pending: not stored yet; not_stored: the task ended without storing it; ' +
+        'replaced: something else was put there since; missing: deleted since',
+    },
+    partial: { type: 'boolean', description: 'stored by a task that failed or was stopped: part of what the task would have stored' },
+    size: { type: ['integer', 'null'], description: "the item's bytes, when it is what the task stored" },
+    modified_time: { type: ['number', 'null'], description: 'unix seconds, when it is what the task stored' },
+    node_id: { type: ['string', 'null'], description: 'the node whose job wrote the file' },
+    job_id: { type: ['string', 'null'], description: 'the job that wrote the file' },
+    output: { type: ['string', 'null'], description: "that job's output (port) the file is" },
+    store_node_id: { type: 'string', description: 'the store step' },
+    store_job_id: text,
+  },
+  required: ['name', 'description', 'state', 'partial', 'size', 'modified_time', 'node_id', 'job_id', 'output', 'store_node_id', 'store_job_id'],
+  additionalProperties: false,
+} as const;
+
+export const taskOutputs = {
+  type: 'object',
+  properties: {
+    task_id: text,
+    task_name: text,
+    status: task.properties.status,
+    partial: { type: 'boolean', description: 'the task failed or was stopped: what it stored is a part of what it would have' },
+    outputs: { type: 'array', items: taskOutput, description: "every item the task's store steps put, or were to put, in the data store, in plan order" },
+    count: { type: 'integer' },
+  },
+  required: ['task_id', 'task_name', 'status', 'partial', 'outputs', 'count'],
+  additionalProperties: false,
+} as const;

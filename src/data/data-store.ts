@@ -46,6 +46,8 @@ export interface DataItemInfo {
   size: number;
   /** Seconds since epoch, with fraction. */
   modifiedAt: number;
+  /** The modification time as the file system gives it (ms): what a recorded stamp is compared with. */
+  mtimeMs: number;
 }
 
 export interface WriteOptions {
@@ -147,7 +149,7 @@ export class DataStore {
     try {
       const st = await lstat(path);
       if (!st.isFile()) return undefined;
-      return { size: st.size, modifiedAt: st.mtimeMs / 1000 };
+      return { size: st.size, modifiedAt: st.mtimeMs / 1000, mtimeMs: st.mtimeMs };
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
@@ -305,9 +307,10 @@ export class DataStore {
    * Atomic copy of a host file (a job's output) into the store, same guarantees as `write`. The host file must
    * be a regular file, not a symlink; with `within` (e.g. the job's work directory) it must also lie inside that
    * directory with no symlink on the way. A file with a single link on the same file system is hard-linked to a
-   * temporary name and renamed (its mode becomes 0644); otherwise it is copied.
+   * temporary name and renamed (its mode becomes 0644); otherwise it is copied. Returns the stored item's size and
+   * modification time (its stamp, as data provenance records it).
    */
-  async importFile(ref: DataRef, hostFile: string, options: { within?: string } = {}): Promise<{ size: number }> {
+  async importFile(ref: DataRef, hostFile: string, options: { within?: string } = {}): Promise<{ size: number; mtimeMs: number }> {
     checkRef(ref);
     const name = formatDataName(ref);
     if (!isAbsolute(hostFile)) throw new DataPathError(`import into ${JSON.stringify(name)}: "${hostFile}" is not an absolute path`);
@@ -340,7 +343,7 @@ export class DataStore {
       if (linked) {
         try {
           const fh = await open(temp, O_READ);
-          let size: number;
+          let stamp: { size: number; mtimeMs: number };
           try {
             const now = await fh.stat();
             if (!now.isFile() || now.ino !== st.ino || now.dev !== st.dev) {
@@ -348,12 +351,12 @@ export class DataStore {
             }
             await fh.chmod(0o644);
             await fh.sync();
-            size = now.size;
+            stamp = { size: now.size, mtimeMs: now.mtimeMs };
           } finally {
             await fh.close();
           }
           await this.commit(temp, target, dir, name);
-          return { size };
+          return stamp;
         } catch (err) {
           await unlink(temp).catch(() => undefined);
           throw err;
@@ -378,10 +381,11 @@ export class DataStore {
           size += bytesRead;
         }
         await out.sync();
+        const { mtimeMs } = await out.stat();
         await out.close();
         closed = true;
         await this.commit(temp, target, dir, name);
-        return { size };
+        return { size, mtimeMs };
       } catch (err) {
         if (!closed) await out.close().catch(() => undefined);
         await unlink(temp).catch(() => undefined);
@@ -441,7 +445,7 @@ export class DataStore {
         } else {
           try {
             const st = await lstat(host);
-            if (st.isFile()) out.push({ name: `${account}:${childPath}`, size: st.size, modifiedAt: st.mtimeMs / 1000 });
+            if (st.isFile()) out.push({ name: `${account}:${childPath}`, size: st.size, modifiedAt: st.mtimeMs / 1000, mtimeMs: st.mtimeMs });
           } catch (err) {
             if (!isMissing(err)) throw err;
           }

@@ -106,6 +106,9 @@ export class TaskDriver {
         this.writer.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch });
         return;
       }
+      case 'stored':
+        this.writer.pending.stored.push(...change.records);
+        return;
     }
   }
 

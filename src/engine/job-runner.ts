@@ -3,10 +3,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
 import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/executor.js';
-import { sandboxRelative } from './executors/paths.js';
+import { sandboxRelative } from './executors/spec-checks.js';
 import type { Layout } from './layout.js';
-import type { FileSource, JobSpecDocument, ToolJobSpec } from '../domain/tasks/plan.js';
+import type { FileSource, JobSpecDocument, StoreJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
+import type { StoredItem } from '../domain/tasks/outputs.js';
 import type { FileStamp, Json } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 
@@ -33,6 +34,8 @@ export interface RunContext {
   madeAhead?: Promise<boolean>;
   /** Called once when the job has started (its first process runs; a data step has begun). */
   onStarted: NonNullable<RunHooks['onStarted']>;
+  /** The executor's word on what the job waits for before it starts (an image pull, Slurm's queue). */
+  onWaiting?: RunHooks['onWaiting'];
   /** The executor's handle of this job from an earlier owner: wait for that job instead of starting one. */
   adopt?: string;
   /** Call caching for this job (absent: off); `probed`: the engine looked it up already (a miss), see probeCache. */
@@ -50,6 +53,8 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   outputStamps?: Record<string, FileStamp>;
   /** The outputs of a deferred job's run, as its resolver collected them. */
   outputs?: Json;
+  /** What a store step put in the data store, however it ended (a failure may come after some items). */
+  stored?: StoredItem[];
 };
 
 const now = () => Date.now() / 1000;
@@ -132,7 +137,8 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
   if (cached?.result) return cached.result;
   const jobSpec = executorSpec(spec, context, workDir, mounts);
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, { onStarted: context.onStarted })), context.memMb);
+  const hooks: RunHooks = { onStarted: context.onStarted, ...(context.onWaiting ? { onWaiting: context.onWaiting } : {}) };
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, hooks)), context.memMb);
   if (!cached?.key) return result;
   const keyed = {
     ...result,
@@ -163,7 +169,7 @@ export interface CacheProbe {
  */
 export async function probeCache(
   spec: ToolJobSpec,
-  context: Pick<RunContext, 'executor' | 'signal' | 'taskId' | 'jobId' | 'onStarted'>,
+  context: Pick<RunContext, 'executor' | 'signal' | 'taskId' | 'jobId' | 'onStarted' | 'onWaiting'>,
   cache: NonNullable<RunContext['cache']>,
 ): Promise<CacheProbe> {
   const { calls, context: task } = cache;
@@ -171,7 +177,8 @@ export async function probeCache(
   let key;
   try {
     // An image that cannot be resolved now fails the job when it runs; its key is made without a digest.
-    const imageDigest = spec.image && context.executor.imageDigest ? await context.executor.imageDigest(spec.image, context.signal).catch(() => null) : null;
+    const { executor } = context;
+    const imageDigest = spec.image && executor.imageDigest ? await executor.imageDigest(spec.image, context.signal, context.onWaiting).catch(() => null) : null;
     const parts = await calls.partsOf(spec, context.taskId, task, imageDigest);
     key = { parts, key: cacheKeyOf(parts) };
   } catch {
@@ -243,9 +250,30 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
   const jobSpec = executorSpec(spec, context, workDir, []);
   context.onStarted({ externalId });
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal)), context.memMb);
+  const hooks = context.onWaiting ? { onWaiting: context.onWaiting } : {};
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal, hooks)), context.memMb);
   if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
   return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
+}
+
+/** A store step: its items into the data store, one by one; the result says which were stored, however it ended. */
+async function storeOutputs(spec: StoreJobSpec, context: RunContext, startedAt: number): Promise<RunResult> {
+  const stored: StoredItem[] = [];
+  const ended = (outcome: RunResult['outcome'], reason: string): RunResult => {
+    return { outcome, exitCode: outcome === 'succeeded' ? 0 : null, reason, startedAt, endedAt: now(), stored };
+  };
+  try {
+    for (const entry of spec.imports) {
+      if (context.signal.aborted) return ended('killed', 'stopped');
+      const source = await hostPathOf(entry.source, context);
+      if (!existsSync(source)) return ended('failed', `${describeSource(entry.source)} is missing, nothing to store`);
+      const stamp = await context.dataStore.importFile(entry.target, source);
+      stored.push({ target: entry.target, source: entry.source, ...stamp });
+    }
+  } catch (error) {
+    return ended('failed', `engine error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return ended('succeeded', `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`);
 }
 
 export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {
@@ -264,17 +292,8 @@ export async function runJob(spec: JobSpecDocument, context: RunContext): Promis
         }
         return { outcome: 'succeeded', exitCode: 0, reason: `${spec.items.length} item(s) present`, startedAt, endedAt: now() };
       }
-      case 'store': {
-        for (const entry of spec.imports) {
-          if (context.signal.aborted) return { outcome: 'killed', exitCode: null, reason: 'stopped', startedAt, endedAt: now() };
-          const source = await hostPathOf(entry.source, context);
-          if (!existsSync(source)) {
-            return { outcome: 'failed', exitCode: null, reason: `${describeSource(entry.source)} is missing, nothing to store`, startedAt, endedAt: now() };
-          }
-          await context.dataStore.importFile(entry.target, source);
-        }
-        return { outcome: 'succeeded', exitCode: 0, reason: `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`, startedAt, endedAt: now() };
-      }
+      case 'store':
+        return await storeOutputs(spec, context, startedAt);
       case 'step':
         throw new Error('a deferred job is run by job-runs.ts, not here');
     }

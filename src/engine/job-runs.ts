@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { DataStore } from '../data/index.js';
 import { runOf } from '../domain/tasks/job-spec.js';
-import type { KillReason, RuleEvent } from '../domain/tasks/rules/index.js';
+import { startReason, type KillReason, type RuleEvent } from '../domain/tasks/rules/index.js';
+import { isTerminalJob } from '../domain/tasks/states.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 import type { DeferredJobs } from './deferred/deferred-jobs.js';
 import { runStep } from './deferred/run-step.js';
@@ -12,6 +13,7 @@ import type { LiveJob, LiveTask } from './live-task.js';
 import type { Log } from './log.js';
 import type { Scheduler, Start } from './scheduler.js';
 import type { Slots } from './slots.js';
+import type { WaitNotes } from './wait-notes.js';
 
 const now = () => Date.now() / 1000;
 
@@ -30,6 +32,8 @@ export interface JobRunsOptions {
   deferred: DeferredJobs;
   /** Whether the executor has a sandbox (deferred/staging.ts). */
   sandboxed: boolean;
+  /** Where what an executor says a job waits for is noted (none: the executors are not asked). */
+  waits?: WaitNotes;
 }
 
 /** What running jobs asks of the worker. */
@@ -100,6 +104,7 @@ export class JobRuns {
           timeoutSeconds: jobTimeoutSeconds,
           signal: run.controller.signal,
           onStarted,
+          ...this.waitHook(live, entry),
           collect: (ended) => this.options.deferred.collect(live, entry, resolved, ended),
           cache: {
             calls,
@@ -122,6 +127,7 @@ export class JobRuns {
           timeoutSeconds: jobTimeoutSeconds,
           signal: run.controller.signal,
           onStarted,
+          ...this.waitHook(live, entry),
           cache: { calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
           ...(adopt !== undefined ? { adopt } : {}),
           ...(madeAhead ? { madeAhead } : {}),
@@ -143,7 +149,7 @@ export class JobRuns {
     const memMb = this.slots.memOf(entry);
     const context = { executor: this.options.executor, signal: run.controller.signal, taskId: live.task.id, jobId: entry.job.id };
     const cache = { calls: this.options.calls, context: this.cacheContext(live) };
-    run.done = probeCache(spec, { ...context, onStarted: (info) => this.started(live, entry, info) }, cache)
+    run.done = probeCache(spec, { ...context, onStarted: (info) => this.started(live, entry, info), ...this.waitHook(live, entry) }, cache)
       .catch((error: unknown): CacheProbe => {
         this.options.log('error', 'looking a job up in the call cache failed', { job: entry.job.id, error: String(error) });
         return {};
@@ -204,6 +210,23 @@ export class JobRuns {
   private started(live: LiveTask, entry: LiveJob, info: { externalId?: string; imageDigest?: string }): void {
     if (!this.host.held(live)) return;
     this.host.handle(live, { kind: 'job-started', jobId: entry.job.id, at: now(), ...info });
+    this.host.wake(live.task.id);
+  }
+
+  /** The hook through which the executor says what the job waits for, when waits are noted. */
+  private waitHook(live: LiveTask, entry: LiveJob): { onWaiting?: (what: string | null) => void } {
+    return this.options.waits ? { onWaiting: (what) => this.waited(live, entry, what) } : {};
+  }
+
+  /**
+   * An executor says what a job waits for outside the scheduler (its image being pulled, a place in Slurm's queue), or
+   * (null) that it waits no more; written into the job's reason as the scheduler's own waits are (wait-notes.ts).
+   */
+  private waited(live: LiveTask, entry: LiveJob, what: string | null): void {
+    const waits = this.options.waits;
+    if (!waits || !this.host.held(live) || isTerminalJob(entry.job.status)) return;
+    if (what !== null) waits.note(live, entry, what);
+    else waits.over(live, entry, entry.job.status === 'running' ? startReason(entry.job.attempt) : undefined);
     this.host.wake(live.task.id);
   }
 

@@ -21,6 +21,9 @@ export interface LiveJob extends JobState {
   notBefore?: number;
   /** What the call cache said when the engine looked it up ahead (a miss: the job runs with this key). */
   probe?: CacheProbe;
+  /** When its reason last became a wait (ms), and the numbers of its last resource wait (wait-notes.ts). */
+  waitNotedAt?: number;
+  resourceWait?: { cpu: number; memMb: number; freeCpus: number; freeMemMb: number; text: string };
 }
 
 export class LiveTask implements TaskState {

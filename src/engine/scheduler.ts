@@ -4,6 +4,7 @@ import { makeJobDirectories } from './job-runner.js';
 import type { Layout } from './layout.js';
 import type { LiveJob, LiveTask } from './live-task.js';
 import type { Running, Slots } from './slots.js';
+import type { WaitNotes } from './wait-notes.js';
 import type { StateWriter } from './writer.js';
 
 /**
@@ -71,6 +72,8 @@ export class Scheduler {
     private readonly writer: StateWriter,
     private readonly layout: Layout,
     private readonly host: SchedulerHost,
+    /** Where a queued job that does not fit says what it waits for (none: it says nothing). */
+    private readonly waits?: WaitNotes,
   ) {}
 
   /** The task has queued jobs (a job became queued, the task was claimed or its start time came). */
@@ -136,6 +139,7 @@ export class Scheduler {
         const memMb = this.slots.memOf(entry);
         if (!this.slots.fits(cpu, memMb)) {
           this.prepareAhead(live, entry);
+          this.waits?.resources(live, entry, { cpu, memMb }, { cpus: this.slots.freeCpus, memMb: this.slots.freeMemMb });
           continue;
         }
         live.markStarting(entry);

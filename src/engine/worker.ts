@@ -17,6 +17,7 @@ import type { Log } from './log.js';
 import { Scheduler } from './scheduler.js';
 import { Slots, type Running } from './slots.js';
 import { prepareTasksRoot } from './tasks-root.js';
+import { WaitNotes } from './wait-notes.js';
 import { expireDeadLocalWorkers } from './worker-id.js';
 import { StateWriter } from './writer.js';
 
@@ -86,6 +87,8 @@ export class Worker {
   private readonly scheduler: Scheduler;
   private readonly runs: JobRuns;
   private readonly driver: TaskDriver;
+  /** What queued jobs wait for, written into their reasons when it changes (wait-notes.ts). */
+  private readonly waits: WaitNotes;
   /** The tasks this worker holds, in the order it claimed them (oldest first, as the store hands them out). */
   private readonly tasks = new Map<string, LiveTask>();
   /** Tasks something happened to since the last pass: only these are looked at again. */
@@ -119,19 +122,25 @@ export class Worker {
         if (live) this.abandon(live, 'another worker holds it now');
       },
     });
-    this.scheduler = new Scheduler(this.slots, this.writer, options.layout, {
-      held: (live) => this.holds(live),
-      deleting: (taskId) => this.deleting.has(taskId),
-      leaseYoung: (live) => Date.now() < live.leaseAskedAt + (this.leaseSeconds * 1000) / 2,
-      cacheWanted: (live) => this.runs.cacheWanted(live),
-    });
+    // A wait is a job's reason, not a transition: written with the job's next write, if the job is still in that state.
+    this.waits = new WaitNotes((live, entry, reason) => {
+      entry.job.reason = reason;
+      this.writer.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { reason }, expect: [entry.job.status] });
+    }, () => this.wake());
+    const schedulerHost = {
+      held: (live: LiveTask) => this.holds(live),
+      deleting: (taskId: string) => this.deleting.has(taskId),
+      leaseYoung: (live: LiveTask) => Date.now() < live.leaseAskedAt + (this.leaseSeconds * 1000) / 2,
+      cacheWanted: (live: LiveTask) => this.runs.cacheWanted(live),
+    };
+    this.scheduler = new Scheduler(this.slots, this.writer, options.layout, schedulerHost, this.waits);
     const calls = new CallCache(options.store, options.dataStore, options.layout);
     const { executor, layout, dataStore, jobTimeoutSeconds } = options;
     const callCaching = options.callCaching !== false;
     const onJobEnded = options.onJobEnded ? { onJobEnded: options.onJobEnded } : {};
     const sandboxed = executor.capabilities.sandbox;
     const deferred = new DeferredJobs(options.resolvers ?? {}, layout, { sandboxed, containers: options.containers === true });
-    const runOptions = { executor, layout, dataStore, calls, jobTimeoutSeconds, callCaching, log, deferred, sandboxed, ...onJobEnded };
+    const runOptions = { executor, layout, dataStore, calls, jobTimeoutSeconds, callCaching, log, waits: this.waits, deferred, sandboxed, ...onJobEnded };
     this.runs = new JobRuns(runOptions, this.scheduler, this.slots, {
       held: (live) => this.holds(live),
       mayStart: (live) => this.holds(live) && !this.stopped,
@@ -211,6 +220,7 @@ export class Worker {
     }
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.waits.close();
     this.unsubscribe?.();
     const left = [...this.slots.running.values()];
     for (const run of left) run.controller.abort('shutdown');

@@ -187,7 +187,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     const links = new SignedLogLinks(store, layout, config.logUrlTtl);
     services = createServices(store, {
       files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
-      data: new DataService(dataStore, config.uploadLimit),
+      data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
       locations: new DataStoreLocations(dataStore),

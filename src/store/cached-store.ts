@@ -5,6 +5,7 @@ import type {
   AuditRecord,
   Account,
   AppliedChanges,
+  DataProvenance,
   HeldTaskFlags,
   WorkEvents,
   Job,
@@ -299,6 +300,10 @@ export class CachedStore implements Store {
   }
   putContentHash(accountName: string, path: string, hash: FileHash): Promise<void> {
     return this.inner.putContentHash(accountName, path, hash);
+  }
+  // Written with every store step's end: not cached.
+  getProvenance(account: string, paths: string[]): Promise<Array<DataProvenance & { taskStatus: TaskStatus | null }>> {
+    return this.inner.getProvenance(account, paths);
   }
   // The audit log is not cached and holds nothing the cache does: no invalidation.
   recordAudit(entry: AuditEntry): Promise<void> {

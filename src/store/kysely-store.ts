@@ -4,6 +4,7 @@ import { bumpCacheGeneration } from './cache-generation.js';
 import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
 import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
+import { getProvenance, putProvenance } from './provenance-queries.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import { isUniqueViolation } from './sql-errors.js';
@@ -13,6 +14,7 @@ import {
   type AuditEntry,
   type AuditQuery,
   type AuditRecord,
+  type DataProvenance,
   type FileHash,
   type HeldTaskFlags,
   type WorkEvents,
@@ -406,7 +408,9 @@ export class KyselyStore extends DefinitionStore implements Store {
   async applyChanges(changes: StateChanges): Promise<AppliedChanges> {
     const release = changes.release ?? [];
     const newJobs = changes.newJobs ?? [];
-    if ((changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) + release.length + newJobs.length === 0) return { lost: [] };
+    const stored = changes.stored ?? [];
+    const count = (changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) + release.length + stored.length + newJobs.length;
+    if (count === 0) return { lost: [] };
     return this.retrying(
       async (trx) => {
         const { owner } = changes;
@@ -414,6 +418,7 @@ export class KyselyStore extends DefinitionStore implements Store {
           ...newJobs.map((j) => j.taskId),
           ...(changes.tasks ?? []).map((c) => c.id),
           ...(changes.jobs ?? []).map((c) => c.taskId),
+          ...stored.map((p) => p.taskId),
           ...release,
         ]);
         // The lease check and the writes are one transaction, and the task rows stay locked (PostgreSQL) until
@@ -424,6 +429,7 @@ export class KyselyStore extends DefinitionStore implements Store {
         await insertJobs(trx, newJobs.filter((j) => held.has(j.taskId)), at);
         await writeJobChanges(trx, this.dialect, (changes.jobs ?? []).filter((c) => held.has(c.taskId)), at);
         for (const { id, patch, expect } of changes.tasks ?? []) if (held.has(id)) await this.patchTask(trx, id, patch, expect);
+        await putProvenance(trx, stored.filter((p) => held.has(p.taskId)));
         const released = release.filter((id) => held.has(id));
         if (released.length > 0) await trx.updateTable('tasks').set({ owner: null, lease_expires_at: null }).where('id', 'in', released).execute();
         return { lost: [...touched].filter((id) => !held.has(id)) };
@@ -546,6 +552,10 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   async putContentHash(accountName: string, path: string, hash: FileHash): Promise<void> {
     await this.retrying((trx) => putContentHash(trx, accountName, path, hash), () => false);
+  }
+
+  getProvenance(account: string, paths: string[]): Promise<Array<DataProvenance & { taskStatus: TaskStatus | null }>> {
+    return getProvenance(this.db, account, paths);
   }
 
   async taskEvents(taskId: string): Promise<TaskEvent[]> {

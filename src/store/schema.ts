@@ -133,6 +133,21 @@ export interface ContentHashesTable {
   mtime_ms: number;
 }
 
+/** Which task, job and store step put a data item in the store, and the item's stamp then (migration 0009). */
+export interface DataProvenanceTable {
+  account: string;
+  path: string;
+  task_id: string;
+  task_name: string;
+  job_id: string | null;
+  node_id: string | null;
+  store_job_id: string;
+  store_node_id: string;
+  size: number;
+  mtime_ms: number;
+  stored_at: number;
+}
+
 export interface TaskEventsTable {
   id: Generated<number>;
   task_id: string;
@@ -178,4 +193,5 @@ export interface Database {
   settings: SettingsTable;
   audit_log: AuditLogTable;
   content_hashes: ContentHashesTable;
+  data_provenance: DataProvenanceTable;
 }

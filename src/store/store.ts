@@ -332,6 +332,8 @@ export interface StateChanges {
   newJobs?: NewJob[];
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
   jobs?: Array<{ id: string; taskId: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
+  /** Data items the tasks' store steps put in the data store: their provenance replaces any earlier one of the name. */
+  stored?: DataProvenance[];
   /**
    * Write only the changes of tasks (and of their jobs) that this worker holds a live lease on; the others are
    * left alone and reported as lost (another worker has taken them over, or they were deleted).
@@ -501,6 +503,36 @@ export interface CallCacheStore {
   putContentHash(accountName: string, path: string, hash: FileHash): Promise<void>;
 }
 
+/**
+ * Where a stored data item came from (docs/data.md, "Provenance"): the task, the job that wrote the file and the store
+ * step that copied it, with the item's size and modification time as it was stored. It stands for the item only
+ * while the item still has them (an upload over the item or its deletion writes nothing here).
+ */
+export interface DataProvenance {
+  account: string;
+  /** The item's path in the account (`/results/x.bam`). */
+  path: string;
+  taskId: string;
+  taskName: string;
+  /** The job that wrote the file and its node; null when not known. */
+  jobId: string | null;
+  nodeId: string | null;
+  storeJobId: string;
+  storeNodeId: string;
+  size: number;
+  mtimeMs: number;
+  /** Seconds since the epoch. */
+  storedAt: number;
+}
+
+export interface DataProvenanceStore {
+  /**
+   * The recorded provenance of these items of an account (those that have one, in no particular order), each with
+   * its task's status now: null when the task was deleted. The caller compares the stamps with the items'.
+   */
+  getProvenance(account: string, paths: string[]): Promise<Array<DataProvenance & { taskStatus: TaskStatus | null }>>;
+}
+
 export interface SettingsStore {
   getSetting(key: string): Promise<string | undefined>;
   /** Set the value unless one exists; returns the value that is stored (first writer wins). */
@@ -526,7 +558,7 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore {
+export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */

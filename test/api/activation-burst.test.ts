@@ -2,7 +2,7 @@
  * ActivateWorkflow in a burst (issue 22, "Under load"): 1,000 unnamed activations of one workflow at once, through
  * real HTTP, all in the same few seconds. Each gets its own name in GeneDock's default form made unique by the task's
  * id (docs/tasks.md), and none answers 500: the generated name used to be probed `_2`, `_3`... up to `_101`, one
- * insert after another, and the 101st collision escaped as a 500.
+ * insert after another, and the 101st collision escaped as a 500. Reruns of one task at once get a name each too.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -84,5 +84,23 @@ describe('ActivateWorkflow in a burst', () => {
     }
     const listed = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { name: 'same_name' } });
     assert.deepEqual([listed.count, listed.total, listed.next_cursor], [1, 1, null]);
+  });
+
+  it('gives reruns of one task at once a name each (the task, _rerun_, the time, the new task id), never a name collision', { timeout: 60_000 }, async () => {
+    // Reruns were named <task>_rerun_<time> only: a second rerun in the same second was refused as a name collision.
+    const first = await activate(alice, { workflow_name: 'burst', workflow_version: 1, task_name: 'rerun_me', parameters });
+    const results = await burst(20, () => alice.api.json<{ task_id: string; task_name: string }>('POST', projectPath(alice.name, `tasks/${first.task_id}/rerun/`)));
+    const failed = results.filter((r) => !('ok' in r));
+    assert.deepEqual(failed, []);
+    const reruns = results.map((r) => (r as { ok: { task_id: string; task_name: string } }).ok);
+    for (const { task_id, task_name } of reruns) {
+      const match = /^rerun_me_rerun_(\d{14})_([0-9a-f]{24})$/.exec(task_name);
+      assert.ok(match, task_name);
+      assert.equal(match[2], task_id, 'the name ends with the new task id');
+    }
+    assert.equal(new Set(reruns.map((t) => t.task_name)).size, 20);
+    // A rerun of a rerun keeps within the 128 characters of a task name.
+    const again = await alice.api.json<{ task_name: string }>('POST', projectPath(alice.name, `tasks/${reruns[0]!.task_id}/rerun/`));
+    assert.match(again.task_name, /^rerun_me_rerun_\d{14}_[0-9a-f]{24}_rerun_\d{14}_[0-9a-f]{24}$/);
   });
 });

@@ -90,8 +90,8 @@ describe('gdflow task stop and task rerun --wait', () => {
     assert.equal(first.status, 0, first.stderr);
     const rerun = await f.run(['task', 'rerun', first.json().task_id, '--wait', '--interval', '0.2']);
     assert.equal(rerun.status, 0, rerun.stderr);
-    assert.match(rerun.stderr, new RegExp(`started task [0-9a-f]{24} \\(quick_1_\\d{14}_[0-9a-f]{24}_rerun_\\d+\\), reusing what it can of ${first.json().task_id}`));
-    assert.match(rerun.stdout, /^task quick_1_\d{14}_[0-9a-f]{24}_rerun_\d+ \([0-9a-f]{24}\) succeeded after \d+s: 2\/2 nodes done$/m);
+    assert.match(rerun.stderr, new RegExp(`started task [0-9a-f]{24} \\(quick_1_\\d{14}_[0-9a-f]{24}_rerun_\\d{14}_[0-9a-f]{24}\\), reusing what it can of ${first.json().task_id}`));
+    assert.match(rerun.stdout, /^task quick_1_\d{14}_[0-9a-f]{24}_rerun_\d{14}_[0-9a-f]{24} \([0-9a-f]{24}\) succeeded after \d+s: 2\/2 nodes done$/m);
   });
 
   it('task stop of an unknown task names it and the nearest task', async () => {

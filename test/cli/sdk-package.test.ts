@@ -142,7 +142,7 @@ describe('the SDK package', { timeout: 300_000 }, () => {
     const tarball = packed(stdout);
     t.diagnostic(`${tarball.filename}: ${tarball.size} bytes, ${tarball.unpackedSize} unpacked, ${tarball.files.length} files`);
     const paths = tarball.files.map((f) => f.path);
-    const needed = ['dist/src/cli/main.js', 'dist/src/index.d.ts', 'dist/src/client/index.js', 'dist/src/engine/executors/launcher-child.js'];
+    const needed = ['dist/src/cli/main.js', 'dist/src/index.d.ts', 'dist/src/client/index.js', 'dist/src/engine/executors/process/launcher/launcher-child.js'];
     needed.push('dist/console/index.html', 'examples/demo/align-workflow.yml', 'scripts/images/build-demo.sh');
     for (const path of needed) assert.ok(paths.includes(path), `${path} is in the package`);
     const stray = paths.filter((p) => /^(test|bench|src|packages|console|native|dist\/(test|bench|native))\//.test(p) || p.endsWith('.map'));

@@ -81,6 +81,7 @@ describe('console texts in Chinese', () => {
     // A value of each shape reasons.ts knows; any other placeholder gets v_<name>, which is kept as written.
     const sample: Record<string, string> = {
       ...{ n: '2', next: '3', max: '3', s: '30', mb: '512', used: '700', id: '4711', code: '137', signal: 'SIGKILL', time: '2026-11-25T10:00:00.000Z' },
+      size: '1.5 GB',
       ...{ kind: 'out_of_memory', when: ' in 30 s', more: ', with 1024 MB', reason: 'exit code 1', why: 'attempt 3 of 3, no retries left' },
     };
     const fragments = new Set([' in {s} s', ', with {mb} MB', 'exit_code', 'out_of_memory', 'timeout', 'lost_worker', 'executor_error']);
@@ -89,8 +90,8 @@ describe('console texts in Chinese', () => {
       const english = key.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? `v_${name}`);
       const chinese = texts.reasonInChinese(english);
       assert.notEqual(chinese, english, `${english}: not translated`);
-      // What is left in Latin letters is the values kept as written and a few names (SIGKILL, Slurm, MB, gdflow).
-      const left = chinese.replace(/v_\w+|SIG[A-Z]+|Slurm|gdflow|MB|never/g, '');
+      // What is left in Latin letters is the values kept as written and a few names (SIGKILL, Slurm, MB, GB, CPU, gdflow).
+      const left = chinese.replace(/v_\w+|SIG[A-Z]+|Slurm|gdflow|MB|GB|CPU|never/g, '');
       assert.doesNotMatch(left, /[a-z]{2,}/i, `${english} → ${chinese}`);
       assert.ok(zh.length > 0);
     }
@@ -106,7 +107,9 @@ describe('console texts in Chinese', () => {
     );
     assert.equal(zh('attempt 1 exit_code: exit code 2; attempt 2 runs'), '第 1 次尝试退出码非零：退出码 2；第 2 次尝试将运行');
     assert.equal(zh('node x (t) failed: something new happened'), '节点 x（t）失败：something new happened');
-    assert.equal(zh('waiting for 2 CPUs (1 free)'), 'waiting for 2 CPUs (1 free)', 'not taken for a start time');
+    assert.equal(zh('waiting for 2 CPUs (1 free)'), '等待 2 个 CPU（空闲 1 个）', 'a wait, not taken for a start time');
+    assert.equal(zh('waiting for 1 CPU (0 free) and 1.5 GB of memory (512 MB free)'), '等待 1 个 CPU（空闲 0 个），以及 1.5 GB 内存（空闲 512 MB）');
+    assert.equal(zh('waiting for Slurm to start it: Priority (jobs of higher priority are ahead of it)'), '等待 Slurm 启动它：Priority（优先级更高的作业排在它前面）');
     assert.equal(zh('a reason from a newer engine'), 'a reason from a newer engine');
   });
 });

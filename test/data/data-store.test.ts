@@ -217,7 +217,8 @@ describe('DataStore', () => {
     await mkdir(join(work, 'out'), { recursive: true });
     const output = join(work, 'out', 'result.txt');
     await writeFile(output, 'job output\n', { mode: 0o755 });
-    assert.deepEqual(await store.importFile(ref('/results/result.txt'), output, { within: work }), { size: 11 });
+    const stamp = await store.importFile(ref('/results/result.txt'), output, { within: work });
+    assert.deepEqual(stamp, { size: 11, mtimeMs: (await store.stat(ref('/results/result.txt')))!.mtimeMs }, "the stored item's stamp");
     const imported = join(root, 'alice', 'results', 'result.txt');
     assert.equal(await readFile(imported, 'utf8'), 'job output\n');
     assert.equal((await stat(imported)).ino, (await stat(output)).ino, 'hard-linked');
@@ -251,7 +252,8 @@ describe('DataStore', () => {
     const src = await mkdtemp('/dev/shm/gdflow-import-');
     try {
       await writeFile(join(src, 'f'), 'from tmpfs');
-      assert.deepEqual(await store.importFile(ref('/x/f'), join(src, 'f')), { size: 10 });
+      const copied = await store.importFile(ref('/x/f'), join(src, 'f'));
+      assert.deepEqual(copied, { size: 10, mtimeMs: (await store.stat(ref('/x/f')))!.mtimeMs }, "the copy's stamp");
       assert.equal(await readFile(join(root, 'alice', 'x', 'f'), 'utf8'), 'from tmpfs');
     } finally {
       await rm(src, { recursive: true, force: true });

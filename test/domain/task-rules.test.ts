@@ -57,11 +57,13 @@ interface JobRow {
   reason?: string;
   /** The tool's retry policy document (snake_case, as in a tool definition). */
   retry?: Record<string, unknown>;
+  /** A load step's data items. */
+  items?: Array<{ account: string; path: string }>;
 }
 
 function specOf(row: JobRow): JobSpecDocument {
   const common = { nodeId: row.id, alias: row.id, deps: row.deps ?? [] };
-  if (row.kind === 'load') return { kind: 'load', ...common, items: [] };
+  if (row.kind === 'load') return { kind: 'load', ...common, items: row.items ?? [] };
   if (row.kind === 'store') return { kind: 'store', ...common, imports: [] };
   if (row.kind === 'step') {
     const resolved = row.children ? { resolved: { kind: 'expand' as const, children: row.children, gather: {} } } : {};
@@ -182,11 +184,15 @@ const resolvedEvent = (jobId: string, resolution: Resolution, killedFor?: 'stop'
 
 // ---- reading a decision ----------------------------------------------------------------------------------------
 
-/** A decision's changes as lines, replayed from the state: `job a: running → succeeded (exit code 0)`. */
+/**
+ * A decision's changes as lines, replayed from the state: `job a: running → succeeded (exit code 0)`, and
+ * `stored: acc:/out/x from a` for the provenance of items a store step stored (from a, or ? when not known).
+ */
 function linesOf(state: TaskState, decision: Decision): string[] {
   let task = state.task.status;
   const jobs = new Map(state.jobs.map((j) => [j.job.id, j.job.status]));
   return decision.changes.map((change) => {
+    if (change.kind === 'stored') return `stored: ${change.records.map((r) => `${r.account}:${r.path} from ${r.jobId ?? '?'}`).join(', ')}`;
     if (change.kind === 'task') {
       const { status, reason, ...rest } = change.patch;
       if (status === undefined) return `task: ${Object.keys(rest).join(', ')}`;
@@ -461,6 +467,40 @@ const CASES: Case[] = [
     changes: ['task: queued → running (first job started)', 'job a: queued → running (started)', 'job a: running → succeeded (exit code 0)'],
   },
   {
+    rule: 'ended: a store step records where each item it stored came from (the job that wrote it, or the load step), with its end',
+    state: taskOf('running', [
+      { id: 'l', status: 'succeeded', kind: 'load', items: [{ account: 'acc', path: '/in/r.fq' }] },
+      { id: 'a', status: 'succeeded', deps: ['l'] },
+      { id: 's', status: 'running', kind: 'store', deps: ['a', 'l'] },
+    ]),
+    event: ended(
+      's',
+      result('succeeded', 0, 'stored acc:/out/x.txt, acc:/out/r.fq', {
+        stored: [
+          { target: { account: 'acc', path: '/out/x.txt' }, source: { kind: 'job', jobId: 'a', nodeId: 'a', path: 'x.txt' }, size: 3, mtimeMs: 5 },
+          { target: { account: 'acc', path: '/out/r.fq' }, source: { kind: 'data', account: 'acc', path: '/in/r.fq' }, size: 7, mtimeMs: 6 },
+        ],
+      }),
+    ),
+    changes: ['stored: acc:/out/x.txt from a, acc:/out/r.fq from l', 'job s: running → succeeded (stored acc:/out/x.txt, acc:/out/r.fq)'],
+    check: (d) => {
+      const first = { account: 'acc', path: '/out/x.txt', taskId: 't', taskName: 'task', jobId: 'a', nodeId: 'a', storeJobId: 's', storeNodeId: 's' };
+      assert.deepEqual(changesOf('t', d).stored![0], { ...first, size: 3, mtimeMs: 5, storedAt: AT });
+      assert.deepEqual(changesOf('t', d).jobs!.map((j) => j.patch.status), ['succeeded'], 'written in the same changes as the end');
+    },
+  },
+  {
+    rule: 'ended: a store step that failed after some items records those it stored',
+    state: taskOf('running', [{ id: 'a', status: 'succeeded' }, { id: 's', status: 'running', kind: 'store', deps: ['a'] }]),
+    event: ended(
+      's',
+      result('failed', null, 'engine error: no space left on device', {
+        stored: [{ target: { account: 'acc', path: '/out/x.txt' }, source: { kind: 'job', jobId: 'a', nodeId: 'a', path: 'x.txt' }, size: 3, mtimeMs: 5 }],
+      }),
+    ),
+    changes: ['stored: acc:/out/x.txt from a', 'job s: running → failed (engine error: no space left on device)'],
+  },
+  {
     rule: 'ended: killed by a stop',
     state: taskOf('stopping', [{ id: 'a', status: 'running' }], { stopRequested: true }),
     event: ended('a', result('killed', null, 'killed by SIGTERM'), { killedFor: 'stop' }),
@@ -671,7 +711,7 @@ const CASES: Case[] = [
     changes: [
       'job c1: added, queued (ready)',
       'job c2: added, waiting (waiting for upstream jobs)',
-      'job a: queued → running (waiting for the 2 jobs it added)',
+      'job a: queued → running (waiting for the 2 job(s) it added)',
     ],
   },
   {

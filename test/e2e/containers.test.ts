@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -108,6 +109,39 @@ for (const kind of CONTAINER_KINDS) {
       assert.match(task.reason, /node work \(noimage_tool\) failed: image localhost\/gdflow-no-such-image:1 could not be pulled: .+/);
       const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));
       assert.equal(jobs.find((j: any) => j.node_id === 'work').image_digest, null);
+    });
+
+    it('says a job waits for its image to be pulled while the pull lasts; stopped, it waits no more', async () => {
+      if (!server || server.child.exitCode !== null) await start();
+      // A registry that takes connections and never answers: the runtime's pull of an image from it hangs.
+      const sockets = new Set<Socket>();
+      const registry = createServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+      });
+      await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+      const image = `127.0.0.1:${(registry.address() as AddressInfo).port}/gdflow/never:1`;
+      try {
+        const outputs = { out: { type: 'file', formats: 'txt' } };
+        await singleToolWorkflow(account, 'pulling', { cmd_template: 'echo x > {{ outputs.out[0].path }}', outputs, requirements: requirements(image) });
+        const { task_id } = await activate(account, { workflow_name: 'pulling', workflow_version: 1, parameters: await template(account, 'pulling') });
+        const jobs = async () => (await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`))).jobs as any[];
+        const work = async () => (await jobs()).find((j) => j.node_id === 'work');
+        const pulling = `waiting for its image ${image} to be pulled`;
+        let job = await work();
+        for (const deadline = Date.now() + 20_000; job.waiting_for !== pulling && Date.now() < deadline; await sleep(100)) job = await work();
+        assert.equal(job.waiting_for, `waiting for its image ${image} to be pulled`, JSON.stringify(job));
+        assert.equal(job.status, 'queued');
+        assert.ok(sockets.size > 0, 'the runtime is at the registry');
+        await account.api.send('PUT', projectPath(account.name, `tasks/${task_id}/`));
+        assert.equal((await waitForTask(account, task_id, { timeoutMs: 30_000 })).status, 'stopped');
+        job = await work();
+        assert.equal(job.status, 'cancelled');
+        assert.equal(job.waiting_for, null);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => registry.close(resolve));
+      }
     });
   });
 }

@@ -219,6 +219,35 @@ describe('CWL runs', () => {
     assert.equal(existsSync(join(server.dataDir, 'tasks', deleted.task_id)), false, "the task's files are gone");
   });
 
+  it('a location an expression makes up is refused: neither copied into the data store nor bound into a sandbox', async () => {
+    const forge = {
+      class: 'ExpressionTool',
+      requirements: { InlineJavascriptRequirement: {} },
+      inputs: {},
+      outputs: { stolen: 'File' },
+      expression: '$({stolen: {class: "File", location: "file:///etc/passwd"}})',
+    };
+    const asOutput = await runCwl(alice, { document: { cwlVersion: 'v1.2', ...forge } });
+    const outputRun = await waitForCwlRun(alice, asOutput.task_id);
+    assert.equal(outputRun.status, 'failed');
+    assert.match(outputRun.reason ?? '', /\/etc\/passwd is outside the files this task may read/);
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: {},
+      outputs: { out: { type: 'File', outputSource: 'show/out' } },
+      steps: {
+        forge: { run: forge, in: {}, out: ['stolen'] },
+        show: { run: { ...sortTool, outputs: { count: { type: 'stdout' } } }, in: { input: 'forge/stolen' }, out: ['count'] },
+      },
+    };
+    const asInput = await runCwl(alice, { document: { ...wf, outputs: { out: { type: 'File', outputSource: 'show/count' } } } });
+    const inputRun = await waitForCwlRun(alice, asInput.task_id);
+    assert.equal(inputRun.status, 'failed');
+    assert.match(inputRun.reason ?? '', /\/etc\/passwd is outside the directories inputs may come from/);
+    assert.equal((await jobsOf(alice, asInput.task_id)).get('main.show').status, 'failed');
+  });
+
   it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
     await rejectsWith(runCwl(alice, { document: sortTool, job: {} }), 400, 'InvalidParameter', /input/);
     await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'file:///etc/passwd' } } }), 400, 'InvalidParameter', /job\.input\.location 'file:\/\/\/etc\/passwd' is not a data location/);

@@ -121,6 +121,44 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
     assert.match(hog.attempts[0].reason, /^out of memory: exceeded the 100 MB limit/);
   });
 
+  it("a job Slurm keeps pending says why through the API (squeue's reason), and no more once it runs", async () => {
+    // The node has 2 CPUs: two jobs, of 1 and 2 CPUs, cannot run at once; the second Slurm starts waits for Resources.
+    for (const cpu of [1, 2]) {
+      await registerTool(account, `nap${cpu}`, {
+        cmd_template: 'sleep 12; echo x > {{ outputs.out[0].path }}',
+        outputs: { out: { type: 'file', formats: 'txt', required: true } },
+        requirements: { ...requirements, resources: { ...requirements.resources, cpu } },
+      });
+    }
+    await createWorkflow(account, 'crowd', {
+      nodelist: [
+        { node_id: 'one', app_id: await toolId(account, 'nap1', 1), outputs: {} },
+        { node_id: 'two', app_id: await toolId(account, 'nap2', 1), outputs: {} },
+      ],
+    });
+    const { task_id } = await activate(account, { workflow_name: 'crowd', workflow_version: 1, task_name: 'crowd' });
+    const pendingFor = /^waiting for Slurm to start it: Resources \(no node has the free CPUs or memory it asks for yet\)$/;
+    let pending: any;
+    for (const deadline = Date.now() + 60_000; !pending && Date.now() < deadline; await sleep(200)) {
+      pending = (await jobsOf(task_id)).find((j) => pendingFor.test(j.waiting_for ?? ''));
+    }
+    assert.ok(pending, `a job says it is pending for resources: ${JSON.stringify((await jobsOf(task_id)).map((j) => [j.node_id, j.status, j.waiting_for]))}`);
+    assert.equal(pending.status, 'running', 'submitted: it has left gdflow\'s queue for the cluster\'s');
+    assert.match(pending.external_id, /^\d+$/);
+    assert.equal(pending.reason, pending.waiting_for);
+    const info = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/${pending.job_id}/`));
+    assert.match(info.waiting_for, pendingFor, 'job info too');
+    // Once the other ends, it starts on the node: it waits no more.
+    let started: any;
+    for (const deadline = Date.now() + 60_000; !started && Date.now() < deadline; await sleep(200)) {
+      const job = (await jobsOf(task_id)).find((j) => j.job_id === pending.job_id);
+      if (job.status === 'running' && job.waiting_for === null) started = job;
+    }
+    assert.ok(started, 'it runs, waiting for nothing');
+    assert.equal(started.reason, 'started');
+    assert.equal((await waitForTask(account, task_id, { timeoutMs: 60_000 })).status, 'succeeded');
+  });
+
   it('stop and delete cancel the Slurm jobs: none is left in the queue', async () => {
     for (const how of ['stop', 'delete'] as const) {
       const { task_id } = await run(`long_${how}`, 300);

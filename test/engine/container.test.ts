@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createExecutor, type Executor, type JobResult, type JobSpec } from '../../src/engine/executors/index.js';
-import { containerName } from '../../src/engine/executors/container-args.js';
+import { containerName } from '../../src/engine/executors/container/run-args.js';
 import {
   CONTAINER_KINDS,
   containerState,

@@ -14,7 +14,7 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { defaultUlimits } from '../../src/engine/executors/container-ulimits.js';
+import { defaultUlimits } from '../../src/engine/executors/container/ulimits.js';
 import { createExecutor, type JobSpec } from '../../src/engine/executors/index.js';
 import { defaultSuite } from '../../scripts/cwl/options.js';
 import { loadSuite, type Suite } from '../../scripts/cwl/suite.js';

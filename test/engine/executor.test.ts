@@ -11,9 +11,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { discoverCgroupV1 } from '../../src/engine/executors/cgroup.js';
+import { discoverCgroupV1 } from '../../src/engine/executors/process/tracking/cgroup.js';
 import { createExecutor, type Executor, type JobSpec } from '../../src/engine/executors/index.js';
-import { defaultLauncherKind, type LauncherKind } from '../../src/engine/executors/launcher.js';
+import { defaultLauncherKind, type LauncherKind } from '../../src/engine/executors/process/launcher/launcher.js';
 import { CONTAINER_KINDS, DEMO_IMAGE, ensureTinyImage, hasImage, skipWithoutRuntime, TINY_IMAGE, type ContainerKind } from '../helpers/containers.js';
 import { ancestorMatching, liveProcesses } from '../helpers/processes.js';
 

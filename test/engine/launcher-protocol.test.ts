@@ -1,11 +1,11 @@
 /**
- * The launcher protocol (src/engine/executors/launcher-protocol.ts), which the native launcher
+ * The launcher protocol (src/engine/executors/process/launcher/launcher-protocol.ts), which the native launcher
  * (native/gdflow-spawn.c) and the Node one both speak: requests survive encoding whatever their
  * bytes, arrive whole however the pipe splits them, and replies parse to what was sent.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeRequests, encodeReply, encodeRequest, parseReply, type LaunchReply, type LaunchRequest } from '../../src/engine/executors/launcher-protocol.js';
+import { decodeRequests, encodeReply, encodeRequest, parseReply, type LaunchReply, type LaunchRequest } from '../../src/engine/executors/process/launcher/launcher-protocol.js';
 
 const request: LaunchRequest = {
   id: 42,

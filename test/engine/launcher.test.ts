@@ -1,5 +1,5 @@
 /**
- * The launcher processes (src/engine/executors/launcher.ts: the native one and the Node one) with real
+ * The launcher processes (src/engine/executors/process/launcher/launcher.ts: the native one and the Node one) with real
  * processes: start failures are reported as job failures, and no job outlives the process that started it,
  * even one killed with SIGKILL.
  */
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createExecutor } from '../../src/engine/executors/index.js';
-import { defaultLauncherKind, Launcher, LaunchError, nativeLauncherPath, type LauncherKind } from '../../src/engine/executors/launcher.js';
+import { defaultLauncherKind, Launcher, LaunchError, nativeLauncherPath, type LauncherKind } from '../../src/engine/executors/process/launcher/launcher.js';
 import { liveProcesses } from '../helpers/processes.js';
 
 let base: string;

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { scanProcesses } from '../../src/engine/executors/proc-scan.js';
-import { descendants, procChildrenSupported, readProc } from '../../src/engine/executors/proctree.js';
-import { budgeted } from '../../src/engine/executors/turn-budget.js';
+import { scanProcesses } from '../../src/engine/executors/process/tracking/proc-scan.js';
+import { descendants, procChildrenSupported, readProc } from '../../src/engine/executors/process/tracking/proctree.js';
+import { budgeted } from '../../src/engine/executors/process/tracking/turn-budget.js';
 import { liveProcesses } from '../helpers/processes.js';
 
 const marker = `${process.pid}${Date.now() % 100000}`;

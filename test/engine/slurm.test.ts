@@ -333,4 +333,28 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       await executor.close();
     }
   });
+
+  it("says why a submitted job is pending (squeue's reason), and that a job waits for a turn under the queue cap", async () => {
+    const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 500, maxQueued: 2 });
+    try {
+      // The node has 2 CPUs: while `one` runs, `two` (2 CPUs) cannot start; `three` waits for a place in the queue.
+      const waits: Record<string, Array<string | null>> = { one: [], two: [], three: [] };
+      const run = async (name: string, command: string, cpu: number) =>
+        executor.run(await newJob(command, { cpu }), never(), { onWaiting: (what) => waits[name]!.push(what) });
+      const one = run('one', 'sleep 4', 1);
+      await until('one is submitted', () => (cluster.queued().length > 0 ? true : undefined));
+      const two = run('two', 'true', 2);
+      const three = run('three', 'true', 1);
+      for (const result of await Promise.all([one, two, three])) assert.equal(result.outcome, 'succeeded', result.reason);
+      assert.ok(
+        waits.two!.includes('waiting for Slurm to start it: Resources (no node has the free CPUs or memory it asks for yet)'),
+        `two was pending for resources: ${JSON.stringify(waits.two)}`,
+      );
+      assert.equal(waits.two!.at(-1), null, 'and then no more');
+      assert.equal(waits.three![0], "waiting for its turn to be submitted to Slurm (this worker has 2 jobs in Slurm's queue, its --slurm-max-queued)");
+      assert.ok(!waits.one!.some((w) => w !== null && /Resources/.test(w)), `one never waited for resources: ${JSON.stringify(waits.one)}`);
+    } finally {
+      await executor.close();
+    }
+  });
 });

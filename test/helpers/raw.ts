@@ -19,6 +19,10 @@ export function rawRequest(
   options: { method: string; target: string; headers?: Record<string, string>; body?: string | Buffer; sign?: { id: string; secret: string } },
 ): Promise<RawResponse> {
   const headers: Record<string, string> = { ...options.headers };
+  // A body goes with its length, as every client frames it: Node's client sends a GET's body without Content-Length
+  // or chunking, which the server then rightly reads as the start of the connection's next request.
+  const framed = Object.keys(headers).some((h) => ['content-length', 'transfer-encoding'].includes(h.toLowerCase()));
+  if (options.body !== undefined && !framed) headers['Content-Length'] = String(Buffer.byteLength(options.body));
   if (options.sign) {
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'date' || h.toLowerCase() === 'x-gd-date')) headers.Date = new Date().toUTCString();
     const signature = signRequest(options.sign.secret, { method: options.method, target: options.target, headers });
@@ -28,6 +32,9 @@ export function rawRequest(
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, method: options.method, path: options.target, headers }, (res) => {
       const chunks: Buffer[] = [];
+      // An answer cut short fails the request rather than leaving it waiting.
+      res.on('error', reject);
+      res.on('aborted', () => reject(new Error(`the answer to ${options.method} ${options.target.slice(0, 100)} was cut short`)));
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');

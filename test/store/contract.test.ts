@@ -5,6 +5,7 @@ import {
   AlreadyExists,
   InUse,
   VersionConflict,
+  type DataProvenance,
   type Job,
   type JobStatus,
   type NewJob,
@@ -240,6 +241,7 @@ for (const backend of BACKENDS) {
           cachedFrom: null,
           cacheLookup: null,
           outputStamps: null,
+          outputs: null,
         })),
       );
       for (const job of listed) {
@@ -592,6 +594,92 @@ for (const backend of BACKENDS) {
         assert.equal(await store.deleteTask(taken, 'owner'), false, 'an owner deletes only what it holds');
         assert.equal(await store.deleteTask(taken, 'thief'), true);
         assert.equal(await store.getTask(taken), undefined);
+      });
+
+      it('adds jobs to held tasks at run time and patches their spec, cpu and outputs in the same write (held tasks only)', async () => {
+        const held = await claimable('grows', {}, ['root']);
+        const lost = await claimable('grows-lost', {}, ['root']);
+        await claimAll('grower');
+        await store.releaseTasks('grower', [lost]);
+        await claimAll('other-grower');
+        const added = (taskId: string, nodes: string[]) => jobsFor(taskId, nodes, 'queued');
+        const outputs = { out: { class: 'File', location: 'file:///data/x.txt', size: 3 }, n: [1, null] };
+        const applied = await store.applyChanges({
+          owner: 'grower',
+          newJobs: [...added(held, ['c1', 'c2']), ...added(lost, ['c1'])],
+          jobs: [
+            { id: `${held}.root`, taskId: held, patch: { status: 'running', reason: 'expanded', spec: { deps: [], node: 'root', children: 2 }, cpu: 3 } },
+            { id: `${held}.c1`, taskId: held, patch: { status: 'running', reason: 'started' } },
+            { id: `${held}.c1`, taskId: held, patch: { status: 'succeeded', reason: 'done', outputs } },
+          ],
+        });
+        assert.deepEqual(applied.lost, [lost]);
+        const jobs = new Map((await store.listJobs(held)).map((j) => [j.nodeId, j]));
+        assert.deepEqual([...jobs.keys()].sort(), ['c1', 'c2', 'root']);
+        assert.equal(jobs.get('c2')!.status, 'queued');
+        assert.equal(jobs.get('c2')!.outputs, null);
+        assert.deepEqual(jobs.get('c1')!.outputs, outputs);
+        assert.equal(jobs.get('c1')!.status, 'succeeded');
+        assert.deepEqual(jobs.get('root')!.spec, { deps: [], node: 'root', children: 2 });
+        assert.equal(jobs.get('root')!.cpu, 3);
+        assert.deepEqual(transitions(await store.taskEvents(held)).filter(([job]) => job === `${held}.c1`), [
+          [`${held}.c1`, 'queued', 'running', 'started'],
+          [`${held}.c1`, 'running', 'succeeded', 'done'],
+        ]);
+        assert.deepEqual((await store.listJobs(lost)).map((j) => j.nodeId), ['root'], 'nothing is added to a lost task');
+      });
+
+      it('records the provenance of stored items with their task (held tasks only), replaced by a later store, with the task status now', async () => {
+        const first = await claimable('prov-first', {}, ['work', 'save']);
+        const second = await claimable('prov-second', {}, ['work', 'save']);
+        const lost = await claimable('prov-lost', {}, ['save']);
+        await claimAll('storer');
+        await store.releaseTasks('storer', [lost]);
+        await claimAll('other-storer');
+        const item = (taskId: string, path: string, over: Partial<DataProvenance> = {}): DataProvenance => ({
+          account: 'contract',
+          path,
+          taskId,
+          taskName: `name-of-${taskId}`,
+          jobId: `${taskId}.work`,
+          nodeId: 'work',
+          storeJobId: `${taskId}.save`,
+          storeNodeId: 'save',
+          size: 12,
+          mtimeMs: 1_700_000_000_123.457,
+          storedAt: 1_700_000_001.5,
+          ...over,
+        });
+        const applied = await store.applyChanges({
+          owner: 'storer',
+          jobs: [{ id: `${first}.save`, taskId: first, patch: { status: 'succeeded', reason: 'stored' } }],
+          stored: [item(first, '/out/a.txt'), item(first, '/out/b.txt', { jobId: null, nodeId: null, size: 2 ** 40 }), item(lost, '/out/lost.txt')],
+        });
+        assert.deepEqual(applied.lost, [lost]);
+        const byPath = async (paths: string[]) => new Map((await store.getProvenance('contract', paths)).map((p) => [p.path, p]));
+        let rows = await byPath(['/out/a.txt', '/out/b.txt', '/out/lost.txt', '/out/none.txt']);
+        assert.deepEqual([...rows.keys()].sort(), ['/out/a.txt', '/out/b.txt'], 'nothing of a task the writer does not hold');
+        assert.deepEqual(rows.get('/out/a.txt'), { ...item(first, '/out/a.txt'), taskStatus: 'queued' }, 'read back exactly, with the task status now');
+        assert.equal(rows.get('/out/b.txt')!.size, 2 ** 40, 'sizes beyond 32 bits');
+        assert.equal(rows.get('/out/b.txt')!.jobId, null);
+        assert.deepEqual(await store.getProvenance('elsewhere', ['/out/a.txt']), [], 'by account');
+        // A later task stores to the same name: its row replaces the first one's.
+        const failed = [{ id: second, patch: { status: 'failed' as const, reason: 'x' } }];
+        await store.applyChanges({ owner: 'storer', stored: [item(second, '/out/a.txt', { size: 99 })], tasks: failed });
+        rows = await byPath(['/out/a.txt']);
+        assert.equal(rows.get('/out/a.txt')!.taskId, second);
+        assert.equal(rows.get('/out/a.txt')!.size, 99);
+        assert.equal(rows.get('/out/a.txt')!.taskStatus, 'failed');
+        // The item outlives its task: the row stays, without a task status.
+        await store.releaseTasks('storer', [first, second]);
+        await store.deleteTask(second);
+        rows = await byPath(['/out/a.txt', '/out/b.txt']);
+        assert.equal(rows.get('/out/a.txt')!.taskStatus, null, 'a deleted task has no status');
+        assert.equal(rows.get('/out/a.txt')!.taskName, `name-of-${second}`, 'but its name is kept');
+        // Many names at once.
+        const many = Array.from({ length: 1200 }, (_, i) => `/many/${i}.txt`);
+        await store.applyChanges({ stored: many.map((path) => item(first, path)) });
+        assert.equal((await store.getProvenance('contract', [...many, ...many])).length, 1200);
       });
 
       it('tells an owner which of its tasks were asked to stop or be deleted', async () => {

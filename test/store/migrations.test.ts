@@ -146,7 +146,8 @@ describe('migration 0008: indexes for filtered task lists (SQLite)', () => {
 
     // Down and up again.
     const again = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file) }) });
-    await migrateTo(again, 'down');
+    // Down to the migration before 0008 (later ones, such as 0009, go first), then up again.
+    await migrateTo(again, BEFORE_FILTERS);
     const indexes = sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'tasks'`;
     const left = (await indexes.execute(again)).rows.map((r) => r.name);
     assert.ok(!left.includes('tasks_project_status') && !left.includes('tasks_project_created_name'), String(left));
@@ -191,7 +192,7 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
       assert.match(await plan(page(sql`name ilike ${'%k\\_01234%'} escape '\\'`)), /Bitmap Index Scan on tasks_name_trigrams/);
       assert.match(await plan(page(sql`status = ${'failed'}`)), /Index (Only )?Scan Backward using tasks_project_status/);
 
-      await migrateTo(db, 'down');
+      await migrateTo(db, BEFORE_FILTERS);
       const left = (await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'tasks'`.execute(db)).rows.map((r) => r.indexname);
       assert.ok(!left.includes('tasks_project_status') && !left.includes('tasks_name_trigrams'), String(left));
       const reopened = await openPostgresStore(url);

@@ -1,10 +1,12 @@
 /**
  * Data: the account's data items as folders (the store has names, folders are the `/` in them), uploads with
- * progress, downloads, deletion with a confirmation.
+ * progress, downloads, deletion with a confirmation, and the task and job that produced each item a task stored.
  */
 import { useRef, useState } from 'preact/hooks';
 import { Confirm, ErrorBox, Loading, Progress, useLoad } from '../components/common.js';
 import { listData, pathOf } from '../components/data-picker.js';
+import { downloadData } from '../components/data-download.js';
+import { ProducedBy } from '../components/produced-by.js';
 import { errorText, formatSize, formatTime, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, dataPath } from '../session.js';
@@ -76,15 +78,7 @@ export function DataPage({ prefix: given }: { prefix: string }) {
   const download = async (path: string) => {
     setFailure(undefined);
     try {
-      const response = await api().send('GET', dataPath(path));
-      const url = URL.createObjectURL(await response.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = path.slice(path.lastIndexOf('/') + 1);
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      await downloadData(path);
     } catch (error) {
       setFailure(error);
     }
@@ -174,6 +168,7 @@ export function DataPage({ prefix: given }: { prefix: string }) {
                   <th scope="col">{t('Name')}</th>
                   <th scope="col">{t('Size')}</th>
                   <th scope="col">{t('Modified')}</th>
+                  <th scope="col">{t('Produced by')}</th>
                   <th scope="col">
                     <span class="sr-only">{t('Actions')}</span>
                   </th>
@@ -182,7 +177,7 @@ export function DataPage({ prefix: given }: { prefix: string }) {
               <tbody>
                 {prefix !== '/' && (
                   <tr>
-                    <td colSpan={4}>
+                    <td colSpan={5}>
                       <a href={href(['data'], { prefix: `/${parts.slice(0, -1).join('/')}${parts.length > 1 ? '/' : ''}` })}>↑ {t('Up')}</a>
                     </td>
                   </tr>
@@ -197,6 +192,7 @@ export function DataPage({ prefix: given }: { prefix: string }) {
                     <td class="nowrap muted">{t('{n} item(s), {size}', { n: f.count, size: formatSize(f.size) })}</td>
                     <td />
                     <td />
+                    <td />
                   </tr>
                 ))}
                 {files.map((item) => {
@@ -207,6 +203,9 @@ export function DataPage({ prefix: given }: { prefix: string }) {
                       <td>{base}</td>
                       <td class="nowrap">{formatSize(item.size)}</td>
                       <td class="nowrap">{formatTime(item.modified_time)}</td>
+                      <td>
+                        <ProducedBy by={item.produced_by} />
+                      </td>
                       <td class="nowrap">
                         <button type="button" class="small" onClick={() => void download(path)} aria-label={t('Download {name}', { name: base })}>
                           {t('Download')}
@@ -220,7 +219,7 @@ export function DataPage({ prefix: given }: { prefix: string }) {
                 })}
                 {folders.length === 0 && files.length === 0 && (
                   <tr>
-                    <td colSpan={4} class="muted">
+                    <td colSpan={5} class="muted">
                       {t('This folder is empty.')}
                     </td>
                   </tr>

@@ -1,7 +1,7 @@
 /**
  * Tasks: the list with filters (state, name, creation dates) and keyset paging; a task's page with its workflow
  * graph coloured by job state and updated by polling, each job's timings, command, attempts and log (followed while
- * the job runs), and stop and delete with a confirmation.
+ * the job runs) and what it waits for, the task's outputs, and stop and delete with a confirmation.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api.js';
@@ -9,6 +9,8 @@ import { Confirm, ErrorBox, Loading, Progress, StateBadge, useLoad, usePolling }
 import { DateField } from '../components/date-field.js';
 import { CachedMark, CacheSource } from '../components/cache-source.js';
 import { Graph } from '../components/graph.js';
+import { WaitFact, WaitNote } from '../components/job-wait.js';
+import { TaskOutputs } from '../components/task-outputs.js';
 import { formatDay, formatDuration, formatTime, parseDay, reasonText, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, projectPath } from '../session.js';
@@ -339,6 +341,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
                 <td>{j.name}</td>
                 <td class="nowrap">
                   <StateBadge state={j.status} /> {j.cached_from && <CachedMark />}
+                  <WaitNote job={j} />
                 </td>
                 <td>{j.attempt}</td>
                 <td class="nowrap">{formatTime(j.startTime)}</td>
@@ -349,6 +352,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
           </tbody>
         </table>
       </div>
+      <TaskOutputs taskPath={taskPath} taskId={taskId} status={task.status} />
       <Confirm
         open={confirm === 'stop'}
         title={t('Stop this task?')}
@@ -436,6 +440,7 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
         <dd>{view.exit_code ?? '—'}</dd>
         <dt>{t('Reason')}</dt>
         <dd>{reasonText(view.reason) || '—'}</dd>
+        <WaitFact job={view} />
         {view.image_digest && (
           <>
             <dt>{t('Image')}</dt>

@@ -1,6 +1,9 @@
-import { DataNotFoundError, DataPathError, DataStore, checkPath, formatDataName, type DataRef } from '../../data/index.js';
+import { DataNotFoundError, DataPathError, DataStore, checkPath, formatDataName, type DataItemInfo, type DataRef } from '../../data/index.js';
+import type { DataProvenanceStore } from '../../store/store.js';
 import { PUBLIC_ACCOUNT, type Caller } from '../access.js';
 import { forbidden, invalid, notFound } from '../errors.js';
+import { endedPartly, stillStored } from '../tasks/outputs.js';
+import { roundTime } from '../time.js';
 
 /**
  * The data store as users reach it (docs/data.md): upload, download, list and delete items named
@@ -11,6 +14,8 @@ export class DataService {
   constructor(
     readonly dataStore: DataStore,
     private readonly uploadLimit: number,
+    /** Where items came from (docs/data.md, "Provenance"); without it, items carry none. */
+    private readonly provenance?: Pick<DataProvenanceStore, 'getProvenance'>,
   ) {}
 
   private ref(caller: Caller, account: string, path: string, mode: 'read' | 'write'): DataRef {
@@ -46,10 +51,33 @@ export class DataService {
     return { name: formatDataName(ref), size: info.size, modified_time: info.modifiedAt };
   }
 
+  /** The items below a prefix (a folder, `/dir/`), or the item a prefix names exactly; each with the task that produced it. */
   async list(caller: Caller, account: string, prefix: string, limit: number) {
     this.ref(caller, account, '/x', 'read');
-    const items = await this.wrap(() => this.dataStore.list(account, prefix === '' ? '/' : prefix, { limit }));
-    return { items: items.map((i) => ({ name: i.name, size: i.size, modified_time: i.modifiedAt })), count: items.length };
+    const items = (await this.itemNamed(account, prefix)) ?? (await this.wrap(() => this.dataStore.list(account, prefix === '' ? '/' : prefix, { limit })));
+    const produced = await this.producers(account, items);
+    const views = items.map((i) => ({ name: i.name, size: i.size, modified_time: i.modifiedAt, produced_by: produced.get(i.name) ?? null }));
+    return { items: views, count: views.length };
+  }
+
+  /** The item a prefix without a trailing slash names, as a list of one; undefined when it names none. */
+  private async itemNamed(account: string, prefix: string): Promise<Array<{ name: string } & DataItemInfo> | undefined> {
+    if (prefix.endsWith('/')) return undefined;
+    const ref = { account, path: prefix };
+    const info = await this.wrap(() => this.dataStore.stat(ref));
+    return info && [{ name: formatDataName(ref), ...info }];
+  }
+
+  /** The task and job that produced each item, by name, for the items that still are what their task stored. */
+  private async producers(account: string, items: Array<{ name: string } & DataItemInfo>) {
+    const out = new Map<string, ReturnType<typeof producedByView>>();
+    if (!this.provenance || items.length === 0) return out;
+    const byPath = new Map(items.map((i) => [i.name.slice(account.length + 1), i]));
+    for (const row of await this.provenance.getProvenance(account, [...byPath.keys()])) {
+      const item = byPath.get(row.path);
+      if (item && stillStored(row, item)) out.set(item.name, producedByView(row));
+    }
+    return out;
   }
 
   async delete(caller: Caller, account: string, path: string): Promise<void> {
@@ -66,4 +94,19 @@ export class DataService {
       throw error;
     }
   }
+}
+
+/** An item's `produced_by` (contract/data.ts). */
+function producedByView(row: Awaited<ReturnType<DataProvenanceStore['getProvenance']>>[number]) {
+  return {
+    task_id: row.taskId,
+    task_name: row.taskName,
+    task_status: row.taskStatus,
+    partial: row.taskStatus !== null && endedPartly(row.taskStatus),
+    node_id: row.nodeId,
+    job_id: row.jobId,
+    store_node_id: row.storeNodeId,
+    store_job_id: row.storeJobId,
+    stored_time: roundTime(row.storedAt),
+  };
 }

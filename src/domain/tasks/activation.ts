@@ -13,8 +13,8 @@ import { parseSchedule } from './schedule.js';
  */
 
 export interface DataCatalog {
-  /** Size of a stored item, or undefined when there is none. */
-  stat(ref: DataRef): Promise<{ size: number } | undefined>;
+  /** Size and modification time of a stored item (seconds, and ms as the file system has it), or undefined when there is none. */
+  stat(ref: DataRef): Promise<{ size: number; modifiedAt: number; mtimeMs: number } | undefined>;
 }
 
 export interface ResolvedRun {

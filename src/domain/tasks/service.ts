@@ -1,5 +1,6 @@
-import { AlreadyExists, StoreUnavailable, type Job, type Store, type Task, type Workflow } from '../../store/store.js';
-import { parseJobSpec } from './job-spec.js';
+import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type Store, type Task, type Workflow } from '../../store/store.js';
+import { parseJobSpec, type JobSpecDocument } from './job-spec.js';
+import { waitingFor } from './waiting.js';
 import { TASK_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { changesOf, NOTHING_RUNS_HERE, stopTask } from './rules/index.js';
 import { buildPlan, PlanError } from './plan.js';
@@ -14,6 +15,7 @@ import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
 import { jobView, taskView } from './views.js';
 import { explainCacheMiss } from './explain.js';
+import { plannedOutputs, taskOutputsView } from './outputs.js';
 import { formatDataName } from '../../data/index.js';
 
 /** A task's files on the shared data root (job directories and logs). */
@@ -47,10 +49,28 @@ const FILTERED_COUNT_LIMIT = 1000;
  * keep the whole within the 128 characters of the name rule.
  */
 function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
-  const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const suffix = `_${version}_${stamp}_${taskId}`;
-  return workflow.slice(0, 128 - suffix.length) + suffix;
+  return withUniqueSuffix(workflow, `_${version}_${timeStamp(at)}_${taskId}`);
 }
+
+/**
+ * The name of a rerun: `<task>_rerun_<yyyymmddhhmmss>_<new task id>`. The id makes it unique, as in the generated name:
+ * two reruns of one task in one second used to get the same name, and the second a 400.
+ */
+function rerunName(task: string, at: Date, taskId: string): string {
+  return withUniqueSuffix(task, `_rerun_${timeStamp(at)}_${taskId}`);
+}
+
+function timeStamp(at: Date): string {
+  return at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/** The base shortened to keep the whole within the 128 characters of the name rule. */
+function withUniqueSuffix(base: string, suffix: string): string {
+  return base.slice(0, 128 - suffix.length) + suffix;
+}
+
+/** How an activation names its task when the request names none: the GeneDock default, or a rerun's name. */
+type NameOfTask = (at: Date, taskId: string) => string;
 
 /** How many ids an activation draws when the one it drew is taken (8 random bytes in the same second: a second draw is as good as never needed). */
 const ID_ATTEMPTS = 3;
@@ -92,13 +112,30 @@ function decodeCursor(value: unknown): { createdAt: number; id: string } {
   return { createdAt, id };
 }
 
-/** A job's node alias, for display: from its spec when the spec is one this version reads. */
-function aliasOf(job: Job): string {
+/** A job's spec, when it is one this version reads. */
+function specOf(job: Job): JobSpecDocument | undefined {
   try {
-    return parseJobSpec(job.spec).alias;
+    return parseJobSpec(job.spec);
   } catch {
-    return '';
+    return undefined;
   }
+}
+
+/**
+ * The job objects of `shown` (default: every job of the task), each with its node alias and what it waits for
+ * (waiting.ts): `jobs` are the task's jobs, where a waiting job's upstream jobs are found.
+ */
+function jobViews(task: Task, jobs: Job[], shown: Job[] = jobs) {
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  return shown.map((job) => {
+    const spec = specOf(job);
+    const upstream = (spec?.deps ?? []).flatMap((id) => {
+      const dep = byId.get(id);
+      return dep ? [{ nodeId: dep.nodeId, status: dep.status }] : [];
+    });
+    const waits = waitingFor(job, { taskStatus: task.status, taskHeld: task.heldBy !== null, scheduleAt: task.scheduleAt, upstream });
+    return jobView(job, spec?.alias ?? '', waits);
+  });
 }
 
 /**
@@ -135,7 +172,8 @@ export class TaskService {
     private readonly cwlRuns?: ImportedWorkflowRuns,
   ) {}
 
-  async activate(scope: Scope, body: unknown): Promise<{ task_id: string; task_name: string }> {
+  /** `nameOf` (for reruns) names the task from its id, in place of a name in the request or the default form. */
+  async activate(scope: Scope, body: unknown, nameOf?: NameOfTask): Promise<{ task_id: string; task_name: string }> {
     if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
     const workflowName = checkName('workflow_name', body.workflow_name);
     const version = body.workflow_version === undefined || body.workflow_version === null ? undefined : parseVersion('workflow_version', body.workflow_version);
@@ -170,14 +208,14 @@ export class TaskService {
 
     const parameters = body.parameters;
     if (parameters !== undefined && parameters !== null && !isObject(parameters)) throw invalid(`parameters must be an object, not ${describe(parameters)}`);
-    const requested = body.task_name ?? (isObject(parameters) && typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
+    const requested = nameOf ? undefined : body.task_name ?? (isObject(parameters) && typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
     const explicitName = requested === undefined || requested === null ? undefined : checkName('task_name', requested);
     const at = new Date();
 
     for (let attempt = 1; ; attempt++) {
       // The id's leading seconds are the creation time's, as in the generated name.
       const taskId = newId(at.getTime());
-      const name = explicitName ?? generatedName(workflow.name, workflow.version, at, taskId);
+      const name = explicitName ?? (nameOf ?? ((when, id) => generatedName(workflow.name, workflow.version, when, id)))(at, taskId);
       const run = await resolveRun({ graph, template, parameters, caller: scope.caller, taskName: name, catalog: this.catalog });
       if (run.referenceTask !== null) await this.checkReferenceTask(scope, run.referenceTask);
       let jobs;
@@ -358,20 +396,27 @@ export class TaskService {
     const jobs = await this.store.listJobs(task.id);
     const order = new Map(((task.plan.jobs as string[] | undefined) ?? []).map((id, i) => [id, i]));
     jobs.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    return { jobs: jobs.map((j) => jobView(j, aliasOf(j))) };
+    return { jobs: jobViews(task, jobs) };
   }
 
   private async job(scope: Scope, taskId: string, jobId: string): Promise<Job> {
+    return (await this.taskAndJob(scope, taskId, jobId)).job;
+  }
+
+  private async taskAndJob(scope: Scope, taskId: string, jobId: string): Promise<{ task: Task; job: Job }> {
     const task = await this.task(scope, taskId);
     const job = await this.store.getJob(jobId);
     if (!job || job.taskId !== task.id) throw notFound(`job '${jobId.slice(0, 200)}' does not exist in task '${task.id}'`, 'Job');
-    return job;
+    return { task, job };
   }
 
   async jobInfo(scope: Scope, taskId: string, jobId: string) {
-    const job = await this.job(scope, taskId, jobId);
+    const { task, job } = await this.taskAndJob(scope, taskId, jobId);
     const url = (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : '';
-    return { ...jobView(job, aliasOf(job)), cmd: job.command, Log_downloadURL: url };
+    // Only a job that waits for upstream jobs needs the others' states.
+    const jobs = job.status === 'waiting' ? await this.store.listJobs(task.id) : [job];
+    const [view] = jobViews(task, jobs, [job]);
+    return { ...view!, cmd: job.command, Log_downloadURL: url };
   }
 
   /**
@@ -405,20 +450,33 @@ export class TaskService {
     parameters.Outputs = outputs;
     const property = isObject(parameters.Property) ? parameters.Property : {};
     parameters.Property = { ...property, reference_task: [{ id: task.id }] };
-    const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
     const owner = typeof task.plan.workflow_owner === 'string' ? task.plan.workflow_owner : undefined;
-    return this.activate(scope, {
-      workflow_name: task.workflowName,
-      workflow_version: task.workflowVersion,
-      ...(owner !== undefined ? { workflow_owner: owner } : {}),
-      task_name: `${task.name.slice(0, 100)}_rerun_${stamp}`,
-      parameters,
-    });
+    const body = { workflow_name: task.workflowName, workflow_version: task.workflowVersion, ...(owner !== undefined ? { workflow_owner: owner } : {}), parameters };
+    return this.activate(scope, body, (at, id) => rerunName(task.name, at, id));
   }
 
   async jobCommand(scope: Scope, taskId: string, jobId: string) {
     const job = await this.job(scope, taskId, jobId);
     return { cmd: job.command };
+  }
+
+  /**
+   * What the task stored, or is to store (docs/tasks.md, "Outputs"): every item of its store steps with its state in
+   * the data store now, the job that wrote it and its store step. Outputs are in the task's account.
+   */
+  async outputs(scope: Scope, taskId: string) {
+    const task = await this.task(scope, taskId);
+    const order = new Map(((task.plan.jobs as string[] | undefined) ?? []).map((id, i) => [id, i]));
+    const jobs = (await this.store.listJobs(task.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    const planned = plannedOutputs(jobs);
+    const provenance = new Map<string, DataProvenance>();
+    for (const account of new Set(planned.map((p) => p.target.account))) {
+      const paths = planned.filter((p) => p.target.account === account).map((p) => p.target.path);
+      for (const row of await this.store.getProvenance(account, paths)) provenance.set(formatDataName(row), row);
+    }
+    const stat = async (ref: { account: string; path: string }) => [formatDataName(ref), await this.catalog.stat(ref).catch(() => undefined)] as const;
+    const items = new Map(await Promise.all(planned.map((p) => stat(p.target))));
+    return taskOutputsView(task, planned, provenance, items);
   }
 
   async events(scope: Scope, taskId: string) {

@@ -29,8 +29,8 @@ export function taskView(task: Task, jobCounts: Partial<Record<JobStatus, number
   };
 }
 
-/** The job object of docs/wire.md §4. */
-export function jobView(job: Job, alias = '') {
+/** The job object of docs/wire.md §4, with what it waits for (waiting.ts, waitingFor). */
+export function jobView(job: Job, alias = '', waitingFor: string | null = null) {
   return {
     job_id: job.id,
     task_id: job.taskId,
@@ -62,5 +62,7 @@ export function jobView(job: Job, alias = '') {
       startTime: time(a.startedAt),
       endTime: time(a.endedAt),
     })),
+    /** What a job that has not started waits for; null once it runs (docs/tasks.md, "Why a job waits"). */
+    waiting_for: waitingFor,
   };
 }

@@ -1,10 +1,11 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { DataStore } from '../../data/index.js';
 import { nameParts } from '../../domain/cwl/types/files.js';
 import { basenameOfUri } from '../../domain/cwl/uri.js';
 import type { Json } from '../../store/store.js';
+import { allowedPath } from '../deferred/staging.js';
 import { digestOfFile } from '../file-hash.js';
 
 type JsonMap = { [key: string]: unknown };
@@ -19,8 +20,8 @@ const isFileObject = (value: unknown): value is JsonMap => isObject(value) && (v
  * listing (deep), each File of which has its size and sha1 checksum. Literal Files and Directories (an ExpressionTool's)
  * are written there too. Returns the output object with the stored files' host locations.
  */
-export async function storeFinalOutputs(outputs: Json, dataStore: DataStore, account: string, taskId: string): Promise<Json> {
-  const store = new RunDirectory(dataStore, account, `/cwl/runs/${taskId}`);
+export async function storeFinalOutputs(outputs: Json, dataStore: DataStore, account: string, taskId: string, allowed: readonly string[]): Promise<Json> {
+  const store = new RunDirectory(dataStore, account, `/cwl/runs/${taskId}`, allowed);
   return (await store.value(outputs)) as Json;
 }
 
@@ -33,6 +34,8 @@ class RunDirectory {
     private readonly dataStore: DataStore,
     private readonly account: string,
     private readonly root: string,
+    /** Where outputs may come from: a location elsewhere (made up by an expression) is refused, never copied. */
+    private readonly allowed: readonly string[],
   ) {}
 
   async value(value: unknown): Promise<unknown> {
@@ -73,7 +76,7 @@ class RunDirectory {
 
   private async file(object: JsonMap, path: string): Promise<JsonMap> {
     const ref = { account: this.account, path };
-    if (typeof object.location === 'string') await this.dataStore.importFile(ref, fileURLToPath(object.location));
+    if (typeof object.location === 'string') await this.dataStore.importFile(ref, await this.source(object.location));
     else await this.dataStore.write(ref, Buffer.from(typeof object.contents === 'string' ? object.contents : '', 'utf8'));
     const host = await this.dataStore.resolve(ref);
     const { location: _location, path: _path, dirname: _dirname, contents, ...kept } = object;
@@ -93,12 +96,17 @@ class RunDirectory {
   private async directory(object: JsonMap, path: string): Promise<JsonMap> {
     const host = await this.dataStore.resolve({ account: this.account, path });
     await mkdir(host, { recursive: true });
-    if (typeof object.location === 'string') await this.copyTree(fileURLToPath(object.location), path);
+    if (typeof object.location === 'string') await this.copyTree(await this.source(object.location), path);
     else if (Array.isArray(object.listing)) {
       for (const entry of object.listing) if (isFileObject(entry)) await this.place(entry, path);
     }
     const { location: _location, path: _path, dirname: _dirname, listing: _listing, ...kept } = object;
     return { ...kept, location: pathToFileURL(host).href, basename: path.slice(path.lastIndexOf('/') + 1), listing: await this.listing(host) };
+  }
+
+  private source(location: string): Promise<string> {
+    if (!location.startsWith('file:')) throw new Error(`an output's location ${location} is not a file of this server`);
+    return allowedPath(location, this.allowed, 'an output of the run');
   }
 
   private async copyTree(source: string, path: string): Promise<void> {

@@ -117,12 +117,16 @@ export class CwlResolver implements JobResolver {
   /** The run's own outputs (the root job's) go into the data store; any other job's stay where they are. */
   private async final(job: DeferredJob, outputs: Json): Promise<Json> {
     if (job.key !== ROOT_JOB_KEY) return outputs;
-    return storeFinalOutputs(outputs, this.dataStore, job.task.accountName, job.task.id);
+    return storeFinalOutputs(outputs, this.dataStore, job.task.accountName, job.task.id, this.rootsOf(job));
   }
 
   /** The files a job may read: the task's own and the account's data store. */
   private filesOf(job: DeferredJob): LocalFileAccess {
-    return new LocalFileAccess({ roots: [this.layout.taskDir(job.task.id), join(this.layout.storeRoot, job.task.accountName)] });
+    return new LocalFileAccess({ roots: this.rootsOf(job) });
+  }
+
+  private rootsOf(job: DeferredJob): string[] {
+    return [this.layout.taskDir(job.task.id), join(this.layout.storeRoot, job.task.accountName)];
   }
 
   /** A job's name for people: its step's name. */

@@ -28,6 +28,8 @@ export interface StepRunContext {
   timeoutSeconds: number;
   signal: AbortSignal;
   onStarted: NonNullable<RunHooks['onStarted']>;
+  /** Told what the job waits for while it has not started (an image pull, a cluster's queue). */
+  onWaiting?: RunHooks['onWaiting'];
   /** The job's resolver turns the finished working directory into its outputs. */
   collect(ended: EndedRun): Promise<Collected>;
   /** Call caching for this job (absent: off); its image digest is looked up here. */
@@ -61,13 +63,15 @@ export async function runStep(run: ResolvedRun, context: StepRunContext): Promis
     if (error instanceof StagingError) return failed(error.message);
     throw error;
   }
-  const result = asOutOfMemory(await context.executor.run(spec, context.signal, { onStarted: context.onStarted }), context.memMb);
+  const hooks: RunHooks = { onStarted: context.onStarted, ...(context.onWaiting ? { onWaiting: context.onWaiting } : {}) };
+  const result = asOutOfMemory(await context.executor.run(spec, context.signal, hooks), context.memMb);
   // Killed, timed out, out of memory, lost, or never started: nothing to collect.
   if (result.exitCode === null || (result.outcome !== 'succeeded' && result.outcome !== 'failed')) return result;
   const collected = await context.collect({ exitCode: result.exitCode, hostWorkDir: workDir });
   const keyed = cached?.key ? { cacheKey: cached.key.key, cacheParts: cached.key.parts, cacheLookup: cached.lookup } : {};
   if ('failed' in collected) return { ...result, ...keyed, outcome: 'failed', reason: collected.failed, endedAt: now() };
-  const reason = `${collected.reason ?? result.reason}${cached?.note ? ` (not from the cache: ${cached.note})` : ''}`;
+  const ended = collected.reason ?? result.reason;
+  const reason = cached?.note ? `${ended} (not from the cache: ${cached.note})` : ended;
   const stamps = cached?.key ? { outputStamps: await stampWorkDir(workDir) } : {};
   return { ...result, ...keyed, ...stamps, outcome: 'succeeded', reason, outputs: collected.outputs, endedAt: now() };
 }

@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, link, lstat, mkdir, readdir, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, lstat, mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
@@ -16,7 +16,7 @@ import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/e
  *   /var/lib/cwl. Literals are written into it, writable items copied into it, and a read-only item gets an empty
  *   mount point there, over which the original is bound read-only (nothing is copied).
  * - On the host executor, which has no sandbox, inputs are staged in the job's own host directory: read-only items are
- *   symbolic links to the originals.
+ *   linked there (hard links, or copies across file systems), as nothing could make them read-only.
  *
  * Every location must be a file: URI whose real path is inside one of `allowed` (the task's own directory, the
  * account's data store): a location a document made up (`file:///etc/shadow`) is refused, never bound.
@@ -60,7 +60,8 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
       await placeholder(item.class, area.target);
       mounts.push({ hostPath: source, sandboxPath: item.path, readOnly: true });
     } else {
-      await symlink(source, area.target);
+      // Links, not symbolic links: a tool copying its input (`cp -r`) copies files, not a link out of its directory.
+      await linkTree(source, area.target);
     }
   }
   if (inputsTree !== 'none') mounts.unshift({ hostPath: places.inputsTree, sandboxPath: SANDBOX_INPUTS_DIR, readOnly: inputsTree === 'read-only' });
@@ -84,19 +85,27 @@ function areaOf(path: string, places: StagingPlaces): Area {
 /** The host path of a location, once its real path is found inside an allowed root. */
 async function sourceOf(location: string, allowed: readonly string[], path: string): Promise<string> {
   if (!location.startsWith('file:')) throw new StagingError(`${path}: ${location} is not a file of this server`);
+  return allowedPath(location, allowed, `staged at ${path}`);
+}
+
+/**
+ * The real host path of a file: location whose real path is inside one of `allowed` (symbolic links followed); a
+ * StagingError otherwise, naming `what`.
+ */
+export async function allowedPath(location: string, allowed: readonly string[], what: string): Promise<string> {
   const host = fileURLToPath(location);
   let real: string;
   try {
     real = await realpath(host);
   } catch {
-    throw new StagingError(`input ${host} is missing (staged at ${path})`);
+    throw new StagingError(`${host} is missing (${what})`);
   }
   for (const given of allowed) {
     const root = await realpath(given).catch(() => given);
     const inside = relative(root, real);
     if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) return real;
   }
-  throw new StagingError(`input ${host} is outside the files this task may read (staged at ${path})`);
+  throw new StagingError(`${host} is outside the files this task may read (${what})`);
 }
 
 async function makeLiteral(item: StagedItem, target: string): Promise<void> {

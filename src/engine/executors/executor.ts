@@ -3,8 +3,9 @@
  *
  * A job sees its working directory at `/var/data` (docs/wire.md §5: tool templates write paths such as
  * `/var/data/fastqc`). Executors differ in how much they isolate the command from the host:
- * `bwrap` (bwrap.ts) runs it in a bubblewrap sandbox; `host` (host.ts) runs it as a plain process;
- * `podman` and `docker` (container.ts) run it in a container of the tool's image.
+ * `bwrap` (process/bwrap-executor.ts) runs it in a bubblewrap sandbox; `host` (process/host-executor.ts) runs it
+ * as a plain process; `podman` and `docker` (container/) run it in a container of the tool's image; `slurm`
+ * (slurm/) hands it to a Slurm cluster. Every one of them passes the contract suite (test/engine/executor.test.ts).
  */
 
 export interface Mount {
@@ -101,6 +102,12 @@ export interface RunHooks {
    * (what provenance and call caching key on). It must not throw (an exception is reported as a process warning and ignored).
    */
   onStarted?: (info: { pid?: number; externalId?: string; imageDigest?: string }) => void;
+  /**
+   * What the job waits for before its command can run, outside gdflow's scheduler: "waiting for its image X to be
+   * pulled", "waiting for Slurm to start it: Resources (...)" (domain/tasks/waiting.ts makes these); null once it
+   * waits no more. Called whenever the executor learns it, the same text again included; it must not throw.
+   */
+  onWaiting?: (what: string | null) => void;
 }
 
 export interface Executor {
@@ -113,12 +120,12 @@ export interface Executor {
    * through onStarted; as `run` from there on. Executors whose jobs die with their worker (local processes)
    * leave it out, and such jobs run again instead.
    */
-  adopt?(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult>;
+  adopt?(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult>;
   /**
    * The digest of the image a job of `image` would run in now (pulling it as the pull policy says), for the job's
    * call-cache key; null when this executor runs jobs in no image. Executors that never do leave it out.
    */
-  imageDigest?(image: string, signal: AbortSignal): Promise<string | null>;
+  imageDigest?(image: string, signal: AbortSignal, onWaiting?: RunHooks['onWaiting']): Promise<string | null>;
   /** Checks that the executor can work on this machine (e.g. bwrap present and usable); throws an Error saying what is missing. */
   check(): Promise<void>;
   /** Release what the executor keeps between jobs (idle cgroups); called when the engine stops. */

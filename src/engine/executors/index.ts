@@ -1,8 +1,12 @@
-import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
-import { ContainerExecutor, type ContainerExecutorOptions } from './container.js';
+/**
+ * The executors: how the engine runs a job's command. The contract every one of them keeps is executor.ts (with
+ * the checks of a spec in spec-checks.ts and the reading of an end in outcome.ts); each kind is a folder:
+ * process/ (bwrap and host, with their launcher), container/ (podman, docker) and slurm/.
+ */
+import { ContainerExecutor, type ContainerExecutorOptions } from './container/index.js';
 import type { Executor } from './executor.js';
-import { HostExecutor, type HostExecutorOptions } from './host.js';
-import { SlurmExecutor, type SlurmExecutorOptions } from './slurm.js';
+import { BwrapExecutor, HostExecutor, type BwrapExecutorOptions, type HostExecutorOptions } from './process/index.js';
+import { SlurmExecutor, type SlurmExecutorOptions } from './slurm/index.js';
 
 export type ExecutorKind = 'bwrap' | 'host' | 'podman' | 'docker' | 'slurm';
 
@@ -32,12 +36,17 @@ export function createExecutor(kind: ExecutorKind, options: BwrapExecutorOptions
   }
 }
 
-export { BwrapExecutor, SANDBOX_PATH, type BwrapExecutorOptions } from './bwrap.js';
-export { ContainerExecutor, type ContainerExecutorOptions, type ContainerKind } from './container.js';
-export { PULL_POLICIES, type PullPolicy } from './container-images.js';
-export { HostExecutor, rewriteDataPaths, type HostExecutorOptions } from './host.js';
-export { SlurmExecutor, SLURM_WRAPS, type SlurmExecutorOptions, type SlurmWrap } from './slurm.js';
-export type { ProcessExecutorOptions } from './runner.js';
+export { ContainerExecutor, PULL_POLICIES, type ContainerExecutorOptions, type ContainerKind, type PullPolicy } from './container/index.js';
+export {
+  BwrapExecutor,
+  HostExecutor,
+  rewriteDataPaths,
+  SANDBOX_PATH,
+  type BwrapExecutorOptions,
+  type HostExecutorOptions,
+  type ProcessExecutorOptions,
+} from './process/index.js';
+export { SlurmExecutor, SLURM_WRAPS, type SlurmExecutorOptions, type SlurmWrap } from './slurm/index.js';
 export {
   SANDBOX_DATA_DIR,
   type Executor,

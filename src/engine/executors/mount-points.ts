@@ -2,7 +2,8 @@
  * Mount points a sandbox makes in the job's working directory for binds under /var/data (an input at
  * /var/data/inputs/x/reads.fq needs inputs/x/reads.fq to exist on the host to be mounted on): which ones a run
  * will make, and their removal afterwards, so that a run leaves the directory as it found it apart from what
- * the command wrote. (The same rule as bwrap.ts's, which keeps its own copy for now.)
+ * the command wrote. The bwrap sandbox and the containers make them the same way (bwrap and the container runtimes
+ * create a missing mount point as an empty file or directory).
  */
 import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { posix } from 'node:path';

@@ -28,6 +28,9 @@ export function registerTaskRoutes(app: FastifyInstance, context: RouteContext):
       tasks.jobCommand(scopeOf(request, context), request.params.task, request.params.job),
     );
     app.get<RouteTypes<typeof r.events>>(r.events.url, routeOptions(r.events), async (request) => tasks.events(scopeOf(request, context), request.params.task));
+    app.get<RouteTypes<typeof r.outputs>>(r.outputs.url, routeOptions(r.outputs), async (request) =>
+      tasks.outputs(scopeOf(request, context), request.params.task),
+    );
     app.get<RouteTypes<typeof r.explain>>(r.explain.url, routeOptions(r.explain), async (request) =>
       tasks.explainJob(scopeOf(request, context), request.params.task, request.params.job),
     );

@@ -7,6 +7,7 @@ import { registerTaskGet } from './get.js';
 import { registerTaskJobs } from './jobs.js';
 import { registerTaskLogs } from './logs.js';
 import { registerTaskLs } from './ls.js';
+import { registerTaskOutputs } from './outputs.js';
 import { registerTaskWait } from './wait.js';
 
 /** `gdflow task ...`: runs of workflows and their jobs. */
@@ -18,7 +19,7 @@ export function registerTask(program: Command): void {
       'after',
       `
 Task states: scheduled, queued, running, stopping, then succeeded, failed or stopped.
-Job states:  waiting, queued, running, then succeeded, failed or cancelled.
+Job states:  waiting, queued, running, then succeeded, failed, skipped (a CWL step whose condition is false) or cancelled.
 A JOB argument is a job id or the node id of the job in its workflow.`,
     );
   registerTaskLs(task);
@@ -29,6 +30,7 @@ A JOB argument is a job id or the node id of the job in its workflow.`,
   registerTaskLogs(task);
   registerTaskCmd(task);
   registerTaskEvents(task);
+  registerTaskOutputs(task);
   registerTaskWait(task);
   registerTaskExplain(task);
   registerTaskRerun(task);

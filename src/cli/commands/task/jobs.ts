@@ -17,7 +17,8 @@ export function registerTaskJobs(task: Command): void {
         { header: 'exit', value: (j) => j.exit_code, right: true },
         { header: 'attempt', value: (j) => j.attempt, right: true },
         { header: 'duration', value: (j) => formatDuration(runTime(j)), right: true },
-        { header: 'reason', value: (j) => j.reason },
+        // What a job that has not started waits for says more than its reason ("waiting for 2 CPUs (1 free)").
+        { header: 'reason', value: (j) => j.waiting_for ?? j.reason },
         { header: 'job id', value: (j) => j.job_id },
       ],
       'no jobs',

@@ -76,7 +76,7 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
       out.addJob({ ...added, spec: added.spec as unknown as Json, status: waits ? 'waiting' : 'queued', reason: waits ? 'waiting for upstream jobs' : 'ready' });
     }
     const n = resolution.jobs.length;
-    start(out, job, event.startedAt, n === 0 ? 'nothing to run' : `waiting for the ${n} job${n === 1 ? '' : 's'} it added`, resolution.spec);
+    start(out, job, event.startedAt, n === 0 ? 'nothing to run' : `waiting for the ${n} job(s) it added`, resolution.spec);
     if (n === 0) out.effect({ kind: 'gather', jobId: job.job.id });
   } else {
     out.jobTo(job, 'failed', resolution.reason, { endedAt: at });

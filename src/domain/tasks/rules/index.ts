@@ -64,6 +64,7 @@ export { changesOf, NOTHING, type Change, type Decision } from './decision.js';
 export type { Effect, KillReason } from './effects.js';
 export type { AddedJob, JobGathered, JobResolved, Resolution } from './deferred-rules.js';
 export { cannotRun, stopTask } from './task-rules.js';
+export { startReason } from './job-rules.js';
 export { NOTHING_RUNS_HERE } from './state.js';
 export type { AttemptOutcome, AttemptResult, JobState, RunningHere, TaskRows, TaskState, WorkerView } from './state.js';
 export { IllegalTransition } from './transitions.js';

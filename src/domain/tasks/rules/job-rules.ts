@@ -2,6 +2,7 @@ import type { Job, JobAttempt, JobPatch, Json } from '../../../store/store.js';
 import { parseSizeMb } from '../../tools/definition.js';
 import { backoffBefore, failureKind, nextMemory, readRetryPolicy, type RetryOn } from '../../tools/retry-policy.js';
 import { expansionOf } from '../job-spec.js';
+import { provenanceOf } from '../outputs.js';
 import { isTerminalJob } from '../states.js';
 import { DecisionBuilder, type Decision } from './decision.js';
 import type { KillReason } from './effects.js';
@@ -59,20 +60,33 @@ function started(out: DecisionBuilder, job: JobState, at: number, info: { extern
     const attempt = job.job.attempt;
     const imageDigest = info.imageDigest ?? null;
     const patch = { attempt, startedAt: at, endedAt: null, exitCode: null, imageDigest, ...handle };
-    out.jobTo(job, 'running', attempt > 1 ? `attempt ${attempt}` : 'started', patch);
+    out.jobTo(job, 'running', startReason(attempt), patch);
   } else if (handle) {
     // An adopted job that was running already: only its new handle.
     out.patchJob(job, handle);
   }
 }
 
+/** The reason of a job that has started: its attempt, after the first (also what a wait shown in it gives way to). */
+export function startReason(attempt: number): string {
+  const reason = attempt > 1 ? `attempt ${attempt}` : 'started';
+  return reason;
+}
+
 export function jobEnded(state: TaskState, job: JobState, event: JobEnded, worker: WorkerView): Decision {
   const out = new DecisionBuilder(state.task);
-  ended(out, job, event, worker);
+  ended(out, state, job, event, worker);
   return out.build();
 }
 
-function ended(out: DecisionBuilder, job: JobState, { result, killedFor, memMb, at }: Omit<JobEnded, 'kind' | 'jobId'>, worker: WorkerView): void {
+type Ending = Omit<JobEnded, 'kind' | 'jobId'>;
+
+function ended(out: DecisionBuilder, state: TaskState, job: JobState, { result, killedFor, memMb, at }: Ending, worker: WorkerView): void {
+  // What a store step put in the data store is recorded with its end, however it ended (docs/data.md, "Provenance").
+  if (result.stored?.length) {
+    const specOf = (jobId: string) => state.byId.get(jobId)?.spec;
+    out.stored(provenanceOf(state.task, { id: job.job.id, spec: job.spec }, result.stored, specOf, result.endedAt));
+  }
   const ran = result.exitCode !== null || result.outcome === 'succeeded';
   // An executor that did not report the start: the job ran all the same.
   if (out.statusOf(job) === 'queued' && ran) started(out, job, result.startedAt, {});
@@ -155,7 +169,7 @@ export function retryOf(job: JobState, result: AttemptResult, memMb: number, wor
  */
 export function cacheProbed(state: TaskState, job: JobState, event: CacheProbed, worker: WorkerView): Decision {
   const out = new DecisionBuilder(state.task);
-  if (event.hit) ended(out, job, { result: event.hit, killedFor: undefined, memMb: event.memMb, at: event.at }, worker);
+  if (event.hit) ended(out, state, job, { result: event.hit, killedFor: undefined, memMb: event.memMb, at: event.at }, worker);
   else out.effect({ kind: 'not-started', jobId: job.job.id });
   return out.build();
 }

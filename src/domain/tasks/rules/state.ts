@@ -2,6 +2,7 @@ import type { Job, Json, Task } from '../../../store/store.js';
 import type { CacheParts } from '../../cache/key.js';
 import type { RetryPolicy } from '../../tools/retry-policy.js';
 import type { JobSpecDocument } from '../job-spec.js';
+import type { StoredItem } from '../outputs.js';
 
 /**
  * What the rules read: a task with its jobs as plain data, and what the worker asking knows of itself. The engine's
@@ -84,4 +85,6 @@ export interface AttemptResult {
   outputStamps?: Job['outputStamps'];
   /** The outputs of a succeeded job whose outputs are values (a deferred job's run). */
   outputs?: Json;
+  /** What a store step put in the data store, however it ended (a failure may come after some items). */
+  stored?: readonly StoredItem[];
 }

@@ -17,23 +17,27 @@
  *   that environment (the same effect as `--clearenv` + `--setenv`, without putting values such as tokens on
  *   bwrap's command line, where any host user could read them).
  *
- * The job runs as uid 0 of its user namespace, which is the server's uid on the host: files it creates in
+ * The job runs in its user namespace as the server's uid, which is the server's uid on the host: files it creates in
  * /var/data belong to the server's user, and it can read host files that user owns unless they are hidden —
- * hence the defaults above and `hidePaths`.
+ * hence the defaults above and `hidePaths`. A server running as root gives its jobs the uid and gid of nobody
+ * (65534) instead of 0: they are the same user on the host, but a tool that believes itself root tries what only
+ * root may (tar restoring its archive's owners, which the namespace, mapping one uid, refuses: CWL's directory_output
+ * test), where as anyone else it does not.
  *
  * Termination: bwrap runs with `--die-with-parent` and a PID namespace whose init is bwrap's own reaper; when
  * that init dies the kernel SIGKILLs every process in the namespace, including ones that called setsid() or
- * double-forked. See runner.ts for the SIGTERM → grace → SIGKILL sequence.
+ * double-forked. See run-process.ts for the SIGTERM → grace → SIGKILL sequence.
  */
 import { spawn } from 'node:child_process';
-import { constants as fsConstants, lstatSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
-import { delimiter, join, posix } from 'node:path';
-import { removeIdleCgroups } from './cgroup.js';
-import { SANDBOX_DATA_DIR, type Executor, type ExecutorCapabilities, type JobResult, type JobSpec, type RunHooks } from './executor.js';
-import { mountRelative } from './paths.js';
-import { Launcher } from './launcher.js';
-import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type LaunchPlan, type ProcessExecutorOptions } from './runner.js';
+import { SANDBOX_DATA_DIR, type ExecutorCapabilities, type JobSpec } from '../executor.js';
+import { findInPath } from '../find-in-path.js';
+import { missingComponents, removePlaceholders } from '../mount-points.js';
+import { mountRelative, prepareWorkDir } from '../spec-checks.js';
+import { shellArgv, type LaunchPlan } from './launch-plan.js';
+import type { ProcessExecutorOptions } from './options.js';
+import { ProcessExecutor } from './process-executor.js';
 
 export interface BwrapExecutorOptions extends ProcessExecutorOptions {
   /** The bwrap binary; default: `bwrap` from the server's PATH, else /usr/bin/bwrap. */
@@ -51,29 +55,14 @@ export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 const HIDDEN_DIRS = ['/root', '/home', '/run', '/etc/ssh', '/etc/ssl/private', '/etc/sudoers.d', '/etc/munge', '/etc/gdflow'];
 const HIDDEN_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers'];
 
-function findInPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      if (statSync(candidate).isFile()) return candidate; // once per executor: synchronous is fine
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-export class BwrapExecutor implements Executor {
+export class BwrapExecutor extends ProcessExecutor {
   readonly name = 'bwrap';
-  /** Starts the job processes, so that the server never forks itself (launcher.ts). */
-  private readonly launcher: Launcher;
   readonly capabilities: ExecutorCapabilities = { sandbox: true, network_isolation: true };
   private readonly bwrap: string;
 
-  constructor(private readonly options: BwrapExecutorOptions = {}) {
+  constructor(protected override readonly options: BwrapExecutorOptions = {}) {
+    super(options);
     this.bwrap = options.bwrapPath ?? findInPath('bwrap') ?? '/usr/bin/bwrap';
-    this.launcher = new Launcher(options.launcher);
   }
 
   private hiddenList: Promise<{ args: string[]; readOnlyTmpfs: string[] }> | undefined;
@@ -115,21 +104,12 @@ export class BwrapExecutor implements Executor {
     return this.hiddenList;
   }
 
-  async close(): Promise<void> {
-    await this.launcher.close();
-    await removeIdleCgroups();
-  }
-
-  async check(): Promise<void> {
+  /** bwrap is there and can make a sandbox here. */
+  protected async checkOwnNeeds(): Promise<void> {
     try {
       await access(this.bwrap, fsConstants.X_OK);
     } catch {
       throw new Error(`bubblewrap is not installed or not executable at ${this.bwrap} (Debian: apt-get install bubblewrap)`);
-    }
-    try {
-      await access('/bin/sh', fsConstants.X_OK);
-    } catch {
-      throw new Error('/bin/sh is missing');
     }
     const args = [
       '--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--die-with-parent', '--new-session',
@@ -157,23 +137,15 @@ export class BwrapExecutor implements Executor {
           'it needs user namespaces (kernel.unprivileged_userns_clone / user.max_user_namespaces) or root',
       );
     }
-    await checkMemoryLimitSupport(this.options);
-    this.launcher.check();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
-    return runProcess(spec, signal, this.options, await this.launchPlan(spec), this.launcher, hooks);
-  }
-
-  /**
-   * How the job's first process is started: bwrap's command line and environment. Also what the Slurm executor
-   * runs on a compute node when it wraps jobs in this sandbox.
-   */
+  /** bwrap's command line and environment. */
   async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
 
     const args: string[] = [
       '--unshare-all', '--unshare-user', '--disable-userns',
+      ...(process.getuid?.() === 0 ? ['--uid', '65534', '--gid', '65534'] : []),
       ...(spec.network ? ['--share-net'] : []),
       '--cap-drop', 'ALL',
       '--die-with-parent', '--new-session',
@@ -228,45 +200,7 @@ export class BwrapExecutor implements Executor {
       cwd: workDir,
       termSkipsRoot: true,
       signalGroup: true,
-      cleanup: () => removePlaceholders(placeholders),
+      cleanup: async () => removePlaceholders(placeholders),
     };
-  }
-}
-
-/**
- * Components of workDir/rel that do not exist yet (shallowest first): bwrap creates them on the host as mount
- * points (empty files / directories) and removePlaceholders deletes them afterwards if they are still empty.
- */
-function missingComponents(workDir: string, rel: string): string[] {
-  const parts = rel.split('/');
-  const out: string[] = [];
-  let current = workDir;
-  let missing = false;
-  for (const part of parts) {
-    current = posix.join(current, part);
-    if (!missing) {
-      try {
-        lstatSync(current);
-        continue;
-      } catch {
-        missing = true;
-      }
-    }
-    out.push(current);
-  }
-  return out;
-}
-
-/** Synchronous calls, as in the host executor: on a local disk they cost less than thread-pool trips. */
-async function removePlaceholders(paths: string[]): Promise<void> {
-  // deepest first; only empty directories and empty regular files
-  for (const p of [...paths].sort((a, b) => b.length - a.length)) {
-    try {
-      const st = lstatSync(p);
-      if (st.isDirectory()) rmdirSync(p);
-      else if (st.isFile() && st.size === 0) unlinkSync(p);
-    } catch {
-      // not empty, or already gone: leave it
-    }
   }
 }

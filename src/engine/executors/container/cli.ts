@@ -1,15 +1,15 @@
 /**
  * The docker-compatible command line the container executor drives: podman, or docker (or podman's `docker`
  * shim). Only the subcommands and flags both understand are used, except where a flavour says otherwise
- * (container-args.ts).
+ * (run-args.ts).
  *
  * Each call is a short-lived process started from the server. (Job processes are started through the
  * launcher so that a fork does not block the event loop; a container CLI call costs tens of milliseconds of
  * CPU in the CLI itself, against 2-4 ms for the fork, so a launcher would save little here.)
  */
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { findInPath } from '../find-in-path.js';
 
 /** Which CLI answers: flags and output formats differ in a few places. */
 export type CliFlavour = 'podman' | 'docker';
@@ -35,19 +35,6 @@ export function errorText(result: CliResult): string {
 /** Whether a failed inspect or rm said the container does not exist (podman and docker word it differently). */
 export function saysNoSuchContainer(result: CliResult): boolean {
   return /no such (container|object)|no container with (name|id)/i.test(result.stderr);
-}
-
-function findInPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 export class ContainerCli {

@@ -2,7 +2,7 @@
  * The Slurm client commands the executor drives (sbatch, squeue, scancel, sinfo), each started with an argument
  * array (never a shell line). They find the cluster as any Slurm client does: SLURM_CONF or /etc/slurm/slurm.conf
  * on the worker's host. Every call is one RPC to the controller (what `sdiag` counts), so the executor makes few:
- * one sbatch per job, one squeue per poll for all of its jobs (slurm-poller.ts), one scancel per stop.
+ * one sbatch per job, one squeue per poll for all of its jobs (poller.ts), one scancel per stop.
  */
 import { execFile } from 'node:child_process';
 
@@ -48,17 +48,21 @@ export interface QueueRow {
   /** Seconds since the epoch; undefined before the job started. */
   startedAt: number | undefined;
   endedAt: number | undefined;
+  /** Why a PENDING job waits (squeue's %r: Resources, Priority, ...); `None` otherwise. */
+  reason: string;
 }
 
-/** The squeue format the poller asks for, and its parser: `id|state|start|end|name` (the name last: it may hold `|`). */
-export const QUEUE_FORMAT = '%i|%T|%S|%e|%j';
+/** The squeue format the poller asks for, and its parser: `id|state|start|end|reason|name` (the name last: it may hold `|`). */
+export const QUEUE_FORMAT = '%i|%T|%S|%e|%r|%j';
 
 export function parseQueue(text: string): QueueRow[] {
   const rows: QueueRow[] = [];
   for (const line of text.split('\n')) {
     const parts = line.split('|');
-    if (parts.length < 5 || !/^\d+$/.test(parts[0]!)) continue;
-    rows.push({ id: parts[0]!, state: parts[1]!.replace(/\+$/, ''), startedAt: parseSlurmTime(parts[2]!), endedAt: parseSlurmTime(parts[3]!), name: parts.slice(4).join('|') });
+    if (parts.length < 6 || !/^\d+$/.test(parts[0]!)) continue;
+    const [id, state, start, end, reason] = parts as [string, string, string, string, string];
+    const times = { startedAt: parseSlurmTime(start), endedAt: parseSlurmTime(end) };
+    rows.push({ id, state: state.replace(/\+$/, ''), ...times, reason: reason.trim(), name: parts.slice(5).join('|') });
   }
   return rows;
 }

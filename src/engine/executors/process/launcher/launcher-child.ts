@@ -41,7 +41,7 @@ function moveSelf(procsFiles: string[]): void {
 
 /**
  * Moves this process back to its own groups, the server's: a job's group is <server's group>/gdflow-jobs/<job>
- * (cgroup.ts). If that fails it must not go on: the server kills whatever is in a job's group when the job ends.
+ * (tracking/cgroup.ts). If that fails it must not go on: the server kills whatever is in a job's group when the job ends.
  * It exits; the server starts a new launcher.
  */
 function leaveJobGroups(request: DecodedRequest): void {

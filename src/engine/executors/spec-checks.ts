@@ -1,4 +1,8 @@
-import { lstatSync } from 'node:fs';
+/**
+ * What every executor checks of a job spec before it runs it, and the working directory it makes for it.
+ */
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type JobSpec } from './executor.js';
 
@@ -31,7 +35,7 @@ export function mountRelative(p: string): string | undefined {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Validates what both executors need from a spec (throws Error naming the problem). */
+/** Validates what every executor needs from a spec (throws Error naming the problem). */
 export function validateSpec(spec: JobSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
@@ -50,4 +54,11 @@ export function validateSpec(spec: JobSpec): void {
     if (!ENV_NAME.test(name)) throw new Error(`env: invalid variable name "${name}"`);
     if (typeof value !== 'string' || value.includes('\0')) throw new Error(`env: invalid value for ${name}`);
   }
+}
+
+/** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
+export async function prepareWorkDir(spec: JobSpec): Promise<string> {
+  validateSpec(spec);
+  if (!existsSync(spec.workDir)) await mkdir(spec.workDir, { recursive: true });
+  return realpathSync(spec.workDir);
 }

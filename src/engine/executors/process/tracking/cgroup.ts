@@ -28,7 +28,7 @@
  *   makes killing the whole tree exact.
  *
  * The job's first process is in the group before its first instruction (the native launcher's child joins it
- * before exec; the Node launcher forks it from inside the group, see launcher-child.ts), so no process of the job
+ * before exec; the Node launcher forks it from inside the group, see launcher/launcher-child.ts), so no process of the job
  * can start outside it.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The Slurm executor: each job is one `sbatch` of a batch script (slurm-script.ts) that runs the job as the host or
+ * The Slurm executor: each job is one `sbatch` of a batch script (batch-script.ts) that runs the job as the host or
  * bwrap executor would start it, on a compute node. The data root must be a file system the worker and the nodes
  * share (docs/operating.md).
  *
@@ -7,8 +7,8 @@
  *   be in the store before anything else can happen, so that a worker taking the task over adopts the Slurm job
  *   instead of submitting it again. A job waiting in Slurm's queue therefore reads `running` in gdflow: it has left
  *   gdflow's queue for the cluster's.
- * - A job's start and end are learned from the files its script writes (slurm-script.ts), looked at every
- *   `pollMs` without asking the controller; one squeue per `queueMs` for all jobs (slurm-poller.ts) tells what
+ * - A job's start and end are learned from the files its script writes (batch-script.ts), looked at every
+ *   `pollMs` without asking the controller; one squeue per `queueMs` for all jobs (poller.ts) tells what
  *   files cannot: a job that Slurm killed (memory, time, scancel) ends in Slurm's final state; one the controller
  *   no longer knows, with no status file, is lost, and the engine runs it again. After a scancel the squeue comes
  *   at once. Per job that is one sbatch and a share of the squeues: a 200-job DAG cost N RPCs (BENCHMARKS.md).
@@ -22,17 +22,15 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
-import { ContainerExecutor, type ContainerExecutorOptions } from './container.js';
-import { endingOf, type StopCause } from './container-outcome.js';
-import { readStatus as readContainerStatus } from './container-script.js';
-import { containerFilesOf } from './container-watch.js';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
-import { HostExecutor, type HostExecutorOptions } from './host.js';
-import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type QueueRow, type SlurmCommands } from './slurm-cli.js';
-import { SlurmPoller } from './slurm-poller.js';
-import { prepareWorkDir, type LaunchPlan } from './runner.js';
-import { batchScript, containerBatchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './slurm-script.js';
+import { ContainerExecutor, foregroundEnding, removeForegroundFiles, type ContainerExecutorOptions } from '../container/index.js';
+import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from '../executor.js';
+import { endingOf, type StopCause } from '../outcome.js';
+import { BwrapExecutor, HostExecutor, type BwrapExecutorOptions, type HostExecutorOptions, type LaunchPlan } from '../process/index.js';
+import { prepareWorkDir } from '../spec-checks.js';
+import { batchScript, containerBatchScript, readSlurmStart, readSlurmStatus, slurmFilename } from './batch-script.js';
+import { DEFAULT_COMMANDS, ENDED_STATES, slurmCall, submitEnvironment, type QueueRow, type SlurmCommands } from './cli.js';
+import { SlurmPoller } from './poller.js';
+import { slurmTurnWait, slurmWait } from '../../../domain/tasks/waiting.js';
 
 export type SlurmWrap = 'host' | 'bwrap' | 'podman';
 export const SLURM_WRAPS: readonly SlurmWrap[] = ['host', 'bwrap', 'podman'];
@@ -131,7 +129,10 @@ export class SlurmExecutor implements Executor {
     const plan = await this.launch(spec, files.dir);
     writeFileSync(files.script, plan.script, { mode: 0o755 });
     try {
-      if (!(await this.turn(signal))) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
+      const waitForTurn = () => tell(hooks?.onWaiting, slurmTurnWait(this.maxQueued));
+      if (!(await this.turn(signal, waitForTurn))) {
+        return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: now(), memoryEnforcement: 'none' };
+      }
       let id: string;
       try {
         id = await this.submit(spec, plan.cwd, files.script, plan.inContainer);
@@ -144,7 +145,7 @@ export class SlurmExecutor implements Executor {
       } catch (error) {
         process.emitWarning(`the onStarted hook of job ${spec.jobId} threw: ${(error as Error).message}`);
       }
-      return await this.follow(id, spec, signal, submittedAt).finally(() => this.release());
+      return await this.follow(id, spec, signal, submittedAt, hooks?.onWaiting).finally(() => this.release());
     } finally {
       await plan.cleanup();
     }
@@ -172,22 +173,22 @@ export class SlurmExecutor implements Executor {
     return this.container ? this.container.imageDigest(image, signal) : null;
   }
 
-  async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+  async adopt(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult> {
     const t = now();
     if (!/^\d+$/.test(externalId)) return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
     this.inQueue++;
-    return this.follow(externalId, spec, signal, t).finally(() => {
+    return this.follow(externalId, spec, signal, t, hooks?.onWaiting).finally(() => {
       this.release();
       if (this.container && spec.image) {
-        // What the submitting worker's run would have removed (ContainerExecutor.foreground).
-        rmSync(join(slurmFilesOf(spec).dir, 'container-links'), { recursive: true, force: true });
-        rmSync(containerFilesOf(spec).dir, { recursive: true, force: true });
+        // What the submitting worker's run would have removed (its foreground container's cleanup).
+        removeForegroundFiles(spec, slurmFilesOf(spec).dir);
       }
     });
   }
 
-  /** Waits for a turn to submit (rate and cap); false when aborted first. */
-  private async turn(signal: AbortSignal): Promise<boolean> {
+  /** Waits for a turn to submit (rate and cap), saying so (`onWait`) when the cap holds it back; false when aborted first. */
+  private async turn(signal: AbortSignal, onWait?: () => void): Promise<boolean> {
+    if (this.inQueue >= this.maxQueued) onWait?.();
     while (this.inQueue >= this.maxQueued) {
       if (signal.aborted) return false;
       await new Promise<void>((resolve) => {
@@ -250,8 +251,11 @@ export class SlurmExecutor implements Executor {
     }
   }
 
-  /** Follows a submitted job to its end through the poller. */
-  private follow(id: string, spec: JobSpec, signal: AbortSignal, since: number): Promise<JobResult> {
+  /**
+   * Follows a submitted job to its end through the poller; while Slurm keeps it PENDING, `onWaiting` is told its
+   * pending reason at every poll (squeue's %r), and null once it has started.
+   */
+  private follow(id: string, spec: JobSpec, signal: AbortSignal, since: number, onWaiting?: RunHooks['onWaiting']): Promise<JobResult> {
     const files = slurmFilesOf(spec);
     const name = `gdflow-${spec.jobId}`;
     return new Promise<JobResult>((resolve) => {
@@ -260,6 +264,13 @@ export class SlurmExecutor implements Executor {
       let timer: NodeJS.Timeout | undefined;
       let unlisted = 0;
       let settled = false;
+      /** Whether the job was last said to be pending in Slurm's queue. */
+      let pending = false;
+      const pendingIs = (reason: string | undefined) => {
+        if (reason !== undefined) tell(onWaiting, slurmWait(reason));
+        else if (pending) tell(onWaiting, null);
+        pending = reason !== undefined;
+      };
       const stop = (why: StopCause) => {
         if (cause) return;
         cause = why;
@@ -276,24 +287,24 @@ export class SlurmExecutor implements Executor {
         resolve(result);
       };
       // In a container, the job's memory limit is the container's: podman's monitor leaves Slurm's job, and with it Slurm's limit.
-      const containerStatus = this.container && spec.image ? containerFilesOf(spec).status : undefined;
-      const memoryEnforcement = spec.memMb > 0 ? (containerStatus ? ('container' as const) : ('slurm' as const)) : ('none' as const);
+      const inContainer = Boolean(this.container && spec.image);
+      const memoryEnforcement = spec.memMb > 0 ? (inContainer ? ('container' as const) : ('slurm' as const)) : ('none' as const);
       const ended = async (row: QueueRow | undefined) => {
         const status = readSlurmStatus(files.status);
         const times = { startedAt: startedAt ?? row?.startedAt ?? since, endedAt: row?.endedAt ?? now(), memoryEnforcement };
         if (status && status.slurmJobId === id) {
-          if (containerStatus) {
-            const inner = readContainerStatus(containerStatus);
-            if (!inner && status.exitCode !== 0 && !cause) {
+          if (inContainer) {
+            const ending = foregroundEnding(spec, status.exitCode, cause);
+            if (!ending) {
               // The runtime's own failure (125: no such image, a bad option...), told on the job's stderr.
               return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `could not start the container (exit code ${status.exitCode}): ${await lastLine(spec.stderrLog)}`, ...times });
             }
-            finish({ ...endingOf(spec, status.exitCode, { status: inner, monitorSawOom: false }, cause), ...times });
+            finish({ ...ending, ...times });
             return;
           }
           // Slurm's memory kill may take the command and spare the script, which then writes the kill's 137.
-          const oomKills = status.exitCode !== 0 && (await slurmSaysOutOfMemory(spec.stderrLog)) ? 1 : 0;
-          finish({ ...endingOf(spec, status.exitCode, { status: { exitCode: status.exitCode, oomKills }, monitorSawOom: false }, cause), ...times });
+          const outOfMemory = status.exitCode !== 0 && (await slurmSaysOutOfMemory(spec.stderrLog));
+          finish({ ...endingOf(spec, status.exitCode, outOfMemory, cause), ...times });
           return;
         }
         if (cause === 'abort') return finish({ outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', ...times });
@@ -311,6 +322,7 @@ export class SlurmExecutor implements Executor {
       const armTimeout = (start: number) => {
         if (startedAt !== undefined) return;
         startedAt = start;
+        pendingIs(undefined);
         if (spec.timeoutSeconds > 0) {
           const left = (startedAt + spec.timeoutSeconds) * 1000 - Date.now();
           timer = setTimeout(() => stop('timeout'), Math.max(0, left));
@@ -346,6 +358,7 @@ export class SlurmExecutor implements Executor {
           return;
         }
         unlisted = 0;
+        if (row.state === 'PENDING' && startedAt === undefined) pendingIs(row.reason);
         if (row.startedAt !== undefined && row.state !== 'PENDING') armTimeout(row.startedAt);
         if (ENDED_STATES.has(row.state)) void ended(row);
         else if (cause) this.poller.soon(this.options.pollMs ?? 250); // stopped and still on its node: ask again soon
@@ -354,6 +367,15 @@ export class SlurmExecutor implements Executor {
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+}
+
+/** Tell the engine what a job waits for: a hook that throws must not break the job's following. */
+function tell(onWaiting: RunHooks['onWaiting'], what: string | null): void {
+  try {
+    onWaiting?.(what);
+  } catch (error) {
+    process.emitWarning(`the onWaiting hook threw: ${(error as Error).message}`);
   }
 }
 

@@ -4,17 +4,17 @@
  *
  * It runs the job exactly as the wrapping executor (host or bwrap) would start it on this machine: its working
  * directory, an environment of its own (`env -i`: nothing of the worker's or of Slurm's leaks in; sbatch itself
- * runs with a scrubbed environment, slurm-cli.ts) and its command line. When the command ends the script writes the exit code and the
+ * runs with a scrubbed environment, cli.ts) and its command line. When the command ends the script writes the exit code and the
  * Slurm job id to a status file, renamed into place so that it is never read half written: the true end of a job
  * that ended while no worker watched it, however long ago the controller forgot the job. A job killed by Slurm
  * (scancel, its memory or time limit) writes none; then Slurm's state says how it ended. It also writes when the
- * command started. Both files tell the worker what it would otherwise ask the controller (slurm.ts).
+ * command started. Both files tell the worker what it would otherwise ask the controller (slurm-executor.ts).
  *
  * Every value is single-quoted, with each `'` closed, escaped and reopened, so no character of a command, path or
  * environment value is ever read by the shell as syntax.
  */
 import { readFileSync } from 'node:fs';
-import type { LaunchPlan } from './runner.js';
+import type { LaunchPlan } from '../process/index.js';
 
 /** POSIX shell single quoting. */
 export function shellQuote(value: string): string {
@@ -35,7 +35,7 @@ export function batchScript(jobId: string, plan: Pick<LaunchPlan, 'argv' | 'env'
   ].join('\n');
 }
 
-/** What runs a job's container on the node (ContainerExecutor.foreground). */
+/** What runs a job's container on the node (container/foreground.ts). */
 export interface ContainerLaunch {
   /** The runtime's CLI, as the node's PATH finds it or a path. */
   program: string;

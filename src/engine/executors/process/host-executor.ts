@@ -18,14 +18,13 @@
  * executor is for trusted commands only). When the command ends, processes it left in the background are killed.
  */
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants, lstatSync, mkdirSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
-import { removeIdleCgroups } from './cgroup.js';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
-import { sandboxRelative } from './paths.js';
-import { Launcher } from './launcher.js';
-import { checkMemoryLimitSupport, prepareWorkDir, runProcess, shellArgv, type LaunchPlan, type ProcessExecutorOptions } from './runner.js';
+import type { ExecutorCapabilities, JobSpec } from '../executor.js';
+import { prepareWorkDir, sandboxRelative } from '../spec-checks.js';
+import { shellArgv, type LaunchPlan } from './launch-plan.js';
+import type { ProcessExecutorOptions } from './options.js';
+import { ProcessExecutor } from './process-executor.js';
 
 export interface HostExecutorOptions extends ProcessExecutorOptions {
   /** PATH of the jobs; default: the server's PATH. */
@@ -40,39 +39,18 @@ export function rewriteDataPaths(text: string, workDir: string): string {
   return text.replace(DATA_PREFIX, () => workDir);
 }
 
-export class HostExecutor implements Executor {
+export class HostExecutor extends ProcessExecutor {
   readonly name = 'host';
-  /** Starts the job processes, so that the server never forks itself (launcher.ts). */
-  private readonly launcher: Launcher;
   readonly capabilities: ExecutorCapabilities = { sandbox: false, network_isolation: false };
 
-  constructor(private readonly options: HostExecutorOptions = {}) {
-    this.launcher = new Launcher(options.launcher);
+  constructor(protected override readonly options: HostExecutorOptions = {}) {
+    super(options);
   }
 
-  async close(): Promise<void> {
-    await this.launcher.close();
-    await removeIdleCgroups();
-  }
+  /** Nothing beyond /bin/sh. */
+  protected async checkOwnNeeds(): Promise<void> {}
 
-  async check(): Promise<void> {
-    try {
-      await access('/bin/sh', fsConstants.X_OK);
-    } catch {
-      throw new Error('/bin/sh is missing or not executable');
-    }
-    await checkMemoryLimitSupport(this.options);
-    this.launcher.check();
-  }
-
-  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
-    return runProcess(spec, signal, this.options, await this.launchPlan(spec), this.launcher, hooks);
-  }
-
-  /**
-   * How the job's first process is started: the links of its mounts made, its command line and environment. Also
-   * what the Slurm executor runs on a compute node when it wraps jobs this way.
-   */
+  /** The links of the job's mounts made, its command line and environment. */
   async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {

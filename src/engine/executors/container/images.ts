@@ -3,7 +3,7 @@
  * of an image present here and its digest. The job's container is then created from that id, so that the
  * digest recorded for the job is the one of the image that ran, even if the tag moves meanwhile.
  */
-import { errorText, type CliResult, type ContainerCli } from './container-cli.js';
+import { errorText, type CliResult, type ContainerCli } from './cli.js';
 
 /** never: only images already here; missing: pull what is not here; always: pull before every job. */
 export type PullPolicy = 'never' | 'missing' | 'always';
@@ -72,8 +72,11 @@ export class ImageResolver {
     private readonly cacheMs = 0,
   ) {}
 
-  /** The image to run `image` in, pulling it as the policy says; ImageError says why there is none. */
-  async resolve(image: string, signal: AbortSignal): Promise<ResolvedImage> {
+  /**
+   * The image to run `image` in, pulling it as the policy says; ImageError says why there is none. `onPull` is told
+   * when a pull starts (true) and ends (false), so that the job can say it waits for it.
+   */
+  async resolve(image: string, signal: AbortSignal, onPull?: (pulling: boolean) => void): Promise<ResolvedImage> {
     checkImageReference(image);
     if (this.policy !== 'always') {
       const known = this.recent.get(image);
@@ -82,7 +85,8 @@ export class ImageResolver {
       if (here) return this.remember(image, here);
       if (this.policy === 'never') throw new ImageError(`image ${image} is not present here, and the pull policy is "never"`);
     }
-    const pulled = await this.pull(image, signal);
+    onPull?.(true);
+    const pulled = await this.pull(image, signal).finally(() => onPull?.(false));
     if (pulled.code !== 0) throw new ImageError(`image ${image} could not be pulled: ${errorText(pulled)}`);
     const after = await this.inspect(image);
     if (!after) throw new ImageError(`image ${image} was pulled but cannot be found`);

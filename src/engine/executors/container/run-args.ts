@@ -5,7 +5,7 @@
  * - the image's file system, read-only, with a fresh tmpfs at /tmp and /var/tmp (exec allowed: Java tools unpack
  *   native libraries there);
  * - its working directory read-write at /var/data (its working directory and HOME), each mount at its path
- *   (inputs read-only), its log files and status file at /.gdflow (container-script.ts);
+ *   (inputs read-only), its log files and status file at /.gdflow (script.ts);
  * - no network (`--network none`: only lo) unless the tool asks for it, then the runtime's default network
  *   (podman: its bridge, with NAT to the outside; the host's own loopback services stay out of reach);
  * - the tool's cpu as a CFS quota and its memory as the container's memory limit, without swap;
@@ -16,9 +16,13 @@
  *   variables plus HOME, TMPDIR, LANG and the spec's (those from a file: values never appear on a command line).
  */
 import { createHash } from 'node:crypto';
-import type { CliFlavour } from './container-cli.js';
-import { containerCommand, STATUS_PATH, STDERR_PATH, STDOUT_PATH } from './container-script.js';
-import { SANDBOX_DATA_DIR, type JobSpec } from './executor.js';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SANDBOX_DATA_DIR, type JobSpec } from '../executor.js';
+import { missingComponents } from '../mount-points.js';
+import { mountRelative } from '../spec-checks.js';
+import type { CliFlavour } from './cli.js';
+import { containerCommand, STATUS_PATH, STDERR_PATH, STDOUT_PATH } from './script.js';
 
 /** The label that marks gdflow's containers, with the job id as its value. */
 export const JOB_LABEL = 'gdflow.job';
@@ -41,7 +45,7 @@ export function isContainerName(name: string): boolean {
   return name.startsWith('gdflow-') && VALID_NAME.test(name) && name.length <= 200;
 }
 
-/** A bind: `source` is a host path the CLI's mount syntax can carry (see ContainerExecutor.bindSource). */
+/** A bind: `source` is a host path the CLI's mount syntax can carry (see bindSource). */
 export interface Bind {
   source: string;
   destination: string;
@@ -109,4 +113,71 @@ export function runArgs(plan: RunPlan): string[] {
   for (const bind of binds) args.push('--mount', mountArg(bind));
   args.push('--entrypoint', '/bin/sh', plan.imageId, ...containerCommand(spec.command, spec.stdin, spec.stdout));
   return args;
+}
+
+/** What every container of an executor gets from its runtime and configuration. */
+export interface RuntimeSettings {
+  flavour: CliFlavour;
+  /** --ulimit values (container/ulimits.ts). */
+  ulimits: string[];
+  /** user[:group] in the container. */
+  user: string;
+}
+
+/** A bind source the CLI's --mount syntax carries as it is; others are bound through a symlink (see bindSource). */
+const PLAIN_SOURCE = /^[^,"'\n\r]*$/;
+
+/**
+ * `path` as a bind source the CLI can parse: as it is, or (holding a comma or a quote, which --mount's
+ * syntax cannot carry) through a symlink with a plain name in a private directory. The mount follows it.
+ */
+function bindSource(path: string, privateDir: () => string): string {
+  if (PLAIN_SOURCE.test(path)) return path;
+  const dir = privateDir();
+  const link = join(dir, `bind-${Math.random().toString(36).slice(2)}`);
+  symlinkSync(path, link);
+  return link;
+}
+
+/**
+ * The `run` arguments of a job's container, and the mount points the runtime will make in its working directory
+ * (mount-points.ts: removed after the job). The links and the environment file it needs go into privateDir(),
+ * which the caller removes once the container has started (its mounts made, its environment read).
+ */
+export function jobRunArgs(
+  spec: JobSpec,
+  workDir: string,
+  files: { stdout: string; stderr: string; status: string },
+  privateDir: () => string,
+  runtime: RuntimeSettings,
+  plan: Pick<RunPlan, 'name' | 'imageId' | 'monitorPidFile' | 'detach' | 'pull'>,
+): { args: string[]; placeholders: string[] } {
+  const placeholders: string[] = [];
+  const mounts: Bind[] = spec.mounts.map((mount) => {
+    const rel = mountRelative(mount.sandboxPath);
+    if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
+    return { source: bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
+  });
+  let envFile: string | undefined;
+  if (spec.env && Object.keys(spec.env).length > 0) {
+    envFile = join(privateDir(), 'env');
+    writeFileSync(envFile, Object.entries(spec.env).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+  }
+  const args = runArgs({
+    ...plan,
+    ...runtime,
+    spec,
+    workDir: bindSource(workDir, privateDir),
+    logs: { stdout: bindSource(files.stdout, privateDir), stderr: bindSource(files.stderr, privateDir), status: bindSource(files.status, privateDir) },
+    mounts,
+    ...(envFile ? { envFile } : {}),
+  });
+  return { args, placeholders };
+}
+
+/** Refuses environment values a container cannot be given: the runtime reads them from a file of lines. */
+export function checkContainerEnv(spec: JobSpec): void {
+  for (const value of Object.values(spec.env ?? {})) {
+    if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
+  }
 }

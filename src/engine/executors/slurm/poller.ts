@@ -1,12 +1,12 @@
 /**
  * One squeue for all of a worker's Slurm jobs per poll interval (gentle with the controller: Toil asked job by job
- * and flooded it). The usual end of a job is not learned here but from its status file (slurm.ts); squeue is for
+ * and flooded it). The usual end of a job is not learned here but from its status file (slurm-executor.ts); squeue is for
  * what files cannot tell: a job Slurm killed, or one that never started. Each job being followed registers a listener; after each poll every listener
  * gets its job's row, or undefined when the controller did not list it (never submitted, or forgotten after
  * MinJobAge). Ids are asked for by list (`-j a,b,c`, in chunks), with `--states=all` so that ended jobs the
  * controller still remembers are reported with their final state.
  */
-import { parseQueue, QUEUE_FORMAT, slurmCall, SlurmCommandError, type QueueRow } from './slurm-cli.js';
+import { parseQueue, QUEUE_FORMAT, slurmCall, SlurmCommandError, type QueueRow } from './cli.js';
 
 export type RowListener = (row: QueueRow | undefined) => void;
 

@@ -58,6 +58,14 @@ export interface ContainerStatus {
   oomKills: number | undefined;
 }
 
+/**
+ * Whether the container went over its memory limit: the script counts the kills while the command ran; podman's
+ * monitor saw one when the script itself was chosen (then the script wrote no status).
+ */
+export function sawOutOfMemory(status: ContainerStatus | undefined, monitorSawOom: boolean): boolean {
+  return (status?.oomKills ?? 0) > 0 || (!status && monitorSawOom);
+}
+
 /** What the script wrote; undefined when it wrote nothing (it was killed first) or the file is gone. */
 export function readStatus(path: string): ContainerStatus | undefined {
   let text: string;

@@ -19,7 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../package-root.js';
+import { packageRoot } from '../../../../package-root.js';
 import { encodeRequest, parseReply, type LaunchReply, type LaunchRequest } from './launcher-protocol.js';
 
 export interface ProcessExit {

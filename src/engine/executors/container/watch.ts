@@ -1,7 +1,7 @@
 /**
  * Knowing when a job's container has ended, without a CLI process per look.
  *
- * The container's script writes its status file when the command has ended (container-script.ts): that is the
+ * The container's script writes its status file when the command has ended (script.ts): that is the
  * usual end, noticed at once through inotify on the file's directory. A container can also end without it (its
  * script killed: SIGKILL after a stop's grace period, or the kernel's out-of-memory killer choosing it); then
  * the runtime's monitor of the container is what tells: podman's conmon, a process of this machine found through
@@ -14,8 +14,8 @@
  */
 import { closeSync, constants as fsConstants, mkdirSync, openSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readStatus, type ContainerStatus } from './container-script.js';
-import type { JobSpec } from './executor.js';
+import type { JobSpec } from '../executor.js';
+import { readStatus, type ContainerStatus } from './script.js';
 
 /** A job's files on the host that concern its container. */
 export interface ContainerFiles {

@@ -1,33 +1,35 @@
 /**
  * The container executors (`podman`, `docker`): each job runs in a container of its tool's image, through a
- * docker-compatible CLI. What the job sees is in container-args.ts, what its container runs in
- * container-script.ts. Jobs whose tool names no image run on the host sandbox (bwrap) as with `--executor bwrap`.
+ * docker-compatible CLI. What the job sees is in run-args.ts, what its container runs in script.ts. Jobs whose
+ * tool names no image run on the host sandbox (bwrap) as with `--executor bwrap`. The Slurm executor runs a job's
+ * container in the foreground of its batch script instead (foreground.ts).
  *
  * A container is started detached (`run --detach --rm`): it belongs to the runtime, not to the worker, so it keeps
  * running when the worker dies. Its name (`gdflow-<job id>`) is the job's external id: a worker that takes the
  * task over finds the container by it and waits for it (adopt) instead of running the job again. A run that finds
  * a container of that name left by an earlier attempt removes it first. Its end is known from the status file its
- * script writes and from the runtime's monitor (container-watch.ts); the runtime removes it when it ends (`--rm`),
+ * script writes and from the runtime's monitor (watch.ts); the runtime removes it when it ends (`--rm`),
  * and the status file, on the host, tells how it ended even when no worker watched it.
  *
  * Stop and timeout: `stop` with the grace period (SIGTERM to every process of the job, SIGKILL after it); nothing
  * is left behind once `run` or `adopt` has resolved.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BwrapExecutor, type BwrapExecutorOptions } from './bwrap.js';
-import { containerName, isContainerName, JOB_LABEL, runArgs, type Bind, type RunPlan } from './container-args.js';
-import { ContainerCli, errorText, saysNoSuchContainer, type CliFlavour } from './container-cli.js';
-import { checkImageReference, ImageError, ImageResolver, PullAborted, type PullPolicy, type ResolvedImage } from './container-images.js';
-import { endingOf, type StopCause } from './container-outcome.js';
-import { readStatus, type ContainerStatus } from './container-script.js';
-import { defaultUlimits } from './container-ulimits.js';
-import { containerFilesOf, createFile, untilEnded, WatchedProcess, type ContainerFiles } from './container-watch.js';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from './executor.js';
-import { missingComponents, removePlaceholders } from './mount-points.js';
-import { mountRelative } from './paths.js';
-import { prepareWorkDir } from './runner.js';
+import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from '../executor.js';
+import { removePlaceholders } from '../mount-points.js';
+import { endingOf, type StopCause } from '../outcome.js';
+import { BwrapExecutor, type BwrapExecutorOptions } from '../process/index.js';
+import { prepareWorkDir } from '../spec-checks.js';
+import { ContainerCli, errorText, saysNoSuchContainer, type CliFlavour } from './cli.js';
+import { foregroundContainer, type ForegroundContainer } from './foreground.js';
+import { ImageError, ImageResolver, PullAborted, type PullPolicy, type ResolvedImage } from './images.js';
+import { checkContainerEnv, containerName, isContainerName, JOB_LABEL, jobRunArgs, type RuntimeSettings } from './run-args.js';
+import { readStatus, sawOutOfMemory, type ContainerStatus } from './script.js';
+import { defaultUlimits } from './ulimits.js';
+import { containerFilesOf, createFile, untilEnded, WatchedProcess, type ContainerFiles } from './watch.js';
+import { imagePullWait } from '../../../domain/tasks/waiting.js';
 
 export type ContainerKind = 'podman' | 'docker';
 
@@ -38,28 +40,12 @@ export interface ContainerExecutorOptions {
   pullPolicy?: PullPolicy;
   /** Time between SIGTERM and SIGKILL when a job is stopped or times out (whole seconds for the CLI). Default 5000 ms. */
   killGraceMs?: number;
-  /** `--ulimit` values for every container; default: podman gets the server's own limits (container-ulimits.ts). */
+  /** `--ulimit` values for every container; default: podman gets the server's own limits (ulimits.ts). */
   ulimits?: string[];
   /** How long an image reference's resolution is reused before it is resolved again (policies never and missing). Default 10 s. */
   imageCacheMs?: number;
   /** Options of the host sandbox that runs jobs without an image. */
   hostSandbox?: BwrapExecutorOptions;
-}
-
-/** A job's container as a command line for a script to run in the foreground (ContainerExecutor.foreground). */
-export interface ForegroundContainer {
-  /** The runtime's CLI (podman or a docker-compatible one). */
-  program: string;
-  flavour: CliFlavour;
-  /** The container's name (`gdflow-<job id>`): what the script stops it by. */
-  name: string;
-  /** `run` and its arguments, without --detach. */
-  args: string[];
-  /** Where the container's script writes `exit=N oom_kill=M` (readStatus). */
-  status: string;
-  /** Seconds between SIGTERM and SIGKILL when the container is stopped. */
-  graceSeconds: number;
-  cleanup: () => void;
 }
 
 interface ContainerState {
@@ -73,9 +59,6 @@ interface ContainerState {
 const now = (): number => Date.now() / 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A bind source the CLI's --mount syntax carries as it is; others are bound through a symlink (see bindSource). */
-const PLAIN_SOURCE = /^[^,"'\n\r]*$/;
-
 /** Runtime states in which the container's command has not started. */
 const NOT_STARTED = new Set(['created', 'configured', 'initialized']);
 
@@ -84,6 +67,11 @@ function parseTime(text: unknown): number | undefined {
   const ms = Date.parse(text);
   // podman and docker write the zero time (year 1) for "never"
   return Number.isFinite(ms) && ms > 0 ? ms / 1000 : undefined;
+}
+
+/** A job's word on its image's pull (docs/tasks.md, "Why a job waits"): waiting for it while it lasts, then no more. */
+function pullNotes(image: string, onWaiting: RunHooks['onWaiting']): ((pulling: boolean) => void) | undefined {
+  return onWaiting && ((pulling) => onWaiting(pulling ? imagePullWait(image) : null));
 }
 
 export class ContainerExecutor implements Executor {
@@ -142,9 +130,7 @@ export class ContainerExecutor implements Executor {
     if (!spec.image) return this.runOnHost(spec, signal, hooks);
     const startedAt = now();
     const workDir = await prepareWorkDir(spec);
-    for (const value of Object.values(spec.env ?? {})) {
-      if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
-    }
+    checkContainerEnv(spec);
     const files = containerFilesOf(spec);
     // Nothing of an earlier attempt's container may be taken for this one's.
     rmSync(files.dir, { recursive: true, force: true });
@@ -153,7 +139,7 @@ export class ContainerExecutor implements Executor {
 
     let image: ResolvedImage;
     try {
-      image = await this.images.resolve(spec.image, signal);
+      image = await this.images.resolve(spec.image, signal, pullNotes(spec.image, hooks.onWaiting));
     } catch (error) {
       if (error instanceof PullAborted || signal.aborted) return this.notStarted(spec, startedAt, 'killed', 'stopped', files);
       if (error instanceof ImageError) return this.notStarted(spec, startedAt, 'failed', error.message, files);
@@ -167,7 +153,7 @@ export class ContainerExecutor implements Executor {
     let started;
     try {
       let args: string[];
-      ({ args, placeholders } = this.argsFor(spec, workDir, files, privateDir, {
+      ({ args, placeholders } = jobRunArgs(spec, workDir, files, privateDir, this.runtimeSettings(), {
         name,
         imageId: image.id,
         ...(this.cli.flavour === 'podman' ? { monitorPidFile: files.monitorPid } : {}),
@@ -194,8 +180,8 @@ export class ContainerExecutor implements Executor {
     return this.follow(name, spec, signal, startedAt, files, placeholders);
   }
 
-  async imageDigest(image: string, signal: AbortSignal): Promise<string> {
-    return (await this.images.resolve(image, signal)).digest;
+  async imageDigest(image: string, signal: AbortSignal, onWaiting?: RunHooks['onWaiting']): Promise<string> {
+    return (await this.images.resolve(image, signal, pullNotes(image, onWaiting))).digest;
   }
 
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
@@ -219,76 +205,17 @@ export class ContainerExecutor implements Executor {
   }
 
   /**
-   * The container of a job that another scheduler starts on another machine: the Slurm executor's batch script
-   * runs `program args` in the foreground on a compute node, so the job lasts as long as the container. The image
-   * is named, not resolved here: the node's runtime finds it or pulls it (`--pull` of the pull policy). The links
-   * and the environment file go into `dir`, on the file system the node shares; `cleanup` removes them once the
-   * job has ended. The container's script writes its exit code and out-of-memory kills to `files.status`.
+   * The container of a job that another scheduler runs on another machine, in the foreground of its script (the
+   * Slurm executor's batch script): see foreground.ts. What this executor adds is its runtime: the CLI, its flavour
+   * (as check() found it), the pull policy, the stop grace period, the ulimits and the container's user.
    */
   foreground(spec: JobSpec, workDir: string, dir: string): ForegroundContainer {
-    if (!spec.image) throw new Error('foreground: the job names no image');
-    checkImageReference(spec.image);
-    for (const value of Object.values(spec.env ?? {})) {
-      if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
-    }
-    const files = containerFilesOf(spec);
-    rmSync(files.dir, { recursive: true, force: true });
-    for (const file of [files.stdout, files.stderr, files.status]) createFile(file);
-    const linkDir = join(dir, 'container-links');
-    rmSync(linkDir, { recursive: true, force: true });
-    const privateDir = () => {
-      mkdirSync(linkDir, { recursive: true, mode: 0o700 });
-      return linkDir;
-    };
-    const name = containerName(spec.jobId);
-    const policy = this.options.pullPolicy ?? 'missing';
-    const { args, placeholders } = this.argsFor(spec, workDir, files, privateDir, { name, imageId: spec.image, detach: false, pull: policy });
-    return {
+    return foregroundContainer(spec, workDir, dir, {
+      ...this.runtimeSettings(),
       program: this.cli.program,
-      flavour: this.cli.flavour,
-      name,
-      args,
-      status: files.status,
-      graceSeconds: Math.max(0, Math.ceil((this.options.killGraceMs ?? 5000) / 1000)),
-      cleanup: () => {
-        rmSync(linkDir, { recursive: true, force: true });
-        rmSync(files.dir, { recursive: true, force: true });
-        removePlaceholders(placeholders);
-      },
-    };
-  }
-
-  /** The `run` arguments of a job's container; the links and the environment file it needs go into privateDir(). */
-  private argsFor(
-    spec: JobSpec,
-    workDir: string,
-    files: Pick<ContainerFiles, 'stdout' | 'stderr' | 'status'>,
-    privateDir: () => string,
-    plan: Pick<RunPlan, 'name' | 'imageId' | 'monitorPidFile' | 'detach' | 'pull'>,
-  ): { args: string[]; placeholders: string[] } {
-    const placeholders: string[] = [];
-    const mounts: Bind[] = spec.mounts.map((mount) => {
-      const rel = mountRelative(mount.sandboxPath);
-      if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
-      return { source: this.bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
+      pullPolicy: this.options.pullPolicy ?? 'missing',
+      killGraceMs: this.options.killGraceMs ?? 5000,
     });
-    let envFile: string | undefined;
-    if (spec.env && Object.keys(spec.env).length > 0) {
-      envFile = join(privateDir(), 'env');
-      writeFileSync(envFile, Object.entries(spec.env).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
-    }
-    const args = runArgs({
-      ...plan,
-      flavour: this.cli.flavour,
-      spec,
-      workDir: this.bindSource(workDir, privateDir),
-      logs: { stdout: this.bindSource(files.stdout, privateDir), stderr: this.bindSource(files.stderr, privateDir), status: this.bindSource(files.status, privateDir) },
-      mounts,
-      ulimits: this.ulimits(),
-      user: this.containerUser(),
-      ...(envFile ? { envFile } : {}),
-    });
-    return { args, placeholders };
   }
 
   /** A job whose tool names no image: on the host sandbox, as `--executor bwrap` runs it. */
@@ -356,15 +283,16 @@ export class ContainerExecutor implements Executor {
     if (status || cause) {
       // Stopped: the script may have been SIGKILLed before its status (a command ignoring SIGTERM); the cause says it all.
       const code = status?.exitCode ?? 137;
-      return { ...endingOf(spec, code, { status, monitorSawOom }, cause), ...(status ? {} : { exitCode: null }), startedAt, endedAt, memoryEnforcement };
+      const ending = endingOf(spec, code, sawOutOfMemory(status, monitorSawOom), cause);
+      return { ...ending, ...(status ? {} : { exitCode: null }), startedAt, endedAt, memoryEnforcement };
     }
-    if (monitorSawOom) return { ...endingOf(spec, 137, { status, monitorSawOom }, undefined), startedAt, endedAt, memoryEnforcement };
+    if (monitorSawOom) return { ...endingOf(spec, 137, sawOutOfMemory(status, monitorSawOom), undefined), startedAt, endedAt, memoryEnforcement };
     // Killed from outside (podman kill, a reboot of the runtime...) before its script could say how it ended.
     return { outcome: 'failed', exitCode: null, signal: null, reason: 'the container ended without telling how (killed from outside gdflow?)', startedAt, endedAt, memoryEnforcement };
   }
 
   /**
-   * How the end of a container shows besides its status file (container-watch.ts): podman's monitor exiting, or
+   * How the end of a container shows besides its status file (watch.ts): podman's monitor exiting, or
    * a docker `wait` returning; and, after it, that the container is gone.
    */
   private monitorOf(name: string, files: ContainerFiles): { gone: () => boolean | Promise<boolean>; removed: () => Promise<void> } {
@@ -421,16 +349,9 @@ export class ContainerExecutor implements Executor {
     }
   }
 
-  /**
-   * `path` as a bind source the CLI can parse: as it is, or (holding a comma or a quote, which --mount's
-   * syntax cannot carry) through a symlink with a plain name in a private directory. The mount follows it.
-   */
-  private bindSource(path: string, privateDir: () => string): string {
-    if (PLAIN_SOURCE.test(path)) return path;
-    const dir = privateDir();
-    const link = join(dir, `bind-${Math.random().toString(36).slice(2)}`);
-    symlinkSync(path, link);
-    return link;
+  /** What every container of this executor gets: the CLI's flavour, the ulimits and the user. */
+  private runtimeSettings(): RuntimeSettings {
+    return { flavour: this.cli.flavour, ulimits: this.ulimits(), user: this.containerUser() };
   }
 
   private ulimits(): string[] {
