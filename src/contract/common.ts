@@ -3,6 +3,7 @@
  * `as const` object: Fastify validates requests with it, json-schema-to-ts derives the TypeScript types of the
  * handlers and of the SDK from it, and the OpenAPI document (server/openapi.ts) is built from it.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import { MAX_VERSION } from './limits.js';
 
 /** The error body of every 4xx and 5xx (docs/wire.md §3). */
@@ -92,6 +93,12 @@ export const requiredWorkflowVersionQuery = {
   properties: { workflow_version: queryVersion() },
   required: ['workflow_version'],
 } as const;
+
+/** A tool or workflow version in a query, as the schemas above let it through: decimal digits, 1 to 999999999. */
+export type ToolVersionQuery = FromSchema<typeof toolVersionQuery>;
+export type RequiredToolVersionQuery = FromSchema<typeof requiredToolVersionQuery>;
+export type WorkflowVersionQuery = FromSchema<typeof workflowVersionQuery>;
+export type RequiredWorkflowVersionQuery = FromSchema<typeof requiredWorkflowVersionQuery>;
 
 /** Any JSON object (a member whose structure the domain checks, or one the clients read loosely). */
 export const anyObject = { type: 'object', additionalProperties: true } as const;

@@ -1,5 +1,7 @@
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes (docs/wire.md §2, docs/tasks.md). */
+import type { FromSchema } from 'json-schema-to-ts';
 import { version } from './common.js';
+import { JOB_STATUSES, TASK_STATUSES } from './states.js';
 import { runParameters } from './workflows.js';
 
 const text = { type: 'string' } as const;
@@ -34,6 +36,10 @@ export const listTasksQuery = {
   },
 } as const;
 
+/** The body and query as their schemas let them through: what the domain's task operations take (domain/tasks/service.ts). */
+export type ActivateWorkflowBody = FromSchema<typeof activateWorkflowBody>;
+export type ListTasksQuery = FromSchema<typeof listTasksQuery>;
+
 const time = { type: ['number', 'null'], description: 'unix seconds; null while unknown' } as const;
 
 export const taskProgress = {
@@ -49,7 +55,7 @@ export const task = {
   properties: {
     task_id: { type: 'string', description: '24 hex digits' },
     task_name: text,
-    status: { type: 'string', enum: ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'] },
+    status: { type: 'string', enum: TASK_STATUSES },
     reason: { type: 'string', description: 'why the task is in its state (a failed job, a stop)' },
     workflow_name: text,
     workflow_version: { type: 'integer' },
@@ -147,7 +153,7 @@ export const job = {
     name: { type: 'string', description: "the node's tool" },
     node_id: text,
     alias: text,
-    status: { type: 'string', enum: ['waiting', 'queued', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] },
+    status: { type: 'string', enum: JOB_STATUSES },
     reason: text,
     exit_code: { type: ['integer', 'null'] },
     attempt: { type: 'integer' },

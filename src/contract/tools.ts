@@ -6,6 +6,7 @@
  * one (`fromats`) is refused rather than kept and ignored. What the types cannot say (names, formats, the
  * template's references and limits) the domain checks (domain/tools/definition.ts).
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import { epochSeconds, version } from './common.js';
 
 const text = { type: 'string' } as const;
@@ -130,7 +131,12 @@ export const putToolBody = {
     description: text,
     configs: toolDefinition,
   },
+  required: ['tool_version'],
 } as const;
+
+/** The bodies as their schemas let them through: what the domain's tool operations take (domain/tools/service.ts). */
+export type CreateToolBody = FromSchema<typeof createToolBody>;
+export type PutToolBody = FromSchema<typeof putToolBody>;
 
 const summaryMembers = {
   tool_url: text,

@@ -3,6 +3,7 @@
  * §2). A workflow's graph (which nodes exist, what their links join) is the domain's to check
  * (domain/workflows/graph.ts); the types of its members are checked here.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import { epochSeconds, version } from './common.js';
 
 const text = { type: 'string' } as const;
@@ -49,6 +50,7 @@ export const createWorkflowBody = {
 export const putWorkflowBody = {
   type: 'object',
   properties: { workflow_version: version, description: text, configs: workflowConfigs },
+  required: ['workflow_version'],
 } as const;
 
 /** INTERFACE.md 2.8: the domain checks it against the workflow (domain/workflows/run-template.ts). */
@@ -69,7 +71,13 @@ export const runParameters = {
 export const setRunTemplateBody = {
   type: 'object',
   properties: { workflow_version: version, parameters: runParameters },
+  required: ['workflow_version'],
 } as const;
+
+/** The bodies as their schemas let them through: what the domain's workflow operations take (domain/workflows/service.ts). */
+export type CreateWorkflowBody = FromSchema<typeof createWorkflowBody>;
+export type PutWorkflowBody = FromSchema<typeof putWorkflowBody>;
+export type SetRunTemplateBody = FromSchema<typeof setRunTemplateBody>;
 
 const summaryMembers = {
   workflow_url: text,

@@ -32,15 +32,12 @@ export function decimalVersion(text: string): number | undefined {
   return version >= 1 && version <= MAX_VERSION ? version : undefined;
 }
 
-/** A version from a query string or a body: a positive JSON integer, or decimal digits in a string. */
-export function parseVersion(field: 'tool_version' | 'workflow_version', value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_VERSION) return value;
-  const version = typeof value === 'string' ? decimalVersion(value) : undefined;
-  if (version !== undefined) return version;
-  const shown = typeof value === 'string' ? `'${value.slice(0, 40)}'` : JSON.stringify(value);
-  throw invalid(`${field} ${shown} is not a positive integer`);
-}
-
-export function optionalVersion(field: 'tool_version' | 'workflow_version', value: unknown): number | undefined {
-  return value === undefined ? undefined : parseVersion(field, value);
+/**
+ * A version in a query, as the route's schema let it through: decimal digits from 1 to 999999999 (contract/common.ts).
+ * It is read, not checked again; a version in a JSON body arrives as the integer its schema checked.
+ */
+export function queryVersion(text: string): number;
+export function queryVersion(text: string | undefined): number | undefined;
+export function queryVersion(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
 }

@@ -3,7 +3,6 @@ import type { Socket } from 'node:net';
 import { Ajv } from 'ajv';
 import secureJson from 'secure-json-parse';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Caller } from '../domain/access.js';
 import { invalid } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { newRequestId } from '../ids.js';
@@ -12,13 +11,15 @@ import type { AccessKey } from '../store/store.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { registerAuditHook } from './audit-hook.js';
 import { registerMetricsRoute } from './metrics-route.js';
-import { verifyRequest, verifyRequestNow } from './auth.js';
+import { authenticationPlugin, signedCaller } from './plugins/authentication.js';
+import { emptySegment } from './request-target.js';
 import { ReadCache, cachedReadHandler } from './read-cache.js';
+import type { RouteContext } from './routes/context.js';
 import { COMMON_ERRORS, httpError, renderSpec, type ErrorSpec } from './errors.js';
 import { errorHandler, sendError, writeRawError } from './error-handler.js';
 import { silentLogger, type Logger } from './logger.js';
 import './fastify-types.js';
-import type { Layout } from '../engine/layout.js';
+import type { JobLogs } from '../engine/index.js';
 import type { SignedLogLinks } from './log-links.js';
 import { registerConsoleRoutes } from './routes/console.js';
 import { registerCwlImportRoutes } from './routes/cwl-import.js';
@@ -36,7 +37,8 @@ import { registerOpenApiRoute } from './openapi.js';
 export interface AppOptions {
   services: Services;
   logLinks: SignedLogLinks;
-  layout: Layout;
+  /** The jobs' logs, which GET /logs/<job>/ serves. */
+  jobLogs: JobLogs;
   lookupKey: (id: string) => Promise<AccessKey | undefined>;
   /** The key without waiting when it is cached (see VerifyOptions.peekKey). */
   peekKey?: (id: string) => AccessKey | null | undefined;
@@ -62,8 +64,6 @@ export interface AppOptions {
   /** GET /metrics and the HTTP metrics (absent: neither). */
   metrics?: { metrics: Metrics; token: string };
 }
-
-const EMPTY_MD5 = contentMd5('');
 
 function clientErrorSpec(error: NodeJS.ErrnoException): { spec: ErrorSpec; reason: string } {
   switch (error.code) {
@@ -153,7 +153,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The answers' schemas document them (GET /openapi.json); answers are written as the domain made them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.decorateRequest('caller', null);
   app.decorateRequest('rawBody', null);
 
   // JSON bodies are parsed here so that Content-MD5 can be checked against the bytes received.
@@ -167,58 +166,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(invalid(type === undefined ? 'the body has no Content-Type; send it as application/json' : `the Content-Type '${String(type).slice(0, 100)}' is not application/json`));
   });
 
-  const verifyOptions = { lookupKey: options.lookupKey, peekKey: options.peekKey, clockSkewSeconds: options.clockSkewSeconds ?? 900, now };
+  // Signed routes (all but those marked auth: false) verify the signature first, and carry the caller and scope.
+  await app.register(authenticationPlugin, {
+    lookupKey: options.lookupKey,
+    peekKey: options.peekKey,
+    clockSkewSeconds: options.clockSkewSeconds ?? 900,
+    now,
+    publicUrl: options.publicUrl,
+  });
 
-
-  // Signed routes (all but those marked auth: false) verify the signature first. Hooked per route
-  // so that no request pays for deciding whether it needs it; written with a callback so that a
-  // request whose key is cached is verified without a trip through the event loop.
-  const authenticated = (request: FastifyRequest, caller: Caller): Error | undefined => {
-    request.caller = caller;
-    const url = request.raw.url ?? '/';
-    const empty = emptySegment(url);
-    if (empty) return invalid(empty);
-    // No name, id, path or query value may hold a NUL: PostgreSQL cannot store one, and no file name has one.
-    if (/%00/.test(url)) return invalid('the request target holds a NUL character (%00)');
-    // A body is checked against Content-MD5 when it is parsed; a request without one here.
-    const md5 = request.headers['content-md5'];
-    if (typeof md5 === 'string' && md5 !== EMPTY_MD5 && !hasBody(request)) {
-      return httpError('InvalidDigest', `Content-MD5 '${md5}' is not the digest of the empty body`);
-    }
-    return undefined;
-  };
-  const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
-    let caller: Caller | undefined;
-    try {
-      caller = verifyRequestNow(request, verifyOptions);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    if (caller) {
-      done(authenticated(request, caller));
-      return;
-    }
-    verifyRequest(request, verifyOptions).then(
-      (c) => done(authenticated(request, c)),
-      (error: Error) => done(error),
-    );
-  };
   const documented = new Set(allRoutes().flatMap(([, e]) => [`${e.method} ${e.url}`, ...(e.method === 'GET' ? [`HEAD ${e.url}`] : [])]));
   app.addHook('onRoute', (route) => {
     // Every route is in the API table, so in GET /openapi.json: a new route without an entry stops the server here.
     for (const method of [route.method].flat()) {
       if (!documented.has(`${method} ${route.url}`)) throw new Error(`route ${method} ${route.url} is not in the API table (src/contract/routes.ts)`);
     }
-    if (route.config?.auth === false) return;
-    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [authenticate, ...existing];
   });
 
   // The access log costs a little on every request: only hook it in when it is written.
   if (logger.isLevelEnabled('info')) {
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account: request.caller?.accountName, ip: request.ip }, 'request');
+      const account = signedCaller(request)?.accountName;
+      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account, ip: request.ip }, 'request');
     });
   }
 
@@ -233,7 +202,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readCache = options.cacheGeneration ? new ReadCache(options.cacheGeneration) : undefined;
   const context: RouteContext = {
     services: options.services,
-    baseUrl: (request) => options.publicUrl || `${request.protocol}://${request.host}`,
     cachedRead: (read) => cachedReadHandler(readCache, read),
     health: options.health ?? (() => ({})),
   };
@@ -242,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerTaskRoutes(app, context);
   registerCwlRunRoutes(app, context);
   registerCwlImportRoutes(app, context);
-  registerLogRoutes(app, { store: options.services.store, layout: options.layout, links: options.logLinks });
+  registerLogRoutes(app, { store: options.services.store, logs: options.jobLogs, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
   registerOpenApiRoute(app);
@@ -253,27 +221,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Fastify's trustProxy: the proxies' addresses, or false (the forwarded headers are ignored). */
 export function trustProxyOption(addresses: string[] | undefined): string[] | false {
   return addresses && addresses.length > 0 ? addresses : false;
-}
-
-/** What route modules get: the domain services, a way to build absolute links, and the read cache. */
-export interface RouteContext {
-  services: Services;
-  baseUrl: (request: FastifyRequest) => string;
-  /** The handler of a read whose answer depends only on stored definitions and the request (see ReadCache). */
-  cachedRead: <R extends FastifyRequest>(read: (request: R) => Promise<unknown>) => (request: R, reply: FastifyReply) => Promise<void> | undefined;
-  health: () => Record<string, unknown>;
-}
-
-/** The caller of an authenticated route (the auth hook has run). */
-export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw httpError('MissingAuthorization', 'the request is not signed');
-  return request.caller;
-}
-
-/** Whether a body follows the headers (as Node's parser decides: a length above 0, or chunked). */
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
@@ -329,18 +276,4 @@ export function scanJson(body: Buffer): { depth: number; nul: boolean } {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return { depth: deepest, nul };
-}
-
-/**
- * Why a request path has an empty segment (`tools//`, `tasks//jobs/`), or undefined: an empty name or id is
- * refused rather than routed to the collection. Leading slashes are the exception: clients configured with a
- * trailing `/` send `//accounts/...` (docs/wire.md §7).
- */
-function emptySegment(url: string): string | undefined {
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  let start = 0;
-  while (path.charCodeAt(start) === 0x2f) start++;
-  if (path.indexOf('//', start) < 0) return undefined;
-  return `the request path has an empty segment (a name or id is missing): ${path.slice(0, 200)}`;
 }

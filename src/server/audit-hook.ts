@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { actorOf, audited, refused } from '../domain/audit.js';
 import type { AuditEntry, Store } from '../store/store.js';
 import type { Logger } from './logger.js';
+import { signedCaller } from './plugins/authentication.js';
 
 /**
  * The audit log's part in the HTTP layer (docs/operating.md, "Audit log"). The domain records every write it makes in
@@ -22,7 +23,7 @@ function operationName(operation: string | undefined, method: string): string {
 
 
 function entryFor(request: FastifyRequest, reply: FastifyReply, payload: unknown): AuditEntry | undefined {
-  const caller = request.caller;
+  const caller = signedCaller(request);
   if (!caller) return undefined;
   const operation = operationName(request.routeOptions.config?.operation, request.method);
   const params = request.params as Record<string, string | undefined>;

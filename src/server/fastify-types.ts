@@ -1,4 +1,3 @@
-import type { Caller } from '../domain/access.js';
 import type { Operation } from './errors.js';
 
 declare module 'fastify' {
@@ -9,8 +8,6 @@ declare module 'fastify' {
     auth?: boolean;
   }
   interface FastifyRequest {
-    /** The account whose key signed the request; set by the auth hook. */
-    caller: Caller | null;
     /** The bytes of a JSON body as received (for Content-MD5). */
     rawBody: Buffer | null;
   }

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { access } from 'node:fs/promises';
 import type { LogLinks } from '../domain/tasks/service.js';
-import type { Layout } from '../engine/layout.js';
+import type { JobLogs } from '../engine/index.js';
 import type { Job, Store } from '../store/store.js';
 
 /**
@@ -14,7 +13,7 @@ export class SignedLogLinks implements LogLinks {
 
   constructor(
     private readonly store: Store,
-    private readonly layout: Layout,
+    private readonly logs: JobLogs,
     private readonly ttlSeconds: number,
   ) {}
 
@@ -42,9 +41,7 @@ export class SignedLogLinks implements LogLinks {
     return undefined;
   }
 
-  async hasLog(job: Job): Promise<boolean> {
-    const paths = [this.layout.stdoutLog(job.taskId, job.nodeId), this.layout.stderrLog(job.taskId, job.nodeId)];
-    const found = await Promise.all(paths.map((p) => access(p).then(() => true, () => false)));
-    return found.some(Boolean);
+  hasLog(job: Job): Promise<boolean> {
+    return this.logs.exists(job);
   }
 }

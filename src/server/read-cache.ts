@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { signedCaller } from './plugins/authentication.js';
 
 /**
  * The rendered JSON of reads whose answer depends only on stored definitions and on the request:
@@ -63,7 +64,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Who asks and for what: everything a cacheable answer depends on besides the stored data. */
 function keyOf(request: FastifyRequest): string {
-  return `${request.caller?.accountName ?? ''}\n${request.headers.host ?? ''}\n${request.raw.url ?? ''}`;
+  return `${signedCaller(request)?.accountName ?? ''}\n${request.headers.host ?? ''}\n${request.raw.url ?? ''}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { insertAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DIALECTS, type SqlDialect } from './dialect.js';
-import type { KyselyStoreOptions } from './kysely-store.js';
+import type { KyselyStoreOptions } from './kysely-options.js';
 import type { Database, ToolsTable, WorkflowsTable } from './schema.js';
 import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
 import {

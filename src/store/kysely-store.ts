@@ -7,6 +7,7 @@ import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash }
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
+import type { KyselyStoreOptions } from './kysely-options.js';
 import { isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
@@ -133,19 +134,6 @@ async function recordTransition(
   const { taskId, jobId, from, patch, at } = change;
   if (patch.status === undefined || patch.status === from) return;
   await trx.insertInto('task_events').values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
-}
-
-/** What differs between the backends beyond SQL itself (which the Kysely dialect handles). */
-export interface KyselyStoreOptions {
-  /**
-   * Runs `fn` in a transaction whose commit may return before it is on disk (SQLite: `synchronous=NORMAL` for
-   * that commit; PostgreSQL: `synchronous_commit = off`). It survives a crash of the server process, not of the
-   * machine. Without it, such transactions are ordinary, durable ones.
-   */
-  relaxedTransaction?: <T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
-  onClose?: () => Promise<void>;
-  /** How workers are woken (default: within this process only). */
-  events?: WorkEvents;
 }
 
 /** Unfinished task states, written as in the partial index tasks_claimable (migration 0003) so that it is used. */

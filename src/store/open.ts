@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { ConfigError } from '../config/config.js';
 import { parseDatabase } from './location.js';
 import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
@@ -16,7 +15,9 @@ export interface StoreLocation {
 
 export async function openStore(location: StoreLocation): Promise<Store> {
   const parsed = parseDatabase(location.database ?? '');
-  if ('problem' in parsed) throw new ConfigError([`database: ${parsed.problem}`]);
+  // The configuration has refused such a value already (config.ts, with every other problem): this is for callers
+  // that hand a location over without reading a configuration.
+  if ('problem' in parsed) throw new Error(`database: ${parsed.problem}`);
   const observer = location.onQuery ? { onQuery: location.onQuery } : {};
   if (parsed.kind === 'postgres') return openPostgresStore(parsed.url, observer);
   return openSqliteStore(parsed.file ?? join(location.dataDir, 'gdflow.db'), observer);

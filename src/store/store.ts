@@ -5,7 +5,7 @@
  * contract suite in test/store/ runs against every backend.
  */
 
-import type { JobStatus, TaskStatus } from '../domain/tasks/states.js';
+import type { JobStatus, TaskStatus } from '../contract/states.js';
 
 export type { JobStatus, TaskStatus };
 

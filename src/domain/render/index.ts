@@ -1,4 +1,4 @@
-import type { ParameterDefinition, PortDefinition, ToolDefinition } from '../tools/definition.js';
+import type { ParameterDefinition, PortDefinition, ToolDefinition } from '../tools/types.js';
 import { RenderError } from './errors.js';
 import { renderTemplate } from './jinja.js';
 import { checkUserString, wrap } from './sentinel.js';

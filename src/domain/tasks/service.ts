@@ -1,15 +1,17 @@
 import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type Store, type Task, type Workflow } from '../../store/store.js';
 import { parseJobSpec, type JobSpecDocument } from './job-spec.js';
 import { waitingFor } from './waiting.js';
-import { TASK_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
+import { TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { changesOf, NOTHING_RUNS_HERE, stopTask } from './rules/index.js';
 import { buildPlan, PlanError } from './plan.js';
 import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
 import { actorOf, audited } from '../audit.js';
 import { forbidden, invalid, notFound } from '../errors.js';
-import { describe, isObject, type JsonObject } from '../json.js';
-import { checkName, parseVersion } from '../names.js';
+import { isObject, type JsonObject } from '../json.js';
+import { checkName } from '../names.js';
+import type { ActivateWorkflowBody, ListTasksQuery } from '../../contract/tasks.js';
+import { TASK_STATUSES } from '../../contract/states.js';
 import type { Scope } from '../tools/service.js';
 import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
@@ -75,12 +77,11 @@ type NameOfTask = (at: Date, taskId: string) => string;
 /** How many ids an activation draws when the one it drew is taken (8 random bytes in the same second: a second draw is as good as never needed). */
 const ID_ATTEMPTS = 3;
 
-function wholeSeconds(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'string' && /^\d{1,12}(\.\d+)?$/.test(value)) return Math.floor(Number(value));
-  // The route's schema has already read the query's text as a number.
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value < 1e12) return Math.floor(value);
-  throw invalid(`${field} must be unix seconds, not ${describe(value)}`);
+/** A time bound of a task list: the route's schema read it as a number; its range is checked here. */
+function wholeSeconds(value: number | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (value >= 0 && value < 1e12) return Math.floor(value);
+  throw invalid(`${field} must be unix seconds, not number ${value}`);
 }
 
 /** The keyset cursor of a task list page: where the next page starts (the last task's creation time and id). */
@@ -88,18 +89,20 @@ function encodeCursor(task: Task): string {
   return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
 }
 
+const isTaskStatus = (state: string): state is TaskStatus => (TASK_STATUSES as readonly string[]).includes(state);
+
 /** The `status` filter of a task list: one state or several, separated by commas. */
-function taskStatuses(value: unknown): TaskStatus[] {
-  const states = String(value).split(',').map((s) => s.trim());
-  for (const state of states) {
-    if (!TASK_STATES.includes(state as TaskStatus)) throw invalid(`status '${state.slice(0, 64)}' is not a task state (${TASK_STATES.join(', ')})`);
-  }
-  return states as TaskStatus[];
+function taskStatuses(value: string): TaskStatus[] {
+  const states = value.split(',').map((s) => s.trim());
+  return states.map((state) => {
+    if (!isTaskStatus(state)) throw invalid(`status '${state.slice(0, 64)}' is not a task state (${TASK_STATUSES.join(', ')})`);
+    return state;
+  });
 }
 
-function decodeCursor(value: unknown): { createdAt: number; id: string } {
+function decodeCursor(value: string): { createdAt: number; id: string } {
   const refuse = () => invalid('cursor must be the next_cursor of an earlier page of this list');
-  if (typeof value !== 'string' || value.length > 200) throw refuse();
+  if (value.length > 200) throw refuse();
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
@@ -152,12 +155,25 @@ async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
   return status;
 }
 
+/** What starts a task: from an ActivateWorkflow body, or from an earlier task (rerun). */
+interface StartRequest {
+  workflowName: string;
+  /** Absent: the latest checked version. */
+  version: number | undefined;
+  /** `<account>[/<project>]` of the workflow, when it is not the caller's. */
+  owner: string | undefined;
+  /** Absent or null: one is made, by `nameOf` when given (reruns), else in the default form. */
+  taskName: string | null | undefined;
+  nameOf?: NameOfTask;
+  parameters: JsonObject;
+}
+
 /** How the audit log names a task. */
 const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
 
 /** ActivateWorkflow of a workflow imported from CWL: a CWL run of its document (cwl/imports/activation.ts). */
 export interface ImportedWorkflowRuns {
-  activate(scope: Scope, workflow: Workflow, body: JsonObject): Promise<{ task_id: string; task_name: string }>;
+  activate(scope: Scope, workflow: Workflow, request: { parameters: JsonObject; taskName: string | null | undefined }): Promise<{ task_id: string; task_name: string }>;
 }
 
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2. */
@@ -172,19 +188,32 @@ export class TaskService {
     private readonly cwlRuns?: ImportedWorkflowRuns,
   ) {}
 
-  /** `nameOf` (for reruns) names the task from its id, in place of a name in the request or the default form. */
-  async activate(scope: Scope, body: unknown, nameOf?: NameOfTask): Promise<{ task_id: string; task_name: string }> {
-    if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
-    const workflowName = checkName('workflow_name', body.workflow_name);
-    const version = body.workflow_version === undefined || body.workflow_version === null ? undefined : parseVersion('workflow_version', body.workflow_version);
+  /**
+   * ActivateWorkflow, with the body as its schema let it through (contract/tasks.ts): what is checked here is what a
+   * schema cannot say (the name rules, whose workflow it is, the run parameters against the workflow).
+   */
+  async activate(scope: Scope, body: ActivateWorkflowBody): Promise<{ task_id: string; task_name: string }> {
+    const parameters = body.parameters ?? {};
+    const fromParameters = typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined;
+    return this.start(scope, {
+      workflowName: checkName('workflow_name', body.workflow_name),
+      version: body.workflow_version,
+      owner: body.workflow_owner,
+      taskName: body.task_name ?? fromParameters,
+      parameters,
+    });
+  }
+
+  /** Start a task of a workflow version (the latest checked one without a version), the workflow's owner's or public. */
+  private async start(scope: Scope, request: StartRequest): Promise<{ task_id: string; task_name: string }> {
+    const { workflowName, version, parameters, nameOf } = request;
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
 
     // The workflow: the caller's own (in this project), or another account's public one.
     let ownerAccount = scope.caller.accountName;
     let ownerProject = project.name;
-    if (body.workflow_owner !== undefined && body.workflow_owner !== null && body.workflow_owner !== '') {
-      if (typeof body.workflow_owner !== 'string') throw invalid('workflow_owner must be an account name');
-      const [account, projectName] = body.workflow_owner.split('/', 2) as [string, string | undefined];
+    if (request.owner !== undefined) {
+      const [account, projectName] = request.owner.split('/', 2) as [string, string | undefined];
       if (account !== scope.caller.accountName) {
         if (account !== PUBLIC_ACCOUNT) throw forbidden(`workflows of account '${account}' are not public`);
         ownerAccount = account;
@@ -202,14 +231,11 @@ export class TaskService {
     }
     if (workflow.cwl !== null) {
       if (!this.cwlRuns) throw invalid(`workflow '${workflow.name}' version ${workflow.version} was imported from CWL, and this server runs no CWL`);
-      return this.cwlRuns.activate(scope, workflow, body);
+      return this.cwlRuns.activate(scope, workflow, { parameters, taskName: request.taskName });
     }
     const { template, graph } = await this.workflows.runTemplate(workflow);
 
-    const parameters = body.parameters;
-    if (parameters !== undefined && parameters !== null && !isObject(parameters)) throw invalid(`parameters must be an object, not ${describe(parameters)}`);
-    const requested = nameOf ? undefined : body.task_name ?? (isObject(parameters) && typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
-    const explicitName = requested === undefined || requested === null ? undefined : checkName('task_name', requested);
+    const explicitName = request.taskName === undefined || request.taskName === null ? undefined : checkName('task_name', request.taskName);
     const at = new Date();
 
     for (let attempt = 1; ; attempt++) {
@@ -238,7 +264,7 @@ export class TaskService {
             userName: scope.caller.userName,
             status: scheduled ? 'scheduled' : 'queued',
             reason: scheduled ? `waiting for ${new Date(run.scheduleAt! * 1000).toISOString()}` : 'activated',
-            parameters: { ...(isObject(parameters) ? parameters : {}), description: run.description },
+            parameters: { ...parameters, description: run.description },
             plan: {
               jobs: jobs.map((j) => j.id),
               workflow_owner: `${ownerAccount}/${ownerProject}`,
@@ -302,18 +328,16 @@ export class TaskService {
     return taskView(task, counts.get(task.id) ?? {});
   }
 
-  async list(scope: Scope, query: Record<string, unknown>) {
+  async list(scope: Scope, query: ListTasksQuery) {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const from = wholeSeconds(query.from, 'from');
     const to = wholeSeconds(query.to, 'to');
-    const size = query.size === undefined ? 100 : Number(query.size);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_LIST) throw invalid(`size must be an integer from 1 to ${MAX_LIST}`);
-    const offset = query.offset === undefined ? 0 : Number(query.offset);
-    if (!Number.isInteger(offset) || offset < 0) throw invalid('offset must be a non-negative integer');
+    const size = query.size ?? 100;
+    if (size > MAX_LIST) throw invalid(`size must be an integer from 1 to ${MAX_LIST}`);
+    const offset = query.offset ?? 0;
     const after = query.cursor === undefined || query.cursor === '' ? undefined : decodeCursor(query.cursor);
     const statuses = query.status === undefined || query.status === '' ? undefined : taskStatuses(query.status);
-    const nameContains = query.name === undefined || query.name === '' ? undefined : String(query.name);
-    if (nameContains !== undefined && nameContains.length > 256) throw invalid('name must be at most 256 characters');
+    const nameContains = query.name === undefined || query.name === '' ? undefined : query.name;
     const range = {
       ...(from !== undefined ? { from } : {}),
       ...(to !== undefined ? { to } : {}),
@@ -451,8 +475,14 @@ export class TaskService {
     const property = isObject(parameters.Property) ? parameters.Property : {};
     parameters.Property = { ...property, reference_task: [{ id: task.id }] };
     const owner = typeof task.plan.workflow_owner === 'string' ? task.plan.workflow_owner : undefined;
-    const body = { workflow_name: task.workflowName, workflow_version: task.workflowVersion, ...(owner !== undefined ? { workflow_owner: owner } : {}), parameters };
-    return this.activate(scope, body, (at, id) => rerunName(task.name, at, id));
+    return this.start(scope, {
+      workflowName: task.workflowName,
+      version: task.workflowVersion,
+      owner,
+      taskName: undefined,
+      nameOf: (at, id) => rerunName(task.name, at, id),
+      parameters,
+    });
   }
 
   async jobCommand(scope: Scope, taskId: string, jobId: string) {

@@ -1,7 +1,11 @@
-/** Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. */
-export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
-/** Job states: waiting → queued → running → succeeded | failed; queued → skipped; any unfinished job → cancelled. */
-export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+import type { JobStatus, TaskStatus } from '../../contract/states.js';
+
+/**
+ * Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. Job states:
+ * waiting → queued → running → succeeded | failed; queued → skipped; any unfinished job → cancelled. Their names are
+ * in contract/states.ts, which the API's schemas and the store share; their transitions are here.
+ */
+export type { JobStatus, TaskStatus };
 
 /**
  * Task and job states and the transitions between them (docs/tasks.md, "States"). Every transition is

@@ -15,17 +15,17 @@ import {
 import { unknownMemberReason } from '../nearest-name.js';
 import { jobFilePath, renderCommand, RenderError } from '../render/index.js';
 import { parameterValueProblem } from './parameter-values.js';
+import type { ParameterDefinition, ParameterType, PortDefinition, Resources, ToolDefinition } from './types.js';
 import { checkTemplateReferences } from './template-refs.js';
 import { DEFAULT_RETRY_POLICY, readRetryPolicy } from './retry-policy.js';
 
 export { parameterValueProblem } from './parameter-values.js';
+export type { ParameterDefinition, ParameterType, PortDefinition, Resources, ToolDefinition } from './types.js';
 
 /**
  * The tool definition (INTERFACE.md 2.2): validation at PutTool, and the typed reading of a
  * stored definition that workflows and the engine use.
  */
-
-export type ParameterType = 'string' | 'integer' | 'number' | 'flag';
 
 const PARAMETER_TYPES: Record<string, ParameterType> = {
   string: 'string',
@@ -38,58 +38,6 @@ const PARAMETER_TYPES: Record<string, ParameterType> = {
   boolean: 'flag',
   bool: 'flag',
 };
-
-export interface PortDefinition {
-  name: string;
-  formats: string[];
-  minitems: number;
-  maxitems: number;
-  required: boolean;
-  prefix: string;
-  separator: string;
-  itemSeparator: string;
-  /** `stdin` for an input, `stdout` for an output. */
-  stream: boolean;
-  hint: string;
-}
-
-export interface ParameterDefinition {
-  name: string;
-  type: ParameterType;
-  /** The declared type word as written (e.g. `float`), for templates shown to users. */
-  typeName: string;
-  default: unknown;
-  required: boolean;
-  variable: boolean;
-  minvalue?: number;
-  maxvalue?: number;
-  hint: string;
-  prefix: string;
-  separator: string;
-}
-
-export interface Resources {
-  cpu: number;
-  memMb: number;
-  diskMb: number;
-  network: boolean;
-}
-
-export interface ToolDefinition {
-  alias: string;
-  category: string;
-  description: string;
-  cmdTemplate: string;
-  image: string;
-  inputs: Record<string, PortDefinition>;
-  outputs: Record<string, PortDefinition>;
-  parameters: Record<string, ParameterDefinition>;
-  resources: Resources;
-  /** The tool's retry policy as written (docs/tasks.md, "Retries"), or null for the server's default. */
-  retry: JsonObject | null;
-  /** Whether its jobs may be satisfied from the call cache (docs/tasks.md, "Call caching"); default true. */
-  callCaching: boolean;
-}
 
 /** Members the server adds when a tool is read; a client may send them back and we ignore them. */
 export const READ_ONLY_MEMBERS = ['_id', 'account', 'modified_time', 'modified_ts', 'new', 'status', 'type', 'version'] as const;

@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { describe } from '../json.js';
-import type { ParameterDefinition } from './definition.js';
+import type { ParameterDefinition } from './types.js';
 
 /**
  * Whether a parameter's value fits its declaration: checked when a workflow sets it, when a task is activated, and

@@ -1,9 +1,10 @@
 import { InUse, VersionConflict, type Store, type Tool } from '../../store/store.js';
 import { authorizedMethods, openProject, visibilityFor, type Caller } from '../access.js';
 import { actorOf, audited } from '../audit.js';
+import type { CreateToolBody, PutToolBody } from '../../contract/tools.js';
+import type { RequiredToolVersionQuery, ToolVersionQuery } from '../../contract/common.js';
 import { invalid, notFound } from '../errors.js';
-import { describe, isObject, optionalString } from '../json.js';
-import { checkName, optionalVersion, parseVersion } from '../names.js';
+import { checkName, queryVersion } from '../names.js';
 import { exportTool } from '../cwl/export/index.js';
 import { cwlSourceOf } from '../cwl/imports/source.js';
 import { readToolDefinition, validateToolDefinition } from './definition.js';
@@ -21,21 +22,19 @@ export interface Scope {
 export const importedFromCwl = (kind: 'tool' | 'workflow', name: string, version: number): string =>
   `${kind} '${name}' version ${version} was imported from CWL: its definition is a view of its CWL document; import the changed document (gdflow cwl import) to make a new version`;
 
-const requireBody = (body: unknown): Record<string, unknown> => {
-  if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
-  return body;
-};
-
-/** The seven tool operations of INTERFACE.md 4.1–4.7. */
+/**
+ * The seven tool operations of INTERFACE.md 4.1–4.7. Bodies and queries arrive as their schemas let them through
+ * (contract/tools.ts, contract/common.ts): what is checked here is what a schema cannot say (the name rule, versions
+ * that exist, the definition's meaning).
+ */
 export class ToolService {
   constructor(private readonly store: Store) {}
 
   /** 4.1 CreateTool: the first version is 1, each later create of the name adds 1. */
-  async create(scope: Scope, body: unknown): Promise<Tool> {
-    const input = requireBody(body);
-    const name = checkName('tool_name', input.tool_name);
-    const description = optionalString(input.description, 'description') ?? '';
-    const expectedVersion = optionalVersion('tool_version', input.tool_version);
+  async create(scope: Scope, body: CreateToolBody): Promise<Tool> {
+    const name = checkName('tool_name', body.tool_name);
+    const description = body.description ?? '';
+    const expectedVersion = body.tool_version;
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     try {
       // The store adds the version it takes to the entry's target.
@@ -50,17 +49,14 @@ export class ToolService {
   }
 
   /** 4.2 PutTool: validate the whole definition; a valid one makes the version `checked`. */
-  async put(scope: Scope, toolName: string, body: unknown): Promise<void> {
+  async put(scope: Scope, toolName: string, body: PutToolBody): Promise<void> {
     const name = checkName('tool_name', toolName);
-    const input = requireBody(body);
-    if (input.tool_version === undefined) throw invalid('tool_version is required');
-    const version = parseVersion('tool_version', input.tool_version);
-    const description = optionalString(input.description, 'description');
+    const { tool_version: version, description } = body;
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const tool = await this.store.getTool(project.id, name, version);
     if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
     if (tool.cwl !== null) throw invalid(importedFromCwl('tool', name, version));
-    const { stored, definition } = validateToolDefinition(input.configs, name);
+    const { stored, definition } = validateToolDefinition(body.configs, name);
     // The store checks the pins and writes atomically, so a workflow cannot pin the version in between.
     try {
       await this.store.putTool(
@@ -78,10 +74,9 @@ export class ToolService {
   }
 
   /** 4.3 DeleteTool: one version; refused while a workflow pins it. */
-  async delete(scope: Scope, toolName: string, query: Record<string, unknown>): Promise<void> {
+  async delete(scope: Scope, toolName: string, query: RequiredToolVersionQuery): Promise<void> {
     const name = checkName('tool_name', toolName);
-    if (query.tool_version === undefined) throw invalid('the query parameter tool_version is required');
-    const version = parseVersion('tool_version', query.tool_version);
+    const version = queryVersion(query.tool_version);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const tool = await this.store.getTool(project.id, name, version);
     if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
@@ -111,9 +106,9 @@ export class ToolService {
   }
 
   /** The versions a read asks for: one when `tool_version` is given, else all. */
-  private async versions(scope: Scope, toolName: string, query: Record<string, unknown>): Promise<{ tools: Tool[]; latest: number }> {
+  private async versions(scope: Scope, toolName: string, query: ToolVersionQuery): Promise<{ tools: Tool[]; latest: number }> {
     const name = checkName('tool_name', toolName);
-    const version = optionalVersion('tool_version', query.tool_version);
+    const version = queryVersion(query.tool_version);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     const all = await this.store.getToolVersions(project.id, name);
     const tools = version === undefined ? all : all.filter((t) => t.version === version);
@@ -124,7 +119,7 @@ export class ToolService {
   }
 
   /** 4.5 GetTool. */
-  async get(scope: Scope, toolName: string, query: Record<string, unknown>) {
+  async get(scope: Scope, toolName: string, query: ToolVersionQuery) {
     const { tools, latest } = await this.versions(scope, toolName, query);
     return { tools: tools.map((t) => toolAsRead(t, latest)) };
   }
@@ -133,9 +128,9 @@ export class ToolService {
    * The one version GetToolParameterTemplate and GetToolDetails answer for: the one asked, or without
    * `tool_version` the latest checked one (gdpy's get_tool_param('name') sends no version, docs/wire.md §2).
    */
-  private async oneVersion(scope: Scope, toolName: string, query: Record<string, unknown>): Promise<Tool> {
+  private async oneVersion(scope: Scope, toolName: string, query: ToolVersionQuery): Promise<Tool> {
     const name = checkName('tool_name', toolName);
-    const version = optionalVersion('tool_version', query.tool_version);
+    const version = queryVersion(query.tool_version);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     if (version !== undefined) {
       const tool = await this.store.getTool(project.id, name, version);
@@ -149,7 +144,7 @@ export class ToolService {
   }
 
   /** The version asked, or the latest checked one, as a CWL v1.2 document (docs/cwl.md, "Export"). */
-  async exportCwl(scope: Scope, toolName: string, query: Record<string, unknown>, gdflowVersion: string): Promise<Record<string, unknown>> {
+  async exportCwl(scope: Scope, toolName: string, query: ToolVersionQuery, gdflowVersion: string): Promise<Record<string, unknown>> {
     const tool = await this.oneVersion(scope, toolName, query);
     const imported = cwlSourceOf(tool.cwl);
     if (imported) return exportTool({ cwlDocument: imported.document }, { gdflowVersion });
@@ -159,12 +154,12 @@ export class ToolService {
   }
 
   /** 4.6 GetToolParameterTemplate: for the version asked, or the latest checked one. */
-  async parameterTemplate(scope: Scope, toolName: string, query: Record<string, unknown>) {
+  async parameterTemplate(scope: Scope, toolName: string, query: ToolVersionQuery) {
     return { parameter: [toolParameterTemplate(await this.oneVersion(scope, toolName, query))] };
   }
 
   /** 4.7 GetToolDetails: for the version asked, or the latest checked one. */
-  async details(scope: Scope, toolName: string, query: Record<string, unknown>) {
+  async details(scope: Scope, toolName: string, query: ToolVersionQuery) {
     return [toolDetails(await this.oneVersion(scope, toolName, query))];
   }
 }

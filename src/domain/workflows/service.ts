@@ -1,9 +1,11 @@
 import { VersionConflict, type Store, type Workflow } from '../../store/store.js';
 import { authorizedMethods, openProject, visibilityFor } from '../access.js';
 import { actorOf, audited } from '../audit.js';
+import type { RequiredWorkflowVersionQuery, WorkflowVersionQuery } from '../../contract/common.js';
+import type { CreateWorkflowBody, PutWorkflowBody, SetRunTemplateBody } from '../../contract/workflows.js';
 import { invalid, notFound } from '../errors.js';
-import { describe, isObject, optionalString } from '../json.js';
-import { checkName, optionalVersion, parseVersion } from '../names.js';
+import { isObject } from '../json.js';
+import { checkName, queryVersion } from '../names.js';
 import { exportWorkflow } from '../cwl/export/index.js';
 import { cwlGraphView } from '../cwl/imports/graph-view.js';
 import { cwlRunTemplate } from '../cwl/imports/run-template.js';
@@ -18,15 +20,14 @@ import { applySavedTemplate, buildRunTemplate, type RunTemplate } from './run-te
 import { resolveTools } from './tool-resolver.js';
 import { graphView, workflowAsRead, workflowSummary, workflowsUrl } from './views.js';
 
-const requireBody = (body: unknown): Record<string, unknown> => {
-  if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
-  return body;
-};
-
 /** How the audit log names a workflow version. */
 const workflowTarget = (w: Workflow): string => `${w.accountName}/${w.projectName}/${w.name}:${w.version}`;
 
-/** The workflow operations of INTERFACE.md 4.8–4.14, the run-template update and the graph view. */
+/**
+ * The workflow operations of INTERFACE.md 4.8–4.14, the run-template update and the graph view. Bodies and queries
+ * arrive as their schemas let them through (contract/workflows.ts, contract/common.ts): what is checked here is what
+ * a schema cannot say (the name rule, versions that exist, the graph and the template against the workflow).
+ */
 export class WorkflowService {
   constructor(private readonly store: Store) {}
 
@@ -58,11 +59,10 @@ export class WorkflowService {
   }
 
   /** 4.8 CreateWorkflow. */
-  async create(scope: Scope, body: unknown): Promise<Workflow> {
-    const input = requireBody(body);
-    const name = checkName('workflow_name', input.workflow_name);
-    const description = optionalString(input.description, 'description') ?? '';
-    const expectedVersion = optionalVersion('workflow_version', input.workflow_version);
+  async create(scope: Scope, body: CreateWorkflowBody): Promise<Workflow> {
+    const name = checkName('workflow_name', body.workflow_name);
+    const description = body.description ?? '';
+    const expectedVersion = body.workflow_version;
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     try {
       // The store adds the version it takes to the entry's target.
@@ -76,10 +76,8 @@ export class WorkflowService {
     }
   }
 
-  private async version(scope: Scope, workflowName: string, rawVersion: unknown, mode: 'read' | 'write', required = true) {
+  private async version(scope: Scope, workflowName: string, version: number, mode: 'read' | 'write') {
     const name = checkName('workflow_name', workflowName);
-    if (rawVersion === undefined && required) throw invalid('workflow_version is required');
-    const version = parseVersion('workflow_version', rawVersion);
     const access = await openProject(this.store, scope.caller, scope.account, scope.project, mode);
     const workflow = await this.store.getWorkflow(access.project.id, name, version);
     if (!workflow) throw notFound(`workflow '${name}' version ${version} does not exist`);
@@ -87,25 +85,26 @@ export class WorkflowService {
   }
 
   /** 4.9 PutWorkflow: validate the whole graph; pin the tool versions it uses. */
-  async put(scope: Scope, workflowName: string, body: unknown): Promise<void> {
-    const input = requireBody(body);
-    const description = optionalString(input.description, 'description');
-    const { workflow } = await this.version(scope, workflowName, input.workflow_version, 'write');
+  async put(scope: Scope, workflowName: string, body: PutWorkflowBody): Promise<void> {
+    const { description, configs } = body;
+    const { workflow } = await this.version(scope, workflowName, body.workflow_version, 'write');
     if (workflow.cwl !== null) throw invalid(importedFromCwl('workflow', workflow.name, workflow.version));
-    const graph = await this.validate(input.configs, workflow);
+    // Optional in the schema: a version that does not exist is said first.
+    if (configs === undefined) throw invalid('configs is required');
+    const graph = await this.validate(configs, workflow);
     const toolIds = graph.nodes.flatMap((n) => (n.tool ? [n.tool.id] : []));
     await this.store.putWorkflow(workflow.id, {
       ...(description !== undefined ? { description } : {}),
-      configs: input.configs as Record<string, unknown>,
+      configs,
       status: 'checked',
       toolIds,
     }, audited(actorOf(scope.caller), 'PutWorkflow', workflow.accountName, workflowTarget(workflow)));
   }
 
   /** 4.10 GetWorkflow: one version, or all when workflow_version is absent. */
-  async get(scope: Scope, workflowName: string, query: Record<string, unknown>) {
+  async get(scope: Scope, workflowName: string, query: WorkflowVersionQuery) {
     const name = checkName('workflow_name', workflowName);
-    const version = optionalVersion('workflow_version', query.workflow_version);
+    const version = queryVersion(query.workflow_version);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     const all = await this.store.getWorkflowVersions(project.id, name);
     const chosen = version === undefined ? all : all.filter((w) => w.version === version);
@@ -114,9 +113,8 @@ export class WorkflowService {
   }
 
   /** 4.11 DeleteWorkflow: one version (tasks already started keep running from their own plan). */
-  async delete(scope: Scope, workflowName: string, query: Record<string, unknown>): Promise<void> {
-    if (query.workflow_version === undefined) throw invalid('the query parameter workflow_version is required');
-    const { workflow } = await this.version(scope, workflowName, query.workflow_version, 'write');
+  async delete(scope: Scope, workflowName: string, query: RequiredWorkflowVersionQuery): Promise<void> {
+    const { workflow } = await this.version(scope, workflowName, queryVersion(query.workflow_version), 'write');
     await this.store.deleteWorkflow(workflow.id, audited(actorOf(scope.caller), 'DeleteWorkflow', workflow.accountName, workflowTarget(workflow)));
   }
 
@@ -162,14 +160,14 @@ export class WorkflowService {
   }
 
   /** 4.13 GetExecutableWorkflow. Without workflow_version, the latest checked version. */
-  async getExecutable(scope: Scope, workflowName: string, query: Record<string, unknown>) {
-    const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+  async getExecutable(scope: Scope, workflowName: string, query: WorkflowVersionQuery) {
+    const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
     return { parameter: await this.template(workflow) };
   }
 
   /** The version a run addresses: the one given, or the latest checked one. */
-  async executableVersion(scope: Scope, workflowName: string, rawVersion: unknown, mode: 'read' | 'write' = 'read'): Promise<Workflow> {
-    if (rawVersion !== undefined) return (await this.version(scope, workflowName, rawVersion, mode)).workflow;
+  async executableVersion(scope: Scope, workflowName: string, version: number | undefined, mode: 'read' | 'write' = 'read'): Promise<Workflow> {
+    if (version !== undefined) return (await this.version(scope, workflowName, version, mode)).workflow;
     const name = checkName('workflow_name', workflowName);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, mode);
     const checked = (await this.store.getWorkflowVersions(project.id, name)).filter((w) => w.status === 'checked');
@@ -179,17 +177,15 @@ export class WorkflowService {
   }
 
   /** docs/wire.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
-  async setRunTemplate(scope: Scope, workflowName: string, body: unknown): Promise<void> {
-    const input = requireBody(body);
-    if (input.workflow_version === undefined) throw invalid('workflow_version is required');
-    const workflow = await this.executableVersion(scope, workflowName, input.workflow_version, 'write');
+  async setRunTemplate(scope: Scope, workflowName: string, body: SetRunTemplateBody): Promise<void> {
+    const workflow = await this.executableVersion(scope, workflowName, body.workflow_version, 'write');
     const template = await this.template(workflow);
-    const parameters = input.parameters;
-    if (!isObject(parameters)) throw invalid(`parameters must be an object (the run-parameter template), not ${describe(parameters)}`);
+    const parameters = body.parameters;
+    // Optional in the schema: a version that does not exist is said first.
+    if (parameters === undefined) throw invalid('parameters must be an object (the run-parameter template), not missing');
     for (const section of ['Inputs', 'Outputs', 'Parameters'] as const) {
       const given = parameters[section];
       if (given === undefined || given === null) continue;
-      if (!isObject(given)) throw invalid(`parameters.${section} must be an object keyed by node id`);
       for (const nodeId of Object.keys(given)) {
         if (!(nodeId in template[section])) {
           throw invalid(`parameters.${section}.${nodeId} is not a ${section === 'Inputs' ? 'loaddata' : section === 'Outputs' ? 'storedata' : 'tool'} node of workflow '${workflow.name}' version ${workflow.version}`);
@@ -203,8 +199,8 @@ export class WorkflowService {
   }
 
   /** The version asked, or the latest checked one, as a CWL v1.2 document with its tools (docs/cwl.md, "Export"). */
-  async exportCwl(scope: Scope, workflowName: string, query: Record<string, unknown>, gdflowVersion: string): Promise<Record<string, unknown>> {
-    const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+  async exportCwl(scope: Scope, workflowName: string, query: WorkflowVersionQuery, gdflowVersion: string): Promise<Record<string, unknown>> {
+    const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
     const imported = cwlSourceOf(workflow.cwl);
     if (imported) return exportWorkflow({ cwlDocument: imported.document }, { gdflowVersion });
     const { template, graph } = await this.runTemplate(workflow);
@@ -213,8 +209,8 @@ export class WorkflowService {
   }
 
   /** Nodes and edges of a validated version, for the CLI's `workflow graph` and the web console. */
-  async graph(scope: Scope, workflowName: string, query: Record<string, unknown>) {
-    const workflow = await this.executableVersion(scope, workflowName, query.workflow_version);
+  async graph(scope: Scope, workflowName: string, query: WorkflowVersionQuery) {
+    const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
     if (workflow.cwl !== null) return cwlGraphView(workflow);
     return graphView(workflow, await this.graphOf(workflow));
   }

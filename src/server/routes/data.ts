@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DataChecksumError, DataTooLargeError } from '../../data/index.js';
 import { getHeader } from '../../signing/index.js';
 import { ROUTES } from '../../contract/routes.js';
-import { callerOf, type RouteContext } from '../app.js';
+import type { RouteContext } from './context.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 import { httpError } from '../errors.js';
 
@@ -25,13 +25,13 @@ export async function registerDataRoutes(app: FastifyInstance, context: RouteCon
 
     scoped.get<RouteTypes<typeof ROUTES.ListData>>(ROUTES.ListData.url, routeOptions(ROUTES.ListData), async (request) => {
       const prefix = request.query.prefix ?? '/';
-      return data.list(callerOf(request), request.params.account, prefix.startsWith('/') ? prefix : `/${prefix}`, request.query.limit ?? 10_000);
+      return data.list(request.caller, request.params.account, prefix.startsWith('/') ? prefix : `/${prefix}`, request.query.limit ?? 10_000);
     });
 
     scoped.put<{ Params: DataParams }>(ROUTES.PutData.url, routeOptions(ROUTES.PutData), async (request) => {
       const body = (request.body ?? Buffer.alloc(0)) as NodeJS.ReadableStream | Buffer;
       try {
-        return await data.upload(callerOf(request), request.params.account, `/${request.params['*']}`, body, getHeader(request.headers, 'content-md5'));
+        return await data.upload(request.caller, request.params.account, `/${request.params['*']}`, body, getHeader(request.headers, 'content-md5'));
       } catch (error) {
         if (error instanceof DataChecksumError) throw httpError('InvalidDigest', error.message);
         if (error instanceof DataTooLargeError) throw httpError('EntityTooLarge', error.message);
@@ -40,12 +40,12 @@ export async function registerDataRoutes(app: FastifyInstance, context: RouteCon
     });
 
     scoped.get<{ Params: DataParams }>(ROUTES.GetData.url, routeOptions(ROUTES.GetData), async (request, reply) => {
-      const item = await data.download(callerOf(request), request.params.account, `/${request.params['*']}`);
+      const item = await data.download(request.caller, request.params.account, `/${request.params['*']}`);
       return reply.type('application/octet-stream').header('content-length', item.size).send(item.stream);
     });
 
     scoped.delete<{ Params: DataParams }>(ROUTES.DeleteData.url, routeOptions(ROUTES.DeleteData), async (request, reply) => {
-      await data.delete(callerOf(request), request.params.account, `/${request.params['*']}`);
+      await data.delete(request.caller, request.params.account, `/${request.params['*']}`);
       return reply.code(200).send();
     });
   });

@@ -1,19 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { Layout } from '../../engine/layout.js';
+import type { JobLogs } from '../../engine/index.js';
 import type { Store } from '../../store/store.js';
 import type { SignedLogLinks } from '../log-links.js';
 import { ROUTES } from '../../contract/routes.js';
 import { httpError } from '../errors.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
-
-/** A log file as it is now: what a request reads of it (a job still running writes on). */
-interface Part {
-  file: string;
-  size: number;
-}
 
 /**
  * The bytes `Range: bytes=FIRST-[LAST]` or `bytes=-SUFFIX` asks for, of `total`: `null` when nothing of it exists
@@ -33,28 +24,6 @@ export function requestedRange(header: string | undefined, total: number): { sta
   return start >= total ? null : { start, end };
 }
 
-/** Stream `start..end` (inclusive) of the parts, one after the other. */
-function readParts(parts: Part[], start: number, end: number): PassThrough {
-  const out = new PassThrough();
-  (async () => {
-    let offset = 0;
-    for (const part of parts) {
-      const from = Math.max(start - offset, 0);
-      const to = Math.min(end - offset, part.size - 1);
-      offset += part.size;
-      if (from > to) continue;
-      await new Promise<void>((resolve, reject) => {
-        const input = createReadStream(part.file, { start: from, end: to });
-        input.on('error', reject);
-        input.on('end', resolve);
-        input.pipe(out, { end: false });
-      });
-    }
-    out.end();
-  })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
-  return out;
-}
-
 /**
  * GET /logs/<job_id>/?expires=..&signature=.. — a job's log for a plain, unsigned GET (the link
  * is its own proof). `stream=stdout|stderr` picks one; by default both, stdout first.
@@ -62,26 +31,17 @@ function readParts(parts: Part[], start: number, end: number): PassThrough {
  * `Range: bytes=N-` reads from byte N on (206, with Content-Range), so that a client following a running job
  * (`gdflow task logs --follow`) fetches only what was written since its last look; a range that starts at or past
  * the end of what exists answers 416 InvalidRange, its Content-Range giving the size (`bytes *` slash size): nothing
- * new yet. Sizes are
- * taken once per request, so the bytes answered always match the Content-Range even while the job writes.
+ * new yet. The log is read through the engine's JobLogs, as one snapshot per request, so the bytes answered always
+ * match the Content-Range even while the job writes.
  */
-export function registerLogRoutes(app: FastifyInstance, deps: { store: Store; layout: Layout; links: SignedLogLinks }): void {
+export function registerLogRoutes(app: FastifyInstance, deps: { store: Store; logs: JobLogs; links: SignedLogLinks }): void {
   app.get<RouteTypes<typeof ROUTES.Log>>(ROUTES.Log.url, routeOptions(ROUTES.Log), async (request, reply) => {
     const problem = await deps.links.check(request.params.job, request.query.expires, request.query.signature);
     if (problem) throw httpError('AccessDenied', problem);
     const job = await deps.store.getJob(request.params.job);
     if (!job) throw httpError('ResourceNotFound', `job '${request.params.job.slice(0, 200)}' no longer exists`);
-    const stream = request.query.stream;
-    const files = [
-      ...(stream === undefined || stream === 'stdout' ? [deps.layout.stdoutLog(job.taskId, job.nodeId)] : []),
-      ...(stream === undefined || stream === 'stderr' ? [deps.layout.stderrLog(job.taskId, job.nodeId)] : []),
-    ];
-    const parts: Part[] = [];
-    for (const file of files) {
-      const info = await stat(file).catch(() => undefined);
-      if (info?.isFile()) parts.push({ file, size: info.size });
-    }
-    const total = parts.reduce((sum, part) => sum + part.size, 0);
+    const log = await deps.logs.snapshot(job, request.query.stream);
+    const total = log.size;
     const header = request.headers.range;
     const range = requestedRange(typeof header === 'string' ? header : undefined, total);
     reply.type('text/plain; charset=utf-8').header('accept-ranges', 'bytes');
@@ -89,11 +49,11 @@ export function registerLogRoutes(app: FastifyInstance, deps: { store: Store; la
       reply.header('content-range', `bytes */${total}`);
       throw httpError('InvalidRange', `the log has ${total} bytes; the range '${String(header).slice(0, 100)}' starts at or past its end`);
     }
-    if (range === undefined) return reply.header('content-length', total).send(readParts(parts, 0, total - 1));
+    if (range === undefined) return reply.header('content-length', total).send(log.read(0, total - 1));
     return reply
       .code(206)
       .header('content-range', `bytes ${range.start}-${range.end}/${total}`)
       .header('content-length', range.end - range.start + 1)
-      .send(readParts(parts, range.start, range.end));
+      .send(log.read(range.start, range.end));
   });
 }

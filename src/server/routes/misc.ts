@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../../domain/errors.js';
 import { ROUTES } from '../../contract/routes.js';
-import { callerOf, type RouteContext } from '../app.js';
+import type { RouteContext } from './context.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 
 /** Routes the `gwc` CLI calls beyond INTERFACE.md (docs/wire.md §2), and a health check. */
 export function registerMiscRoutes(app: FastifyInstance, context: RouteContext): void {
   app.get(ROUTES.Credentials.url, routeOptions(ROUTES.Credentials), async (request) => {
-    const caller = callerOf(request);
+    const caller = request.caller;
     return { account_name: caller.accountName, user_name: caller.userName };
   });
 
@@ -15,7 +15,7 @@ export function registerMiscRoutes(app: FastifyInstance, context: RouteContext):
     ROUTES.AuthorizedPolicies.url,
     routeOptions(ROUTES.AuthorizedPolicies),
     async (request) => {
-      const caller = callerOf(request);
+      const caller = request.caller;
       if (request.params.account !== caller.accountName) {
         throw forbidden(`account '${caller.accountName}' may not read the policies of account '${request.params.account}'`);
       }

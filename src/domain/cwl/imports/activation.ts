@@ -1,6 +1,6 @@
 import type { Workflow } from '../../../store/store.js';
 import { invalid } from '../../errors.js';
-import { describe, isObject, type JsonObject } from '../../json.js';
+import type { JsonObject } from '../../json.js';
 import type { ImportedWorkflowRuns } from '../../tasks/service.js';
 import type { Scope } from '../../tools/service.js';
 import type { WorkflowService } from '../../workflows/service.js';
@@ -19,15 +19,13 @@ export class ImportedCwlRuns implements ImportedWorkflowRuns {
     private readonly runs: CwlRunService,
   ) {}
 
-  async activate(scope: Scope, workflow: Workflow, body: JsonObject): Promise<{ task_id: string; task_name: string }> {
+  async activate(scope: Scope, workflow: Workflow, request: { parameters: JsonObject; taskName: string | null | undefined }): Promise<{ task_id: string; task_name: string }> {
     const source = cwlSourceOf(workflow.cwl);
     const process = await this.workflows.cwlProcess(workflow);
     if (!source || !process) throw invalid(`workflow '${workflow.name}' version ${workflow.version} keeps no CWL document`);
-    const parameters = body.parameters ?? {};
-    if (!isObject(parameters)) throw invalid(`parameters must be an object, not ${describe(parameters)}`);
-    const job = cwlJobFromTemplate(process, await this.workflows.template(workflow), parameters, scope.caller.accountName);
-    const requested = body.task_name ?? (typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined);
-    const run = { document: source.document, process: source.process, job, ...(requested !== undefined && requested !== null ? { name: requested } : {}) };
+    const job = cwlJobFromTemplate(process, await this.workflows.template(workflow), request.parameters, scope.caller.accountName);
+    const name = request.taskName;
+    const run = { document: source.document, process: source.process, job, ...(name !== undefined && name !== null ? { name } : {}) };
     return this.runs.start(scope, run, { id: workflow.id, name: workflow.name, version: workflow.version });
   }
 }
