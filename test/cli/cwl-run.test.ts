@@ -75,6 +75,8 @@ before(async () => {
   write('data/more/a.txt', 'a\n');
   write('data/more/b.txt', 'b\n');
   write('job.yml', 'reads: {class: File, path: data/reads.txt}\nmore: {class: Directory, path: data/more}\n');
+  // A run that goes on until it is stopped.
+  write('sleep.cwl', 'cwlVersion: v1.2\nclass: CommandLineTool\ninputs: []\noutputs: []\nbaseCommand: [sleep, "300"]\n');
 });
 after(async () => f.close());
 
@@ -154,7 +156,6 @@ describe('gdflow cwl run on the configured server', () => {
   });
 
   it("stops the run's task on Ctrl-C and exits 130", async () => {
-    write('sleep.cwl', 'cwlVersion: v1.2\nclass: CommandLineTool\ninputs: []\noutputs: []\nbaseCommand: [sleep, "300"]\n');
     const child = spawnCli(['cwl', 'run', 'sleep.cwl'], { env: f.env, cwd: f.dir });
     const ended = collect(child);
     const text = await waitForOutput(child, /: running 0\/1 jobs done; running: main/, { stderr: true });
@@ -178,5 +179,21 @@ describe('gdflow cwl run with no server configured', () => {
     assert.equal(existsSync(dataDir), false, 'the data root is gone');
     assert.equal(run.json().all.checksum, sha1('reads\nindex\na\nb\n'));
     assert.equal(existsSync(join(f.dir, 'standalone', 'result', 'all.txt')), true);
+  });
+
+  it('removes its data root when killed (SIGTERM, as a test driver\'s timeout does), and refuses a bad --executor (2)', async () => {
+    const env = { GDFLOW_CONFIG_FILE: join(f.dir, 'no-config.yml') };
+    const child = spawnCli(['cwl', 'run', 'sleep.cwl'], { env, cwd: f.dir });
+    const ended = collect(child);
+    const text = await waitForOutput(child, /: running 0\/1 jobs done; running: main/, { stderr: true });
+    const dataDir = /data in (\S+), removed at the end/.exec(text)![1]!;
+    assert.equal(existsSync(dataDir), true);
+    child.kill('SIGTERM');
+    const result = await ended;
+    assert.equal(result.status, 143, result.stderr);
+    assert.equal(existsSync(dataDir), false, 'the data root is gone');
+    const bad = await cli(['cwl', 'run', '--executor', 'nonsense', 'sleep.cwl'], { env, cwd: f.dir });
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /executor/);
   });
 });
