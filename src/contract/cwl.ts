@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** The CWL routes' bodies and answers (docs/cwl.md, "Running CWL"). */
 
 /**
@@ -29,6 +31,8 @@ export const importCwlBody = {
   },
   required: ['document'],
 } as const;
+
+export type ImportCwlBody = FromSchema<typeof importCwlBody>;
 
 export const importedCwl = {
   type: 'object',
@@ -69,6 +73,8 @@ export const runCwlBody = {
   },
   required: ['document'],
 } as const;
+
+export type RunCwlBody = FromSchema<typeof runCwlBody>;
 
 export const cwlRun = {
   type: 'object',

@@ -3,9 +3,10 @@ import { AccountService } from './accounts.js';
 import type { CwlDataLocations } from './cwl/runs/locations.js';
 import { ImportedCwlRuns } from './cwl/imports/activation.js';
 import { CwlImportService } from './cwl/imports/service.js';
+import { cwlPlanOf } from './cwl/runs/plan.js';
 import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
-import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
+import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
@@ -43,10 +44,11 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
   const cwlRuns = new CwlRunService(store, runtime.locations);
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
+  const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
   return {
     ...core,
     data: runtime.data,
-    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, importedRuns),
+    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns }),
     cwlRuns,
   };
 }

@@ -89,22 +89,25 @@ export class JobRuns {
     const madeAhead = this.scheduler.takeMadeAhead(live, entry);
     const { executor, layout, dataStore, jobTimeoutSeconds, calls } = this.options;
     const onStarted = (info: { externalId?: string; imageDigest?: string }) => this.started(live, entry, info);
+    const common = {
+      taskId: live.task.id,
+      jobId: entry.job.id,
+      layout,
+      executor,
+      cpu: run.cpu,
+      memMb: run.memMb,
+      timeoutSeconds: jobTimeoutSeconds,
+      signal: run.controller.signal,
+      onStarted,
+      ...this.waitHook(live, entry),
+    };
     const resolved = runOf(entry.spec);
     const running = resolved
       ? runStep(resolved, {
-          taskId: live.task.id,
-          jobId: entry.job.id,
+          ...common,
           nodeId: entry.job.nodeId,
-          layout,
-          executor,
           sandboxed: this.options.sandboxed,
           allowed: [layout.taskDir(live.task.id), join(layout.storeRoot, live.task.accountName)],
-          cpu: run.cpu,
-          memMb: run.memMb,
-          timeoutSeconds: jobTimeoutSeconds,
-          signal: run.controller.signal,
-          onStarted,
-          ...this.waitHook(live, entry),
           collect: (ended) => this.options.deferred.collect(live, entry, resolved, ended),
           cache: {
             calls,
@@ -117,17 +120,8 @@ export class JobRuns {
           },
         })
       : runJob(entry.spec, {
-          taskId: live.task.id,
-          jobId: entry.job.id,
-          layout,
+          ...common,
           dataStore,
-          executor,
-          cpu: run.cpu,
-          memMb: run.memMb,
-          timeoutSeconds: jobTimeoutSeconds,
-          signal: run.controller.signal,
-          onStarted,
-          ...this.waitHook(live, entry),
           cache: { calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
           ...(adopt !== undefined ? { adopt } : {}),
           ...(madeAhead ? { madeAhead } : {}),
@@ -135,7 +129,8 @@ export class JobRuns {
     run.done = running
       .catch((error: unknown): RunResult => {
         const at = now();
-        return { outcome: 'failed', exitCode: null, reason: `engine error: ${error instanceof Error ? error.message : String(error)}`, startedAt: at, endedAt: at };
+        const reason = `engine error: ${error instanceof Error ? error.message : String(error)}`;
+        return { outcome: 'failed', exitCode: null, reason, startedAt: at, endedAt: at };
       })
       .then((result) => this.ended(live, entry, result, run.controller.signal.reason as KillReason | undefined, run.memMb))
       .catch((error: unknown) => this.options.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))

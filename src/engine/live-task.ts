@@ -1,7 +1,7 @@
 import { parseJobSpec, upstreamOf, type JobSpecDocument } from '../domain/tasks/job-spec.js';
 import type { JobState, TaskState } from '../domain/tasks/rules/index.js';
 import { unblocksDependents } from '../domain/tasks/states.js';
-import type { Job, JobStatus, NewJob, Task } from '../store/store.js';
+import { freshJob, type Job, type JobStatus, type NewJob, type Task } from '../store/store.js';
 import type { CacheProbe } from './job-runner.js';
 
 /**
@@ -73,22 +73,7 @@ export class LiveTask implements TaskState {
 
   /** A job added at run time (a deferred job's expansion), in the state it starts in. */
   addJob(added: NewJob): LiveJob {
-    const job: Job = {
-      ...added,
-      exitCode: null,
-      externalId: null,
-      imageDigest: null,
-      startedAt: null,
-      endedAt: null,
-      modifiedAt: Date.now() / 1000,
-      attempts: [],
-      cacheKey: null,
-      cacheParts: null,
-      cachedFrom: null,
-      cacheLookup: null,
-      outputStamps: null,
-      outputs: null,
-    };
+    const job = freshJob(added, Date.now() / 1000);
     const entry: LiveJob = { job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 };
     this.index(entry);
     this.wire(entry, upstreamOf(entry.spec));

@@ -5,14 +5,13 @@ import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
 import {
+  createCwlResolver,
   createExecutor,
   createJavaScriptSandbox,
-  CwlResolver,
   DataStoreLocations,
   defaultWorkerId,
   FileJobLogs,
   Layout,
-  LoadedRuns,
   removeTaskFiles,
   Worker,
   type Executor,
@@ -114,9 +113,8 @@ const runsContainers = (config: Config): boolean =>
 
 function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics, sandbox: JavaScriptSandbox): Worker {
   const executor = configuredExecutor(config);
-  const cwl = new CwlResolver(new LoadedRuns(new DataStoreLocations(dataStore)), sandbox, layout, dataStore);
   return new Worker({
-    resolvers: { cwl },
+    resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }) },
     containers: runsContainers(config),
     store,
     dataStore,

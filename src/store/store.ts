@@ -318,6 +318,26 @@ export type NewJob = Omit<
   Job,
   'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
 >;
+/** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
+export function freshJob(job: NewJob, modifiedAt: number): Job {
+  return {
+    ...job,
+    exitCode: null,
+    externalId: null,
+    imageDigest: null,
+    startedAt: null,
+    endedAt: null,
+    modifiedAt,
+    attempts: [],
+    cacheKey: null,
+    cacheParts: null,
+    cachedFrom: null,
+    cacheLookup: null,
+    outputStamps: null,
+    outputs: null,
+  };
+}
+
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
 export type JobPatch = Partial<
   Pick<

@@ -1,11 +1,18 @@
 /**
  * CWL runs on the other executors (docs/cwl.md, "A CommandLineTool's run"): the host executor, which has no sandbox
  * and stages inputs at host paths; podman, which runs a DockerRequirement's image (the repository's tiny busybox
- * image) with inputs bound in the inputs area. The same tool on each: a Directory input copied with `cp -r`, a File on
+ * image) with inputs bound in the inputs area; Slurm with podman on its node (a throwaway single-node cluster). The same tool on each: a Directory input copied with `cp -r`, a File on
  * stdin, an InitialWorkDir literal, an environment variable, a glob of the outdir.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Transport } from '../../src/client/transport.js';
+import { skipWithout } from '../helpers/components.js';
+import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
+import { slurmUnavailable, startSlurm } from '../helpers/slurm.js';
 import { ensureTinyImage, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
 import { jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
@@ -30,7 +37,13 @@ function tool(image?: string) {
     stdin: '$(inputs.text.path)',
     arguments: [
       { position: 0, valueFrom: 'cp -r', shellQuote: false },
-      { position: 2, valueFrom: 'copy && ls copy > listing.txt && cat > stdin.txt && cat note.txt >> stdin.txt && echo "$GREETING" > env.txt && grep "^ID=" /etc/os-release > os.txt', shellQuote: false },
+      {
+        position: 2,
+        valueFrom:
+          'copy && ls copy > listing.txt && cat > stdin.txt && cat note.txt >> stdin.txt && echo "$GREETING" > env.txt && ' +
+          'grep "^ID=" /etc/os-release > os.txt',
+        shellQuote: false,
+      },
     ],
     outputs: {
       copy: { type: 'Directory', outputBinding: { glob: 'copy' } },
@@ -88,5 +101,33 @@ describe('CWL runs on the podman executor', { skip: skipWithoutRuntime('podman')
 
   it("runs in the DockerRequirement's image, its inputs bound in the inputs area", async () => {
     await runOn(alice, '/cwl/podman', TINY_IMAGE);
+  });
+});
+
+describe('CWL runs on Slurm with podman on the node', { skip: skipWithout(slurmUnavailable()) ?? skipWithoutRuntime('podman'), timeout: 300_000 }, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'gdflow-cwl-slurm-'));
+  let server: ServerChild | undefined;
+  let alice: TestAccount;
+  before(async () => {
+    ensureTinyImage('podman');
+    await startSlurm();
+    const dataDir = join(scratch, 'data');
+    server = await startServerProcess(dataDir, ['--executor', 'slurm', '--slurm-wrap', 'podman', '--pull-policy', 'never', '--cpus', '8', '--memory', '8g']);
+    const created = runCli(['admin', 'create-account', 'cwlslurm', '--data-dir', dataDir, '--json']);
+    assert.equal(created.status, 0, created.stderr);
+    const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
+    const credentials = { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret };
+    alice = { name: 'cwlslurm', ...credentials, api: new Transport({ endpoint: server.url, credentials, retries: 0 }) };
+  });
+  after(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("runs as a Slurm job in the DockerRequirement's image", async () => {
+    await runOn(alice, '/cwl/slurm', TINY_IMAGE);
   });
 });

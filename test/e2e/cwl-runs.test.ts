@@ -193,6 +193,12 @@ describe('CWL runs', () => {
     assert.equal(secondRun.outputs!.again.location, `gdflow:cwl/runs/${second.task_id}/resorted.txt`);
     assert.equal(await readOutput(alice, secondRun.outputs!.again), 'x\ny\nz\n');
     assert.equal(secondRun.outputs!.again.checksum, firstRun.outputs!.again.checksum);
+    // The task routes' rerun: the same document and job, the first run as its reference task.
+    const rerun = await alice.api.json<{ task_id: string; task_name: string }>('POST', projectPath(alice.name, `tasks/${first.task_id}/rerun/`));
+    assert.match(rerun.task_name, new RegExp(`^${first.task_name}_rerun_\\d{14}_${rerun.task_id}$`));
+    const rerunRun = await waitForCwlRun(alice, rerun.task_id);
+    assert.equal(rerunRun.status, 'succeeded', rerunRun.reason ?? '');
+    assert.equal((await jobsOf(alice, rerun.task_id)).get('main.sort').cached_from, before.get('main.sort').job_id);
     // Another input: no hit.
     const other = await uploadFile(alice, '/cwl/inputs/cache/other.txt', 'b\na\n');
     const third = await runCwl(alice, { document: wf, job: { input: other } });
@@ -248,10 +254,40 @@ describe('CWL runs', () => {
     assert.equal((await jobsOf(alice, asInput.task_id)).get('main.show').status, 'failed');
   });
 
+  it('InplaceUpdateRequirement: a step changes an earlier step\'s file where it is, and a later step reading that file sees it', async () => {
+    const n = { type: 'File', outputBinding: { glob: 'n.txt' } };
+    const make = { class: 'CommandLineTool', baseCommand: ['sh', '-c', 'echo 1 > n.txt'], inputs: {}, outputs: { n } };
+    const bump = {
+      class: 'CommandLineTool',
+      requirements: { InitialWorkDirRequirement: { listing: [{ entry: '$(inputs.n)', writable: true }] }, InplaceUpdateRequirement: { inplaceUpdate: true } },
+      inputs: { n: 'File' },
+      baseCommand: ['sh', '-c', 'echo 2 > n.txt'],
+      outputs: { n },
+    };
+    const readInputs = { n: { type: 'File', inputBinding: {} }, after: 'File' };
+    const read = { class: 'CommandLineTool', baseCommand: 'cat', inputs: readInputs, stdout: 'seen.txt', outputs: { seen: 'stdout' } };
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: {},
+      outputs: { seen: { type: 'File', outputSource: 'read/seen' } },
+      steps: {
+        make: { run: make, in: {}, out: ['n'] },
+        bump: { run: bump, in: { n: 'make/n' }, out: ['n'] },
+        read: { run: read, in: { n: 'make/n', after: 'bump/n' }, out: ['seen'] },
+      },
+    };
+    const started = await runCwl(alice, { document: wf });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(await readOutput(alice, run.outputs!.seen), '2\n');
+  });
+
   it('a document the server refuses: 400 naming the input; a location that is not gdflow: is refused', async () => {
     await rejectsWith(runCwl(alice, { document: sortTool, job: {} }), 400, 'InvalidParameter', /input/);
-    await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'file:///etc/passwd' } } }), 400, 'InvalidParameter', /job\.input\.location 'file:\/\/\/etc\/passwd' is not a data location/);
-    await rejectsWith(runCwl(alice, { document: sortTool, job: { input: { class: 'File', location: 'gdflow:cwl/nothing/here.txt' } } }), 400, 'InvalidParameter', /no file there/);
+    const withInput = (location: string) => runCwl(alice, { document: sortTool, job: { input: { class: 'File', location } } });
+    await rejectsWith(withInput('file:///etc/passwd'), 400, 'InvalidParameter', /job\.input\.location 'file:\/\/\/etc\/passwd' is not a data location/);
+    await rejectsWith(withInput('gdflow:cwl/nothing/here.txt'), 400, 'InvalidParameter', /no file there/);
   });
 
   it('an Operation is a feature gdflow does not run: 400 UnsupportedRequirement', async () => {

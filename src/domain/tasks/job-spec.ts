@@ -111,7 +111,7 @@ const storeJobSchema = {
  * A File or Directory a run must find at `path` (absolute, as the command sees it), parents before children: bound
  * read-only from `location` (a file: URI of the host, under the data root), made from a literal (a File's `contents`;
  * a Directory without a location is made empty and filled by the items after it), or, `writable`, a copy the command
- * may change.
+ * may change; `inPlace`, the original itself, bound writable (CWL's InplaceUpdateRequirement).
  */
 const stagedItem = {
   type: 'object',
@@ -121,6 +121,7 @@ const stagedItem = {
     location: { type: 'string', pattern: '^file:' },
     contents: { type: 'string' },
     writable: { type: 'boolean' },
+    inPlace: { type: 'boolean' },
   },
   required: ['class', 'path', 'writable'],
   additionalProperties: false,

@@ -2,8 +2,8 @@ import type { JobStatus, TaskStatus } from '../../contract/states.js';
 
 /**
  * Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. Job states:
- * waiting → queued → running → succeeded | failed; queued → skipped; any unfinished job → cancelled. Their names are
- * in contract/states.ts, which the API's schemas and the store share; their transitions are here.
+ * waiting → queued → running → succeeded | failed; queued → skipped; any unfinished job → cancelled. Their names are in
+ * contract/states.ts, which the API's schemas and the store share; their transitions are here.
  */
 export type { JobStatus, TaskStatus };
 

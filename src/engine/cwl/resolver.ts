@@ -23,7 +23,7 @@ import { storeFinalOutputs } from './final-outputs.js';
 import { writeLiterals } from './literals.js';
 import { LocalFileAccess, LocalOutputDirectory } from './local-files.js';
 import type { LoadedRun, LoadedRuns } from './loaded-runs.js';
-import { resolvedRun, type CollectPayload } from './tool-run.js';
+import { collectedStaging, resolvedRun, type CollectPayload } from './tool-run.js';
 
 /**
  * The engine's resolver of CWL jobs (docs/cwl.md, "Running CWL"): the domain's workflow and tool semantics
@@ -51,7 +51,10 @@ export class CwlResolver implements JobResolver {
       case 'skipped':
         return { kind: 'skip', outputs: resolution.outputs as Json };
       case 'expand': {
-        const jobs = resolution.jobs.map((added) => ({ key: added.key, name: this.nameOf(run, added.payload), deps: added.deps, payload: added.payload as unknown as Json }));
+        const jobs = resolution.jobs.map((added) => {
+          const payload = added.payload as unknown as Json;
+          return { key: added.key, name: this.nameOf(run, added.payload), deps: added.deps, payload };
+        });
         return { kind: 'expand', jobs, gather: resolution.gather as unknown as Json };
       }
       case 'process':
@@ -102,7 +105,8 @@ export class CwlResolver implements JobResolver {
     const outdir = docker?.requirement.dockerOutputDirectory;
     const inContainer = job.places.containers && docker !== undefined;
     if (inContainer && outdir !== undefined && outdir !== job.places.workDir) {
-      throw new Error(`DockerRequirement.dockerOutputDirectory ${outdir} is not supported: gdflow's containers have their working directory at ${job.places.workDir}`);
+      const where = `gdflow's containers have their working directory at ${job.places.workDir}`;
+      throw new Error(`DockerRequirement.dockerOutputDirectory ${outdir} is not supported: ${where}`);
     }
     const prepared = await prepareToolRun(tool, inputs, places, {
       ...common,
@@ -111,7 +115,9 @@ export class CwlResolver implements JobResolver {
       discoverSecondaryFiles: job.key === ROOT_JOB_KEY,
     });
     const path = payload.kind === 'root' ? [] : payload.path;
-    return { kind: 'run', run: resolvedRun(prepared, effective, inContainer, { path, inputs: prepared.inputs, runtime: prepared.runtime, staged: [...prepared.staging, ...prepared.workDir], digest: run.digest }) };
+    const staged = collectedStaging(prepared);
+    const collect = { path, inputs: prepared.inputs, runtime: prepared.runtime, staged, digest: run.digest };
+    return { kind: 'run', run: resolvedRun(prepared, effective, inContainer, collect) };
   }
 
   /** The run's own outputs (the root job's) go into the data store; any other job's stay where they are. */

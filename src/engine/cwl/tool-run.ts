@@ -21,6 +21,17 @@ export interface CollectPayload {
   readonly digest: string;
 }
 
+/** Under InplaceUpdateRequirement, a writable InitialWorkDir entry is the original, not a copy. */
+const inPlace = (run: ToolRun, item: StagedItem): boolean => run.inplaceUpdate && item.writable && item.location !== undefined;
+
+/**
+ * The staged items as output collection sees them: one changed in place is its original (a pass-through, as a
+ * read-only input is), so that an output globbing it keeps the original's location.
+ */
+export function collectedStaging(run: ToolRun): StagedItem[] {
+  return [...run.staging, ...run.workDir].map((item) => (inPlace(run, item) ? { ...item, writable: false } : item));
+}
+
 export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inContainer: boolean, collect: CollectPayload): Omit<ResolvedRun, 'kind'> {
   // The streams are opened by the shell that runs the command, inside the sandbox: a name the tool chose cannot make
   // the server open a host file.
@@ -37,13 +48,14 @@ export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inCo
   return {
     command,
     env: { ...run.env },
-    staging: [...run.staging, ...run.workDir].map((item) => ({ ...item })),
+    staging: [...run.staging, ...run.workDir].map((item) => (inPlace(run, item) ? { ...item, inPlace: true } : { ...item })),
     cpu: Math.max(1, Math.ceil(run.resources.coresMin)),
     memMb: asked ? Math.ceil(run.resources.ramMax) : 0,
     network: run.networkAccess,
     image: inContainer ? (run.container?.image ?? '') : '',
     timeLimit: run.timeLimit,
-    callCaching: run.reusable,
+    // A run that changes its inputs in place is never taken from the cache: it is what it does to them that counts.
+    callCaching: run.reusable && !(run.inplaceUpdate && run.workDir.some((item) => inPlace(run, item))),
     collect: collect as unknown as Json,
   };
 }

@@ -1,5 +1,5 @@
 import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, link, lstat, mkdir, readdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, lstat, mkdir, readdir, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
@@ -9,7 +9,8 @@ import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/e
  * Laying out a deferred job's run before it starts (job-spec.ts, StagedItem): each File or Directory where its command
  * finds it, from the host files of earlier jobs and of the data store.
  *
- * - In the working directory (`/var/data/...`: InitialWorkDir entries): a writable one is a copy; a read-only one is
+ * - In the working directory (`/var/data/...`: InitialWorkDir entries): a writable one is a copy (under CWL's
+ *   InplaceUpdateRequirement, the original bound writable over an empty mount point, which stays to be globbed); a read-only one is
  *   linked into it (hard links, or copies across file systems), and, in a sandbox, bound read-only over that, so that
  *   the command cannot change the original through the link while output collection finds the file where it is.
  * - In the inputs area (`/var/lib/cwl/...`, a sandbox's): a host tree of the job's mirrors it, bound at
@@ -50,7 +51,14 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
     await mkdir(dirname(area.target), { recursive: true });
     if (area.kind === 'inputs' && inputsTree === 'none') inputsTree = 'read-only';
     if (source === undefined) await makeLiteral(item, area.target);
-    else if (item.writable) {
+    else if (item.inPlace && places.sandboxed) {
+      // The original, writable: what the command changes is changed where it is.
+      await placeholder(item.class, area.target);
+      mounts.push({ hostPath: source, sandboxPath: item.path, readOnly: false });
+      if (area.kind === 'inputs') inputsTree = 'writable';
+    } else if (item.inPlace) {
+      await symlink(source, area.target);
+    } else if (item.writable) {
       await copyTree(source, area.target);
       if (area.kind === 'inputs') inputsTree = 'writable';
     } else if (area.kind === 'work') {

@@ -7,5 +7,7 @@ import { routeOptions, type RouteTypes } from '../route-options.js';
 export function registerCwlRunRoutes(app: FastifyInstance, context: RouteContext): void {
   const runs = context.services.cwlRuns;
   app.post<RouteTypes<typeof ROUTES.RunCwl>>(ROUTES.RunCwl.url, routeOptions(ROUTES.RunCwl), async (request) => runs.start(request.scope, request.body));
-  app.get<RouteTypes<typeof ROUTES.GetCwlRun>>(ROUTES.GetCwlRun.url, routeOptions(ROUTES.GetCwlRun), async (request) => runs.get(request.scope, request.params.task));
+  app.get<RouteTypes<typeof ROUTES.GetCwlRun>>(ROUTES.GetCwlRun.url, routeOptions(ROUTES.GetCwlRun), async (request) =>
+    runs.get(request.scope, request.params.task),
+  );
 }

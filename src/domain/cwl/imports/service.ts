@@ -2,7 +2,8 @@ import type { Project, Store, Tool, Workflow as StoredWorkflow } from '../../../
 import { DEFAULT_PROJECT, openProject, visibilityFor } from '../../access.js';
 import { actorOf, audited } from '../../audit.js';
 import { invalid, Unsupported } from '../../errors.js';
-import { describe, isObject, type JsonObject } from '../../json.js';
+import type { ImportCwlBody } from '../../../contract/cwl.js';
+import { isObject, type JsonObject } from '../../json.js';
 import { checkName } from '../../names.js';
 import type { Scope } from '../../tools/service.js';
 import { loadDocument } from '../document/load.js';
@@ -50,13 +51,15 @@ interface Planned {
 export class CwlImportService {
   constructor(private readonly store: Store) {}
 
-  async import(scope: Scope, body: unknown): Promise<{ imported: ImportedVersion[] }> {
-    if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
-    if (!isObject(body.document)) throw invalid(`document must be a packed CWL document as a JSON object (one process or a $graph), not ${describe(body.document)}`);
+  /**
+   * ImportCwl, with the body as its schema let it through (contract/cwl.ts): what is checked here is what a schema
+   * cannot say (the document is CWL gdflow can run, the process is in it, the names fit the rule).
+   */
+  async import(scope: Scope, body: ImportCwlBody): Promise<{ imported: ImportedVersion[] }> {
     const fragment = processFragment(body.process);
-    const given = body.name === undefined || body.name === null || body.name === '' ? undefined : checkName('tool_name', body.name);
+    const given = body.name === undefined || body.name === '' ? undefined : checkName('tool_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
-    const document = body.document;
+    const document = body.document as JsonObject;
     const source = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(document) });
     const main = await load(`${CWL_DOCUMENT_URI}${fragment}`, source);
     const found = unsupportedFeature(main);

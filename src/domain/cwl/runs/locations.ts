@@ -26,8 +26,10 @@ export interface CwlDataLocations {
 /** A document source of `gdflow:` URIs in the account's data store: the ontologies a document's `$schemas` name. */
 export function dataDocuments(account: string, locations: CwlDataLocations): DocumentSource {
   return {
-    read: (uri) =>
-      uri.startsWith(GDFLOW_SCHEME) ? locations.readText(account, dataPathOf(uri)) : Promise.reject(new Error(`only gdflow: data locations are read, not ${uri}`)),
+    read: (uri) => {
+      if (uri.startsWith(GDFLOW_SCHEME)) return locations.readText(account, dataPathOf(uri));
+      return Promise.reject(new Error(`only gdflow: data locations are read, not ${uri}`));
+    },
   };
 }
 
@@ -61,7 +63,10 @@ export async function hostLocations(value: unknown, account: string, locations: 
   }
   const cls = value.class;
   const host = await locations.hostUri(account, dataPathOf(location), cls);
-  if (host === undefined) throw invalid(`${where}.${given} '${location.slice(0, 200)}': no ${cls === 'File' ? 'file' : 'directory'} there in the data store of account '${account}'`);
+  if (host === undefined) {
+    const what = cls === 'File' ? 'file' : 'directory';
+    throw invalid(`${where}.${given} '${location.slice(0, 200)}': no ${what} there in the data store of account '${account}'`);
+  }
   delete out.path;
   out.location = host;
   return out;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../../../ids.js';
-import { AlreadyExists, StoreUnavailable, type NewJob, type Store, type Task } from '../../../store/store.js';
+import type { RunCwlBody } from '../../../contract/cwl.js';
+import { AlreadyExists, StoreUnavailable, type NewJob, type Project, type Store, type Task } from '../../../store/store.js';
 import { openProject } from '../../access.js';
 import { actorOf, audited } from '../../audit.js';
 import { invalid, notFound, Unsupported } from '../../errors.js';
@@ -19,6 +20,20 @@ import { loadFormatOntology } from '../types/ontology.js';
 import { dataDocuments, dataLocations, hostLocations, type CwlDataLocations } from './locations.js';
 import { CWL_DOCUMENT_URI, cwlPlanOf, cwlTaskPlan } from './plan.js';
 import { unsupportedFeature } from './unsupported.js';
+
+/** What a new run's task is made of. */
+interface NewRun {
+  plan: JsonObject;
+  parameters: JsonObject;
+  /** The job object's values: the root job's payload. */
+  inputs: JsonObject;
+  /** The process's name, the task's workflow name. */
+  processName: string;
+  /** A digest of the document, the task's workflow id. */
+  digest: string;
+  /** The workflow version imported from CWL the run is an ActivateWorkflow of: the task's workflow id and version. */
+  workflow?: { id: string; version: number };
+}
 
 /** The resolver that runs CWL's deferred jobs (src/engine/cwl/resolver.ts). */
 export const CWL_RESOLVER = 'cwl';
@@ -39,15 +54,13 @@ export class CwlRunService {
   ) {}
 
   /**
-   * RunCwl: check the document and the job object, and start the run. `workflow`: the workflow version imported from
-   * CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names instead of the process.
+   * RunCwl, with the body as its schema let it through (contract/cwl.ts): what is checked here is what a schema cannot
+   * say (the document is CWL, the job fits it, its locations are in the data store). `workflow`: the workflow version
+   * imported from CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names.
    */
-  async start(scope: Scope, body: unknown, workflow?: { id: string; name: string; version: number }): Promise<{ task_id: string; task_name: string }> {
-    if (!isObject(body)) throw invalid(`the request body must be a JSON object, not ${describe(body)}`);
-    if (!isObject(body.document)) throw invalid(`document must be a CWL document as a JSON object (one process or a $graph), not ${describe(body.document)}`);
-    if (body.job !== undefined && body.job !== null && !isObject(body.job)) throw invalid(`job must be a CWL job object, not ${describe(body.job)}`);
+  async start(scope: Scope, body: RunCwlBody, workflow?: { id: string; name: string; version: number }): Promise<{ task_id: string; task_name: string }> {
     const fragment = processFragment(body.process);
-    const explicitName = body.name === undefined || body.name === null || body.name === '' ? undefined : checkName('task_name', body.name);
+    const explicitName = body.name === undefined || body.name === '' ? undefined : checkName('task_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const account = scope.caller.accountName;
 
@@ -62,18 +75,51 @@ export class CwlRunService {
     const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, dataDocuments(account, this.locations)) : undefined;
     bindInputs(process.inputs, values, ontology ? { ontology } : {});
     const plan = cwlTaskPlan({ document, process: uri, ...(requirements.length > 0 ? { requirements } : {}) });
-    const processName = workflow?.name ?? displayName(process.id);
-    const digest = createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24);
+    const run: NewRun = {
+      plan: { ...plan, call_caching: null },
+      parameters: { job, description: process.label ?? '' },
+      inputs: values,
+      processName: workflow?.name ?? displayName(process.id),
+      digest: createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24),
+      ...(workflow ? { workflow: { id: workflow.id, version: workflow.version } } : {}),
+    };
+    return this.create(scope, project, run, explicitName ?? ((at, taskId) => generatedName(run.processName, at, taskId)));
+  }
+
+  /**
+   * Run a CWL run again (the task routes' rerun, docs/tasks.md "Resume"): the same document and job object, with the
+   * run as its reference task, so that its steps whose keys still match come from the call cache.
+   */
+  async rerun(scope: Scope, task: Task, nameOf: (at: Date, taskId: string) => string): Promise<{ task_id: string; task_name: string }> {
+    const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
+    const root = (await this.store.listJobs(task.id)).find((job) => job.nodeId === ROOT_JOB_KEY);
+    const payload = root?.spec.payload;
+    if (!isObject(payload) || !isObject(payload.inputs)) throw invalid(`task '${task.id}' has no root job to run again`);
+    const run: NewRun = {
+      plan: { ...task.plan, reference_task: task.id },
+      parameters: task.parameters,
+      inputs: payload.inputs,
+      processName: task.workflowName,
+      digest: task.workflowId,
+      // A run of a workflow imported from CWL stays one of that version.
+      workflow: { id: task.workflowId, version: task.workflowVersion },
+    };
+    return this.create(scope, project, run, nameOf);
+  }
+
+  /** A run's task and its root job; `name` is the name asked for, or makes one from the time and the task's id. */
+  private async create(scope: Scope, project: Project, run: NewRun, name: string | ((at: Date, taskId: string) => string)) {
     const at = new Date();
     for (let attempt = 1; ; attempt++) {
       const taskId = newId(at.getTime());
-      const name = explicitName ?? generatedName(processName, at, taskId);
-      const root: StepJobSpec = { kind: 'step', nodeId: ROOT_JOB_KEY, alias: ROOT_JOB_KEY, deps: [], resolver: CWL_RESOLVER, key: ROOT_JOB_KEY, payload: { kind: 'root', inputs: values } };
+      const taskName = typeof name === 'string' ? name : name(at, taskId);
+      const payload = { kind: 'root', inputs: run.inputs };
+      const root: StepJobSpec = { kind: 'step', nodeId: ROOT_JOB_KEY, alias: ROOT_JOB_KEY, deps: [], resolver: CWL_RESOLVER, key: ROOT_JOB_KEY, payload };
       const rootJob: NewJob = {
         id: jobIdFor(taskId, ROOT_JOB_KEY),
         taskId,
         nodeId: ROOT_JOB_KEY,
-        name: processName,
+        name: run.processName,
         status: 'queued',
         reason: 'ready',
         command: '',
@@ -82,35 +128,36 @@ export class CwlRunService {
         cpu: 0,
         memMb: 0,
       };
+      const target = `${project.accountName}/${project.name}/tasks/${taskId} (${taskName}, CWL ${run.processName})`;
       try {
         await this.store.createTask(
           {
             id: taskId,
             projectId: project.id,
-            name,
-            workflowId: workflow?.id ?? digest,
-            workflowName: processName,
-            workflowVersion: workflow?.version ?? 1,
+            name: taskName,
+            workflowId: run.workflow?.id ?? run.digest,
+            workflowName: run.processName,
+            workflowVersion: run.workflow?.version ?? 1,
             userName: scope.caller.userName,
             status: 'queued',
             reason: 'activated',
-            parameters: { job, description: process.label ?? '' },
-            plan: { ...plan, call_caching: null },
+            parameters: run.parameters,
+            plan: run.plan,
             scheduleAt: null,
             stopRequested: false,
             createdAt: at.getTime() / 1000,
           },
           [rootJob],
-          audited(actorOf(scope.caller), 'RunCwl', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, CWL ${processName})`),
+          audited(actorOf(scope.caller), 'RunCwl', project.accountName, target),
         );
       } catch (error) {
         if (!(error instanceof AlreadyExists)) throw error;
-        if (error.key === 'name' && explicitName !== undefined) throw invalid(`name '${name}' is already used by a task of project '${project.name}'`);
+        if (error.key === 'name' && typeof name === 'string') throw invalid(`name '${name}' is already used by a task of project '${project.name}'`);
         if (attempt < ID_ATTEMPTS) continue;
         throw new StoreUnavailable(`no free task id in ${ID_ATTEMPTS} attempts`);
       }
       await this.store.events.publish({ kind: 'task', taskId });
-      return { task_id: taskId, task_name: name };
+      return { task_id: taskId, task_name: taskName };
     }
   }
 
@@ -137,9 +184,9 @@ function reasonOf(task: Task): string | null {
 }
 
 /** `#main`, `main` or nothing: the `$graph` entry to run (none: `#main`, or the document's only process). */
-export function processFragment(value: unknown): string {
-  if (value === undefined || value === null || value === '') return '';
-  if (typeof value !== 'string' || !/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
+export function processFragment(value: string | undefined): string {
+  if (value === undefined || value === '') return '';
+  if (!/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
     throw invalid(`process must name a process of the document's $graph, such as '#main', not ${describe(value)}`);
   }
   return value.startsWith('#') ? value : `#${value}`;

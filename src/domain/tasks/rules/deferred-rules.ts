@@ -73,7 +73,8 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
   } else if (resolution.kind === 'expand') {
     for (const added of resolution.jobs) {
       const waits = added.spec.deps.length > 0;
-      out.addJob({ ...added, spec: added.spec as unknown as Json, status: waits ? 'waiting' : 'queued', reason: waits ? 'waiting for upstream jobs' : 'ready' });
+      const start = waits ? { status: 'waiting' as const, reason: 'waiting for upstream jobs' } : { status: 'queued' as const, reason: 'ready' };
+      out.addJob({ ...added, spec: added.spec as unknown as Json, ...start });
     }
     const n = resolution.jobs.length;
     start(out, job, event.startedAt, n === 0 ? 'nothing to run' : `waiting for the ${n} job(s) it added`, resolution.spec);
