@@ -8,6 +8,10 @@ import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
 import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
+import { TokenService } from './tokens.js';
+import type { TesStagingPolicy } from './tes/compile.js';
+import { TesService } from './tes/service.js';
+import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
 
@@ -15,6 +19,7 @@ import { WorkflowService } from './workflows/service.js';
 export interface CoreServices {
   store: Store;
   accounts: AccountService;
+  tokens: TokenService;
   tools: ToolService;
   workflows: WorkflowService;
   cwlImports: CwlImportService;
@@ -25,10 +30,18 @@ export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
   cwlRuns: CwlRunService;
+  tes: TesService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
-  return { store, accounts: new AccountService(store), tools: new ToolService(store), workflows: new WorkflowService(store), cwlImports: new CwlImportService(store) };
+  return {
+    store,
+    accounts: new AccountService(store),
+    tokens: new TokenService(store),
+    tools: new ToolService(store),
+    workflows: new WorkflowService(store),
+    cwlImports: new CwlImportService(store),
+  };
 }
 
 export interface Runtime {
@@ -38,6 +51,8 @@ export interface Runtime {
   logs: LogLinks;
   /** The data store's locations as CWL runs write them (gdflow:<path>). */
   locations: CwlDataLocations;
+  /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
+  tes: { files: TesFiles; policy: TesStagingPolicy };
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
@@ -45,10 +60,6 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const cwlRuns = new CwlRunService(store, runtime.locations);
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
-  return {
-    ...core,
-    data: runtime.data,
-    tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns }),
-    cwlRuns,
-  };
+  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
+  return { ...core, data: runtime.data, tasks, cwlRuns, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
 }

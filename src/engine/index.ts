@@ -5,6 +5,7 @@
 export { createExecutor, type Executor, type ExecutorKind } from './executors/index.js';
 export { FileJobLogs, type JobLogs, type LogSnapshot, type LogStream } from './job-logs.js';
 export { Layout, removeTaskFiles } from './layout.js';
+export { tesFiles } from './tes-files.js';
 export { Worker, type WorkerOptions } from './worker.js';
 export { defaultWorkerId } from './worker-id.js';
 export { createCwlResolver, DataStoreLocations } from './cwl/index.js';

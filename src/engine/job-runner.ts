@@ -10,6 +10,7 @@ import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import type { StoredItem } from '../domain/tasks/outputs.js';
 import type { FileStamp, Json } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
+import { stageTes, storeTesOutputs, tesRoots } from './tes-staging.js';
 
 /**
  * Run one job to its end: a tool command through the executor, or a data step in-process.
@@ -134,11 +135,18 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
+  // A TES task that names what this server cannot reach fails before anything, the call cache included.
+  if (spec.tes && spec.tes.problems.length > 0) return { outcome: 'failed', exitCode: null, reason: spec.tes.problems.join('; '), startedAt, endedAt: now() };
   const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
-  if (cached?.result) return cached.result;
+  if (cached?.result) return withTesOutputs(spec, context, workDir, cached.result);
+  if (spec.tes) {
+    const problem = await stageTes(spec.tes, workDir, context.dataStore, context.signal);
+    if (problem !== undefined) return { outcome: 'failed', exitCode: null, reason: problem, startedAt, endedAt: now() };
+  }
   const jobSpec = executorSpec(spec, context, workDir, mounts);
   const hooks: RunHooks = { onStarted: context.onStarted, ...(context.onWaiting ? { onWaiting: context.onWaiting } : {}) };
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, hooks)), context.memMb);
+  const ran = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, hooks)), context.memMb);
+  const result = await withTesOutputs(spec, context, workDir, ran);
   if (!cached?.key) return result;
   const keyed = {
     ...result,
@@ -149,6 +157,15 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   };
   if (result.outcome !== 'succeeded') return keyed;
   return { ...keyed, outputStamps: await context.cache!.calls.stampOutputs(spec, context.taskId) };
+}
+
+/** A TES task's job that succeeded stores its outputs in the data store (tes-staging.ts); a failure to fails it. */
+async function withTesOutputs(spec: ToolJobSpec, context: RunContext, workDir: string, result: RunResult): Promise<RunResult> {
+  if (!spec.tes || result.outcome !== 'succeeded' || spec.tes.store.length === 0) return result;
+  const { stored, failure } = await storeTesOutputs(spec.tes, workDir, context.dataStore, { id: context.jobId, nodeId: spec.nodeId });
+  if (failure === undefined) return { ...result, stored };
+  // Exit code 0 with the reason: the command succeeded, the system could not keep its output (SYSTEM_ERROR).
+  return { ...result, outcome: 'failed', reason: failure, stored, endedAt: now() };
 }
 
 /** What the call cache said of a job before it ran (nothing when its key could not be made). */
@@ -242,6 +259,7 @@ function executorSpec(spec: ToolJobSpec, context: RunContext, workDir: string, m
     network: spec.network,
     timeoutSeconds: context.timeoutSeconds,
     image: spec.image,
+    ...(spec.tes ? { roots: tesRoots(spec.tes, workDir) } : {}),
   };
 }
 

@@ -171,7 +171,8 @@ export class Scheduler {
    */
   private probe(live: LiveTask, entry: LiveJob): boolean {
     const spec = entry.spec;
-    if (spec.kind !== 'tool' || spec.callCaching === false || entry.probe !== undefined) return false;
+    // A TES task's job stores its outputs itself, hit or not (job-runner.ts): it is looked up when it runs.
+    if (spec.kind !== 'tool' || spec.callCaching === false || entry.probe !== undefined || spec.tes) return false;
     // Cheap checks first: dispatch asks this of every queued job in every pass.
     if (this.probing >= MAX_PROBES || !this.host.leaseYoung(live) || !this.host.cacheWanted(live, entry)) return false;
     live.markStarting(entry);

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../contract/common.js';
+import { ga4ghError } from '../contract/tes.js';
 import { MAX_JSON_DEPTH } from '../contract/limits.js';
 import { allRoutes, ROUTES, type RouteEntry } from '../contract/routes.js';
 import { packageVersion } from '../package-root.js';
@@ -14,13 +15,14 @@ type Json = Record<string, unknown>;
 
 /** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
 function openApiPath(url: string): string {
-  return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{path}');
+  // `::` is a literal colon (TES's `/tasks/{id}:cancel`).
+  return url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
 }
 
 function parameters(entry: RouteEntry): Json[] {
   const out: Json[] = [];
   const params = entry.schema.params as { properties?: Record<string, Json> } | undefined;
-  for (const name of entry.url.match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
+  for (const name of entry.url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
     out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
   }
   if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: entry.pathDescription ?? "the data item's path below the account", schema: { type: 'string' } });
@@ -39,6 +41,10 @@ function responses(entry: RouteEntry): Json {
       : ok.type === 'null'
         ? { description: 'an empty body' }
         : { description: 'the answer', content: { 'application/json': { schema: ok } } };
+  if (entry.auth === 'ga4gh' || entry.url.startsWith('/ga4gh/')) {
+    const ga4gh = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Ga4ghError' } } } };
+    return { 200: success, '4XX': { description: 'a GA4GH error (docs/ga4gh.md)', ...ga4gh }, '5XX': { description: 'a server error', ...ga4gh } };
+  }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
   return {
     200: success,
@@ -64,7 +70,7 @@ export function openApiDocument(): Json {
     };
     if (entry.schema.body) operation.requestBody = { required: false, content: { 'application/json': { schema: entry.schema.body } } };
     else if (entry.raw && entry.method === 'PUT') operation.requestBody = { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
-    operation.security = entry.auth === false ? [] : [{ GeneDock: [] }];
+    operation.security = entry.auth === false ? [] : entry.auth === 'ga4gh' ? [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }] : [{ GeneDock: [] }];
     (paths[path] ??= {})[entry.method.toLowerCase()] = operation;
   }
   built = {
@@ -79,8 +85,10 @@ export function openApiDocument(): Json {
     tags: [...new Set(allRoutes().map(([, e]) => e.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ErrorBody: errorBody },
+      schemas: { ErrorBody: errorBody, Ga4ghError: ga4ghError },
       securitySchemes: {
+        Basic: { type: 'http', scheme: 'basic', description: 'GA4GH routes only: an access key id and secret (docs/ga4gh.md)' },
+        Bearer: { type: 'http', scheme: 'bearer', description: 'GA4GH routes only: a token of `gdflow admin create-token` (docs/ga4gh.md)' },
         GeneDock: {
           type: 'apiKey',
           in: 'header',

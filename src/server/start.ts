@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyListenOptions } from 'fastify';
 import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
+import type { TesStagingPolicy } from '../domain/tes/compile.js';
 import {
   createCwlResolver,
   createExecutor,
@@ -13,6 +14,7 @@ import {
   FileJobLogs,
   Layout,
   removeTaskFiles,
+  tesFiles,
   Worker,
   type Executor,
   type JavaScriptSandbox,
@@ -107,6 +109,22 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
+/** What TES inputs may reach (docs/ga4gh.md): file:// roots as real paths (a root that does not exist allows nothing). */
+function tesPolicy(config: Config): TesStagingPolicy {
+  const fileRoots = config.tesFileRoots
+    .split(',')
+    .map((root) => root.trim())
+    .filter((root) => root !== '')
+    .flatMap((root) => {
+      try {
+        return [realpathSync(root)];
+      } catch {
+        return [];
+      }
+    });
+  return { fileRoots, allowHttp: config.tesAllowHttp === 'on' };
+}
+
 /** Whether the configured executor runs a job that names an image in a container of it. */
 const runsContainers = (config: Config): boolean =>
   config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
@@ -196,6 +214,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
       locations: new DataStoreLocations(dataStore),
+      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
     await services.accounts.bootstrap();
     app = await buildApp({
