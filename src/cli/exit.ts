@@ -31,5 +31,5 @@ Exit codes:
     1  the operation failed (the server refused it, or a task failed or was stopped)
     2  usage or configuration error (bad option, bad document, no credentials configured)
     3  the server could not be reached (after retrying)
-   33  gdflow cwl run: the CWL document needs a feature gdflow does not support (the message names it)
+   33  gdflow cwl run, import: the CWL document needs a feature gdflow does not support (the message names it)
   130  interrupted (Ctrl-C): what was waited for goes on, and the message says how to follow it`;

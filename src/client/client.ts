@@ -10,6 +10,8 @@ import {
   type CreateToolRequest,
   type CreateWorkflowRequest,
   type CwlDocument,
+  type CwlImported,
+  type CwlImportRequest,
   type CwlRun,
   type CwlRunRequest,
   type CwlRunStarted,
@@ -425,6 +427,14 @@ export class Client {
    */
   async runCwl(request: CwlRunRequest): Promise<CwlRunStarted> {
     return this.transport.json('POST', await this.projectPath('cwl/runs/'), { json: request, retryOn: 'unsent' });
+  }
+
+  /**
+   * Import a packed CWL document: its CommandLineTools and ExpressionTools as tool versions, its Workflows as workflow
+   * versions, each keeping its CWL document. Not retried once the request may have reached the server.
+   */
+  async importCwl(request: CwlImportRequest): Promise<CwlImported> {
+    return this.transport.json('POST', await this.projectPath('cwl/import/'), { json: request, retryOn: 'unsent' });
   }
 
   /** A CWL run: its task's status, and its output object once it succeeded. */

@@ -13,8 +13,8 @@ import {
   activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList, taskOutputs,
 } from './tasks.js';
 import { callerIdentity, dataList, dataPutResult } from './data.js';
+import { cwlDocument, cwlRun, importCwlBody, importedCwl, runCwlBody } from './cwl.js';
 import { tesCancelResponse, tesCreateResponse, tesGetQuery, tesListQuery, tesListResponse, tesServiceInfo, tesTaskBody, tesTaskParams, tesTaskView } from './tes.js';
-import { cwlDocument, cwlRun, runCwlBody } from './cwl.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
 
@@ -110,6 +110,11 @@ export const ROUTES = {
     method: 'GET', url: `${P}/cwl/runs/:task/`, operation: 'GetCwlRun', tag: 'cwl',
     summary: "A CWL run's status, and its CWL output object once it succeeded (gdflow: locations under cwl/runs/<task_id>/)",
     schema: { params: taskParams, response: { 200: cwlRun } },
+  },
+  ImportCwl: {
+    method: 'POST', url: `${P}/cwl/import/`, operation: 'ImportCwl', tag: 'cwl',
+    summary: 'Import a packed CWL document: its CommandLineTools and ExpressionTools as tool versions, its Workflows as workflow versions (each keeping its CWL document)',
+    schema: { params: projectParams, body: importCwlBody, response: { 200: importedCwl } },
   },
   WdlListWorkflow: { method: 'GET', url: `${P}/wdl/workflow/`, operation: 'ListWorkflow', tag: 'gwc', summary: 'WDL workflows (gwc looks for them): always an empty list', schema: { params: projectParams, response: { 200: emptyList } } },
   WdlGetWorkflow: { method: 'GET', url: `${P}/wdl/workflow/:workflow/`, operation: 'GetWorkflow', tag: 'gwc', summary: 'A WDL workflow (gwc looks for them): always an empty list', schema: { params: workflowParams, response: { 200: emptyList } } },

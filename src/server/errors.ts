@@ -85,6 +85,9 @@ export const OPERATION_ERRORS = {
   RunCwl: {
     invalid: spec(400, 'InvalidParameter', 'Run CWL failed, since {reason}.', '运行 CWL 失败，原因：{reason}。'),
   },
+  ImportCwl: {
+    invalid: spec(400, 'InvalidParameter', 'Import CWL failed, since {reason}.', '导入 CWL 失败，原因：{reason}。'),
+  },
   GetCwlRun: {
     invalid: spec(400, 'InvalidParameter', 'Get CWL run failed, since {reason}.', '获取 CWL 运行失败，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Get CWL run failed, since {reason}.', '获取 CWL 运行失败，原因：{reason}。'),

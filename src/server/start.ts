@@ -213,8 +213,8 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
-      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
       locations: new DataStoreLocations(dataStore),
+      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
     await services.accounts.bootstrap();
     app = await buildApp({

@@ -38,6 +38,8 @@ export interface ToolsTable {
   visibility: string;
   category: string;
   configs: string | null;
+  /** The CWL document of a version imported from CWL (migration 0011), as JSON; null otherwise. */
+  cwl: string | null;
   created_at: number;
   modified_at: number;
 }
@@ -52,6 +54,8 @@ export interface WorkflowsTable {
   visibility: string;
   configs: string | null;
   run_template: string | null;
+  /** The CWL document of a version imported from CWL (migration 0011), as JSON; null otherwise. */
+  cwl: string | null;
   created_at: number;
   modified_at: number;
 }

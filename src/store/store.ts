@@ -51,6 +51,8 @@ export interface Tool {
   category: string;
   /** The definition as put (INTERFACE.md 2.2), or null before the first valid PutTool. */
   configs: Json | null;
+  /** A version imported from CWL: `{document, process}`, the packed document and its process (docs/cwl.md, "Import"). */
+  cwl: Json | null;
   createdAt: number;
   modifiedAt: number;
 }
@@ -67,6 +69,8 @@ export interface Workflow {
   status: DefinitionStatus;
   visibility: Visibility;
   configs: Json | null;
+  /** A version imported from CWL: `{document, process}`, the packed document and its process (docs/cwl.md, "Import"). */
+  cwl: Json | null;
   /** Saved run-parameter defaults (docs/wire.md §2 "set run template"), or null. */
   runTemplate: Json | null;
   createdAt: number;
@@ -194,6 +198,17 @@ export interface ToolUpdate {
   configs: Json;
   category: string;
   status: DefinitionStatus;
+  /** The CWL document of a version imported from CWL (absent: unchanged). */
+  cwl?: Json;
+}
+
+export interface WorkflowUpdate {
+  description?: string;
+  configs: Json;
+  status: DefinitionStatus;
+  toolIds: string[];
+  /** The CWL document of a version imported from CWL (absent: unchanged). */
+  cwl?: Json;
 }
 
 export interface ToolStore {
@@ -216,7 +231,7 @@ export interface ToolStore {
 export interface WorkflowStore {
   createWorkflow(input: NewVersion, audit?: AuditEntry): Promise<Workflow>;
   /** Replace the configuration and the pinned tool versions in one transaction. */
-  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void>;
+  putWorkflow(id: string, update: WorkflowUpdate, audit?: AuditEntry): Promise<void>;
   setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void>;
   getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined>;
   getWorkflowById(id: string): Promise<Workflow | undefined>;

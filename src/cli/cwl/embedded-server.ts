@@ -24,9 +24,23 @@ export async function startEmbeddedServer(options: { executor?: string } = {}): 
   // The server's modules cost most of a second to load: only a run without a configured server pays for them.
   const [{ loadConfig }, { startServer }] = await Promise.all([import('../../config/config.js'), import('../../server/start.js')]);
   const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-cwl-'));
-  // Also on an abrupt exit (an uncaught error, process.exit), the data root goes.
+  // Also on an abrupt exit (an uncaught error, process.exit) the data root goes, and on a signal that would end the
+  // process without an exit event: SIGTERM (cwltest's timeout), or SIGINT while nothing else handles it (a run being
+  // followed handles it: it stops the run's task, then ends, and closes this server on its way out).
   const remove = (): void => rmSync(dataDir, { recursive: true, force: true });
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signal === 'SIGINT' && process.listenerCount('SIGINT') > 1) return;
+    remove();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  const unwatch = (): void => {
+    process.removeListener('exit', remove);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  };
   process.once('exit', remove);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const config = loadConfig({
       flags: {
@@ -47,7 +61,7 @@ export async function startEmbeddedServer(options: { executor?: string } = {}): 
       const close = (): Promise<void> => {
         closing ??= server.close().finally(() => {
           remove();
-          process.removeListener('exit', remove);
+          unwatch();
         });
         return closing;
       };
@@ -58,7 +72,7 @@ export async function startEmbeddedServer(options: { executor?: string } = {}): 
     }
   } catch (error) {
     remove();
-    process.removeListener('exit', remove);
+    unwatch();
     throw error;
   }
 }

@@ -17,7 +17,8 @@ import { dataLocation, isDataLocation } from './data-locations.js';
  * Each top-level File goes with its secondary files into a directory of its own, `/cwl/inputs/<hash>/`, named by the
  * hash of what it holds (every name and its content's sha1), so that the secondary files stay beside their primary
  * (where a tool looks for them) and the same inputs are uploaded once: a directory the store already holds with the
- * same names and sizes is not sent again. A Directory goes whole into `/cwl/inputs/<hash>/<its name>/`. Locations
+ * same names and sizes is not sent again. A Directory goes whole into `/cwl/inputs/<hash>/<its name>/` (one that holds
+ * no file at all goes as a literal Directory: the store keeps files, not empty directories). Locations
  * that are already `gdflow:` stay as they are; literals (`contents`, a `listing` without location) stay literal.
  */
 
@@ -68,23 +69,27 @@ export class InputUploads {
     return out;
   }
 
+  /** A packed document: its default Files and literals, and the local ontologies its `$schemas` name. */
+  async rewriteDocument(document: Json): Promise<Json> {
+    const out = (await this.rewrite(document, 'the document')) as Json;
+    if (Array.isArray(document.$schemas)) out.$schemas = await Promise.all(document.$schemas.map((s) => this.rewriteSchema(String(s))));
+    return out;
+  }
+
   /** A `$schemas` entry: a local ontology file goes to the store like an input. */
-  async rewriteSchema(uri: string): Promise<string> {
+  private async rewriteSchema(uri: string): Promise<string> {
     if (!uri.startsWith('file:')) return uri;
     const object = (await this.rewriteFile({ class: 'File', location: uri }, '$schemas')) as Json;
     return String(object.location);
   }
 
   private async rewriteFile(file: Json, where: string): Promise<unknown> {
-    const location = file.location;
-    if (typeof location !== 'string') return this.rewriteLiteral(file, where);
-    if (isDataLocation(location) || holdsExpression(location) || location.startsWith('_:')) return file;
-    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
-    if (scheme !== 'file') {
-      throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
-    }
+    if (typeof file.location !== 'string') return this.rewriteLiteral(file, where);
+    if ((await localFile(file, where)) === undefined) return file;
     const members = await this.members(file, where);
     const group = await groupOf(members);
+    // The store keeps files only: a Directory without any goes as the literal it amounts to.
+    if (file.class === 'Directory' && group.files.length === 0) return emptyDirectory(file, members[0]!.path);
     this.groups.set(group.hash, group);
     return placed(file, `/cwl/inputs/${group.hash}`);
   }
@@ -100,12 +105,8 @@ export class InputUploads {
 
   /** The primary and its secondary files (recursively), each under its basename, as local paths. */
   private async members(file: Json, where: string): Promise<Array<{ name: string; path: string; directory: boolean }>> {
-    const path = localPath(String(file.location), where);
-    const kind = await stat(path).catch(() => undefined);
-    if (kind === undefined) throw new Error(`${where}: ${path} does not exist`);
-    const directory = file.class === 'Directory';
-    if (directory !== kind.isDirectory()) throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
-    const own = { name: basenameOf(file), path, directory };
+    const path = (await localFile(file, where))!;
+    const own = { name: basenameOf(file), path, directory: file.class === 'Directory' };
     const secondary = Array.isArray(file.secondaryFiles) ? file.secondaryFiles.filter(isFileObject) : [];
     const nested = await Promise.all(
       secondary
@@ -141,6 +142,36 @@ export class InputUploads {
   }
 }
 
+/**
+ * The local path of a File or Directory object, checked (it exists, and is a directory exactly when it is a
+ * Directory); undefined when it is not a local one: a literal, a gdflow: item, an expression. A location of any other
+ * scheme (http:, s3:, ...) is a feature gdflow does not support: exit 33.
+ */
+async function localFile(file: Json, where: string): Promise<string | undefined> {
+  const location = file.location;
+  if (typeof location !== 'string' || isDataLocation(location) || holdsExpression(location) || location.startsWith('_:')) return undefined;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
+  if (scheme !== 'file') {
+    throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
+  }
+  const path = localPath(location, where);
+  const kind = await stat(path).catch(() => undefined);
+  if (kind === undefined) throw new Error(`${where}: ${path} does not exist`);
+  if ((file.class === 'Directory') !== kind.isDirectory()) throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
+  return path;
+}
+
+/** Every File and Directory of a job's values that names a local place is there (see localFile), before anything else reads them. */
+export async function checkLocalFiles(value: unknown, where: string): Promise<void> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) await checkLocalFiles(item, `${where}[${i}]`);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (isFileObject(value)) await localFile(value, where);
+  for (const [key, child] of Object.entries(value)) if (typeof child === 'object') await checkLocalFiles(child, `${where}.${key}`);
+}
+
 /** A File or Directory object rewritten to its place in the group directory `base`, its secondary files beside it. */
 function placed(file: Json, base: string): Json {
   const name = basenameOf(file);
@@ -152,6 +183,16 @@ function placed(file: Json, base: string): Json {
     );
   }
   return out;
+}
+
+/** A local directory that holds no file (only directories, if anything) as a literal Directory. */
+async function emptyDirectory(file: Json, path: string): Promise<Json> {
+  const { location: _location, path: _path, dirname: _dirname, ...rest } = file;
+  const listing: Json[] = [];
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    if (entry.isDirectory()) listing.push(await emptyDirectory({ class: 'Directory', basename: entry.name }, join(path, entry.name)));
+  }
+  return { ...rest, basename: basenameOf(file), listing };
 }
 
 /** A File's name: its `basename`, else the last segment of its location. */

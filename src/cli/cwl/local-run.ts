@@ -18,6 +18,7 @@ import { effectiveRequirements, findRequirement } from '../../domain/cwl/workflo
 import { documentUri, FileDocumentSource } from '../../engine/cwl/file-source.js';
 import { LocalFileAccess } from '../../engine/cwl/local-files.js';
 import { createJavaScriptSandbox } from '../../engine/js-sandbox/index.js';
+import { checkLocalFiles } from './input-uploads.js';
 
 /**
  * What `gdflow cwl run` and `gdflow cwl import` read on the client before anything goes to a server: the document
@@ -65,16 +66,28 @@ export async function loadLocalRun(document: string, job: string | undefined, op
     : await loadJob(documentUri(job, cwd), source, { namespaces: process.namespaces, ...(base !== undefined ? { base } : {}) });
   const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, source) : undefined;
   const inputs = structuredClone(bindInputs(process.inputs, read.values, ontology ? { ontology } : {})) as unknown as JsonMap;
+  // What the job names must be there (or be a gdflow: item) before secondary files are looked for beside it.
+  await checkLocalFiles(inputs, 'inputs');
   const effective = effectiveRequirements([], undefined, process, read.requirements);
   const javascript = findRequirement(effective, 'InlineJavascriptRequirement') !== undefined;
   const sandbox = javascript ? createJavaScriptSandbox() : undefined;
   try {
     const expressions = new ToolExpressions(process, effective, sandbox, inputs, {});
-    await discoverSecondaryFiles(process.inputs, inputs, inputFileContext(process.cwlVersion, effective, expressions, { files: new LocalFileAccess() }));
+    await discoverSecondaryFiles(process.inputs, inputs, inputFileContext(process.cwlVersion, effective, expressions, { files: new LocalFilesOnly() }));
   } finally {
     await sandbox?.close();
   }
   return { ...local, warnings: [...local.warnings, ...read.warnings.map(formatIssue)], inputs, requirements: read.requirementsAsWritten };
+}
+
+/**
+ * Local files, for secondary files looked for beside their primaries: beside an item of the data store (a gdflow:
+ * location) nothing is looked for here (the server looks, when the run needs them); a job may list them itself.
+ */
+class LocalFilesOnly extends LocalFileAccess {
+  override async stat(location: string) {
+    return location.startsWith('file:') ? super.stat(location) : undefined;
+  }
 }
 
 /** The features a document needs and gdflow does not support, when that is all that is wrong with it (exit 33). */

@@ -138,6 +138,49 @@ describe('packDocument', () => {
     assert.match(text, /"location":"file:\/\/\/w\/data\/ref\.fa"/);
   });
 
+  it('makes an entry of a packed document a document of its own, with what it runs, named #main', async () => {
+    const files = {
+      'wf.cwl': yaml`
+        cwlVersion: v1.2
+        class: Workflow
+        requirements: {SubworkflowFeatureRequirement: {}}
+        inputs: {msg: string}
+        steps:
+          inner: {run: inner.cwl, in: {msg: msg}, out: [out]}
+        outputs: {out: {type: File, outputSource: inner/out}}
+      `,
+      'inner.cwl': yaml`
+        cwlVersion: v1.2
+        class: Workflow
+        inputs: {msg: string}
+        steps:
+          say: {run: echo.cwl, in: {msg: msg}, out: [out]}
+        outputs: {out: {type: File, outputSource: say/out}}
+      `,
+      'echo.cwl': yaml`
+        cwlVersion: v1.2
+        class: CommandLineTool
+        inputs: {msg: {type: string, inputBinding: {position: 1}}}
+        baseCommand: echo
+        stdout: out.txt
+        outputs: {out: stdout}
+      `,
+    };
+    const source = new InMemoryDocumentSource(Object.entries(files).map(([name, text]) => [BASE + name, text] as const));
+    const packed = packDocument(await loadDocument(`${BASE}wf.cwl`, source));
+    const inMemory = new InMemoryDocumentSource([[PACKED, JSON.stringify(packed.document)]]);
+    // The sub-workflow alone: itself as #main and the tool it runs; not the workflow that ran it.
+    const inner = await loadDocument(`${PACKED}#inner.cwl`, inMemory);
+    const alone = packDocument(inner, { asMain: true });
+    assert.equal(alone.process, '#main');
+    assert.deepEqual((alone.document.$graph as Array<{ id: string }>).map((p) => p.id), ['#main', '#echo.cwl']);
+    assert.deepEqual(comparable(await reload(alone.document, alone.process)), comparable(inner.process));
+    // A tool that runs nothing is one process.
+    const tool = packDocument(await loadDocument(`${PACKED}#echo.cwl`, inMemory), { asMain: true });
+    assert.deepEqual([tool.process, tool.document.class, tool.document.id, (tool.document.inputs as Array<{ id: string }>)[0]!.id], ['#main', 'CommandLineTool', '#main', '#main/msg']);
+    assert.deepEqual(comparable(await reload(tool.document, tool.process)), comparable((await loadDocument(`${PACKED}#echo.cwl`, inMemory)).process));
+  });
+
   it('keeps the fragments of a $graph document and selects the process asked for', async () => {
     const files = {
       'packed.cwl': yaml`

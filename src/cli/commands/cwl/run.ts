@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Client } from '../../../client/client.js';
 import { GdApiError } from '../../../client/errors.js';
+import { ConfigError } from '../../../config/config.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../../cwl/embedded-server.js';
 import { failureReport, followCwlRun } from '../../cwl/follow-run.js';
 import { InputUploads } from '../../cwl/input-uploads.js';
@@ -89,8 +90,7 @@ async function startRun(client: Client, local: LocalRun, quiet: boolean): Promis
   const uploads = new InputUploads(client);
   const job = (await uploads.rewrite(local.inputs, 'inputs')) as Record<string, unknown>;
   if (local.requirements !== undefined) job['cwl:requirements'] = await uploads.rewrite(local.requirements, 'cwl:requirements');
-  const document = (await uploads.rewrite(local.packed.document, 'the document')) as Record<string, unknown>;
-  if (Array.isArray(document.$schemas)) document.$schemas = await Promise.all(document.$schemas.map((s) => uploads.rewriteSchema(String(s))));
+  const document = await uploads.rewriteDocument(local.packed.document);
   const sent = await uploads.upload({ progress: !quiet && progressEnabled() });
   if (!quiet) note(`inputs: ${sent.uploaded} files uploaded (${formatBytes(sent.bytes)}), ${sent.reused} already in the data store`);
   return client.runCwl({ document, process: local.packed.process, job });
@@ -98,9 +98,11 @@ async function startRun(client: Client, local: LocalRun, quiet: boolean): Promis
 
 /**
  * Every failure as cwl-runners report it: 33 for a feature gdflow does not support (found here, or refused by the
- * server with UnsupportedRequirement), 2 for a bad command line, 130 for Ctrl-C, and 1 for anything else.
+ * server with UnsupportedRequirement), 2 for a bad command line or setting (--executor nonsense), 130 for Ctrl-C,
+ * and 1 for anything else (the server unreachable too).
  */
 function asRunFailure(error: unknown): unknown {
+  if (error instanceof ConfigError) return usageError(error.message);
   const features = unsupportedFeatures(error);
   if (features.length > 0) return unsupportedFeature(features, (error as Error).message);
   if (error instanceof GdApiError && error.errorCode === 'UnsupportedRequirement') return new CliError(`unsupported: ${error.errorMessage}`, EXIT.unsupported);

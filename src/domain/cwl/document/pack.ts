@@ -35,12 +35,25 @@ const REFERENCE_FIELDS = new Set(['id', 'name', 'source', 'outputSource', 'scatt
 const ROOT_FIELDS = new Set(['cwlVersion']);
 const TYPE_KINDS = new Set(['record', 'enum', 'array']);
 
-export function packDocument(loaded: LoadedDocument): PackedDocument {
+export interface PackOptions {
+  /**
+   * Only the loaded process and the processes it runs, the loaded one named `#main`: a `$graph` entry of a packed
+   * document made a document of its own (what `gdflow cwl export` gives for a tool imported with a workflow).
+   */
+  readonly asMain?: boolean;
+}
+
+export function packDocument(loaded: LoadedDocument, options: PackOptions = {}): PackedDocument {
   const [root, ...others] = loaded.documents;
   if (root === undefined) throw new Error('packDocument needs a loaded document');
-  const names = new DocumentNames(root, others, loaded.files);
+  const selected = splitFragment(loaded.process.id);
+  const renamed = options.asMain && selected[0] === root.uri && selected[1] !== undefined && !selected[1].includes('/') ? selected[1] : undefined;
+  const names = new DocumentNames(root, others, loaded.files, renamed);
   const packer = new Packer(names, loaded.documents);
-  const entries = loaded.documents.flatMap((document) => document.processes.map((node) => packer.entry(node, document.version, root.version)));
+  const kept = options.asMain ? packer.reachable(loaded.process.id) : undefined;
+  const entries = loaded.documents.flatMap((document) =>
+    document.processes.filter((node) => kept === undefined || kept.has(String(node.id))).map((node) => packer.entry(node, document.version, root.version)),
+  );
   const top: Json = { cwlVersion: root.version };
   const namespaces = Object.assign({}, ...[...loaded.documents].reverse().map((d) => d.namespaces)) as Record<string, string>;
   if (Object.keys(namespaces).length > 0) top.$namespaces = namespaces;
@@ -60,7 +73,13 @@ class DocumentNames {
   /** What the loaded file's process is called when it has no id (`#main`, unless the file uses that name). */
   private readonly rootName: string;
 
-  constructor(root: ResolvedDocument, others: readonly ResolvedDocument[], files: readonly string[]) {
+  /** `renamed`: a fragment of the loaded file whose process is to be `#main` (and its ids `#main/...`). */
+  constructor(
+    root: ResolvedDocument,
+    others: readonly ResolvedDocument[],
+    files: readonly string[],
+    private readonly renamed?: string,
+  ) {
     // The loaded file's fragments are kept: their first segments are taken.
     const taken = new Set<string>();
     for (const id of identifiers(root.processes)) {
@@ -80,7 +99,9 @@ class DocumentNames {
     const prefix = this.prefixes.get(document);
     if (prefix === undefined) return undefined;
     if (fragment === undefined || fragment === '') return `#${prefix === '' ? this.rootName : prefix}`;
-    return prefix === '' ? `#${fragment}` : `#${prefix}/${fragment}`;
+    if (prefix !== '') return `#${prefix}/${fragment}`;
+    const renamed = this.renamed !== undefined && (fragment === this.renamed || fragment.startsWith(`${this.renamed}/`));
+    return renamed ? `#main${fragment.slice(this.renamed!.length)}` : `#${fragment}`;
   }
 }
 
@@ -114,6 +135,8 @@ class Packer {
   private readonly mainProcess = new Map<string, string>();
   /** The absolute names of every named type (record, enum, array) of every file. */
   private readonly types = new Set<string>();
+  /** Every top-level process of every file, by id. */
+  private readonly processes = new Map<string, Json>();
 
   constructor(
     private readonly names: DocumentNames,
@@ -122,9 +145,30 @@ class Packer {
     for (const document of documents) {
       const only = document.processes.length === 1 ? document.processes[0]?.id : undefined;
       this.mainProcess.set(document.uri, typeof only === 'string' ? only : `${document.uri}#main`);
+      for (const node of document.processes) this.processes.set(String(node.id), node);
       // Walked for the type definitions it records.
       Array.from(identifiers(document.processes, this.types));
     }
+  }
+
+  /** The ids of the top-level processes `id` runs, itself included, through `run` references at any depth. */
+  reachable(id: string): Set<string> {
+    const kept = new Set<string>();
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) return value.forEach(visit);
+      if (typeof value !== 'object' || value === null || isFileObject(value)) return;
+      const node = value as Json;
+      if (typeof node.run === 'string') enter(this.runTarget(node.run));
+      for (const [key, child] of Object.entries(node)) if (key !== 'default' && !isExtensionKey(key)) visit(child);
+    };
+    const enter = (target: string): void => {
+      const node = this.processes.get(target);
+      if (node === undefined || kept.has(target)) return;
+      kept.add(target);
+      visit(node);
+    };
+    enter(id);
+    return kept;
   }
 
   entry(node: Json, version: CwlVersion, rootVersion: CwlVersion): Json {

@@ -31,6 +31,8 @@ interface NewRun {
   processName: string;
   /** A digest of the document, the task's workflow id. */
   digest: string;
+  /** The workflow version imported from CWL the run is an ActivateWorkflow of: the task's workflow id and version. */
+  workflow?: { id: string; version: number };
 }
 
 /** The resolver that runs CWL's deferred jobs (src/engine/cwl/resolver.ts). */
@@ -53,9 +55,10 @@ export class CwlRunService {
 
   /**
    * RunCwl, with the body as its schema let it through (contract/cwl.ts): what is checked here is what a schema cannot
-   * say (the document is CWL, the job fits it, its locations are in the data store).
+   * say (the document is CWL, the job fits it, its locations are in the data store). `workflow`: the workflow version
+   * imported from CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names.
    */
-  async start(scope: Scope, body: RunCwlBody): Promise<{ task_id: string; task_name: string }> {
+  async start(scope: Scope, body: RunCwlBody, workflow?: { id: string; name: string; version: number }): Promise<{ task_id: string; task_name: string }> {
     const fragment = processFragment(body.process);
     const explicitName = body.name === undefined || body.name === '' ? undefined : checkName('task_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
@@ -76,8 +79,9 @@ export class CwlRunService {
       plan: { ...plan, call_caching: null },
       parameters: { job, description: process.label ?? '' },
       inputs: values,
-      processName: displayName(process.id),
+      processName: workflow?.name ?? displayName(process.id),
       digest: createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24),
+      ...(workflow ? { workflow: { id: workflow.id, version: workflow.version } } : {}),
     };
     return this.create(scope, project, run, explicitName ?? ((at, taskId) => generatedName(run.processName, at, taskId)));
   }
@@ -97,6 +101,8 @@ export class CwlRunService {
       inputs: payload.inputs,
       processName: task.workflowName,
       digest: task.workflowId,
+      // A run of a workflow imported from CWL stays one of that version.
+      workflow: { id: task.workflowId, version: task.workflowVersion },
     };
     return this.create(scope, project, run, nameOf);
   }
@@ -129,9 +135,9 @@ export class CwlRunService {
             id: taskId,
             projectId: project.id,
             name: taskName,
-            workflowId: run.digest,
+            workflowId: run.workflow?.id ?? run.digest,
             workflowName: run.processName,
-            workflowVersion: 1,
+            workflowVersion: run.workflow?.version ?? 1,
             userName: scope.caller.userName,
             status: 'queued',
             reason: 'activated',
@@ -178,7 +184,7 @@ function reasonOf(task: Task): string | null {
 }
 
 /** `#main`, `main` or nothing: the `$graph` entry to run (none: `#main`, or the document's only process). */
-function processFragment(value: string | undefined): string {
+export function processFragment(value: string | undefined): string {
   if (value === undefined || value === '') return '';
   if (!/^#?[^#\s/][^#\s]*$/.test(value) || value.length > 256) {
     throw invalid(`process must name a process of the document's $graph, such as '#main', not ${describe(value)}`);
