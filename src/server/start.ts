@@ -187,7 +187,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   const dataStore = new DataStore(layout.storeRoot);
   const logger = createLogger(config.logLevel);
   // CWL expressions of the jobs this process resolves run here (docs/cwl.md, "The JavaScript sandbox").
-  const sandbox = createJavaScriptSandbox();
+  const sandbox = createJavaScriptSandbox({ timeLimitMs: Math.min(Math.max(config.expressionTimeout, 1), 3600) * 1000 });
   const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics, sandbox);
   sources = { store, ...(engine ? { engine } : {}) };
   const metricsRoute = { metrics, token: config.metricsToken };

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { getCwlRun, jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { rejectsWith } from '../helpers/assert-api.js';
-import { waitForJob } from '../helpers/tasks.js';
+import { download, upload, waitForJob } from '../helpers/tasks.js';
 
 let server: TestServer;
 let alice: TestAccount;
@@ -66,6 +66,17 @@ describe('CWL runs', () => {
     assert.equal((await readOutput(alice, count)).trim(), '3');
     const jobs = await jobsOf(alice, started.task_id);
     assert.equal(jobs.get('main').status, 'succeeded');
+  });
+
+  it('gdflow: locations are percent-encoded as file: URIs are: a name with a blank and a # goes in and comes out', async () => {
+    await upload(alice, '/cwl/inputs/names/my lines #1.txt', 'b\na\n');
+    const input = { class: 'File', location: 'gdflow:cwl/inputs/names/my%20lines%20%231.txt' };
+    const started = await runCwl(alice, { document: sortTool, job: { input, name: 'sorted #1.txt' } });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(run.outputs!.sorted.basename, 'sorted #1.txt');
+    assert.equal(run.outputs!.sorted.location, `gdflow:cwl/runs/${started.task_id}/sorted%20%231.txt`);
+    assert.equal(await download(alice, `/cwl/runs/${started.task_id}/sorted #1.txt`), 'a\nb\n');
   });
 
   it('a workflow with a scatter: one job per element, the outputs gathered in order', async () => {

@@ -37,10 +37,10 @@ export async function uploadFile(account: TestAccount, path: string, content: st
   return { class: 'File', location: `gdflow:${path.slice(1)}` };
 }
 
-/** The text of an output File (or Directory entry) through the data routes, from its gdflow: location. */
+/** The text of an output File (or Directory entry) through the data routes, from its gdflow: location (percent-encoded). */
 export async function readOutput(account: TestAccount, file: { location: string }): Promise<string> {
   assert.match(file.location, /^gdflow:/);
-  return download(account, `/${file.location.slice('gdflow:'.length)}`);
+  return download(account, `/${file.location.slice('gdflow:'.length).split('/').map(decodeURIComponent).join('/')}`);
 }
 
 /** The jobs of a task, by node id. */

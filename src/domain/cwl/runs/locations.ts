@@ -1,11 +1,13 @@
 import { invalid } from '../../errors.js';
 import type { DocumentSource } from '../document/source.js';
+import { pathToReference } from '../uri.js';
 import { isObject } from '../../json.js';
 
 /**
  * Data locations of CWL runs (docs/cwl.md, "Running CWL"): over HTTP, a File or Directory in a project's data store is
- * written `gdflow:<data path>` (`gdflow:cwl/inputs/3f2a/reads.fq`, a Directory `gdflow:cwl/inputs/ab/dir/`). The
- * server makes those host file: URIs under the account's data store before anything runs, and back when it answers.
+ * written `gdflow:<data path>` (`gdflow:cwl/inputs/3f2a/reads.fq`, a Directory `gdflow:cwl/inputs/ab/dir/`), its path
+ * percent-encoded segment by segment as a file: URI's (`my reads.fq` is `my%20reads.fq`). The server makes those host
+ * file: URIs under the account's data store before anything runs, and back when it answers.
  */
 
 export const GDFLOW_SCHEME = 'gdflow:';
@@ -33,11 +35,26 @@ export function dataDocuments(account: string, locations: CwlDataLocations): Doc
   };
 }
 
-/** A `gdflow:` location's data path: `gdflow:cwl/x.fq` and `gdflow:/cwl/x.fq` are `/cwl/x.fq`; a Directory's loses its trailing `/`. */
+/**
+ * A `gdflow:` location's data path: `gdflow:cwl/x.fq` and `gdflow:/cwl/x.fq` are `/cwl/x.fq`, `gdflow:cwl/my%20x.fq` is
+ * `/cwl/my x.fq`; a Directory's loses its trailing `/`. A segment that is not valid percent-encoding is taken as written.
+ */
 export function dataPathOf(location: string): string {
-  const path = location.slice(GDFLOW_SCHEME.length).replace(/^\/*/, '/').replace(/\/+$/, '');
-  return path === '' ? '/' : path;
+  const rest = location.slice(GDFLOW_SCHEME.length).replace(/^\/+/, '').replace(/\/+$/, '');
+  return `/${rest.split('/').map(decodeSegment).join('/')}`;
 }
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The `gdflow:` location of a data path (`/cwl/runs/t/my x.txt` is `gdflow:cwl/runs/t/my%20x.txt`); a Directory's ends in `/`. */
+export const dataLocationOf = (path: string, directory: boolean): string =>
+  `${GDFLOW_SCHEME}${pathToReference(path.replace(/^\/+/, ''))}${directory ? '/' : ''}`;
 
 /**
  * Every `location` (or, without one, `path`) of every File and Directory in a posted document or job object made a
@@ -80,7 +97,7 @@ export function dataLocations(value: unknown, account: string, locations: CwlDat
   for (const [key, item] of Object.entries(value)) out[key] = dataLocations(item, account, locations);
   if ((value.class === 'File' || value.class === 'Directory') && typeof value.location === 'string') {
     const path = locations.dataPath(account, value.location);
-    if (path !== undefined) out.location = `${GDFLOW_SCHEME}${path.slice(1)}${value.class === 'Directory' ? '/' : ''}`;
+    if (path !== undefined) out.location = dataLocationOf(path, value.class === 'Directory');
   }
   return out;
 }
