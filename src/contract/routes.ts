@@ -15,6 +15,7 @@ import {
 import { callerIdentity, dataList, dataPutResult } from './data.js';
 import { cwlDocument, cwlRun, importCwlBody, importedCwl, runCwlBody } from './cwl.js';
 import { tesCancelResponse, tesCreateResponse, tesGetQuery, tesListQuery, tesListResponse, tesServiceInfo, tesTaskBody, tesTaskParams, tesTaskView } from './tes.js';
+import { wesPageQuery, wesRunForm, wesRunId, wesRunList, wesRunLog, wesRunParams, wesRunStatus, wesServiceInfo, wesTaskList } from './wes.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
 
@@ -26,6 +27,7 @@ const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdfl
 
 const P = '/accounts/:account/projects/:project';
 const TES = '/ga4gh/tes/v1';
+const WES = '/ga4gh/wes/v1';
 
 /** GET /healthz: what the process is; a process that runs jobs adds its worker's state (docs/operating.md). */
 const health = {
@@ -131,7 +133,10 @@ export const ROUTES = {
   // Data store (docs/data.md): bodies are files, not JSON
   ListData: { method: 'GET', url: '/accounts/:account/data/', operation: 'Data', tag: 'data', summary: 'List data items below a prefix', schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] }, querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } }, response: { 200: dataList } } },
   PutData: { method: 'PUT', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Upload a data item (the body, any type), atomically', raw: true, schema: { response: { 200: dataPutResult } } },
-  GetData: { method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Download a data item', raw: true, schema: {} },
+  GetData: {
+    method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', auth: 'ga4gh', raw: true, schema: {},
+    summary: 'Download a data item (signed, or Basic or Bearer credentials as on the GA4GH routes: the URLs of WES outputs)',
+  },
   DeleteData: { method: 'DELETE', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Delete a data item', schema: { response: { 200: empty } } },
   // The web console (docs/console.md): unsigned files; the console signs its API requests in the browser
   ConsoleRoot: { method: 'GET', url: '/', operation: 'Console', tag: 'console', auth: false, raw: true, summary: 'A redirect to the web console (/console/)', schema: {} },
@@ -144,6 +149,20 @@ export const ROUTES = {
     list: { method: 'GET', url: `${TES}/tasks`, operation: 'Tes', tag: 'ga4gh-tes', auth: 'ga4gh', summary: "List the project's TES tasks, newest first", schema: { querystring: tesListQuery, response: { 200: tesListResponse } } },
     get: { method: 'GET', url: `${TES}/tasks/:id`, operation: 'Tes', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Get a TES task in a view', schema: { params: tesTaskParams, querystring: tesGetQuery, response: { 200: tesTaskView } } },
     cancel: { method: 'POST', url: `${TES}/tasks/:id(^[^:/]+)::cancel`, operation: 'CancelTesTask', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Cancel a TES task (an ended one stays as it is)', schema: { params: tesTaskParams, response: { 200: tesCancelResponse } } },
+  },
+  // GA4GH WES 1.1 (docs/ga4gh.md): a run is a gdflow task; credentials and errors as TES's
+  Wes: {
+    serviceInfo: { method: 'GET', url: `${WES}/service-info`, operation: 'Wes', tag: 'ga4gh-wes', auth: false, summary: 'WES service info: workflow types and versions, file system protocols, the runs by state', schema: { response: { 200: wesServiceInfo } } },
+    run: {
+      method: 'POST', url: `${WES}/runs`, operation: 'RunWesWorkflow', tag: 'ga4gh-wes', auth: 'ga4gh', bodyType: 'multipart/form-data',
+      summary: 'Run a workflow (multipart form): a CWL document attached, in the data store or registered, or a GeneDock workflow; the run is a gdflow task',
+      schema: { body: wesRunForm, response: { 200: wesRunId } },
+    },
+    list: { method: 'GET', url: `${WES}/runs`, operation: 'Wes', tag: 'ga4gh-wes', auth: 'ga4gh', summary: "The project's runs (its tasks but TES tasks), newest first", schema: { querystring: wesPageQuery, response: { 200: wesRunList } } },
+    get: { method: 'GET', url: `${WES}/runs/:run_id`, operation: 'Wes', tag: 'ga4gh-wes', auth: 'ga4gh', summary: 'A run: its request, state, log and outputs', schema: { params: wesRunParams, response: { 200: wesRunLog } } },
+    status: { method: 'GET', url: `${WES}/runs/:run_id/status`, operation: 'Wes', tag: 'ga4gh-wes', auth: 'ga4gh', summary: "A run's state", schema: { params: wesRunParams, response: { 200: wesRunStatus } } },
+    tasks: { method: 'GET', url: `${WES}/runs/:run_id/tasks`, operation: 'Wes', tag: 'ga4gh-wes', auth: 'ga4gh', summary: "A run's jobs as TaskLogs, paged", schema: { params: wesRunParams, querystring: wesPageQuery, response: { 200: wesTaskList } } },
+    cancel: { method: 'POST', url: `${WES}/runs/:run_id/cancel`, operation: 'CancelWesRun', tag: 'ga4gh-wes', auth: 'ga4gh', summary: 'Cancel a run: its running jobs are killed (an ended run stays as it is)', schema: { params: wesRunParams, response: { 200: wesRunId } } },
   },
   // Unsigned
   Log: {
@@ -164,6 +183,8 @@ export interface RouteEntry {
   summary: string;
   /** false: unsigned; 'ga4gh': signed, or Basic or Bearer credentials (docs/ga4gh.md). */
   auth?: false | 'ga4gh';
+  /** The body's media type when it is not JSON (WES's multipart form): the body schema describes its parsed fields. */
+  bodyType?: 'multipart/form-data';
   /** The body or answer is not JSON (files, text, metrics). */
   raw?: true;
   /** What the `*` at the end of the URL stands for (default: a data item's path). */
