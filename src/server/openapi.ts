@@ -41,7 +41,8 @@ function responses(entry: RouteEntry): Json {
       : ok.type === 'null'
         ? { description: 'an empty body' }
         : { description: 'the answer', content: { 'application/json': { schema: ok } } };
-  if (entry.auth === 'ga4gh' || entry.url.startsWith('/ga4gh/')) {
+  // Errors take the GA4GH form by path (error-handler.ts): GetData takes GA4GH credentials and answers GeneDock errors.
+  if (entry.url.startsWith('/ga4gh/')) {
     const ga4gh = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Ga4ghError' } } } };
     return { 200: success, '4XX': { description: 'a GA4GH error (docs/ga4gh.md)', ...ga4gh }, '5XX': { description: 'a server error', ...ga4gh } };
   }
