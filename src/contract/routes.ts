@@ -131,7 +131,7 @@ export const ROUTES = {
     schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 }, user: { type: 'string', minLength: 1 } }, required: ['account', 'user'] }, response: { 200: { type: 'array', items: { type: 'object', properties: { policy_name: { type: 'string' }, owner: { type: 'string' } } } } } },
   },
   // Data store (docs/data.md): bodies are files, not JSON
-  ListData: { method: 'GET', url: '/accounts/:account/data/', operation: 'Data', tag: 'data', summary: 'List data items below a prefix', schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] }, querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } }, response: { 200: dataList } } },
+  ListData: { method: 'GET', url: '/accounts/:account/data/', operation: 'Data', tag: 'data', auth: 'ga4gh', summary: 'List data items below a prefix (signed, or Basic or Bearer credentials: a WES output Directory)', schema: { params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] }, querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } }, response: { 200: dataList } } },
   PutData: { method: 'PUT', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Upload a data item (the body, any type), atomically', raw: true, schema: { response: { 200: dataPutResult } } },
   GetData: {
     method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', auth: 'ga4gh', raw: true, schema: {},

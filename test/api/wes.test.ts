@@ -215,6 +215,36 @@ describe('WES: GeneDock workflows', () => {
   });
 });
 
+describe('WES: workflows imported from CWL', () => {
+  it('runs a workflow imported from CWL (workflow:<name>, type CWL) with a CWL job object whose input is attached', async () => {
+    // As `gdflow cwl import` packs it: the process is #main.
+    const document = {
+      cwlVersion: 'v1.2',
+      id: 'main',
+      class: 'Workflow',
+      inputs: { reads: 'File' },
+      outputs: { result: { type: 'File', outputSource: 'count/counted' } },
+      steps: {
+        count: {
+          run: { class: 'CommandLineTool', baseCommand: ['wc', '-c'], stdin: '$(inputs.file.path)', inputs: { file: 'File' }, stdout: 'n.txt', outputs: { counted: 'stdout' } },
+          in: { file: 'reads' },
+          out: ['counted'],
+        },
+      },
+    };
+    await alice.api.json('POST', projectPath(alice.name, 'cwl/import/'), { json: { document, name: 'wescount' } });
+    const id = await run({ workflow_type: 'CWL', workflow_url: 'workflow:wescount', workflow_params: { reads: { class: 'File', location: 'in/r.txt' } } }, { 'in/r.txt': '12345' });
+    const log = await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
+    assert.equal(log.state, 'COMPLETE', JSON.stringify(log));
+    const fetched = await fetch(log.outputs.result.location, { headers: { authorization: basic(alice) } });
+    assert.equal((await fetched.text()).trim(), '5');
+    const task = await alice.api.json<any>('GET', projectPath(alice.name, `tasks/${id}/`));
+    assert.equal(task.workflow_name ?? task.task?.workflow_name, 'wescount');
+    const wrong = await call('POST', '/runs', basic(alice), form({ workflow_type: 'GeneDock', workflow_url: 'workflow:wescount' }));
+    assert.match(wrong.json.msg, /imported from CWL: send CWL/);
+  });
+});
+
 describe('WES: lists, credentials and errors', () => {
   it('pages GET /runs newest first with page_size and page_token, without TES tasks or other accounts\' runs', async () => {
     const ids: string[] = [];
