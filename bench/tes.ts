@@ -48,7 +48,9 @@ async function untilAllEnded(transport: Transport, account: string, started: big
     const open = await transport.json<{ total: number | null; total_more_than?: number }>('GET', path, { query: { status: 'scheduled,queued,running,stopping', size: 1 } });
     if (open.total === 0) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const failed = await transport.json<{ total: number | null }>('GET', path, { query: { status: 'failed', size: 1 } });
+      const failed = await transport.json<{ total: number | null; task_list: Array<{ reason?: string }> }>('GET', path, { query: { status: 'failed', size: 1 } });
+      // A failed task makes the round meaningless: say why it failed.
+      if (failed.task_list[0]) process.stdout.write(`  a failed task: ${JSON.stringify(failed.task_list[0]).slice(0, 600)}\n`);
       return { seconds, failed: failed.total ?? Number.NaN };
     }
     if (Date.now() > deadline) throw new Error(`tasks still open after ${TIMEOUT_MS / 60_000} minutes`);
@@ -83,7 +85,7 @@ async function round(side: Side, n: number, fresh: (name: string) => Promise<str
       });
       await client.registerWorkflow('benchtrue_wf', { nodelist: [{ node_id: 'run', app_id: `/${account}/benchtrue/${tool.tool_version}`, inputs: {}, outputs: {} }] });
       const path = `/accounts/${account}/projects/default/tasks/`;
-      one = (i) => transport.json('POST', path, { json: { workflow_name: 'benchtrue_wf', task_name: `t${i}`, parameters: {} } });
+      one = (i) => transport.json('POST', path, { json: { workflow_name: 'benchtrue_wf', task_name: `task_${i}`, parameters: {} } });
     }
     const started = process.hrtime.bigint();
     const sending = await send(TASKS, CLIENTS, one);
