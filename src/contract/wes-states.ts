@@ -2,21 +2,12 @@
  * The states of a GA4GH WES 1.1 run, and how a gdflow task's state and its jobs' make one (docs/ga4gh.md, "WES
  * states"). Pure: it reads plain values, so that the server, the console and tests decide a run's state the same way.
  */
-export const WES_STATES = [
-  'UNKNOWN',
-  'QUEUED',
-  'INITIALIZING',
-  'RUNNING',
-  'PAUSED',
-  'COMPLETE',
-  'EXECUTOR_ERROR',
-  'SYSTEM_ERROR',
-  'CANCELED',
-  'CANCELING',
-  'PREEMPTED',
-] as const;
+import { TES_STATES, type TesState } from './tes-states.js';
 
-export type WesState = (typeof WES_STATES)[number];
+/** WES 1.1's State enum names the same eleven states as TES 1.1's: one list serves both. */
+export const WES_STATES = TES_STATES;
+
+export type WesState = TesState;
 
 /** What of a gdflow task a WES state is decided from. */
 export interface WesTaskFacts {
