@@ -300,7 +300,7 @@ describe('WES: lists, credentials and errors', () => {
       [{ workflow_type: 'CWL', workflow_url: 'missing.cwl' }, { 't.cwl': tool }, /workflow_url 'missing.cwl' is not the relative path of an attached file \(attached: t.cwl\)/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl' }, { '../t.cwl': tool }, /workflow_attachment '..\/t.cwl'/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: { f: { class: 'File', location: 'nope.txt' } } }, { 't.cwl': tool }, /workflow_params.f.location 'nope.txt' names no attached file/],
-      [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: { g: 1 } }, { 't.cwl': tool }, /f/],
+      [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: { g: 1 } }, { 't.cwl': tool }, /inputs.f: missing required input of type File/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', colour: 'red' }, { 't.cwl': tool }, /colour/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl' }, { 't.cwl': 'cwlVersion: v1.2\nclass: Nonsense\n' }, /Nonsense/],
       [{ workflow_type: 'CWL', workflow_url: 'gdflow:no/such/doc.cwl' }, {}, /no\/such\/doc.cwl/],
