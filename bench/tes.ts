@@ -45,10 +45,14 @@ async function untilAllEnded(transport: Transport, account: string, started: big
   const path = `/accounts/${account}/projects/default/tasks/`;
   const deadline = Date.now() + TIMEOUT_MS;
   for (;;) {
-    const open = await transport.json<{ total: number | null; total_more_than?: number }>('GET', path, { query: { status: 'scheduled,queued,running,stopping', size: 1 } });
+    const open = await transport.json<{ total: number | null; total_more_than?: number }>('GET', path, {
+      query: { status: 'scheduled,queued,running,stopping', size: 1 },
+    });
     if (open.total === 0) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const failed = await transport.json<{ total: number | null; task_list: Array<{ reason?: string }> }>('GET', path, { query: { status: 'failed', size: 1 } });
+      const failed = await transport.json<{ total: number | null; task_list: Array<{ reason?: string }> }>('GET', path, {
+        query: { status: 'failed', size: 1 },
+      });
       // A failed task makes the round meaningless: say why it failed.
       if (failed.task_list[0]) process.stdout.write(`  a failed task: ${JSON.stringify(failed.task_list[0]).slice(0, 600)}\n`);
       return { seconds, failed: failed.total ?? Number.NaN };
@@ -70,7 +74,11 @@ async function round(side: Side, n: number, fresh: (name: string) => Promise<str
       const authorization = `Basic ${Buffer.from(`${key.id}:${key.secret}`).toString('base64')}`;
       one = async (i) => {
         const body = JSON.stringify({ name: `t${i}`, executors: [{ image: 'alpine', command: ['true'] }] });
-        const response = await fetch(`${server.url}/ga4gh/tes/v1/tasks`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+        const response = await fetch(`${server.url}/ga4gh/tes/v1/tasks`, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body,
+        });
         if (response.status !== 200) throw new Error(`TES create answered ${response.status}: ${await response.text()}`);
         await response.arrayBuffer();
       };
@@ -83,7 +91,9 @@ async function round(side: Side, n: number, fresh: (name: string) => Promise<str
         outputs: {},
         requirements: { container: { image: 'alpine', type: 'docker' }, resources: { cpu: 1, mem: '64m', disk: '64m', network: false } },
       });
-      await client.registerWorkflow('benchtrue_wf', { nodelist: [{ node_id: 'run', app_id: `/${account}/benchtrue/${tool.tool_version}`, inputs: {}, outputs: {} }] });
+      await client.registerWorkflow('benchtrue_wf', {
+        nodelist: [{ node_id: 'run', app_id: `/${account}/benchtrue/${tool.tool_version}`, inputs: {}, outputs: {} }],
+      });
       const path = `/accounts/${account}/projects/default/tasks/`;
       one = (i) => transport.json('POST', path, { json: { workflow_name: 'benchtrue_wf', task_name: `task_${i}`, parameters: {} } });
     }
@@ -105,7 +115,9 @@ async function main() {
       for (const side of (n % 2 === 1 ? ['TES', 'ActivateWorkflow'] : ['ActivateWorkflow', 'TES']) as Side[]) {
         const result = await round(side, n, (name) => database.fresh(name));
         results[side].push(result);
-        process.stdout.write(`  round ${n}, ${side}: created ${result.createdPerSecond.toFixed(0)}/s, all ended after ${result.allEndedSeconds.toFixed(1)} s, ${result.failed} failed\n`);
+        process.stdout.write(
+          `  round ${n}, ${side}: created ${result.createdPerSecond.toFixed(0)}/s, all ended after ${result.allEndedSeconds.toFixed(1)} s, ${result.failed} failed\n`,
+        );
       }
     }
   } finally {
@@ -113,7 +125,9 @@ async function main() {
   }
   const created = (side: Side) => median(results[side].map((r) => r.createdPerSecond));
   const ended = (side: Side) => median(results[side].map((r) => r.allEndedSeconds));
-  process.stdout.write(`\nbench:tes on ${machine()}, store ${database.name}, executor ${EXECUTOR}: ${TASKS} trivial tasks from ${CLIENTS} clients, ${ROUNDS} rounds, medians\n\n`);
+  process.stdout.write(
+    `\nbench:tes on ${machine()}, store ${database.name}, executor ${EXECUTOR}: ${TASKS} trivial tasks from ${CLIENTS} clients, ${ROUNDS} rounds, medians\n\n`,
+  );
   process.stdout.write('| | created /s | all ended (s) |\n|---|---|---|\n');
   for (const side of ['TES', 'ActivateWorkflow'] as Side[]) process.stdout.write(`| ${side} | ${created(side).toFixed(0)} | ${ended(side).toFixed(1)} |\n`);
   const rate = created('TES') / created('ActivateWorkflow');
@@ -121,7 +135,9 @@ async function main() {
   process.stdout.write(`| TES / ActivateWorkflow | ${rate.toFixed(2)}x | ${time.toFixed(2)}x (speed: the peer's time over TES's) |\n`);
   // The machine is shared: the two sides of one round ran minutes apart, so the paired ratios show how noisy it was.
   const paired = (f: (tes: Round, peer: Round) => number) => results.TES.map((tes, i) => f(tes, results.ActivateWorkflow[i]!).toFixed(2)).join(', ');
-  process.stdout.write(`per-round ratios: creation ${paired((t, p) => t.createdPerSecond / p.createdPerSecond)}; completion ${paired((t, p) => p.allEndedSeconds / t.allEndedSeconds)}\n`);
+  process.stdout.write(
+    `per-round ratios: creation ${paired((t, p) => t.createdPerSecond / p.createdPerSecond)}; completion ${paired((t, p) => p.allEndedSeconds / t.allEndedSeconds)}\n`,
+  );
   process.stdout.write(`\ntarget (issue 25): >= 0.8x on both: creation ${rate >= 0.8 ? 'met' : 'NOT met'}, completion ${time >= 0.8 ? 'met' : 'NOT met'}\n`);
 }
 

@@ -18,7 +18,9 @@ export const wesRunForm = {
   type: 'object',
   required: ['workflow_type', 'workflow_url'],
   properties: {
-    workflow_params: jsonText('JSON object: the CWL job object (File locations: relative paths of attachments, or gdflow:<data path>), or a GeneDock run template as filled'),
+    workflow_params: jsonText(
+      'JSON object: the CWL job object (File locations: relative paths of attachments, or gdflow:<data path>), or a GeneDock run template as filled',
+    ),
     workflow_type: text('CWL or GeneDock (any case: cwl is CWL)'),
     workflow_type_version: text('CWL: v1.0, v1.1 or v1.2; GeneDock: 1.0; default: what the document says'),
     tags: jsonText('JSON object of strings: kept with the run'),
@@ -26,13 +28,13 @@ export const wesRunForm = {
     workflow_engine: text('gdflow (any other engine is refused)'),
     workflow_engine_version: text('accepted and not used'),
     workflow_url: text(
-      'the relative path of an attached file (a CWL document, with #process), gdflow:<data path> of a CWL document in the caller\'s data store, ' +
+      "the relative path of an attached file (a CWL document, with #process), gdflow:<data path> of a CWL document in the caller's data store, " +
         'or workflow:<name>[/<version>] of a workflow registered in the project (GeneDock, or imported from CWL)',
     ),
     workflow_attachment: {
       type: 'array',
       items: { type: 'object', required: ['name', 'size'], properties: { name: text('its relative path'), size: { type: 'integer' } } },
-      description: 'files: the workflow\'s documents and its inputs, each under its relative path (the part\'s filename)',
+      description: "files: the workflow's documents and its inputs, each under its relative path (the part's filename)",
     },
   },
   additionalProperties: false,
@@ -54,7 +56,7 @@ export const wesPageQuery = {
 const log = {
   type: 'object',
   properties: {
-    name: text('the task\'s (or job\'s) name'),
+    name: text("the task's (or job's) name"),
     cmd: { type: 'array', items: { type: 'string' }, description: 'the rendered command' },
     start_time: nullableText('ISO 8601'),
     end_time: nullableText('ISO 8601'),
@@ -90,13 +92,13 @@ export const wesRunLog = {
     },
     state,
     run_log: log,
-    task_logs_url: text('GET it: the run\'s jobs as TaskLogs (paged)'),
+    task_logs_url: text("GET it: the run's jobs as TaskLogs (paged)"),
     task_logs: { type: ['array', 'null'], items: wesTaskLog, description: 'null: read task_logs_url (WES 1.1)' },
     outputs: {
       type: ['object', 'null'],
       description:
         'once COMPLETE: the CWL output object (GeneDock runs: each stored output by its node), File locations URLs of the data store the ' +
-        'client reads with its credentials; `path` the file on the server\'s file system for a client on the same host',
+        "client reads with its credentials; `path` the file on the server's file system for a client on the same host",
     },
   },
 } as const;
@@ -112,7 +114,13 @@ export const wesRunList = {
       items: {
         type: 'object',
         required: ['run_id', 'state'],
-        properties: { run_id: text('the task id'), state, start_time: nullableText('ISO 8601'), end_time: nullableText('ISO 8601'), tags: stringMap('the tags') },
+        properties: {
+          run_id: text('the task id'),
+          state,
+          start_time: nullableText('ISO 8601'),
+          end_time: nullableText('ISO 8601'),
+          tags: stringMap('the tags'),
+        },
       },
     },
     next_page_token: text('absent on the last page'),
@@ -127,7 +135,18 @@ export const wesTaskList = {
 
 export const wesServiceInfo = {
   type: 'object',
-  required: ['id', 'name', 'type', 'organization', 'version', 'workflow_type_versions', 'supported_wes_versions', 'supported_filesystem_protocols', 'workflow_engine_versions', 'system_state_counts'],
+  required: [
+    'id',
+    'name',
+    'type',
+    'organization',
+    'version',
+    'workflow_type_versions',
+    'supported_wes_versions',
+    'supported_filesystem_protocols',
+    'workflow_engine_versions',
+    'system_state_counts',
+  ],
   properties: {
     id: text('reverse domain name'),
     name: text('name'),
@@ -143,13 +162,20 @@ export const wesServiceInfo = {
     workflow_type_versions: {
       type: 'object',
       additionalProperties: { type: 'object', properties: { workflow_type_version: { type: 'array', items: { type: 'string' } } } },
-      description: 'CWL v1.0, v1.1, v1.2; GeneDock 1.0 (gdflow\'s own workflows)',
+      description: "CWL v1.0, v1.1, v1.2; GeneDock 1.0 (gdflow's own workflows)",
     },
     supported_wes_versions: { type: 'array', items: { type: 'string' } },
     supported_filesystem_protocols: { type: 'array', items: { type: 'string' }, description: 'attachments (relative paths) and gdflow: data locations' },
     workflow_engine_versions: { type: 'object', additionalProperties: { type: 'object' } },
-    default_workflow_engine_parameters: { type: 'array', items: { type: 'object', properties: { name: text('name'), type: text('type'), default_value: text('default') } } },
-    system_state_counts: { type: 'object', additionalProperties: { type: 'integer' }, description: 'every task of the server by WES state (failed ones as EXECUTOR_ERROR)' },
+    default_workflow_engine_parameters: {
+      type: 'array',
+      items: { type: 'object', properties: { name: text('name'), type: text('type'), default_value: text('default') } },
+    },
+    system_state_counts: {
+      type: 'object',
+      additionalProperties: { type: 'integer' },
+      description: 'every task of the server by WES state (failed ones as EXECUTOR_ERROR)',
+    },
     auth_instructions_url: text('how to get credentials'),
     tags: stringMap('none'),
   },

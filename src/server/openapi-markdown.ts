@@ -52,8 +52,16 @@ export function openApiMarkdown(document: Json): string {
       const content = operation.requestBody?.content;
       // A JSON body, or WES's multipart form (its fields described as properties); any other body is a file.
       const body = (content?.['application/json'] ?? content?.['multipart/form-data'])?.schema as Json | undefined;
-      const members = body ? Object.entries((body.properties ?? {}) as Record<string, Json>).map(([k, v]) => `\`${k}\` ${typeOf(v)}`).join(', ') : operation.requestBody ? 'the file' : '';
-      lines.push(`| \`${method} ${path}\` | ${cell(operation.summary)} | ${cell(query)} | ${cell(members)} | ${operation['x-genedock-operation']} | ${operation.security.length > 0 ? 'yes' : 'no'} |`);
+      const members = body
+        ? Object.entries((body.properties ?? {}) as Record<string, Json>)
+            .map(([k, v]) => `\`${k}\` ${typeOf(v)}`)
+            .join(', ')
+        : operation.requestBody
+          ? 'the file'
+          : '';
+      lines.push(
+        `| \`${method} ${path}\` | ${cell(operation.summary)} | ${cell(query)} | ${cell(members)} | ${operation['x-genedock-operation']} | ${operation.security.length > 0 ? 'yes' : 'no'} |`,
+      );
     }
   }
   lines.push('');

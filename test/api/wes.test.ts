@@ -52,7 +52,8 @@ async function until(id: string, states: string[], auth = basic(alice), ms = 90_
     const status = await call('GET', `/runs/${id}/status`, auth);
     assert.equal(status.status, 200, JSON.stringify(status.json));
     if (states.includes(status.json.state)) return (await call('GET', `/runs/${id}`, auth)).json;
-    if (Date.now() > deadline) assert.fail(`run ${id} is ${status.json.state}, not ${states.join('/')}: ${JSON.stringify((await call('GET', `/runs/${id}`, auth)).json)}`);
+    if (Date.now() > deadline)
+      assert.fail(`run ${id} is ${status.json.state}, not ${states.join('/')}: ${JSON.stringify((await call('GET', `/runs/${id}`, auth)).json)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -100,7 +101,16 @@ describe('WES: service info', () => {
     assert.deepEqual(info.workflow_type_versions, { CWL: { workflow_type_version: ['v1.0', 'v1.1', 'v1.2'] }, GeneDock: { workflow_type_version: ['1.0'] } });
     assert.deepEqual(info.supported_wes_versions, ['1.1.0']);
     assert.equal(info.supported_filesystem_protocols.length, 2);
-    for (const field of ['id', 'name', 'organization', 'version', 'workflow_engine_versions', 'default_workflow_engine_parameters', 'auth_instructions_url', 'tags']) {
+    for (const field of [
+      'id',
+      'name',
+      'organization',
+      'version',
+      'workflow_engine_versions',
+      'default_workflow_engine_parameters',
+      'auth_instructions_url',
+      'tags',
+    ]) {
       assert.ok(info[field] !== undefined, field);
     }
     for (const state of ['QUEUED', 'RUNNING', 'COMPLETE', 'EXECUTOR_ERROR', 'CANCELED']) assert.equal(typeof info.system_state_counts[state], 'number');
@@ -110,7 +120,13 @@ describe('WES: service info', () => {
 describe('WES: CWL runs', () => {
   it('runs a workflow posted with its attachments (type cwl, any case) to COMPLETE; its outputs are URLs read with Basic credentials, and a path on this host', async () => {
     const id = await run(
-      { workflow_type: 'cwl', workflow_type_version: 'v1.2', workflow_url: 'wf/main.cwl', workflow_params: { reads: { class: 'File', location: 'data/hello.txt' } }, tags: { sample: 's1' } },
+      {
+        workflow_type: 'cwl',
+        workflow_type_version: 'v1.2',
+        workflow_url: 'wf/main.cwl',
+        workflow_params: { reads: { class: 'File', location: 'data/hello.txt' } },
+        tags: { sample: 's1' },
+      },
       { 'wf/main.cwl': WORKFLOW, 'wf/tools/cat.cwl': CAT_TOOL, 'data/hello.txt': 'hello\n', 'wf/data/extra.txt': 'extra\n' },
     );
     const log = await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
@@ -177,7 +193,10 @@ describe('WES: CWL runs', () => {
     const log = await until(id, ['CANCELED'], basic(alice), 60_000);
     assert.ok(log.run_log.system_logs.length > 0);
     const tasks = (await call('GET', `/runs/${id}/tasks`, basic(alice))).json.task_logs;
-    assert.ok(tasks.every((t: any) => t.end_time !== null || t.start_time === null), JSON.stringify(tasks));
+    assert.ok(
+      tasks.every((t: any) => t.end_time !== null || t.start_time === null),
+      JSON.stringify(tasks),
+    );
     // Cancelling an ended run leaves it as it is.
     assert.equal((await call('POST', `/runs/${id}/cancel`, basic(alice))).status, 200);
     assert.equal((await call('GET', `/runs/${id}/status`, basic(alice))).json.state, 'CANCELED');
@@ -226,14 +245,24 @@ describe('WES: workflows imported from CWL', () => {
       outputs: { result: { type: 'File', outputSource: 'count/counted' } },
       steps: {
         count: {
-          run: { class: 'CommandLineTool', baseCommand: ['wc', '-c'], stdin: '$(inputs.file.path)', inputs: { file: 'File' }, stdout: 'n.txt', outputs: { counted: 'stdout' } },
+          run: {
+            class: 'CommandLineTool',
+            baseCommand: ['wc', '-c'],
+            stdin: '$(inputs.file.path)',
+            inputs: { file: 'File' },
+            stdout: 'n.txt',
+            outputs: { counted: 'stdout' },
+          },
           in: { file: 'reads' },
           out: ['counted'],
         },
       },
     };
     await alice.api.json('POST', projectPath(alice.name, 'cwl/import/'), { json: { document, name: 'wescount' } });
-    const id = await run({ workflow_type: 'CWL', workflow_url: 'workflow:wescount', workflow_params: { reads: { class: 'File', location: 'in/r.txt' } } }, { 'in/r.txt': '12345' });
+    const id = await run(
+      { workflow_type: 'CWL', workflow_url: 'workflow:wescount', workflow_params: { reads: { class: 'File', location: 'in/r.txt' } } },
+      { 'in/r.txt': '12345' },
+    );
     const log = await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(log.state, 'COMPLETE', JSON.stringify(log));
     const fetched = await fetch(log.outputs.result.location, { headers: { authorization: basic(alice) } });
@@ -246,22 +275,44 @@ describe('WES: workflows imported from CWL', () => {
 });
 
 describe('WES: lists, credentials and errors', () => {
-  it('pages GET /runs newest first with page_size and page_token, without TES tasks or other accounts\' runs', async () => {
+  it("pages GET /runs newest first with page_size and page_token, without TES tasks or other accounts' runs", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(await run({ workflow_type: 'CWL', workflow_url: 't.cwl' }, { 't.cwl': JSON.stringify({ cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: 'true', inputs: {}, outputs: {} }) }, basic(bob)));
-    const tes = await fetch(`${server.url}/ga4gh/tes/v1/tasks`, { method: 'POST', headers: { authorization: basic(bob), 'content-type': 'application/json' }, body: JSON.stringify({ executors: [{ image: 'alpine', command: ['true'] }] }) });
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        await run(
+          { workflow_type: 'CWL', workflow_url: 't.cwl' },
+          { 't.cwl': JSON.stringify({ cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: 'true', inputs: {}, outputs: {} }) },
+          basic(bob),
+        ),
+      );
+    const tes = await fetch(`${server.url}/ga4gh/tes/v1/tasks`, {
+      method: 'POST',
+      headers: { authorization: basic(bob), 'content-type': 'application/json' },
+      body: JSON.stringify({ executors: [{ image: 'alpine', command: ['true'] }] }),
+    });
     assert.equal(tes.status, 200);
     const first = await call('GET', '/runs?page_size=2', basic(bob));
     assert.equal(first.status, 200);
-    assert.deepEqual(first.json.runs.map((r: any) => r.run_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.json.runs.map((r: any) => r.run_id),
+      [ids[2], ids[1]],
+    );
     assert.ok(first.json.next_page_token);
     const second = await call('GET', `/runs?page_size=2&page_token=${first.json.next_page_token}`, basic(bob));
-    assert.deepEqual(second.json.runs.map((r: any) => r.run_id), [ids[0]]);
+    assert.deepEqual(
+      second.json.runs.map((r: any) => r.run_id),
+      [ids[0]],
+    );
     assert.equal(second.json.next_page_token, undefined);
     const mine = (await call('GET', '/runs', basic(alice))).json.runs.map((r: any) => r.run_id);
     for (const id of ids) assert.ok(!mine.includes(id));
     // Bob's run is a 404 for Alice on every route.
-    for (const [method, path] of [['GET', `/runs/${ids[0]}`], ['GET', `/runs/${ids[0]}/status`], ['GET', `/runs/${ids[0]}/tasks`], ['POST', `/runs/${ids[0]}/cancel`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/runs/${ids[0]}`],
+      ['GET', `/runs/${ids[0]}/status`],
+      ['GET', `/runs/${ids[0]}/tasks`],
+      ['POST', `/runs/${ids[0]}/cancel`],
+    ] as const) {
       const answer = await call(method, path, basic(alice));
       assert.equal(answer.status, 404, path);
       assert.deepEqual(Object.keys(answer.json).sort(), ['msg', 'status_code']);
@@ -286,20 +337,38 @@ describe('WES: lists, credentials and errors', () => {
   });
 
   it('refuses bad requests with 400 in the GA4GH form, naming the field, and stores nothing', async () => {
-    const tool = JSON.stringify({ cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: 'cat', inputs: { f: { type: 'File', inputBinding: {} } }, outputs: {} });
+    const tool = JSON.stringify({
+      cwlVersion: 'v1.2',
+      class: 'CommandLineTool',
+      baseCommand: 'cat',
+      inputs: { f: { type: 'File', inputBinding: {} } },
+      outputs: {},
+    });
     const cases: Array<[Record<string, unknown>, Record<string, string>, RegExp]> = [
       [{ workflow_type: 'WDL', workflow_url: 't.cwl' }, { 't.cwl': tool }, /workflow_type 'WDL' is not one gdflow runs/],
       [{ workflow_url: 't.cwl' }, { 't.cwl': tool }, /workflow_type/],
       [{ workflow_type: 'CWL' }, { 't.cwl': tool }, /workflow_url/],
       [{ workflow_type: 'CWL', workflow_type_version: 'v2.0', workflow_url: 't.cwl' }, { 't.cwl': tool }, /workflow_type_version 'v2.0'/],
-      [{ workflow_type: 'CWL', workflow_type_version: 'v1.0', workflow_url: 't.cwl' }, { 't.cwl': tool }, /workflow_type_version v1.0 is not the document's cwlVersion v1.2/],
+      [
+        { workflow_type: 'CWL', workflow_type_version: 'v1.0', workflow_url: 't.cwl' },
+        { 't.cwl': tool },
+        /workflow_type_version v1.0 is not the document's cwlVersion v1.2/,
+      ],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: '{"f": ' }, { 't.cwl': tool }, /workflow_params is not valid JSON/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: '[1]' }, { 't.cwl': tool }, /workflow_params must be a JSON object/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', tags: { a: 1 } }, { 't.cwl': tool }, /tags.a must be a string/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_engine_parameters: 'x' }, { 't.cwl': tool }, /workflow_engine_parameters is not valid JSON/],
-      [{ workflow_type: 'CWL', workflow_url: 'missing.cwl' }, { 't.cwl': tool }, /workflow_url 'missing.cwl' is not the relative path of an attached file \(attached: t.cwl\)/],
+      [
+        { workflow_type: 'CWL', workflow_url: 'missing.cwl' },
+        { 't.cwl': tool },
+        /workflow_url 'missing.cwl' is not the relative path of an attached file \(attached: t.cwl\)/,
+      ],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl' }, { '../t.cwl': tool }, /workflow_attachment '..\/t.cwl'/],
-      [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: { f: { class: 'File', location: 'nope.txt' } } }, { 't.cwl': tool }, /workflow_params.f.location 'nope.txt' names no attached file/],
+      [
+        { workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: { f: { class: 'File', location: 'nope.txt' } } },
+        { 't.cwl': tool },
+        /workflow_params.f.location 'nope.txt' names no attached file/,
+      ],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', workflow_params: { g: 1 } }, { 't.cwl': tool }, /inputs.f: missing required input of type File/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl', colour: 'red' }, { 't.cwl': tool }, /colour/],
       [{ workflow_type: 'CWL', workflow_url: 't.cwl' }, { 't.cwl': 'cwlVersion: v1.2\nclass: Nonsense\n' }, /Nonsense/],

@@ -10,7 +10,13 @@ import { tesState } from '../../src/domain/tes/states.js';
 import type { Job, Task } from '../../src/store/store.js';
 
 const job = (status: string, extra: Partial<WesTaskFacts['jobs'][number]> = {}) => ({ status, exitCode: null, lastOutcome: undefined, reason: '', ...extra });
-const task = (status: string, jobs: WesTaskFacts['jobs'] = [], extra: Partial<WesTaskFacts> = {}): WesTaskFacts => ({ status, stopRequested: false, held: false, jobs, ...extra });
+const task = (status: string, jobs: WesTaskFacts['jobs'] = [], extra: Partial<WesTaskFacts> = {}): WesTaskFacts => ({
+  status,
+  stopRequested: false,
+  held: false,
+  jobs,
+  ...extra,
+});
 
 describe('WES states', () => {
   it('QUEUED, INITIALIZING, RUNNING and CANCELING while a run is not ended', () => {
@@ -31,16 +37,25 @@ describe('WES states', () => {
     assert.equal(wesState(task('failed', [job('failed', { lastOutcome: 'out_of_memory' })])), 'EXECUTOR_ERROR');
     assert.equal(wesState(task('failed', [job('failed', { reason: 'input gdflow:x could not be placed' })])), 'SYSTEM_ERROR');
     assert.equal(wesState(task('failed', [])), 'SYSTEM_ERROR', 'a run that failed before any job (a resolver error) is a system error');
-    assert.equal(wesState(task('failed', [job('failed', { exitCode: 1, lastOutcome: 'failed' }), job('failed', { lastOutcome: 'lost' })])), 'PREEMPTED', 'a lost worker is the first cause');
+    assert.equal(
+      wesState(task('failed', [job('failed', { exitCode: 1, lastOutcome: 'failed' }), job('failed', { lastOutcome: 'lost' })])),
+      'PREEMPTED',
+      'a lost worker is the first cause',
+    );
     assert.equal(wesState(task('failed', [job('failed', { reason: 'its worker was lost 3 times' })])), 'PREEMPTED');
     assert.equal(wesState(task('paused')), 'UNKNOWN');
   });
 
   it('counts by status without reading jobs: failed as EXECUTOR_ERROR, running as RUNNING', () => {
-    assert.deepEqual(
-      ['scheduled', 'queued', 'running', 'stopping', 'stopped', 'succeeded', 'failed'].map(countedState),
-      ['QUEUED', 'QUEUED', 'RUNNING', 'CANCELING', 'CANCELED', 'COMPLETE', 'EXECUTOR_ERROR'],
-    );
+    assert.deepEqual(['scheduled', 'queued', 'running', 'stopping', 'stopped', 'succeeded', 'failed'].map(countedState), [
+      'QUEUED',
+      'QUEUED',
+      'RUNNING',
+      'CANCELING',
+      'CANCELED',
+      'COMPLETE',
+      'EXECUTOR_ERROR',
+    ]);
   });
 });
 
@@ -55,7 +70,11 @@ describe('failure kinds shared with TES', () => {
 
   it('a TES task whose job was lost more often than it is restarted is PREEMPTED', () => {
     const failed = { status: 'failed', stopRequested: false, heldBy: null } as unknown as Task;
-    const lost = { exitCode: null, reason: 'its worker was lost while it ran', attempts: [{ outcome: 'lost' }, { outcome: 'lost' }, { outcome: 'lost' }] } as unknown as Job;
+    const lost = {
+      exitCode: null,
+      reason: 'its worker was lost while it ran',
+      attempts: [{ outcome: 'lost' }, { outcome: 'lost' }, { outcome: 'lost' }],
+    } as unknown as Job;
     assert.equal(tesState(failed, lost), 'PREEMPTED');
     const exited = { exitCode: 7, reason: 'exit code 7', attempts: [{ outcome: 'failed' }] } as unknown as Job;
     assert.equal(tesState(failed, exited), 'EXECUTOR_ERROR');

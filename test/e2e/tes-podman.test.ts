@@ -45,7 +45,10 @@ describe('TES on podman', { skip }, () => {
 
   it('a cancel kills the running container: RUNNING, CANCELING, CANCELED, no container left', async () => {
     // TERM is ignored in the container: it is killed after the grace period, while the task is CANCELING.
-    const created = await call('POST', '/tasks', { name: 'podman-cancel', executors: [{ image: TINY_IMAGE, command: ['sh', '-c', 'trap "" TERM; echo started; sleep 300'] }] });
+    const created = await call('POST', '/tasks', {
+      name: 'podman-cancel',
+      executors: [{ image: TINY_IMAGE, command: ['sh', '-c', 'trap "" TERM; echo started; sleep 300'] }],
+    });
     assert.equal(created.status, 200, JSON.stringify(created.json));
     const id = created.json.id as string;
     await until(id, ['RUNNING'], 60_000);

@@ -14,7 +14,13 @@ export function decodePageToken(value: string): { createdAt: number; id: string 
   if (value.length > 200) throw refuse();
   try {
     const decoded: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (Array.isArray(decoded) && decoded.length === 2 && typeof decoded[0] === 'number' && typeof decoded[1] === 'string' && /^[0-9a-f]{24}$/.test(decoded[1])) {
+    if (
+      Array.isArray(decoded) &&
+      decoded.length === 2 &&
+      typeof decoded[0] === 'number' &&
+      typeof decoded[1] === 'string' &&
+      /^[0-9a-f]{24}$/.test(decoded[1])
+    ) {
       return { createdAt: decoded[0], id: decoded[1] };
     }
   } catch {

@@ -52,7 +52,9 @@ class WesDocumentSource implements DocumentSource {
   read(uri: string): Promise<string> {
     if (uri.startsWith(ATTACHED)) {
       const data = this.attachments.get(decodePath(uri.slice(ATTACHED.length)));
-      return data === undefined ? Promise.reject(new Error(`no file '${decodePath(uri.slice(ATTACHED.length))}' is attached`)) : Promise.resolve(data.toString('utf8'));
+      return data === undefined
+        ? Promise.reject(new Error(`no file '${decodePath(uri.slice(ATTACHED.length))}' is attached`))
+        : Promise.resolve(data.toString('utf8'));
     }
     if (uri.startsWith(DATA)) return this.locations.readText(this.account, `/${decodePath(uri.slice(DATA.length))}`);
     return Promise.reject(new Error(`only attached files and gdflow: data items are read, not ${uri}`));
@@ -90,7 +92,10 @@ export function dataLocationsOf(value: unknown, base: string, attachments: Map<s
   if (absolute.startsWith(ATTACHED)) {
     const relative = decodePath(absolute.slice(ATTACHED.length)).replace(/\/+$/, '');
     const attached = directory ? [...attachments.keys()].some((name) => name.startsWith(`${relative}/`)) : attachments.has(relative);
-    if (!attached) throw invalid(`${where}.${field} '${given.slice(0, 200)}' names no attached ${directory ? 'directory' : 'file'} ('${relative.slice(0, 200)}' is not a workflow_attachment)`);
+    if (!attached)
+      throw invalid(
+        `${where}.${field} '${given.slice(0, 200)}' names no attached ${directory ? 'directory' : 'file'} ('${relative.slice(0, 200)}' is not a workflow_attachment)`,
+      );
     path = `${stored}/${relative}`;
   } else if (absolute.startsWith(DATA)) {
     path = `/${decodePath(absolute.slice(DATA.length)).replace(/\/+$/, '')}`;

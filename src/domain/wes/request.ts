@@ -50,7 +50,8 @@ export function readRunForm(form: WesRunForm): WesRunRequest {
   const engineParameters = stringMap(form.workflow_engine_parameters, 'workflow_engine_parameters');
   const attachments = readAttachments(form.workflow_attachment ?? []);
   const url = workflowUrl(form.workflow_url, attachments);
-  if (type === 'GeneDock' && url.kind !== 'registered') throw invalid(`workflow_url of a GeneDock run must be workflow:<name>[/<version>], a workflow of the project, not '${form.workflow_url.slice(0, 200)}'`);
+  if (type === 'GeneDock' && url.kind !== 'registered')
+    throw invalid(`workflow_url of a GeneDock run must be workflow:<name>[/<version>], a workflow of the project, not '${form.workflow_url.slice(0, 200)}'`);
   const asPosted: JsonObject = {
     workflow_params: params,
     workflow_type: type,

@@ -60,19 +60,31 @@ export class WesService {
         url.version === undefined
           ? (await this.store.getWorkflowVersions(project.id, url.name)).filter((w) => w.status === 'checked').pop()
           : await this.store.getWorkflow(project.id, url.name, url.version);
-      if (!workflow) throw invalid(`workflow_url: workflow '${url.name}'${url.version === undefined ? ' has no executable version' : ` version ${url.version} does not exist`} in ${account}/${project.name}`);
+      if (!workflow)
+        throw invalid(
+          `workflow_url: workflow '${url.name}'${url.version === undefined ? ' has no executable version' : ` version ${url.version} does not exist`} in ${account}/${project.name}`,
+        );
       const source = cwlSourceOf(workflow.cwl);
       if ((source !== undefined) !== (request.type === 'CWL')) {
-        throw invalid(`workflow_type ${request.type} does not fit workflow '${workflow.name}', which is ${source ? 'imported from CWL: send CWL' : 'a GeneDock workflow: send GeneDock'}`);
+        throw invalid(
+          `workflow_type ${request.type} does not fit workflow '${workflow.name}', which is ${source ? 'imported from CWL: send CWL' : 'a GeneDock workflow: send GeneDock'}`,
+        );
       }
       if (!source) {
-        const body = { workflow_name: workflow.name, workflow_version: workflow.version, parameters: request.params, ...(name !== undefined ? { task_name: name } : {}) };
+        const body = {
+          workflow_name: workflow.name,
+          workflow_version: workflow.version,
+          parameters: request.params,
+          ...(name !== undefined ? { task_name: name } : {}),
+        };
         return { run_id: (await this.tasks.activate(gdflowScope(scope), body, extra)).task_id };
       }
       const job = dataLocationsOf(request.params, ATTACHMENTS_BASE, request.attachments, stored, 'workflow_params') as JsonObject;
       await this.storeAttachments(scope.caller, stored, request.attachments);
       const body = { document: source.document, process: source.process, job, ...(name !== undefined ? { name } : {}) };
-      return { run_id: (await this.cwlRuns.start(gdflowScope(scope), body, { id: workflow.id, name: workflow.name, version: workflow.version }, extra)).task_id };
+      return {
+        run_id: (await this.cwlRuns.start(gdflowScope(scope), body, { id: workflow.id, name: workflow.name, version: workflow.version }, extra)).task_id,
+      };
     }
     const { packed, base } = await loadWesDocument(request, account, this.locations);
     const version = String(packed.document.cwlVersion ?? '');
@@ -143,7 +155,9 @@ export class WesService {
     jobs.sort((a, b) => (order.get(a.id) ?? order.size) - (order.get(b.id) ?? order.size) || a.id.localeCompare(b.id));
     const from = query.page_token === undefined ? 0 : offsetOf(query.page_token);
     const page = jobs.slice(from, from + (query.page_size ?? DEFAULT_TASKS));
-    const task_logs = await Promise.all(page.map(async (job) => taskLog(job, (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : undefined)));
+    const task_logs = await Promise.all(
+      page.map(async (job) => taskLog(job, (await this.logs.hasLog(job)) ? await this.logs.url(scope.baseUrl, job.id) : undefined)),
+    );
     const next = from + page.length;
     return { task_logs, ...(next < jobs.length ? { next_page_token: Buffer.from(String(next)).toString('base64url') } : {}) };
   }

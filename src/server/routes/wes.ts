@@ -50,12 +50,18 @@ export async function registerWesRoutes(app: FastifyInstance, context: RouteCont
   });
 
   app.get<RouteTypes<typeof ROUTES.Wes.list>>(ROUTES.Wes.list.url, routeOptions(ROUTES.Wes.list), async (request) => wes.list(scope(request), request.query));
-  app.get<RouteTypes<typeof ROUTES.Wes.get>>(ROUTES.Wes.get.url, routeOptions(ROUTES.Wes.get), async (request) => wes.get(scope(request), request.params.run_id));
-  app.get<RouteTypes<typeof ROUTES.Wes.status>>(ROUTES.Wes.status.url, routeOptions(ROUTES.Wes.status), async (request) => wes.status(scope(request), request.params.run_id));
+  app.get<RouteTypes<typeof ROUTES.Wes.get>>(ROUTES.Wes.get.url, routeOptions(ROUTES.Wes.get), async (request) =>
+    wes.get(scope(request), request.params.run_id),
+  );
+  app.get<RouteTypes<typeof ROUTES.Wes.status>>(ROUTES.Wes.status.url, routeOptions(ROUTES.Wes.status), async (request) =>
+    wes.status(scope(request), request.params.run_id),
+  );
   app.get<RouteTypes<typeof ROUTES.Wes.tasks>>(ROUTES.Wes.tasks.url, routeOptions(ROUTES.Wes.tasks), async (request) =>
     wes.taskLogs(scope(request), request.params.run_id, request.query),
   );
-  app.post<RouteTypes<typeof ROUTES.Wes.cancel>>(ROUTES.Wes.cancel.url, routeOptions(ROUTES.Wes.cancel), async (request) => wes.cancel(scope(request), request.params.run_id));
+  app.post<RouteTypes<typeof ROUTES.Wes.cancel>>(ROUTES.Wes.cancel.url, routeOptions(ROUTES.Wes.cancel), async (request) =>
+    wes.cancel(scope(request), request.params.run_id),
+  );
 }
 
 /**
@@ -100,9 +106,11 @@ function serviceInfo(baseUrl: string, services: Services) {
       documentationUrl: `${baseUrl}/openapi.json`,
       environment: 'prod',
       version: packageVersion(),
-      workflow_type_versions: Object.fromEntries(Object.entries(WES_WORKFLOW_TYPES).map(([type, versions]) => [type, { workflow_type_version: [...versions] }])),
+      workflow_type_versions: Object.fromEntries(
+        Object.entries(WES_WORKFLOW_TYPES).map(([type, versions]) => [type, { workflow_type_version: [...versions] }]),
+      ),
       supported_wes_versions: ['1.1.0'],
-      supported_filesystem_protocols: ['attachment (relative paths of workflow_attachment files)', 'gdflow (gdflow:<data path> in the caller\'s data store)'],
+      supported_filesystem_protocols: ['attachment (relative paths of workflow_attachment files)', "gdflow (gdflow:<data path> in the caller's data store)"],
       workflow_engine_versions: { gdflow: { workflow_engine_version: [packageVersion()] } },
       default_workflow_engine_parameters: knownEngineParameters().map((parameter) => ({ name: parameter, type: 'string', default_value: '' })),
       system_state_counts: counts,

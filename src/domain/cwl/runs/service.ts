@@ -59,7 +59,12 @@ export class CwlRunService {
    * imported from CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names. `extra`: kept
    * with the task's parameters (a WES run's request, domain/wes/service.ts).
    */
-  async start(scope: Scope, body: RunCwlBody, workflow?: { id: string; name: string; version: number }, extra: JsonObject = {}): Promise<{ task_id: string; task_name: string }> {
+  async start(
+    scope: Scope,
+    body: RunCwlBody,
+    workflow?: { id: string; name: string; version: number },
+    extra: JsonObject = {},
+  ): Promise<{ task_id: string; task_name: string }> {
     const fragment = processFragment(body.process);
     const explicitName = body.name === undefined || body.name === '' ? undefined : checkName('task_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
@@ -195,7 +200,9 @@ export function processFragment(value: string | undefined): string {
 
 /** The process's name for people: its id's last part (`main`, `document.cwl`), as a name may spell it. */
 function displayName(id: string): string {
-  const name = shortname(id).replace(/\.cwl$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+  const name = shortname(id)
+    .replace(/\.cwl$/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '_');
   return /^[A-Za-z]/.test(name) ? name.slice(0, 64) : `cwl_${name}`.slice(0, 64);
 }
 

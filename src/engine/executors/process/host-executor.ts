@@ -102,7 +102,8 @@ export class HostExecutor extends ProcessExecutor {
     // bind them in, so their paths in the command become their host directories.
     const roots = spec.roots ?? [];
     for (const root of roots) {
-      if (!SHELL_SAFE.test(root.hostPath)) throw new Error(`host executor: root directory "${root.hostPath}" contains characters that are special to the shell`);
+      if (!SHELL_SAFE.test(root.hostPath))
+        throw new Error(`host executor: root directory "${root.hostPath}" contains characters that are special to the shell`);
     }
     const command = rewritePrefixes(spec.command, [['/var/data', workDir], ...roots.map((root) => [root.sandboxPath, root.hostPath] as const)]);
     return {
