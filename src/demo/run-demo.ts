@@ -138,7 +138,7 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     const { items } = await api.json<{ items: Array<{ name: string; size: number }> }>('GET', `/accounts/${ACCOUNT}/data/`, { query: { prefix: '/demo/results/' } });
     say('');
     say('results (data name, size, file on disk):');
-    for (const item of items) say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.storeRoot, ACCOUNT, item.name.split(':')[1]!)}`);
+    for (const item of items) say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.dataStoreRoot, ACCOUNT, item.name.split(':')[1]!)}`);
     say('');
     say('summary:');
     const before = fastp.summary.before_filtering;

@@ -1,4 +1,4 @@
-import { parseJobSpec, type JobSpecDocument } from '../domain/tasks/job-spec.js';
+import { parseJobSpec, type JobSpec } from '../domain/tasks/job-spec.js';
 import { TERMINAL_JOB_STATES } from '../domain/tasks/states.js';
 import type { Job, JobStatus, Task } from '../store/store.js';
 import type { CacheProbe } from './job-runner.js';
@@ -10,7 +10,7 @@ import type { CacheProbe } from './job-runner.js';
 
 export interface LiveJob {
   job: Job;
-  spec: JobSpecDocument;
+  spec: JobSpec;
   /** Jobs that list this one among their deps. */
   dependents: LiveJob[];
   /** How many of its deps have not succeeded yet. */

@@ -148,7 +148,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   );
   const store = await openStore({ database: config.database, dataDir: config.dataDir, onQuery: (sql, ms) => metrics.storeQuery(sql, ms) });
   const layout = new Layout(config.dataDir);
-  const dataStore = new DataStore(layout.storeRoot);
+  const dataStore = new DataStore(layout.dataStoreRoot);
   const logger = createLogger(config.logLevel);
   const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
   sources = { store, ...(engine ? { engine } : {}) };

@@ -88,7 +88,8 @@ const loadJobSchema = {
   additionalProperties: false,
 } as const;
 
-const storeJobSchema = {
+/** A save step (GeneDock's `storedata`): its kind stays 'store' in persisted specs, so older specs still parse. */
+const saveJobSchema = {
   type: 'object',
   properties: {
     kind: { const: 'store' },
@@ -107,15 +108,15 @@ const storeJobSchema = {
   additionalProperties: false,
 } as const;
 
-export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, storeJobSchema] } as const;
+export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, saveJobSchema] } as const;
 
 export type FileSource = FromSchema<typeof fileSource>;
 export type ToolJobSpec = FromSchema<typeof toolJobSchema>;
 export type LoadJobSpec = FromSchema<typeof loadJobSchema>;
-export type StoreJobSpec = FromSchema<typeof storeJobSchema>;
-export type JobSpecDocument = ToolJobSpec | LoadJobSpec | StoreJobSpec;
+export type SaveJobSpec = FromSchema<typeof saveJobSchema>;
+export type JobSpec = ToolJobSpec | LoadJobSpec | SaveJobSpec;
 
-const validate = new Ajv({ allErrors: false }).compile<JobSpecDocument>(JOB_SPEC_SCHEMA);
+const validate = new Ajv({ allErrors: false }).compile<JobSpec>(JOB_SPEC_SCHEMA);
 
 export class JobSpecError extends Error {
   constructor(message: string) {
@@ -125,7 +126,7 @@ export class JobSpecError extends Error {
 }
 
 /** The spec of a job as read back from the store, checked against the schema; JobSpecError says what is wrong. */
-export function parseJobSpec(value: unknown): JobSpecDocument {
+export function parseJobSpec(value: unknown): JobSpec {
   if (validate(value)) return value;
   const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value as { kind: unknown }).kind) : 'unknown';
   const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');

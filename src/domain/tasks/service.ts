@@ -1,5 +1,5 @@
 import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
-import { parseJobSpec, type JobSpecDocument } from './job-spec.js';
+import { parseJobSpec, type JobSpec } from './job-spec.js';
 import { waitingFor } from './waiting.js';
 import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { buildPlan, PlanError } from './plan.js';
@@ -115,7 +115,7 @@ function decodeCursor(value: string): { createdAt: number; id: string } {
 }
 
 /** A job's spec, when it is one this version reads. */
-function specOf(job: Job): JobSpecDocument | undefined {
+function specOf(job: Job): JobSpec | undefined {
   try {
     return parseJobSpec(job.spec);
   } catch {

@@ -53,7 +53,7 @@ export {
   type ExecutorCapabilities,
   type JobOutcome,
   type JobResult,
-  type JobSpec,
+  type RunSpec,
   type MemoryEnforcement,
   type Mount,
   type RunHooks,

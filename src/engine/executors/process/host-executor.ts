@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
-import type { ExecutorCapabilities, JobSpec } from '../executor.js';
+import type { ExecutorCapabilities, RunSpec } from '../executor.js';
 import { prepareWorkDir, sandboxRelative } from '../spec-checks.js';
 import { shellArgv, type LaunchPlan } from './launch-plan.js';
 import type { ProcessExecutorOptions } from './options.js';
@@ -51,7 +51,7 @@ export class HostExecutor extends ProcessExecutor {
   protected async checkOwnNeeds(): Promise<void> {}
 
   /** The links of the job's mounts made, its command line and environment. */
-  async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
+  async launchPlan(spec: RunSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
