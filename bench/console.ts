@@ -236,7 +236,7 @@ async function main() {
     process.stdout.write(`bench:console on ${machine()}, store SQLite, Chromium headless; ${ITERATIONS} iterations; load average ${loadAverage()}\n`);
     const [, fillMs] = await (async () => {
       const started = process.hrtime.bigint();
-      await fillTasks(server!, account, TASKS);
+      await fillTasks(server, account, TASKS);
       return [undefined, elapsedMs(started)] as const;
     })();
     process.stdout.write(`  ${TASKS} tasks (3 jobs each) written to the store in ${(fillMs / 1000).toFixed(1)} s\n`);

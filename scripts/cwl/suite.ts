@@ -139,8 +139,8 @@ function readTest(fields: Record<string, unknown>, where: string, base: string, 
     job: job === undefined ? undefined : suiteRelative(job, base, root),
     output: fields.output ?? undefined,
     shouldFail,
-    tags: (tags as string[] | null | undefined) ?? [],
-    required: tags === undefined || tags === null || (tags as string[]).includes('required'),
+    tags: (tags) ?? [],
+    required: tags === undefined || tags === null || (tags).includes('required'),
   };
 }
 

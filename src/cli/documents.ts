@@ -122,14 +122,14 @@ export function fillAccount(configs: WorkflowConfigs, account: string): Workflow
 export function runDocument(doc: unknown, path: string): Partial<ActivateWorkflowRequest> & { parameters: RunParameters } {
   if (!isObject(doc)) throw usageError(`${path}: expected run parameters (a mapping with Inputs, Outputs, Parameters), as 'gdflow workflow getparam' prints them`);
   if (isObject(doc.parameters) && (doc.workflow_name !== undefined || doc.parameters.Inputs !== undefined || doc.parameters.Outputs !== undefined)) {
-    const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters as RunParameters };
+    const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters };
     if (typeof doc.workflow_name === 'string') body.workflow_name = doc.workflow_name;
     if (doc.workflow_version !== undefined && doc.workflow_version !== null) body.workflow_version = Number(doc.workflow_version);
     if (typeof doc.workflow_owner === 'string') body.workflow_owner = doc.workflow_owner;
     if (typeof doc.task_name === 'string') body.task_name = doc.task_name;
     return body;
   }
-  return { parameters: doc as RunParameters };
+  return { parameters: doc };
 }
 
 /** Parse a `--version` value: a positive integer. */

@@ -100,7 +100,7 @@ export class Transport {
           body: body as RequestInit["body"],
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
           ...(streaming ? { duplex: 'half' } : {}),
-        } as RequestInit);
+        });
       } catch (error) {
         const unsent = UNSENT_CODES.has(errorCode(error) ?? '');
         if (attempt < retries && (request.retryOn !== 'unsent' || unsent)) {

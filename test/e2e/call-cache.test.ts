@@ -209,7 +209,7 @@ describe('resume from a reference task, with the call cache off on the server', 
       inputs: { bam: { type: 'file', formats: ['bam'], required: true }, rules: { type: 'file', formats: ['txt'], required: true } },
     });
     const configs = pipelineConfigs({ ...ids, stats: await toolId(account, 'gate', 1) });
-    configs.nodelist.push({ node_id: 'load_rules', app_id: '55128c58f6f4067d63b956b5', name: 'loaddata', alias: 'rules', inputs: null, outputs: { data: { enid: 'rules_link' } }, parameters: null } as any);
+    configs.nodelist.push({ node_id: 'load_rules', app_id: '55128c58f6f4067d63b956b5', name: 'loaddata', alias: 'rules', inputs: null, outputs: { data: { enid: 'rules_link' } }, parameters: null });
     (configs.nodelist.find((n: any) => n.node_id === 'stats_node') as any).inputs.rules = [{ enid: 'rules_link' }];
     await createWorkflow(account, 'gated', configs);
     const parameters = await template(account, 'gated');

@@ -122,7 +122,7 @@ for (const kind of CONTAINER_KINDS) {
       const { result, started } = await runRecorded(executor, spec);
       assert.equal(result.outcome, 'succeeded', result.reason);
       assert.deepEqual(started, [{ externalId: `gdflow-${spec.jobId}`, imageDigest: imageDigest(kind, TINY_IMAGE) }]);
-      assert.match(started[0]!.imageDigest!, /^sha256:[0-9a-f]{64}$/);
+      assert.match(started[0]!.imageDigest, /^sha256:[0-9a-f]{64}$/);
     });
 
     it('names the container after the job and removes it when the job ends, whatever the end', async () => {

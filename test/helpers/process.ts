@@ -25,9 +25,9 @@ export function startServerProcess(dataDir: string, extra: string[] = []): Promi
   const [command, ...prefix] = cliCommand();
   const child = spawn(command!, [...prefix, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extra], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1]!, child, output: () => output });

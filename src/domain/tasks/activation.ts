@@ -121,7 +121,7 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   for (const node of graph.nodes) {
     if (node.kind !== 'tool') continue;
     const entry = given[node.id];
-    const values = entry === undefined ? {} : isObject(entry) && (entry.parameters === undefined || isObject(entry.parameters)) ? ((entry.parameters as JsonObject | undefined) ?? {}) : undefined;
+    const values = entry === undefined ? {} : isObject(entry) && (entry.parameters === undefined || isObject(entry.parameters)) ? ((entry.parameters) ?? {}) : undefined;
     if (values === undefined) throw invalid(`parameters.Parameters.${node.id} must be an object {alias, parameters}`);
     const definitions = node.tool!.definition.parameters;
     for (const name of Object.keys(values)) {
@@ -134,10 +134,10 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
       const supplied = values[spec.name];
       const suppliedValue = isObject(supplied) ? supplied.value : supplied;
       if (supplied !== undefined && !isObject(supplied)) throw invalid(`${path} must be an object {value}, not ${describe(supplied)}`);
-      if (!fromTemplate.variable && supplied !== undefined && 'value' in (supplied as JsonObject) && JSON.stringify(suppliedValue) !== JSON.stringify(fromTemplate.value)) {
+      if (!fromTemplate.variable && supplied !== undefined && 'value' in (supplied) && JSON.stringify(suppliedValue) !== JSON.stringify(fromTemplate.value)) {
         throw invalid(`${path} is fixed by the workflow (variable: false) to ${JSON.stringify(fromTemplate.value)}`);
       }
-      const value = supplied !== undefined && 'value' in (supplied as JsonObject) ? suppliedValue : fromTemplate.value;
+      const value = supplied !== undefined && 'value' in (supplied) ? suppliedValue : fromTemplate.value;
       resolved[spec.name] = coerceParameter(spec, value, `${path}.value`);
     }
     run.parameters[node.id] = resolved;

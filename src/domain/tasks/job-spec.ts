@@ -128,7 +128,7 @@ export class JobSpecError extends Error {
 /** The spec of a job as read back from the store, checked against the schema; JobSpecError says what is wrong. */
 export function parseJobSpec(value: unknown): JobSpec {
   if (validate(value)) return value;
-  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value as { kind: unknown }).kind) : 'unknown';
+  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value).kind) : 'unknown';
   const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
   throw new JobSpecError(`the job spec (kind ${kind}) is not one this version runs: ${detail}`);
 }

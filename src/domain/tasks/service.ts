@@ -272,7 +272,7 @@ export class TaskService {
             status: job.spec.deps.length === 0 ? 'queued' : 'waiting',
             reason: job.spec.deps.length === 0 ? 'ready' : 'waiting for upstream jobs',
             command: job.command,
-            spec: job.spec as unknown as Record<string, unknown>,
+            spec: job.spec,
             attempt: 0,
             cpu: job.cpu,
             memMb: job.memMb,

@@ -178,6 +178,6 @@ async function checkExpressionFormats(input: InputParameter, value: Json, contex
   }
   const issues: CwlIssue[] = [];
   const place = { path: `inputs.${input.name}`, at: undefined };
-  checkFormats(value as never, formats, place, context.ontology ? { issues, ontology: context.ontology } : { issues });
+  checkFormats(value, formats, place, context.ontology ? { issues, ontology: context.ontology } : { issues });
   if (issues.length > 0) throw new ToolRunError(issues.map((i) => i.message).join('\n'));
 }
