@@ -111,7 +111,7 @@ export const missingTask = (client: Client, id: string): (error: unknown) => Pro
       kind: 'task',
       name: id,
       where: await project(client),
-      known: async () => [...tasks.map((t) => t.task_id), ...tasks.map((t) => t.task_name)],
+      known: () => Promise.resolve([...tasks.map((t) => t.task_id), ...tasks.map((t) => t.task_name)]),
       // Either way the suggestion shows the id to use and the name it goes by.
       describe: (found) => (byName.has(found) ? `${byName.get(found)} (${found})` : `${found} (${byId.get(found)})`),
     };

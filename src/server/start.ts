@@ -166,7 +166,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     // A worker serves its health and its metrics only: load balancers, orchestrators and Prometheus probe it.
     app = Fastify({ logger: false, trustProxy: trustProxyOption(trustProxy) });
     registerMetricsRoute(app, metricsRoute);
-    app.get('/healthz', async () => ({ status: 'ok', ...health() }));
+    app.get('/healthz', () => ({ status: 'ok', ...health() }));
   } else {
     const jobLogs = new FileJobLogs(layout);
     const links = new SignedLogLinks(store, jobLogs, config.logUrlTtl);

@@ -12,6 +12,7 @@ export function parameterValueProblem(def: Pick<ParameterDefinition, 'type' | 'm
   switch (def.type) {
     case 'string':
       if (typeof value !== 'string' && typeof value !== 'number') return `must be a string, not ${describe(value)}`;
+      // eslint-disable-next-line no-control-regex -- finding NUL is the point (FORBIDDEN of render/sentinel.ts, kept here: this file is embedded in exported CWL)
       if (typeof value === 'string' && /[\u0000\uE000-\uF8FF]/.test(value)) return 'must not contain NUL or private-use characters';
       return undefined;
     case 'flag':

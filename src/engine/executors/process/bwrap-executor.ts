@@ -195,7 +195,7 @@ export class BwrapExecutor extends ProcessExecutor {
       cwd: workDir,
       termSkipsRoot: true,
       signalGroup: true,
-      cleanup: async () => removePlaceholders(placeholders),
+      cleanup: () => Promise.resolve(removePlaceholders(placeholders)),
     };
   }
 }

@@ -31,8 +31,8 @@ export interface HostExecutorOptions extends ProcessExecutorOptions {
   path?: string;
 }
 
-const DATA_PREFIX = /(?<![A-Za-z0-9_.\/-])\/var\/data(?![A-Za-z0-9_.-])/g;
-const SHELL_SAFE = /^[A-Za-z0-9_.\/+,:@%=-]+$/;
+const DATA_PREFIX = /(?<![A-Za-z0-9_./-])\/var\/data(?![A-Za-z0-9_.-])/g;
+const SHELL_SAFE = /^[A-Za-z0-9_./+,:@%=-]+$/;
 
 /** Replaces every `/var/data` path prefix in `text` by `workDir`. */
 export function rewriteDataPaths(text: string, workDir: string): string {

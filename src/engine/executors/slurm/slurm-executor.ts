@@ -161,7 +161,7 @@ export class SlurmExecutor implements Executor {
         script: containerBatchScript(spec.jobId, { ...container, cwd: workDir }, files.status, files.started),
         cwd: workDir,
         inContainer: true,
-        cleanup: async () => container.cleanup(),
+        cleanup: () => Promise.resolve(container.cleanup()),
       };
     }
     const plan: LaunchPlan = await this.wrapper.launchPlan(spec);
