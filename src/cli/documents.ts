@@ -52,7 +52,7 @@ export function toolDocument(doc: unknown, path: string): { name: string; descri
   let description: unknown;
   if (isObject(doc) && isObject(doc.app)) definition = doc.app;
   else if (isObject(doc) && Array.isArray(doc.tools)) {
-    const last = doc.tools[doc.tools.length - 1];
+    const last: unknown = doc.tools[doc.tools.length - 1];
     definition = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   } else if (isObject(doc) && isObject(doc.configs)) {
@@ -81,7 +81,7 @@ export function workflowDocument(doc: unknown, path: string): { name: string | u
     description = doc.description;
     body = doc.configs;
   } else if (isObject(doc) && Array.isArray(doc.workflows)) {
-    const last = doc.workflows[doc.workflows.length - 1];
+    const last: unknown = doc.workflows[doc.workflows.length - 1];
     body = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   }

@@ -1,5 +1,5 @@
 import { authorizationHeader, contentMd5, signRequest } from '../signing/index.js';
-import { GdApiError, GdConnectionError } from './errors.js';
+import { bodyText, GdApiError, GdConnectionError } from './errors.js';
 import type { Fetch } from './trusted-fetch.js';
 
 export interface Credentials {
@@ -134,9 +134,9 @@ async function toApiError(response: Response): Promise<GdApiError> {
     const body = JSON.parse(text) as Record<string, unknown>;
     return new GdApiError(
       response.status,
-      String(body.error_code ?? `HTTP${response.status}`),
-      String(body.error_message ?? text),
-      String(body.error_message_chs ?? ''),
+      bodyText(body.error_code, `HTTP${response.status}`),
+      bodyText(body.error_message, text),
+      bodyText(body.error_message_chs, ''),
       requestId,
     );
   } catch {

@@ -22,7 +22,14 @@ interface StoreFlags {
   database?: string;
   config?: string;
   create?: boolean;
+  /** Print JSON instead of text (every admin command has --json). */
+  json?: boolean;
 }
+
+/** create-account and create-key: whose name the new key carries. */
+type KeyFlags = StoreFlags & { user?: string };
+/** audit: Commander gives option values as the strings typed (the limit has a default, so it is always there). */
+type AuditFlags = StoreFlags & { account?: string; since?: string; limit: string };
 
 const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 
@@ -75,7 +82,7 @@ async function withServices<T>(flags: StoreFlags, fn: (services: CoreServices) =
   }
 }
 
-const print = (json: boolean, value: unknown, text: string): void => {
+const print = (json: boolean | undefined, value: unknown, text: string): void => {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 };
 
@@ -91,7 +98,7 @@ export function registerAdmin(program: Command): void {
 
   storeOptions(admin.command('init').description('create the store (SQLite file or PostgreSQL tables) if there is none, and bring its schema up to date'))
     .addHelpText('after', '\nSafe to run again: an existing store is kept as it is (and migrated to this version).')
-    .action(async (flags) => {
+    .action(async (flags: StoreFlags) => {
       const { close, store, created } = await openAdminStore(flags, 'create');
       await close();
       const text = created ? `created a new gdflow store: ${STORE_NAMES[store.kind]} ${store.where}` : `a gdflow store is already there: ${STORE_NAMES[store.kind]} ${store.where} (schema up to date)`;
@@ -100,31 +107,31 @@ export function registerAdmin(program: Command): void {
 
   common(admin.command('create-account <name>').description("create an account with its 'default' project and print a new access key"))
     .option('--user <name>', 'user name the key belongs to (default: the account name)')
-    .action(async (name: string, flags) => {
+    .action(async (name: string, flags: KeyFlags) => {
       const created = await withServices(flags, (s) => s.accounts.createAccount(name, flags.user));
       const value = { account_name: created.account.name, access_key_id: created.key.id, access_key_secret: created.key.secret };
       print(flags.json, value, `account ${value.account_name} created with project default\naccess_key_id:     ${value.access_key_id}\naccess_key_secret: ${value.access_key_secret}`);
     });
 
-  common(admin.command('create-project <account> <project>').description('create another project in an account')).action(async (account: string, project: string, flags) => {
+  common(admin.command('create-project <account> <project>').description('create another project in an account')).action(async (account: string, project: string, flags: StoreFlags) => {
     const created = await withServices(flags, (s) => s.accounts.createProject(account, project));
     print(flags.json, { account_name: created.accountName, project_name: created.name }, `project ${created.accountName}/${created.name} created`);
   });
 
   common(admin.command('create-key <account>').description('create another access key for an account'))
     .option('--user <name>', 'user name the key belongs to (default: the account name)')
-    .action(async (account: string, flags) => {
+    .action(async (account: string, flags: KeyFlags) => {
       const key = await withServices(flags, (s) => s.accounts.createKey(account, flags.user));
       const value = { account_name: key.accountName, access_key_id: key.id, access_key_secret: key.secret };
       print(flags.json, value, `access_key_id:     ${key.id}\naccess_key_secret: ${key.secret}`);
     });
 
-  common(admin.command('revoke-key <access_key_id>').description('revoke an access key; requests signed with it are refused at once')).action(async (id: string, flags) => {
+  common(admin.command('revoke-key <access_key_id>').description('revoke an access key; requests signed with it are refused at once')).action(async (id: string, flags: StoreFlags) => {
     await withServices(flags, (s) => s.accounts.revokeKey(id));
     print(flags.json, { access_key_id: id, status: 'revoked' }, `access key ${id} revoked`);
   });
 
-  common(admin.command('list-accounts').description('list accounts with their projects and keys (secrets are not shown)')).action(async (flags) => {
+  common(admin.command('list-accounts').description('list accounts with their projects and keys (secrets are not shown)')).action(async (flags: StoreFlags) => {
     const accounts = await withServices(flags, (s) => s.accounts.listAccounts());
     const value = accounts.map(({ account, projects, keys }) => ({
       account_name: account.name,
@@ -140,7 +147,7 @@ export function registerAdmin(program: Command): void {
     .option('--since <time>', 'only entries from this time: ISO 8601 (2026-11-24T09:00Z) or a duration back from now (30m, 1h, 2d)')
     .option('--limit <n>', 'at most this many entries, the newest kept', '1000')
     .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), from (the client\'s address; local for admin), request id, target (with the reason of a refusal).')
-    .action(async (flags) => {
+    .action(async (flags: AuditFlags) => {
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const limit = Number(flags.limit);
       if (!Number.isInteger(limit) || limit < 1) throw usageError(`--limit '${flags.limit}' is not a positive integer`);

@@ -186,7 +186,7 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   }
   run.callCaching = typeof property.call_caching === 'boolean' ? property.call_caching : null;
   run.cleanupIntermediates = typeof property.cleanup_intermediates === 'boolean' ? property.cleanup_intermediates : null;
-  const reference = Array.isArray(property.reference_task) ? property.reference_task[0] : undefined;
+  const reference: unknown = Array.isArray(property.reference_task) ? property.reference_task[0] : undefined;
   const referenceId = isObject(reference) ? reference.id : undefined;
   // Clients send `null` or the string "null" for none (docs/wire.md §7).
   run.referenceTask = typeof referenceId === 'string' && referenceId !== 'null' && referenceId !== '' ? referenceId : null;

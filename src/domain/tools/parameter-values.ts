@@ -41,6 +41,7 @@ export function coerceParameter(spec: ParameterDefinition, value: unknown, path:
   const problem = parameterValueProblem(spec, value);
   if (problem) throw invalid(`${path} ${problem}`);
   if (spec.type === 'integer' || spec.type === 'number') return Number(value);
-  if (spec.type === 'string') return String(value);
+  // A string parameter also takes a number (parameterValueProblem let only those two through): its text.
+  if (spec.type === 'string') return typeof value === 'number' ? String(value) : value;
   return value;
 }
