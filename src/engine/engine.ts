@@ -187,7 +187,7 @@ export class Engine {
     if (dead.length > 0) this.log('info', 'took over the tasks of workers of this machine that are gone', { workers: dead });
     this.unsubscribe = this.store.events.subscribe((event) => this.onEvent(event));
     const every = (ms: number, fn: () => Promise<void>, what: string) => {
-      const timer = setInterval(() => fn().catch((error: unknown) => this.log('error', `${what} failed`, { error: String(error) })), ms);
+      const timer = setInterval(() => void fn().catch((error: unknown) => this.log('error', `${what} failed`, { error: String(error) })), ms);
       timer.unref();
       this.timers.push(timer);
     };

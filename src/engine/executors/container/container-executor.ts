@@ -147,7 +147,7 @@ export class ContainerExecutor implements Executor {
     }
 
     const name = containerName(spec.jobId);
-    let placeholders: string[] = [];
+    let placeholders: string[];
     let linkDir: string | undefined;
     const privateDir = () => (linkDir ??= mkdtempSync(join(tmpdir(), 'gdflow-container-')));
     let started;
@@ -326,7 +326,7 @@ export class ContainerExecutor implements Executor {
           const [info] = JSON.parse(result.stdout) as Array<{ State?: Record<string, unknown>; Config?: { Labels?: Record<string, string> | null } }>;
           const state = info?.State ?? {};
           return {
-            status: String(state.Status ?? 'unknown').toLowerCase(),
+            status: typeof state.Status === 'string' ? state.Status.toLowerCase() : 'unknown',
             startedAt: parseTime(state.StartedAt),
             job: info?.Config?.Labels?.[JOB_LABEL],
           };

@@ -72,7 +72,7 @@ export class HostExecutor extends ProcessExecutor {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const st = lstatSync(link);
         if (!st.isSymbolicLink() || readlinkSync(link) !== target) {
-          throw new Error(`host executor: ${mount.sandboxPath} already exists in the work directory`);
+          throw new Error(`host executor: ${mount.sandboxPath} already exists in the work directory`, { cause: err });
         }
       }
     }
@@ -93,7 +93,7 @@ export class HostExecutor extends ProcessExecutor {
       termSkipsRoot: false,
       signalGroup: true,
       envMarker: `GDFLOW_JOB_TOKEN=${marker}`,
-      cleanup: () => removeCreated(workDir, created),
+      cleanup: () => Promise.resolve(removeCreated(workDir, created)),
     };
   }
 }
@@ -112,7 +112,7 @@ function linkTarget(linkDir: string, hostPath: string): string {
 }
 
 /** Removes the mount symlinks (if still symlinks) and then the directories made for them (if empty), deepest first. */
-async function removeCreated(workDir: string, created: string[]): Promise<void> {
+function removeCreated(workDir: string, created: string[]): void {
   const links = new Set<string>();
   const dirs = new Set<string>();
   for (const path of created) {

@@ -105,7 +105,7 @@ export class SlurmExecutor implements Executor {
     try {
       await slurmCall(this.commands.sinfo, ['--noheader', '--format', '%P']);
     } catch (error) {
-      throw new Error(`the Slurm cluster cannot be reached from this host (${(error as Error).message}); the worker needs the Slurm client commands, munge and the cluster's slurm.conf (SLURM_CONF)`);
+      throw new Error(`the Slurm cluster cannot be reached from this host (${(error as Error).message}); the worker needs the Slurm client commands, munge and the cluster's slurm.conf (SLURM_CONF)`, { cause: error });
     }
     if (this.container) {
       // The containers run on the nodes: a worker host without the runtime only cannot tell its flavour (podman assumed).
