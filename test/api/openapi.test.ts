@@ -65,8 +65,8 @@ describe('GET /openapi.json', () => {
     assert.equal(toolVersion.pattern, '^0*[1-9][0-9]{0,8}$');
     assert.deepEqual(document.paths['/healthz'].get.security, []);
     assert.deepEqual(document.components.schemas.ErrorBody.required, ['error_code', 'error_message', 'error_message_chs']);
-    for (const path of Object.values(document.paths) as any[]) {
-      for (const operation of Object.values(path) as any[]) assert.equal(operation.responses['4XX'].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
+    for (const path of Object.values<any>(document.paths)) {
+      for (const operation of Object.values<any>(path)) assert.equal(operation.responses['4XX'].content['application/json'].schema.$ref, '#/components/schemas/ErrorBody');
     }
     const putTool = document.paths['/accounts/{account}/projects/{project}/tools/{tool}/'].put;
     assert.equal(putTool.requestBody.content['application/json'].schema.properties.configs.properties.requirements.properties.resources.properties.cpu.type, 'integer');

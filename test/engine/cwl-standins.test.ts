@@ -42,7 +42,7 @@ describe('the CWL stand-in images under the podman executor', { timeout: 300_000
   });
 
   /** A job in `image` with a fresh working directory, prepared by `prepare`. */
-  async function run(image: string, command: string, prepare: (work: string) => Promise<Partial<RunSpec>> = async () => ({})) {
+  async function run(image: string, command: string, prepare: (work: string) => Promise<Partial<RunSpec>> = () => Promise.resolve({})) {
     const dir = join(base, `job${++counter}`);
     const work = join(dir, 'work');
     await mkdir(work, { recursive: true });
