@@ -63,6 +63,8 @@ export const OPTIONS = {
   retryMemoryFactor: { env: 'GDFLOW_RETRY_MEMORY_FACTOR', flag: '--retry-memory-factor', kind: 'string', default: () => '2', description: 'after an out-of-memory failure, the next attempt\'s memory is multiplied by this (1 to 16; up to the worker\'s --memory)' },
   retryBackoff: { env: 'GDFLOW_RETRY_BACKOFF', flag: '--retry-backoff', kind: 'seconds', default: () => 0, description: 'seconds before a job\'s second attempt, doubled for each further one' },
   metricsToken: { env: 'GDFLOW_METRICS_TOKEN', flag: '--metrics-token', kind: 'string', default: () => '', description: 'bearer token GET /metrics requires (default: none, and /metrics answers only loopback requests)' },
+  tesFileRoots: { env: 'GDFLOW_TES_FILE_ROOTS', flag: '--tes-file-roots', kind: 'string', default: () => '', description: 'host directories (comma-separated) a TES task\'s file:// inputs may read from (docs/ga4gh.md); default: none' },
+  tesAllowHttp: { env: 'GDFLOW_TES_ALLOW_HTTP', flag: '--tes-allow-http', kind: 'enum', values: ['off', 'on'], default: () => 'off', description: 'on: the server fetches a TES task\'s http(s):// inputs (from its own network; docs/ga4gh.md)' },
   logUrlTtl: { env: 'GDFLOW_LOG_URL_TTL', flag: '--log-url-ttl', kind: 'seconds', default: () => 3600, description: 'how long a Log_downloadURL stays valid (seconds)' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -103,6 +105,8 @@ export interface Config {
   metricsToken: string;
   callCaching: 'on' | 'off';
   cleanupIntermediates: 'off' | 'on';
+  tesFileRoots: string;
+  tesAllowHttp: 'off' | 'on';
   retryMaxAttempts: number;
   retryOn: string;
   retryMemoryFactor: string;

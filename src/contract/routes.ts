@@ -13,6 +13,7 @@ import {
   activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList, taskOutputs,
 } from './tasks.js';
 import { callerIdentity, dataList, dataPutResult } from './data.js';
+import { tesCancelResponse, tesCreateResponse, tesGetQuery, tesListQuery, tesListResponse, tesServiceInfo, tesTaskBody, tesTaskParams, tesTaskView } from './tes.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
 
@@ -31,6 +32,7 @@ const cwlDocument = {
 const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdflow has no WDL workflows' } as const;
 
 const P = '/accounts/:account/projects/:project';
+const TES = '/ga4gh/tes/v1';
 
 /** GET /healthz: what the process is; a process that runs jobs adds its worker's state (docs/operating.md). */
 const health = {
@@ -127,6 +129,14 @@ export const ROUTES = {
   ConsoleRoot: { method: 'GET', url: '/', operation: 'Console', tag: 'console', auth: false, raw: true, summary: 'A redirect to the web console (/console/)', schema: {} },
   ConsolePage: { method: 'GET', url: '/console/', operation: 'Console', tag: 'console', auth: false, raw: true, summary: 'The web console (HTML, with a strict Content-Security-Policy)', schema: {} },
   ConsoleFile: { method: 'GET', url: '/console/*', operation: 'Console', tag: 'console', auth: false, raw: true, pathDescription: 'a file of the console build', summary: "The web console's script, style sheet and icon", schema: {} },
+  // GA4GH TES 1.1 (docs/ga4gh.md): signed, or Basic or Bearer credentials; errors as {msg, status_code}
+  Tes: {
+    serviceInfo: { method: 'GET', url: `${TES}/service-info`, operation: 'Tes', tag: 'ga4gh-tes', auth: false, summary: 'TES service info: storage URL forms, backend parameters', schema: { response: { 200: tesServiceInfo } } },
+    create: { method: 'POST', url: `${TES}/tasks`, operation: 'CreateTesTask', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Create a TES task (a gdflow task of one job)', schema: { body: tesTaskBody, response: { 200: tesCreateResponse } } },
+    list: { method: 'GET', url: `${TES}/tasks`, operation: 'Tes', tag: 'ga4gh-tes', auth: 'ga4gh', summary: "List the project's TES tasks, newest first", schema: { querystring: tesListQuery, response: { 200: tesListResponse } } },
+    get: { method: 'GET', url: `${TES}/tasks/:id`, operation: 'Tes', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Get a TES task in a view', schema: { params: tesTaskParams, querystring: tesGetQuery, response: { 200: tesTaskView } } },
+    cancel: { method: 'POST', url: `${TES}/tasks/:id(^[^:/]+)::cancel`, operation: 'CancelTesTask', tag: 'ga4gh-tes', auth: 'ga4gh', summary: 'Cancel a TES task (an ended one stays as it is)', schema: { params: tesTaskParams, response: { 200: tesCancelResponse } } },
+  },
   // Unsigned
   Log: {
     method: 'GET', url: '/logs/:job/', operation: 'Job', tag: 'tasks', auth: false, raw: true, summary: "A job's log (text), by the signed link of its job info; Range: bytes=N- for the part from byte N on (206, or 416 InvalidRange when nothing is there yet)",
@@ -144,8 +154,8 @@ export interface RouteEntry {
   operation: string;
   tag: string;
   summary: string;
-  /** false: unsigned. */
-  auth?: false;
+  /** false: unsigned; 'ga4gh': signed, or Basic or Bearer credentials (docs/ga4gh.md). */
+  auth?: false | 'ga4gh';
   /** The body or answer is not JSON (files, text, metrics). */
   raw?: true;
   /** What the `*` at the end of the URL stands for (default: a data item's path). */

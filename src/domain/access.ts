@@ -15,6 +15,8 @@ export interface Caller {
   requestId?: string;
   /** The client's address (behind a trusted proxy, the one it forwarded), for the audit log. */
   clientAddress?: string;
+  /** The one project a bearer token may act in (docs/ga4gh.md); absent for keys and project-less tokens. */
+  project?: string;
 }
 
 /** The project a request addresses, and what the caller may do there. */

@@ -3,6 +3,10 @@ import { AccountService } from './accounts.js';
 import type { DataService } from './data/service.js';
 import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
+import { TokenService } from './tokens.js';
+import type { TesStagingPolicy } from './tes/compile.js';
+import { TesService } from './tes/service.js';
+import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
 
@@ -10,6 +14,7 @@ import { WorkflowService } from './workflows/service.js';
 export interface CoreServices {
   store: Store;
   accounts: AccountService;
+  tokens: TokenService;
   tools: ToolService;
   workflows: WorkflowService;
 }
@@ -18,10 +23,11 @@ export interface CoreServices {
 export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
+  tes: TesService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
-  return { store, accounts: new AccountService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
+  return { store, accounts: new AccountService(store), tokens: new TokenService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
 }
 
 export interface Runtime {
@@ -29,9 +35,12 @@ export interface Runtime {
   data: DataService;
   catalog: DataCatalog;
   logs: LogLinks;
+  /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
+  tes: { files: TesFiles; policy: TesStagingPolicy };
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
-  return { ...core, data: runtime.data, tasks: new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs) };
+  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs);
+  return { ...core, data: runtime.data, tasks, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
 }

@@ -1,7 +1,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { CacheParts } from '../domain/cache/key.js';
+import { sha256, type CacheParts } from '../domain/cache/key.js';
 import { parseJobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
@@ -53,6 +53,15 @@ export class CallCache {
         const upstream = context.upstreamKey(source.jobId);
         inputs[mount.sandboxPath] = upstream !== null ? `${upstream}:${source.path}` : (await hashFile(join(this.layout.workDir(taskId, source.nodeId), source.path))).sha256;
       }
+    }
+    // A TES task's inputs (docs/ga4gh.md): placed by the job itself, known by their content.
+    for (const input of spec.tes?.stage ?? []) {
+      const source = input.source;
+      if (source.kind === 'data' && input.type === 'FILE') inputs[input.path] = await this.dataHash(source.account, source.path);
+      else if (source.kind === 'file' && input.type === 'FILE') inputs[input.path] = (await hashFile(source.path)).sha256;
+      else if (source.kind === 'content') inputs[input.path] = sha256(source.text);
+      // A directory or a URL cannot be known by a hash taken up front: such a job is never reused (compile.ts).
+      else throw new Error(`input ${input.path} cannot be hashed up front`);
     }
     return {
       v: 1,

@@ -2,8 +2,9 @@
  * The engine's public entry: what the server (server/start.ts) starts and hands to the API. Everything else in
  * engine/ is its own business; test/structure checks that the server imports nothing of it but this file.
  */
-export { Engine, removeTaskFiles, type EngineOptions } from './engine.js';
 export { createExecutor, type Executor, type ExecutorKind } from './executors/index.js';
 export { FileJobLogs, type JobLogs, type LogSnapshot, type LogStream } from './job-logs.js';
-export { Layout } from './layout.js';
+export { Layout, removeTaskFiles } from './layout.js';
+export { tesFiles } from './tes-files.js';
+export { Worker, type WorkerOptions } from './worker.js';
 export { defaultWorkerId } from './worker-id.js';

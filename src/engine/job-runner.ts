@@ -7,8 +7,10 @@ import { sandboxRelative } from './executors/spec-checks.js';
 import type { Layout } from './layout.js';
 import type { FileSource, JobSpec, SaveJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
+import type { StoredItem } from '../domain/tasks/outputs.js';
 import type { FileStamp } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
+import { stageTes, storeTesOutputs, tesRoots } from './tes-staging.js';
 
 /**
  * Run one job to its end: a tool command through the executor, or a data step in-process.
@@ -53,14 +55,6 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   /** What a store step put in the data store, however it ended (a failure may come after some items). */
   stored?: StoredItem[];
 };
-
-/** One item a store step put in the data store: where from, and its stamp there (for its provenance). */
-export interface StoredItem {
-  target: { account: string; path: string };
-  source: FileSource;
-  size: number;
-  mtimeMs: number;
-}
 
 const now = () => Date.now() / 1000;
 
@@ -139,11 +133,18 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }
+  // A TES task that names what this server cannot reach fails before anything, the call cache included.
+  if (spec.tes && spec.tes.problems.length > 0) return { outcome: 'failed', exitCode: null, reason: spec.tes.problems.join('; '), startedAt, endedAt: now() };
   const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
-  if (cached?.result) return cached.result;
+  if (cached?.result) return withTesOutputs(spec, context, workDir, cached.result);
+  if (spec.tes) {
+    const problem = await stageTes(spec.tes, workDir, context.dataStore, context.signal);
+    if (problem !== undefined) return { outcome: 'failed', exitCode: null, reason: problem, startedAt, endedAt: now() };
+  }
   const runSpec = runSpecOf(spec, context, workDir, mounts);
   const hooks: RunHooks = { onStarted: context.onStarted, ...(context.onWaiting ? { onWaiting: context.onWaiting } : {}) };
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(runSpec, context.signal, hooks)), context.memMb);
+  const ran = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(runSpec, context.signal, hooks)), context.memMb);
+  const result = await withTesOutputs(spec, context, workDir, ran);
   if (!cached?.key) return result;
   const keyed = {
     ...result,
@@ -154,6 +155,15 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   };
   if (result.outcome !== 'succeeded') return keyed;
   return { ...keyed, outputStamps: await context.cache!.calls.stampOutputs(spec, context.taskId) };
+}
+
+/** A TES task's job that succeeded stores its outputs in the data store (tes-staging.ts); a failure to fails it. */
+async function withTesOutputs(spec: ToolJobSpec, context: RunContext, workDir: string, result: RunResult): Promise<RunResult> {
+  if (!spec.tes || result.outcome !== 'succeeded' || spec.tes.store.length === 0) return result;
+  const { stored, failure } = await storeTesOutputs(spec.tes, workDir, context.dataStore, { id: context.jobId, nodeId: spec.nodeId });
+  if (failure === undefined) return { ...result, stored };
+  // Exit code 0 with the reason: the command succeeded, the system could not keep its output (SYSTEM_ERROR).
+  return { ...result, outcome: 'failed', reason: failure, stored, endedAt: now() };
 }
 
 /** What the call cache said of a job before it ran (nothing when its key could not be made). */
@@ -170,7 +180,7 @@ export interface CacheProbe {
  * The call cache before a tool job runs: its key, and a job to reuse. A hit ends the job here (it started and
  * succeeded with the reused outputs); a key that cannot be made (an input that cannot be read, an image that cannot be
  * resolved) leaves the job to run and to fail, if it must, for its own reasons. The engine asks this ahead, without
- * holding a CPU slot (engine.ts, probe); a job that did not get there asks it when it runs.
+ * holding a CPU slot (scheduler.ts and job-runs.ts, probe); a job that did not get there asks it when it runs.
  */
 export async function probeCache(
   spec: ToolJobSpec,
@@ -247,6 +257,7 @@ function runSpecOf(spec: ToolJobSpec, context: RunContext, workDir: string, moun
     network: spec.network,
     timeoutSeconds: context.timeoutSeconds,
     image: spec.image,
+    ...(spec.tes ? { roots: tesRoots(spec.tes, workDir) } : {}),
   };
 }
 

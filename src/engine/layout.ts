@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -32,4 +33,10 @@ export class Layout {
   stderrLog(taskId: string, nodeId: string): string {
     return join(this.jobDir(taskId, nodeId), 'stderr.log');
   }
+}
+
+/** A task's directory with everything in it: removed by the worker deleting a task, and by API replicas deleting one no worker holds. */
+export async function removeTaskFiles(layout: Layout, taskId: string): Promise<void> {
+  // Retried briefly: an entry created or a file still open there at that moment fails the removal (ENOTEMPTY, EBUSY).
+  await rm(layout.taskDir(taskId), { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
 }

@@ -1,14 +1,16 @@
 import { parseJobSpec, type JobSpec } from '../domain/tasks/job-spec.js';
-import { TERMINAL_JOB_STATES } from '../domain/tasks/states.js';
+import type { JobState, TaskState } from '../domain/tasks/rules/index.js';
+import { unblocksDependents } from '../domain/tasks/states.js';
 import type { Job, JobStatus, Task } from '../store/store.js';
 import type { CacheProbe } from './job-runner.js';
 
 /**
  * A task this worker holds, with its jobs and the bookkeeping that lets a scheduling pass look only at what
- * changed: which jobs are queued, how many upstream jobs each one still waits for, who waits for whom.
+ * changed: which jobs are queued, how many upstream jobs each one still waits for, who waits for whom. It is the
+ * state the rules read (rules/state.ts, TaskState); the rules' decisions change it (effects.ts).
  */
 
-export interface LiveJob {
+export interface LiveJob extends JobState {
   job: Job;
   spec: JobSpec;
   /** Jobs that list this one among their deps. */
@@ -24,7 +26,7 @@ export interface LiveJob {
   resourceWait?: { cpu: number; memMb: number; freeCpus: number; freeMemMb: number; text: string };
 }
 
-export class LiveTask {
+export class LiveTask implements TaskState {
   readonly jobs: LiveJob[] = [];
   readonly byId = new Map<string, LiveJob>();
   /** Queued jobs not started yet, in the order they became ready. */
@@ -36,7 +38,8 @@ export class LiveTask {
   toolJobsHere = 0;
   /** The first job found failed, if any. */
   failed: LiveJob | undefined;
-  private succeeded = 0;
+  /** How many of its jobs have succeeded (or are in another state that lets the jobs after them run). */
+  private done = 0;
   /**
    * When the last lease grant or renewal this worker knows of was asked for (ms, this process's clock): the lease
    * ends no earlier than that plus its length, by any clock that runs no faster than this one.
@@ -65,28 +68,22 @@ export class LiveTask {
         const upstream = this.byId.get(dep);
         if (!upstream) continue;
         upstream.dependents.push(entry);
-        if (upstream.job.status !== 'succeeded') entry.waitingOn++;
+        if (!unblocksDependents(upstream.job.status)) entry.waitingOn++;
       }
       this.count(entry, undefined, entry.job.status);
     }
   }
 
   get allSucceeded(): boolean {
-    return this.succeeded === this.jobs.length;
+    return this.done === this.jobs.length;
   }
 
-  /** Change a job's status in memory, keeping the indexes right; returns the dependents that are now ready. */
-  setStatus(entry: LiveJob, status: JobStatus): LiveJob[] {
-    const from = entry.job.status;
-    entry.job.status = status;
+  /** A job's status was changed from `from` (effects.ts): keep the indexes right. */
+  statusChanged(entry: LiveJob, from: JobStatus): void {
+    const status = entry.job.status;
     this.count(entry, from, status);
-    if (status !== 'succeeded' || from === 'succeeded') return [];
-    const ready: LiveJob[] = [];
-    for (const dependent of entry.dependents) {
-      dependent.waitingOn--;
-      if (dependent.waitingOn === 0 && dependent.job.status === 'waiting') ready.push(dependent);
-    }
-    return ready;
+    if (!unblocksDependents(status) || unblocksDependents(from)) return;
+    for (const dependent of entry.dependents) dependent.waitingOn--;
   }
 
   /** A queued job is being started: dispatch passes it over until it runs or goes back to the queue. */
@@ -101,23 +98,14 @@ export class LiveTask {
     if (entry.job.status === 'queued') this.queued.add(entry);
   }
 
-  /** Jobs waiting for nothing any more (on load, and after a take-over). */
-  readyJobs(): LiveJob[] {
-    return this.jobs.filter((entry) => entry.job.status === 'waiting' && entry.waitingOn === 0);
-  }
-
-  unfinished(): LiveJob[] {
-    return this.jobs.filter((entry) => !TERMINAL_JOB_STATES.includes(entry.job.status));
-  }
-
   private count(entry: LiveJob, from: JobStatus | undefined, to: JobStatus): void {
     if (from === 'queued') {
       this.queued.delete(entry);
       this.starting.delete(entry);
     }
-    if (from === 'succeeded') this.succeeded--;
+    if (from !== undefined && unblocksDependents(from)) this.done--;
     if (to === 'queued') this.queued.add(entry);
-    if (to === 'succeeded') this.succeeded++;
+    if (unblocksDependents(to)) this.done++;
     if (to === 'failed' && !this.failed) this.failed = entry;
   }
 }

@@ -1,7 +1,7 @@
 import type { DataProvenance, StateChanges } from '../store/store.js';
 
 /**
- * What the engine has decided and not yet written (engine.ts, "state changes"): task and job changes, the provenance
+ * What the engine has decided and not yet written (writer.ts): task and job changes, the provenance
  * of stored items, and the leases to give up, written together as one `applyChanges` of the store.
  */
 export class PendingChanges {

@@ -28,6 +28,7 @@ import { registerMiscRoutes } from './routes/misc.js';
 import { registerTaskRoutes } from './routes/tasks.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { registerWorkflowRoutes } from './routes/workflows.js';
+import { registerTesRoutes } from './routes/tes.js';
 import { MAX_JSON_DEPTH } from '../contract/limits.js';
 import { allRoutes } from '../contract/routes.js';
 import { registerOpenApiRoute } from './openapi.js';
@@ -171,6 +172,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clockSkewSeconds: options.clockSkewSeconds ?? 900,
     now,
     publicUrl: options.publicUrl,
+    tokens: {
+      lookupToken: (id) => options.services.store.getAccessToken(id),
+      ...(options.services.store.peekAccessToken ? { peekToken: (id: string) => options.services.store.peekAccessToken!(id) } : {}),
+    },
   });
 
   const documented = new Set(allRoutes().flatMap(([, e]) => [`${e.method} ${e.url}`, ...(e.method === 'GET' ? [`HEAD ${e.url}`] : [])]));
@@ -202,6 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     services: options.services,
     cachedRead: (read) => cachedReadHandler(readCache, read),
     health: options.health ?? (() => ({})),
+    baseUrl: (request) => options.publicUrl || `${request.protocol}://${request.host}`,
   };
   registerToolRoutes(app, context);
   registerWorkflowRoutes(app, context);
@@ -209,6 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLogRoutes(app, { store: options.services.store, logs: options.jobLogs, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
+  registerTesRoutes(app, context);
   registerOpenApiRoute(app);
   registerConsoleRoutes(app);
   return app;

@@ -6,14 +6,22 @@ import { isDatabaseUnavailable } from '../store/sql-errors.js';
 import { StoreUnavailable } from '../store/store.js';
 import type { Logger } from './logger.js';
 import { validationReason } from './validation-message.js';
-import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
+import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderGa4gh, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
 
 /** Send the GeneDock error body for `spec`. */
 export function sendError(reply: FastifyReply, spec: ErrorSpec, reason: string): FastifyReply {
   // Requests that did not come through the server factory (app.inject) get their id here.
   if (!reply.hasHeader('x-gd-requestid')) reply.header('x-gd-requestid', reply.request.id);
+  if (isGa4gh(reply.request.url)) {
+    // The GA4GH APIs answer in their own form (docs/ga4gh.md), and a 401 says which credentials they take.
+    if (spec.status === 401) reply.header('www-authenticate', 'Basic realm="gdflow", Bearer realm="gdflow"');
+    return reply.code(spec.status).type('application/json').send(renderGa4gh(spec, reason));
+  }
   return reply.code(spec.status).type('application/json').send(renderSpec(spec, reason));
 }
+
+/** Whether a request is one of the GA4GH APIs' (clients configured with a trailing / send `//ga4gh/...`). */
+const isGa4gh = (url: string): boolean => /^\/+ga4gh(\/|$|\?)/.test(url);
 
 /** Write a GeneDock error straight to a socket, for errors raised before Fastify sees a request. */
 export function writeRawError(socket: Socket, spec: ErrorSpec, reason: string): void {

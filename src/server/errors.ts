@@ -94,6 +94,19 @@ export const OPERATION_ERRORS = {
     invalid: spec(400, 'InvalidParameter', 'Data request failed, since {reason}.', '数据请求失败，原因：{reason}。'),
     notFound: spec(404, 'DataNotFound', 'Data request failed, since {reason}.', '数据请求失败，原因：{reason}。'),
   },
+  // GA4GH TES (docs/ga4gh.md): rendered as {msg, status_code}.
+  Tes: {
+    invalid: spec(400, 'InvalidParameter', 'TES request failed, since {reason}.', 'TES 请求失败，原因：{reason}。'),
+    notFound: spec(404, 'TaskNotFound', 'TES request failed, since {reason}.', 'TES 请求失败，原因：{reason}。'),
+  },
+  CreateTesTask: {
+    invalid: spec(400, 'InvalidParameter', 'Create TES task failed, since {reason}.', '创建 TES 任务失败，原因：{reason}。'),
+    notFound: spec(404, 'ResourceNotFound', 'Create TES task failed, since {reason}.', '创建 TES 任务失败，原因：{reason}。'),
+  },
+  CancelTesTask: {
+    invalid: spec(400, 'InvalidParameter', 'Cancel TES task failed, since {reason}.', '取消 TES 任务失败，原因：{reason}。'),
+    notFound: spec(404, 'TaskNotFound', 'Cancel TES task failed, since {reason}.', '取消 TES 任务失败，原因：{reason}。'),
+  },
   Account: {
     invalid: spec(400, 'InvalidParameter', 'Request failed, since {reason}.', '请求失败，原因：{reason}。'),
     notFound: spec(404, 'ResourceNotFound', 'Request failed, since {reason}.', '请求失败，原因：{reason}。'),
@@ -141,6 +154,11 @@ export function renderSpec(s: ErrorSpec, reason: string): ErrorBody {
     error_message: fill(s.en, reason),
     error_message_chs: fill(s.zh, reason),
   };
+}
+
+/** The GA4GH error body (WES's ErrorResponse, which TES 1.1 lacks): the English message and the status. */
+export function renderGa4gh(s: ErrorSpec, reason: string): { msg: string; status_code: number } {
+  return { msg: fill(s.en, reason), status_code: s.status };
 }
 
 /** An error already resolved to its HTTP form; thrown by the HTTP layer itself (auth, limits). */

@@ -4,8 +4,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The operation a route implements; picks its error codes and messages from the catalogue. */
     operation?: Operation;
-    /** False for the few routes that carry their own proof (signed log URLs, health). */
-    auth?: boolean;
+    /** False for the few routes that carry their own proof (signed log URLs, health); 'ga4gh' for the GA4GH APIs' credentials. */
+    auth?: boolean | 'ga4gh';
   }
   interface FastifyRequest {
     /** The bytes of a JSON body as received (for Content-MD5). */

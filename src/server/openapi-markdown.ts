@@ -29,7 +29,7 @@ export function openApiMarkdown(document: OpenApiDocument): string {
     '',
     document.info.description,
     '',
-    `Signed routes carry \`Authorization\`: ${document.components.securitySchemes.GeneDock.description}`,
+    `Signed routes carry \`Authorization\`: ${document.components.securitySchemes.GeneDock?.description ?? ''}`,
     '',
     'Every error is the JSON body `{"error_code", "error_message", "error_message_chs"}` in the form of the route\'s',
     'GeneDock operation (the "errors as" column; docs/api.md lists the codes).',

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../contract/common.js';
+import { ga4ghError } from '../contract/tes.js';
 import { MAX_JSON_DEPTH } from '../contract/limits.js';
 import { allRoutes, ROUTES, type RouteEntry } from '../contract/routes.js';
 import { packageVersion } from '../package-root.js';
@@ -49,19 +50,20 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
   components: {
     schemas: Record<string, unknown>;
-    securitySchemes: { GeneDock: { type: 'apiKey'; in: 'header'; name: string; description: string } };
+    securitySchemes: Record<string, { type: string; description: string; [member: string]: string }>;
   };
 }
 
 /** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
 function openApiPath(url: string): string {
-  return url.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{path}');
+  // `::` is a literal colon (TES's `/tasks/{id}:cancel`).
+  return url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
 }
 
 function parameters(entry: RouteEntry): ParameterObject[] {
   const out: ParameterObject[] = [];
   const params = entry.schema.params as { properties?: Record<string, SchemaObject> } | undefined;
-  for (const name of entry.url.match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
+  for (const name of entry.url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
     out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
   }
   if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: entry.pathDescription ?? "the data item's path below the account", schema: { type: 'string' } });
@@ -80,6 +82,10 @@ function responses(entry: RouteEntry): Json {
       : ok.type === 'null'
         ? { description: 'an empty body' }
         : { description: 'the answer', content: { 'application/json': { schema: ok } } };
+  if (entry.auth === 'ga4gh' || entry.url.startsWith('/ga4gh/')) {
+    const ga4gh = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Ga4ghError' } } } };
+    return { 200: success, '4XX': { description: 'a GA4GH error (docs/ga4gh.md)', ...ga4gh }, '5XX': { description: 'a server error', ...ga4gh } };
+  }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
   return {
     200: success,
@@ -108,7 +114,7 @@ export function openApiDocument(): OpenApiDocument {
       parameters: parameters(entry),
       responses: responses(entry),
       ...(requestBody ? { requestBody } : {}),
-      security: entry.auth === false ? [] : [{ GeneDock: [] }],
+      security: entry.auth === false ? [] : entry.auth === 'ga4gh' ? [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }] : [{ GeneDock: [] }],
     };
     (paths[path] ??= {})[entry.method.toLowerCase()] = operation;
   }
@@ -124,8 +130,10 @@ export function openApiDocument(): OpenApiDocument {
     tags: [...new Set(allRoutes().map(([, e]) => e.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ErrorBody: errorBody },
+      schemas: { ErrorBody: errorBody, Ga4ghError: ga4ghError },
       securitySchemes: {
+        Basic: { type: 'http', scheme: 'basic', description: 'GA4GH routes only: an access key id and secret (docs/ga4gh.md)' },
+        Bearer: { type: 'http', scheme: 'bearer', description: 'GA4GH routes only: a token of `gdflow admin create-token` (docs/ga4gh.md)' },
         GeneDock: {
           type: 'apiKey',
           in: 'header',

@@ -6,11 +6,11 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RouteEntry } from '../contract/routes.js';
 import { OPERATION_ERRORS, type Operation } from './errors.js';
 
-export function routeOptions<E extends RouteEntry>(entry: E): { schema: E['schema']; config: { operation?: Operation; auth?: boolean } } {
+export function routeOptions<E extends RouteEntry>(entry: E): { schema: E['schema']; config: { operation?: Operation; auth?: boolean | 'ga4gh' } } {
   const operation = entry.operation in OPERATION_ERRORS ? (entry.operation as Operation) : undefined;
   return {
     schema: entry.schema,
-    config: { ...(operation ? { operation } : {}), ...(entry.auth === false ? { auth: false } : {}) },
+    config: { ...(operation ? { operation } : {}), ...(entry.auth === false ? { auth: false } : entry.auth === 'ga4gh' ? { auth: 'ga4gh' as const } : {}) },
   };
 }
 

@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyListenOptions } from 'fastify';
 import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../config/config.js';
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import { createExecutor, defaultWorkerId, Engine, FileJobLogs, Layout, removeTaskFiles, type Executor } from '../engine/index.js';
+import type { TesStagingPolicy } from '../domain/tes/compile.js';
+import { createExecutor, defaultWorkerId, FileJobLogs, Layout, removeTaskFiles, tesFiles, Worker, type Executor } from '../engine/index.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
 import { packageVersion } from '../package-root.js';
@@ -21,7 +22,7 @@ export interface RunningServer {
   /** The domain services (absent on a worker, which serves no API). */
   services: Services | undefined;
   /** The worker (absent on an API replica, which runs no jobs). */
-  engine: Engine | undefined;
+  engine: Worker | undefined;
   layout: Layout;
   /** http://host:port the server listens on. */
   url: string;
@@ -95,9 +96,25 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Engine {
+/** What TES inputs may reach (docs/ga4gh.md): file:// roots as real paths (a root that does not exist allows nothing). */
+function tesPolicy(config: Config): TesStagingPolicy {
+  const fileRoots = config.tesFileRoots
+    .split(',')
+    .map((root) => root.trim())
+    .filter((root) => root !== '')
+    .flatMap((root) => {
+      try {
+        return [realpathSync(root)];
+      } catch {
+        return [];
+      }
+    });
+  return { fileRoots, allowHttp: config.tesAllowHttp === 'on' };
+}
+
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Worker {
   const executor = configuredExecutor(config);
-  return new Engine({
+  return new Worker({
     store,
     dataStore,
     executor,
@@ -138,7 +155,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 async function startOn(reservation: Reservation, storeDescription: StoreDescription, config: Config, onListening: () => void): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true });
   // The metrics' sources (the store, the engine) exist only below: they are read through these at scrape time.
-  let sources: { store?: Store; engine?: Engine } = {};
+  let sources: { store?: Store; engine?: Worker } = {};
   const metrics = new Metrics(
     {
       stateCounts: briefly(STATE_COUNTS_MS, () => sources.store!.stateCounts()),
@@ -175,6 +192,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
     await services.accounts.bootstrap();
     app = await buildApp({

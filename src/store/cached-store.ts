@@ -1,5 +1,8 @@
 import type {
   AccessKey,
+  AccessToken,
+  NewAccessToken,
+  TesTaskQuery,
   AuditEntry,
   AuditQuery,
   AuditRecord,
@@ -153,6 +156,16 @@ export class CachedStore implements Store {
     if (!this.settled.has(key)) return undefined;
     return (this.settled.get(key) as AccessKey | undefined) ?? null;
   }
+  /** Tokens are cached as keys are: a revocation is seen when the cache notices the write (docs/ga4gh.md). */
+  getAccessToken(id: string): Promise<AccessToken | undefined> {
+    return this.cached(`token:${id}`, () => this.inner.getAccessToken(id));
+  }
+  peekAccessToken(id: string): AccessToken | null | undefined {
+    this.checkExternal();
+    const key = `token:${id}`;
+    if (!this.settled.has(key)) return undefined;
+    return (this.settled.get(key) as AccessToken | undefined) ?? null;
+  }
   getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
     return this.cached(`tool:${projectId}/${name}/${version}`, () => this.inner.getTool(projectId, name, version));
   }
@@ -192,6 +205,9 @@ export class CachedStore implements Store {
   listAccessKeys(accountId: string): Promise<AccessKey[]> {
     return this.inner.listAccessKeys(accountId);
   }
+  listAccessTokens(accountId: string): Promise<AccessToken[]> {
+    return this.inner.listAccessTokens(accountId);
+  }
 
   // ---- writes ---------------------------------------------------------------------------------
 
@@ -206,6 +222,12 @@ export class CachedStore implements Store {
   }
   revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean> {
     return this.write(this.inner.revokeAccessKey(id, audit));
+  }
+  createAccessToken(token: NewAccessToken, audit?: AuditEntry): Promise<AccessToken> {
+    return this.write(this.inner.createAccessToken(token, audit));
+  }
+  revokeAccessToken(id: string, audit?: AuditEntry): Promise<boolean> {
+    return this.write(this.inner.revokeAccessToken(id, audit));
   }
   createTool(input: NewVersion, audit?: AuditEntry): Promise<Tool> {
     return this.write(this.inner.createTool(input, audit));
@@ -236,6 +258,9 @@ export class CachedStore implements Store {
   }
   getTask(id: string): Promise<Task | undefined> {
     return this.inner.getTask(id);
+  }
+  listTesTasks(projectId: string, query: TesTaskQuery): Promise<{ tasks: Task[]; more: boolean }> {
+    return this.inner.listTesTasks(projectId, query);
   }
   listTasks(projectId: string, range: TaskRange): Promise<TaskPage> {
     return this.inner.listTasks(projectId, range);

@@ -9,17 +9,19 @@ import { insertAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DIALECTS, type SqlDialect } from './dialect.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
-import type { Database, ToolsTable, WorkflowsTable } from './schema.js';
+import type { AccessTokensTable, Database, ToolsTable, WorkflowsTable } from './schema.js';
 import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
   InUse,
   VersionConflict,
   type AccessKey,
+  type AccessToken,
   type Account,
   type AuditEntry,
   type DefinitionStatus,
   type Json,
+  type NewAccessToken,
   type NewVersion,
   type Project,
   type StoreCapabilities,
@@ -87,6 +89,18 @@ const toProject = (row: { id: string; account_id: string; name: string; created_
   accountName: row.account_name,
   name: row.name,
   createdAt: row.created_at,
+});
+
+const toToken = (row: Selectable<AccessTokensTable> & { account_name: string }): AccessToken => ({
+  id: row.id,
+  secretSha256: row.secret_sha256,
+  accountId: row.account_id,
+  accountName: row.account_name,
+  projectName: row.project_name,
+  userName: row.user_name,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
 });
 
 const toKey = (row: { id: string; secret: string; account_id: string; user_name: string; status: string; created_at: number; account_name: string }): AccessKey => ({
@@ -256,6 +270,57 @@ export abstract class DefinitionStore {
   async revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean> {
     const result = await this.changing(
       (trx) => trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
+      undefined,
+      audit,
+    );
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  // ---- bearer tokens (GA4GH APIs) -------------------------------------------------------------
+
+  private tokenQuery() {
+    return this.db
+      .selectFrom('access_tokens')
+      .innerJoin('accounts', 'accounts.id', 'access_tokens.account_id')
+      .selectAll('access_tokens')
+      .select('accounts.name as account_name');
+  }
+
+  async createAccessToken(token: NewAccessToken, audit?: AuditEntry): Promise<AccessToken> {
+    await this.changing(
+      (trx) =>
+        trx
+          .insertInto('access_tokens')
+          .values({
+            id: token.id,
+            secret_sha256: token.secretSha256,
+            account_id: token.accountId,
+            project_name: token.projectName,
+            user_name: token.userName,
+            created_at: now(),
+            expires_at: token.expiresAt,
+            revoked_at: null,
+          })
+          .execute(),
+      undefined,
+      audit,
+    );
+    return toToken(await this.tokenQuery().where('access_tokens.id', '=', token.id).executeTakeFirstOrThrow());
+  }
+
+  async getAccessToken(id: string): Promise<AccessToken | undefined> {
+    const row = await this.tokenQuery().where('access_tokens.id', '=', id).executeTakeFirst();
+    return row && toToken(row);
+  }
+
+  async listAccessTokens(accountId: string): Promise<AccessToken[]> {
+    const rows = await this.tokenQuery().where('access_tokens.account_id', '=', accountId).orderBy('access_tokens.created_at').execute();
+    return rows.map(toToken);
+  }
+
+  async revokeAccessToken(id: string, audit?: AuditEntry): Promise<boolean> {
+    const result = await this.changing(
+      (trx) => trx.updateTable('access_tokens').set({ revoked_at: now() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst(),
       undefined,
       audit,
     );

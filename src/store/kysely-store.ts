@@ -5,6 +5,7 @@ import { DefinitionStore, now, parseJson, withAudit, type Owner, type Transactio
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
 import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';
+import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { LocalWorkEvents } from './local-events.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
@@ -29,6 +30,7 @@ import {
   type TaskPatch,
   type TaskPage,
   type TaskRange,
+  type TesTaskQuery,
   type TaskStatus,
   type StateChanges,
   type Store,
@@ -218,6 +220,7 @@ export class KyselyStore extends DefinitionStore implements Store {
             .execute();
         }
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
+        if (task.tes) await insertTesRows(trx, task, task.tes);
       }, audit), () => false);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -278,6 +281,14 @@ export class KyselyStore extends DefinitionStore implements Store {
     if (more) ids.pop();
     const rows = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     return { tasks: rows.map(toTask), total: await this.countTasks(ids.length, more, inRange, statuses, range), more };
+  }
+
+  async listTesTasks(projectId: string, query: TesTaskQuery): Promise<{ tasks: Task[]; more: boolean }> {
+    const rows = await tesTaskPage(this.db, projectId, query);
+    const more = rows.length > query.limit;
+    const ids = rows.slice(0, query.limit).map((r) => r.task_id);
+    const tasks = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
+    return { tasks: tasks.map(toTask), more };
   }
 
   /** How many tasks the whole range of a page holds (see listTasks), or undefined when more than `range.countUpTo`. */

@@ -174,6 +174,34 @@ export interface AuditLogTable {
   client_address: string | null;
 }
 
+/** A bearer token of the GA4GH APIs (migration 0012): only the SHA-256 of its secret is kept. */
+export interface AccessTokensTable {
+  id: string;
+  secret_sha256: string;
+  account_id: string;
+  /** The one project the token may act in, or null: the account's default project. */
+  project_name: string | null;
+  user_name: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Which tasks are TES tasks, with their TES name (migration 0012). */
+export interface TesTasksTable {
+  task_id: string;
+  project_id: string;
+  name: string;
+  created_at: number;
+}
+
+/** A TES task's tags (migration 0012). */
+export interface TesTaskTagsTable {
+  task_id: string;
+  key: string;
+  value: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -188,4 +216,7 @@ export interface Database {
   audit_log: AuditLogTable;
   content_hashes: ContentHashesTable;
   data_provenance: DataProvenanceTable;
+  access_tokens: AccessTokensTable;
+  tes_tasks: TesTasksTable;
+  tes_task_tags: TesTaskTagsTable;
 }

@@ -154,6 +154,41 @@ export interface AccountStore {
   revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean>;
 }
 
+/**
+ * A bearer token of the GA4GH APIs (docs/ga4gh.md, "Authentication"): made by `gdflow admin create-token`, it acts for
+ * its account (in one project of it, or the default one) until it expires or is revoked. Only its secret's SHA-256 is kept.
+ */
+export interface AccessToken {
+  id: string;
+  secretSha256: string;
+  accountId: string;
+  accountName: string;
+  projectName: string | null;
+  userName: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export interface NewAccessToken {
+  id: string;
+  secretSha256: string;
+  accountId: string;
+  projectName: string | null;
+  userName: string;
+  expiresAt: number;
+}
+
+export interface TokenStore {
+  createAccessToken(token: NewAccessToken, audit?: AuditEntry): Promise<AccessToken>;
+  getAccessToken(id: string): Promise<AccessToken | undefined>;
+  /** A cached token without waiting: null when known missing, undefined when not cached (stores without a cache omit it). */
+  peekAccessToken?(id: string): AccessToken | null | undefined;
+  listAccessTokens(accountId: string): Promise<AccessToken[]>;
+  /** Returns whether a token that was not revoked yet is now. */
+  revokeAccessToken(id: string, audit?: AuditEntry): Promise<boolean>;
+}
+
 export interface ToolUpdate {
   description?: string;
   configs: Json;
@@ -293,7 +328,22 @@ export interface TaskEvent {
   at: number;
 }
 
-export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'>;
+export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'> & {
+  /** A TES task (docs/ga4gh.md): its TES name and tags, which the TES list filters by. */
+  tes?: { name: string; tags: Record<string, string> };
+};
+
+/** A page of a project's TES tasks (TaskStore.listTesTasks), newest first. */
+export interface TesTaskQuery {
+  limit: number;
+  after?: { createdAt: number; id: string };
+  /** Only tasks whose TES name starts with this (case-sensitive). */
+  namePrefix?: string;
+  /** Only tasks in one of these gdflow states. */
+  statuses?: readonly TaskStatus[];
+  /** Only tasks with every one of these tags; a tag without a value matches any value. */
+  tags?: ReadonlyArray<{ key: string; value?: string }>;
+}
 export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
 export type JobPatch = Partial<
@@ -399,6 +449,8 @@ export interface TaskStore {
   updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean>;
   /** Delete a task with its jobs and events; with `owner`, only while that worker holds it. Returns whether it was deleted. */
   deleteTask(id: string, owner?: string): Promise<boolean>;
+  /** A page of the project's TES tasks (tasks being deleted left out); `more` says whether a task follows the last. */
+  listTesTasks(projectId: string, query: TesTaskQuery): Promise<{ tasks: Task[]; more: boolean }>;
   listJobs(taskId: string): Promise<Job[]>;
   /** How many jobs of each task are in each state (cheap: no job documents are read). */
   jobStatusCounts(taskIds: string[]): Promise<Map<string, Partial<Record<JobStatus, number>>>>;
@@ -529,7 +581,7 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
+export interface Store extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */

@@ -2,7 +2,8 @@
  * The reasons the engine can write, read from its source (src/engine, src/domain/tasks), for the check that the
  * console translates each (console/src/reasons.ts). A reason is a string or template literal where the code sets
  * one: after `reason:`, `reason =`, `why:`, `note ??=`, `when =` and `more =` (the retry reason's parts), and as
- * the reason argument of setJob, setTask and the executors' notStarted, lost and ImageError. A template's `${...}`
+ * the reason argument of the rules' jobTo and taskTo (domain/tasks/rules/decision.ts) and of the executors'
+ * notStarted, lost and ImageError. A template's `${...}`
  * becomes `{}`. A literal compared with === is a condition, not a reason. Code that writes a reason in another way
  * must be added here, or its reason goes untranslated without a test noticing.
  */
@@ -16,7 +17,7 @@ const NOT_REASONS = new Set([
 
 const ANCHORS = /\b(?:reason|why)\s*(?::|=(?!=))|\bnote\s*\?\?=|\b(?:const|let)\s+(?:when|more)\s*=/g;
 /** Calls that take a reason, and the index of their reason argument (-1: any argument). */
-const CALLS: Record<string, number> = { setJob: 3, setTask: 2, notStarted: 3, lost: -1, ImageError: 0 };
+const CALLS: Record<string, number> = { jobTo: 2, taskTo: 1, notStarted: 3, lost: -1, ImageError: 0 };
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -6,6 +6,8 @@ import { describeStore, parseDatabase, type StoreDescription } from '../../store
 import { openStore } from '../../store/open.js';
 import { storeExists } from '../../store/probe.js';
 import type { AuditRecord } from '../../store/store.js';
+import { parseTokenLife } from '../../domain/tokens.js';
+import { InvalidInput } from '../../domain/errors.js';
 import { usageError } from '../exit.js';
 import { formatTable } from '../output.js';
 import { parseSince } from '../since.js';
@@ -28,6 +30,8 @@ interface StoreFlags {
 
 /** create-account and create-key: whose name the new key carries. */
 type KeyFlags = StoreFlags & { user?: string };
+/** create-token: the expiry has a default, so it is always there. */
+type TokenFlags = KeyFlags & { project?: string; expires: string };
 /** audit: Commander gives option values as the strings typed (the limit has a default, so it is always there). */
 type AuditFlags = StoreFlags & { account?: string; since?: string; limit: string };
 
@@ -82,6 +86,16 @@ async function withServices<T>(flags: StoreFlags, fn: (services: CoreServices) =
   }
 }
 
+/** A domain refusal of a flag's value as a usage error (exit 2). */
+function wrapDomain<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof InvalidInput) throw usageError(error.reason);
+    throw error;
+  }
+}
+
 const print = (json: boolean | undefined, value: unknown, text: string): void => {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 };
@@ -130,6 +144,27 @@ export function registerAdmin(program: Command): void {
     await withServices(flags, (s) => s.accounts.revokeKey(id));
     print(flags.json, { access_key_id: id, status: 'revoked' }, `access key ${id} revoked`);
   });
+
+  common(admin.command('create-token <account>').description('make a bearer token for the GA4GH APIs (TES, WES) and print it once (docs/ga4gh.md)'))
+    .option('--project <name>', "the project the token acts in (default: the account's default project)")
+    .option('--expires <duration>', 'how long it lives: 90m, 12h, 30d, 8w (at most 366d)', '30d')
+    .option('--user <name>', 'user name its requests are recorded under (default: the account name)')
+    .addHelpText('after', '\nClients send it as `Authorization: Bearer gdt_...`. Only its hash is stored: it cannot be shown again.')
+    .action(async (account: string, flags: TokenFlags) => {
+      const life = wrapDomain(() => parseTokenLife(flags.expires));
+      const made = await withServices(flags, (s) =>
+        s.tokens.createToken(account, { ...(flags.project !== undefined ? { project: flags.project } : {}), lifeSeconds: life, ...(flags.user !== undefined ? { user: flags.user } : {}) }),
+      );
+      const expires = new Date(made.expiresAt * 1000).toISOString();
+      const value = { token: made.token, token_id: made.id, account_name: made.account, project_name: made.project, expires_at: expires };
+      print(flags.json, value, `token:      ${made.token}\ntoken_id:   ${made.id}\nproject:    ${made.account}/${made.project}\nexpires_at: ${expires}`);
+    });
+
+  common(admin.command('revoke-token <token_id>').description('revoke a bearer token (by its id, or the token itself); requests bearing it are refused from now on'))
+    .action(async (id: string, flags: StoreFlags) => {
+      const token = await withServices(flags, (s) => s.tokens.revokeToken(id));
+      print(flags.json, { token_id: token.id, account_name: token.accountName, status: 'revoked' }, `token ${token.id} of ${token.accountName} revoked`);
+    });
 
   common(admin.command('list-accounts').description('list accounts with their projects and keys (secrets are not shown)')).action(async (flags: StoreFlags) => {
     const accounts = await withServices(flags, (s) => s.accounts.listAccounts());

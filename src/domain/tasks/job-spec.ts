@@ -33,6 +33,54 @@ const fileSource = {
   ],
 } as const;
 
+/** Where a TES task's input comes from (docs/ga4gh.md, "Inputs"). */
+const stageSource = {
+  oneOf: [
+    { type: 'object', properties: { kind: { const: 'data' }, account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } }, required: ['kind', 'account', 'path'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'file' }, path: { type: 'string', minLength: 1 } }, required: ['kind', 'path'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'url' }, url: { type: 'string', minLength: 1 } }, required: ['kind', 'url'], additionalProperties: false },
+    { type: 'object', properties: { kind: { const: 'content' }, text: { type: 'string' } }, required: ['kind', 'text'], additionalProperties: false },
+  ],
+} as const;
+
+const fileType = { enum: ['FILE', 'DIRECTORY'] } as const;
+
+/**
+ * What a TES task's job does around its command (docs/ga4gh.md): the container directories bound from its job
+ * directory, the inputs placed there before the command runs, the outputs stored in the data store after it
+ * succeeded, and what makes it fail before it starts (a URL this server cannot reach).
+ */
+const tesPart = {
+  type: 'object',
+  properties: {
+    roots: { type: 'array', items: { type: 'string', pattern: '^/' } },
+    /** Every directory the task names (workdirs, volumes, outputs' and streams' directories): made before it runs. */
+    dirs: { type: 'array', items: { type: 'string', pattern: '^/' } },
+    stage: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string', pattern: '^/' }, type: fileType, source: stageSource },
+        required: ['path', 'type', 'source'],
+        additionalProperties: false,
+      },
+    },
+    store: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string', pattern: '^/' }, type: fileType, target: dataRef, url: { type: 'string' } },
+        required: ['path', 'type', 'target', 'url'],
+        additionalProperties: false,
+      },
+    },
+    problems: { type: 'array', items: { type: 'string' } },
+    executors: { type: 'integer', minimum: 1 },
+  },
+  required: ['roots', 'dirs', 'stage', 'store', 'problems', 'executors'],
+  additionalProperties: false,
+} as const;
+
 const common = {
   nodeId: { type: 'string', minLength: 1 },
   alias: { type: 'string' },
@@ -76,6 +124,8 @@ const toolJobSchema = {
     callCaching: { type: 'boolean' },
     /** The tool's retry policy document, null for the server's default. */
     retry: { type: ['object', 'null'] },
+    /** A TES task's job: its roots, inputs to place and outputs to store (docs/ga4gh.md). */
+    tes: tesPart,
   },
   required: ['kind', 'nodeId', 'alias', 'deps', 'command', 'mounts', 'outputFiles', 'cpu', 'memMb', 'network', 'image'],
   additionalProperties: false,
@@ -114,6 +164,8 @@ export type FileSource = FromSchema<typeof fileSource>;
 export type ToolJobSpec = FromSchema<typeof toolJobSchema>;
 export type LoadJobSpec = FromSchema<typeof loadJobSchema>;
 export type SaveJobSpec = FromSchema<typeof saveJobSchema>;
+export type TesJobPart = FromSchema<typeof tesPart>;
+export type StageSource = FromSchema<typeof stageSource>;
 export type JobSpec = ToolJobSpec | LoadJobSpec | SaveJobSpec;
 
 const validate = new Ajv({ allErrors: false }).compile<JobSpec>(JOB_SPEC_SCHEMA);

@@ -40,11 +40,17 @@ export function producerOf(
   return null;
 }
 
-/** The items a store step put in the data store, as provenance records (written with the step's end). */
+/** One item a store step put in the data store: where from, and its stamp there (for its provenance). */
+export interface StoredItem extends Stamp {
+  target: { account: string; path: string };
+  source: FileSource;
+}
+
+/** The items a store step put in the data store, as provenance records (written with the step's end: rules/job-rules.ts). */
 export function provenanceOf(
   task: Pick<Task, 'id' | 'name'>,
   saveJob: { id: string; spec: JobSpec },
-  stored: ReadonlyArray<{ target: { account: string; path: string }; source: FileSource } & Stamp>,
+  stored: readonly StoredItem[],
   specOf: (jobId: string) => JobSpec | undefined,
   at: number,
 ): DataProvenance[] {

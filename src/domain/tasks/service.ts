@@ -1,7 +1,8 @@
-import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type StateChanges, type Store, type Task } from '../../store/store.js';
+import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type Store, type Task } from '../../store/store.js';
 import { parseJobSpec, type JobSpec } from './job-spec.js';
 import { waitingFor } from './waiting.js';
-import { TERMINAL_JOB_STATES, TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
+import { TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
+import { changesOf, NOTHING_RUNS_HERE, stopTask } from './rules/index.js';
 import { buildPlan, PlanError } from './plan.js';
 import { newId } from '../../ids.js';
 import { openProject, PUBLIC_ACCOUNT, DEFAULT_PROJECT } from '../access.js';
@@ -141,17 +142,17 @@ function jobViews(task: Task, jobs: Job[], shown: Job[] = jobs) {
 }
 
 /**
- * Stop a task no worker holds and none of whose jobs runs: its unfinished jobs are cancelled and it ends now.
- * The caller holds the task's row lock (or SQLite's write lock), so no worker claims it meanwhile.
+ * Stop a task no worker holds and none of whose jobs runs: its unfinished jobs are cancelled and it ends now, by the
+ * rule a worker stops the tasks it holds with (rules/task-rules.ts, stopTask). The caller holds the task's row lock
+ * (or SQLite's write lock), so no worker claims it meanwhile.
  */
 async function stopUnheld(store: Store, task: Task): Promise<TaskStatus> {
-  const at = Date.now() / 1000;
-  const jobs = (await store.listJobs(task.id)).filter((j) => !TERMINAL_JOB_STATES.includes(j.status));
-  const tasks: StateChanges['tasks'] = [];
-  if (task.status === 'running') tasks.push({ id: task.id, patch: { status: 'stopping', reason: 'stop requested', stopRequested: true } });
-  tasks.push({ id: task.id, patch: { status: 'stopped', reason: 'stopped by request', stopRequested: true, endedAt: at } });
-  await store.applyChanges({ jobs: jobs.map((j) => ({ id: j.id, taskId: task.id, patch: { status: 'cancelled', reason: 'the task was stopped' } })), tasks });
-  return 'stopped';
+  const jobs = await store.listJobs(task.id);
+  const decision = stopTask({ task, jobs: jobs.map((job) => ({ job })) }, NOTHING_RUNS_HERE, Date.now() / 1000);
+  await store.applyChanges(changesOf(task.id, decision));
+  let status = task.status;
+  for (const change of decision.changes) if (change.kind === 'task' && change.patch.status) status = change.patch.status;
+  return status;
 }
 
 /** What starts a task: from an ActivateWorkflow body, or from an earlier task (rerun). */

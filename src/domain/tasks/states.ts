@@ -7,19 +7,21 @@ import type { JobStatus, TaskStatus } from '../../contract/states.js';
  */
 export type { JobStatus, TaskStatus };
 
-export const TERMINAL_TASK_STATES: readonly TaskStatus[] = ['succeeded', 'failed', 'stopped'];
-export const TERMINAL_JOB_STATES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
-
 /**
- * Task and job states and the transitions between them (docs/tasks.md). Every transition is
- * persisted, with its reason, as a task event.
+ * Task and job states and the transitions between them (docs/tasks.md, "States"). Every transition is
+ * persisted, with its reason, as a task event. The rules (rules/) may make only these: any other is an
+ * IllegalTransition. A state is added here and in the rules that lead to it and out of it; what the engine
+ * needs to know of a state (whether it is an end, whether it lets dependent jobs run, whether a task in it
+ * starts jobs) is said below, not in the engine.
  *
  * Task:  scheduled ─(start time reached)→ queued ─(first job starts)→ running
  *        running → succeeded (every job succeeded) | failed (a job failed) | stopping (stop asked)
  *        scheduled | queued → stopped (stop asked before anything ran); stopping → stopped
+ *        scheduled | queued → failed (it cannot be run, or a job failed before any started)
+ *        queued → succeeded (every job succeeded before one was reported started)
  * Job:   waiting ─(all upstream jobs succeeded)→ queued ─(resources free, its process started)→ running
- *        queued → failed (its process could not be started)
- *        running → succeeded | failed | queued (its worker died or shut down while it ran: re-run from scratch)
+ *        queued → failed (its process could not be started); queued → queued (that start is tried again)
+ *        running → succeeded | failed | queued (its worker died or shut down while it ran, or it is retried)
  *        waiting | queued | running → cancelled (the task was stopped, or another job failed)
  */
 export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
@@ -34,12 +36,32 @@ export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
 
 export const JOB_TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
   waiting: ['queued', 'cancelled'],
-  queued: ['running', 'failed', 'cancelled'],
+  queued: ['queued', 'running', 'failed', 'cancelled'],
   running: ['succeeded', 'failed', 'queued', 'cancelled'],
   succeeded: [],
   failed: [],
   cancelled: [],
 };
+
+const statesOf = <S extends string>(table: Record<S, readonly S[]>): S[] => Object.keys(table) as S[];
+
+/** Every state, in the table's order. */
+export const TASK_STATES: readonly TaskStatus[] = statesOf(TASK_TRANSITIONS);
+export const JOB_STATES: readonly JobStatus[] = statesOf(JOB_TRANSITIONS);
+
+/** The ends: the states with no way out. */
+export const TERMINAL_TASK_STATES: readonly TaskStatus[] = TASK_STATES.filter((s) => TASK_TRANSITIONS[s].length === 0);
+export const TERMINAL_JOB_STATES: readonly JobStatus[] = JOB_STATES.filter((s) => JOB_TRANSITIONS[s].length === 0);
+
+export const isTerminalTask = (status: TaskStatus): boolean => TASK_TRANSITIONS[status].length === 0;
+export const isTerminalJob = (status: JobStatus): boolean => JOB_TRANSITIONS[status].length === 0;
+
+/** The states of an upstream job that let the jobs after it run (a skipped step would be one too). */
+export const UNBLOCKING_JOB_STATES: readonly JobStatus[] = ['succeeded'];
+export const unblocksDependents = (status: JobStatus): boolean => UNBLOCKING_JOB_STATES.includes(status);
+
+/** The states of a task whose queued jobs may start. */
+export const DISPATCHING_TASK_STATES: readonly TaskStatus[] = ['queued', 'running'];
 
 export interface Progress {
   done: number;

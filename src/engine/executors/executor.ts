@@ -25,6 +25,12 @@ export interface RunSpec {
   workDir: string;
   /** Shell command, run as /bin/sh -c <command>. */
   command: string;
+  /**
+   * Directories bound read-write at absolute paths outside /var/data (a TES task's container paths, docs/ga4gh.md):
+   * hostPath is inside workDir; sandboxPath is absolute and normalised, and no system directory. Each is the task's
+   * own (a root of /tmp replaces the sandbox's tmpfs). Mounts may be below them.
+   */
+  roots?: Array<{ hostPath: string; sandboxPath: string }>;
   /** Extra binds, e.g. input files read-only at /var/data/inputs/... (sandboxPath is absolute, under /var/data). */
   mounts: Mount[];
   /**

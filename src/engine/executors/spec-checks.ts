@@ -25,6 +25,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function validateSpec(spec: RunSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
+  for (const root of spec.roots ?? []) checkRoot(root, spec.workDir);
   for (const mount of spec.mounts) {
     sandboxRelative(mount.sandboxPath, 'mount');
     if (!posix.isAbsolute(mount.hostPath)) throw new Error(`mount: hostPath must be absolute: "${mount.hostPath}"`);
@@ -41,6 +42,20 @@ export function validateSpec(spec: RunSpec): void {
     if (typeof value !== 'string' || value.includes('\0')) throw new Error(`env: invalid value for ${name}`);
   }
 }
+
+/** Top-level directories a root may not be in: the system's own (the domain refuses them first: domain/tes/paths.ts). */
+const SYSTEM_TOPS = new Set(['bin', 'boot', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'run', 'sbin', 'sys', 'usr', 'var', '.gdflow']);
+
+/** Checks a root (JobSpec.roots): an absolute, normalised container path outside the system, bound from workDir. */
+export function checkRoot(root: { hostPath: string; sandboxPath: string }, workDir: string): void {
+  const p = root.sandboxPath;
+  if (typeof p !== 'string' || p.includes('\0') || posix.normalize(p) !== p || !p.startsWith('/') || p === '/' || p.endsWith('/') || /[,\n]/.test(p)) {
+    throw new Error(`root: "${p}" must be a normalised absolute path other than /`);
+  }
+  if (SYSTEM_TOPS.has(p.split('/')[1]!)) throw new Error(`root: "${p}" is in a system directory`);
+  if (!root.hostPath.startsWith(`${workDir}/`)) throw new Error(`root: its host directory "${root.hostPath}" is not in the job's directory`);
+}
+
 
 /** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
 export async function prepareWorkDir(spec: RunSpec): Promise<string> {

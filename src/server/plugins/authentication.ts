@@ -11,6 +11,7 @@ import type { Scope } from '../../domain/tools/service.js';
 import { contentMd5 } from '../../signing/index.js';
 import { verifyRequest, verifyRequestNow, type VerifyOptions } from '../auth.js';
 import { httpError } from '../errors.js';
+import { verifyGa4gh, verifyGa4ghNow, type Ga4ghVerifyOptions } from '../ga4gh-auth.js';
 import { emptySegment } from '../request-target.js';
 
 /** Where the verified caller is kept: a symbol, so that only this file writes it. */
@@ -29,7 +30,11 @@ declare module 'fastify' {
 export interface AuthenticationOptions extends VerifyOptions {
   /** Base URL for links in responses; default: the request's protocol and Host. */
   publicUrl?: string | undefined;
+  /** How the GA4GH routes (config `auth: 'ga4gh'`) look up Bearer tokens; they take Basic and Bearer besides the signature (ga4gh-auth.ts). */
+  tokens: Pick<Ga4ghVerifyOptions, 'lookupToken' | 'peekToken'>;
 }
+
+type Verify<O> = { now: (request: FastifyRequest, options: O) => Caller | undefined; later: (request: FastifyRequest, options: O) => Promise<Caller> };
 
 /** The caller of a request whose signature was verified, or undefined (an unsigned route, or a refused request): for hooks that see both. */
 export function signedCaller(request: FastifyRequest): Caller | undefined {
@@ -61,7 +66,7 @@ function checkSigned(request: FastifyRequest): Error | undefined {
 
 // Nothing to wait for while registering: a callback plugin, done once the decorators and the hook are in place.
 const authentication: FastifyPluginCallback<AuthenticationOptions> = (app, options, registered) => {
-  const { publicUrl, ...verifyOptions } = options;
+  const { publicUrl, tokens, ...verifyOptions } = options;
 
   app.decorateRequest(SIGNED_BY, null);
   app.decorateRequest('caller', {
@@ -86,28 +91,32 @@ const authentication: FastifyPluginCallback<AuthenticationOptions> = (app, optio
     return checkSigned(request);
   };
   // Written with a callback so that a request whose key is cached is verified without a trip through the event loop.
-  const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
-    let caller: Caller | undefined;
-    try {
-      caller = verifyRequestNow(request, verifyOptions);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
-    if (caller) {
-      done(signedBy(request, caller));
-      return;
-    }
-    verifyRequest(request, verifyOptions).then(
-      (c) => done(signedBy(request, c)),
-      (error: Error) => done(error),
-    );
-  };
+  function hook<O>(verify: Verify<O>, verifyWith: O) {
+    return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+      let caller: Caller | undefined;
+      try {
+        caller = verify.now(request, verifyWith);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (caller) {
+        done(signedBy(request, caller));
+        return;
+      }
+      verify.later(request, verifyWith).then(
+        (c) => done(signedBy(request, c)),
+        (error: Error) => done(error),
+      );
+    };
+  }
+  const authenticate = hook({ now: verifyRequestNow, later: verifyRequest }, verifyOptions);
+  const authenticateGa4gh = hook({ now: verifyGa4ghNow, later: verifyGa4gh }, { ...verifyOptions, ...tokens });
   // Hooked per route, first of its onRequest hooks, so that no request pays for deciding whether it needs it.
   app.addHook('onRoute', (route) => {
     if (route.config?.auth === false) return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [authenticate, ...existing];
+    route.onRequest = [route.config?.auth === 'ga4gh' ? authenticateGa4gh : authenticate, ...existing];
   });
   registered();
 };

@@ -10,4 +10,6 @@ export interface RouteContext {
   /** The handler of a read whose answer depends only on stored definitions and the request (see ReadCache). */
   cachedRead: <R extends FastifyRequest>(read: (request: R) => Promise<unknown>) => (request: R, reply: FastifyReply) => Promise<void> | undefined;
   health: () => Record<string, unknown>;
+  /** The base URL of links in answers: the configured public URL, else the request's protocol and Host. */
+  baseUrl: (request: FastifyRequest) => string;
 }

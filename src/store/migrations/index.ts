@@ -8,6 +8,7 @@ import * as m0006 from './0006_call_cache_attempts.js';
 import * as m0007 from './0007_audit_client_address.js';
 import * as m0008 from './0008_task_list_filters.js';
 import * as m0009 from './0009_data_provenance.js';
+import * as m0012 from './0012_ga4gh.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_audit_client_address': m0007,
   '0008_task_list_filters': m0008,
   '0009_data_provenance': m0009,
+  '0012_ga4gh': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {

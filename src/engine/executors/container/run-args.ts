@@ -59,6 +59,8 @@ export interface RunPlan {
   spec: RunSpec;
   /** The working directory, the three files at /.gdflow, then the spec's mounts. */
   workDir: string;
+  /** The spec's roots (JobSpec.roots), bound read-write before the mounts. */
+  roots?: Bind[];
   logs: { stdout: string; stderr: string; status: string };
   mounts: Bind[];
   /** --ulimit values, e.g. nofile=1024:4096. */
@@ -97,7 +99,9 @@ export function runArgs(plan: RunPlan): string[] {
   for (const ulimit of plan.ulimits) args.push('--ulimit', ulimit);
   args.push('--user', plan.user);
   const tmpfs = 'rw,exec,nosuid,nodev,mode=1777';
-  args.push('--read-only', '--tmpfs', `/tmp:${tmpfs}`, '--tmpfs', `/var/tmp:${tmpfs}`);
+  // A root at /tmp (a TES task's, docs/ga4gh.md) is the task's own /tmp, in its job directory, instead of a tmpfs.
+  const tmpIsRoot = plan.roots?.some((r) => r.destination === '/tmp') ?? false;
+  args.push('--read-only', ...(tmpIsRoot ? [] : ['--tmpfs', `/tmp:${tmpfs}`]), '--tmpfs', `/var/tmp:${tmpfs}`);
   args.push('--cap-drop', 'all', '--security-opt', 'no-new-privileges');
   args.push('--hostname', 'gdflow', '--stop-signal', 'SIGTERM', '--log-driver', 'none');
   args.push('--workdir', SANDBOX_DATA_DIR);
@@ -108,6 +112,7 @@ export function runArgs(plan: RunPlan): string[] {
     { source: plan.logs.stdout, destination: STDOUT_PATH, readOnly: false },
     { source: plan.logs.stderr, destination: STDERR_PATH, readOnly: false },
     { source: plan.logs.status, destination: STATUS_PATH, readOnly: false },
+    ...(plan.roots ?? []),
     ...plan.mounts,
   ];
   for (const bind of binds) args.push('--mount', mountArg(bind));
@@ -169,6 +174,7 @@ export function jobRunArgs(
     workDir: bindSource(workDir, privateDir),
     logs: { stdout: bindSource(files.stdout, privateDir), stderr: bindSource(files.stderr, privateDir), status: bindSource(files.status, privateDir) },
     mounts,
+    roots: (spec.roots ?? []).map((root) => ({ source: bindSource(root.hostPath, privateDir), destination: root.sandboxPath, readOnly: false })),
     ...(envFile ? { envFile } : {}),
   });
   return { args, placeholders };

@@ -27,7 +27,7 @@
  */
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { SANDBOX_DATA_DIR, type ExecutorCapabilities, type RunSpec } from '../executor.js';
 import { findInPath } from '../find-in-path.js';
 import { missingComponents, removePlaceholders } from '../mount-points.js';
@@ -140,21 +140,28 @@ export class BwrapExecutor extends ProcessExecutor {
   async launchPlan(spec: RunSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
 
+    const roots = spec.roots ?? [];
     const args: string[] = [
       '--unshare-all', '--unshare-user', '--disable-userns',
       ...(spec.network ? ['--share-net'] : []),
       '--cap-drop', 'ALL',
       '--die-with-parent', '--new-session',
       '--hostname', 'gdflow',
-      '--ro-bind', '/', '/',
+      // A job with roots (a TES task's container paths, docs/ga4gh.md) gets a root of its own: a tmpfs with the host's
+      // top-level entries bound read-only, but for those its roots are in, so that /data can be made where the host
+      // has none (and a root in /mnt hides the host's /mnt). It is made read-only once everything is mounted.
+      ...(roots.length === 0 ? ['--ro-bind', '/', '/'] : ['--tmpfs', '/', ...(await hostTopLevel(new Set(roots.map((r) => r.sandboxPath.split('/')[1]!))))]),
       '--dev', '/dev',
       '--proc', '/proc',
     ];
     const tmpMb = spec.memMb > 0 ? spec.memMb : (this.options.tmpSizeMb ?? 1024);
     args.push('--perms', '1777', '--size', String(Math.max(1, Math.round(tmpMb)) * 1024 * 1024), '--tmpfs', '/tmp');
 
-    const { args: hideArgs, readOnlyTmpfs } = await this.hidden();
-    args.push(...hideArgs);
+    const hidden = await this.hidden();
+    // A root (its own directory of the job's) covers whatever of the host was hidden below its path.
+    const covered = (path: string) => roots.some((r) => path === r.sandboxPath || path.startsWith(`${r.sandboxPath}/`));
+    const readOnlyTmpfs = hidden.readOnlyTmpfs.filter((dir) => !covered(dir));
+    args.push(...(roots.length === 0 ? hidden.args : withoutCovered(hidden.args, covered)));
 
     // /var: nothing of the host's (databases, logs, spools); /var/data is the job's directory.
     args.push('--tmpfs', '/var', '--symlink', '../tmp', '/var/tmp');
@@ -169,6 +176,7 @@ export class BwrapExecutor extends ProcessExecutor {
       }
     }
 
+    for (const root of roots) args.push('--bind', root.hostPath, root.sandboxPath);
     args.push('--bind', workDir, SANDBOX_DATA_DIR);
     const placeholders: string[] = [];
     for (const mount of spec.mounts) {
@@ -178,6 +186,7 @@ export class BwrapExecutor extends ProcessExecutor {
     }
     for (const dir of readOnlyTmpfs) args.push('--remount-ro', dir);
     args.push('--remount-ro', '/var');
+    if (roots.length > 0) args.push('--remount-ro', '/');
     args.push('--chdir', SANDBOX_DATA_DIR);
     args.push('--', ...shellArgv(spec.command, spec.stdin, spec.stdout));
 
@@ -198,4 +207,40 @@ export class BwrapExecutor extends ProcessExecutor {
       cleanup: () => Promise.resolve(removePlaceholders(placeholders)),
     };
   }
+}
+
+/** The hiding arguments (`--tmpfs P` and `--ro-bind /dev/null P`) but those of the paths `covered` says a root hides. */
+function withoutCovered(args: string[], covered: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; ) {
+    const width = args[i] === '--tmpfs' ? 2 : 3;
+    const group = args.slice(i, i + width);
+    if (!covered(group[group.length - 1]!)) out.push(...group);
+    i += width;
+  }
+  return out;
+}
+
+let topLevel: Promise<Array<{ name: string; link?: string }>> | undefined;
+
+/**
+ * bwrap's arguments that rebuild the host's / on a tmpfs (read-only binds of its top-level entries, its symbolic links
+ * as they are), leaving out `skip` and the places the sandbox makes itself. Read once: / does not change.
+ */
+async function hostTopLevel(skip: Set<string>): Promise<string[]> {
+  topLevel ??= (async () => {
+    const out: Array<{ name: string; link?: string }> = [];
+    for (const entry of await readdir('/', { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) out.push({ name: entry.name, link: await readlink(`/${entry.name}`) });
+      else if (entry.isDirectory() || entry.isFile()) out.push({ name: entry.name });
+    }
+    return out;
+  })();
+  const args: string[] = [];
+  for (const entry of await topLevel) {
+    if (skip.has(entry.name) || ['proc', 'dev', 'tmp', 'var'].includes(entry.name)) continue;
+    if (entry.link !== undefined) args.push('--symlink', entry.link, `/${entry.name}`);
+    else args.push('--ro-bind', `/${entry.name}`, `/${entry.name}`);
+  }
+  return args;
 }

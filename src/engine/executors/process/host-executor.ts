@@ -34,6 +34,12 @@ export interface HostExecutorOptions extends ProcessExecutorOptions {
 const DATA_PREFIX = /(?<![A-Za-z0-9_./-])\/var\/data(?![A-Za-z0-9_.-])/g;
 const SHELL_SAFE = /^[A-Za-z0-9_./+,:@%=-]+$/;
 
+/** Replaces every path prefix `from` (a whole path component sequence) in `text` by `to`. */
+export function rewritePrefix(text: string, from: string, to: string): string {
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(?<![A-Za-z0-9_./-])${escaped}(?![A-Za-z0-9_.-])`, 'g'), () => to);
+}
+
 /** Replaces every `/var/data` path prefix in `text` by `workDir`. */
 export function rewriteDataPaths(text: string, workDir: string): string {
   return text.replace(DATA_PREFIX, () => workDir);
@@ -86,8 +92,15 @@ export class HostExecutor extends ProcessExecutor {
     env.GDFLOW_JOB_TOKEN = marker;
     const stdin = spec.stdin ? rewriteDataPaths(spec.stdin, workDir) : undefined;
     const stdout = spec.stdout ? rewriteDataPaths(spec.stdout, workDir) : undefined;
+    let command = rewriteDataPaths(spec.command, workDir);
+    // Roots (a TES task's container paths, docs/ga4gh.md) are rewritten as /var/data is: the host has no namespaces to
+    // bind them in, so their paths in the command become their host directories.
+    for (const root of [...(spec.roots ?? [])].sort((a, b) => b.sandboxPath.length - a.sandboxPath.length)) {
+      if (!SHELL_SAFE.test(root.hostPath)) throw new Error(`host executor: root directory "${root.hostPath}" contains characters that are special to the shell`);
+      command = rewritePrefix(command, root.sandboxPath, root.hostPath);
+    }
     return {
-      argv: shellArgv(rewriteDataPaths(spec.command, workDir), stdin, stdout),
+      argv: shellArgv(command, stdin, stdout),
       env,
       cwd: workDir,
       termSkipsRoot: false,
