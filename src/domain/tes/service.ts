@@ -100,7 +100,7 @@ export class TesService {
             createdAt: at.getTime() / 1000,
             tes: { name: body.name ?? '', tags: compiled.tags },
           },
-          [{ id: jobId, taskId, nodeId: TES_NODE, name: 'tes', status: 'queued', reason: 'ready', command: compiled.spec.command, spec: compiled.spec as unknown as Record<string, unknown>, attempt: 0, cpu: compiled.cpu, memMb: compiled.memMb }],
+          [{ id: jobId, taskId, nodeId: TES_NODE, name: 'tes', status: 'queued', reason: 'ready', command: compiled.spec.command, spec: compiled.spec, attempt: 0, cpu: compiled.cpu, memMb: compiled.memMb }],
           audited(actorOf(scope.caller), 'CreateTesTask', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, TES)`),
         );
       } catch (error) {
@@ -131,7 +131,7 @@ export class TesService {
   async list(scope: TesScope, query: TesListQuery): Promise<{ tasks: Array<Record<string, unknown>>; next_page_token?: string }> {
     const { project } = await openProject(this.store, scope.caller, scope.caller.accountName, scope.project, 'read');
     const pageSize = query.page_size ?? DEFAULT_PAGE;
-    const wanted = query.state as TesState | undefined;
+    const wanted = query.state;
     const tags = tagFilter(query);
     let after = query.page_token ? decodeToken(query.page_token) : undefined;
     const found: Array<{ task: Task; job: Job | undefined; state: TesState }> = [];
@@ -160,7 +160,7 @@ export class TesService {
       if (last) after = { createdAt: last.createdAt, id: last.id };
       if (batch.tasks.length === 0) break;
     }
-    const view = (query.view ?? 'MINIMAL') as TesView;
+    const view = query.view ?? 'MINIMAL';
     const tasks = await Promise.all(found.map(({ task, job, state }) => tesTaskView(task, job, state, view, this.files)));
     return { tasks, ...(more && last ? { next_page_token: encodeToken(last) } : {}) };
   }
