@@ -17,8 +17,9 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 # for its screenshots in Chinese; nginx, openssl: the reverse proxy with TLS (deploy/nginx/) and the throwaway CA of the
 # test that runs gdflow behind it (the test runs its own nginx in the foreground; the package's service is not used);
 # cwltool (python3-setuptools: it fails to start without it): the reference CWL runner the CWL tests check exported
-# documents and the conformance suite with (it runs JavaScript with the machine's node).
-PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql podman runc debootstrap busybox-static slurm-wlm chromium fonts-wqy-microhei nginx openssl cwltool python3-setuptools"
+# documents and the conformance suite with (it runs JavaScript with the machine's node); python-is-python3: the suite's
+# tools call `python`, which a CWL run without containers finds on the host, under bwrap as under cwltool.
+PACKAGES="bubblewrap samtools bwa fastp make g++ python3 ca-certificates e2fsprogs postgresql podman runc debootstrap busybox-static slurm-wlm chromium fonts-wqy-microhei nginx openssl cwltool python3-setuptools python-is-python3"
 missing=""
 for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

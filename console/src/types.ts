@@ -105,7 +105,7 @@ export interface RunTemplate {
 }
 
 export type TaskStatus = 'scheduled' | 'queued' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
-export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type JobStatus = 'waiting' | 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
 
 export interface Task {
   task_id: string;

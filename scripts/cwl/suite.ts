@@ -81,19 +81,44 @@ export function loadSuite(path: string): Suite {
   return { root, file, tests };
 }
 
-function readYamlList(file: string): unknown[] {
-  let document: unknown;
+function readYaml(file: string): unknown {
   try {
     // js-yaml rather than the project's `yaml`: the suite indents some flow sequences less than YAML 1.2 asks (the
     // second line of `args: [tmap, ...]`), which ruamel (cwltest's parser) and js-yaml accept and `yaml` refuses.
     // The core schema keeps dates and the like as the strings they are to cwltest; SUITE_SCHEMA keeps large
     // integers exact.
-    document = yaml.load(readFileSync(file, 'utf8'), { schema: SUITE_SCHEMA, filename: file });
+    return yaml.load(readFileSync(file, 'utf8'), { schema: SUITE_SCHEMA, filename: file });
   } catch (error) {
     throw new SuiteError(`${file}: ${(error as Error).message}`);
   }
+}
+
+function readYamlList(file: string): unknown[] {
+  const document = readYaml(file);
   if (!Array.isArray(document)) throw new SuiteError(`${file}: a conformance test file is a list of tests`);
   return document;
+}
+
+/**
+ * schema-salad's directives inside an entry's values, as cwltest's loader expands them: `{$import: FILE}` is the
+ * document FILE holds (YAML or JSON, its own directives expanded against its own place), `{$include: FILE}` its
+ * text. cwloutput_nolimit (a required test) gives its expected output as `{$import: compare-output.json}`.
+ */
+function expandDirectives(value: unknown, base: string, where: string, importing: string[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => expandDirectives(item, base, where, importing));
+  if (value === null || typeof value !== 'object') return value;
+  const fields = value as Record<string, unknown>;
+  for (const directive of ['$import', '$include'] as const) {
+    if (!(directive in fields)) continue;
+    const target = fields[directive];
+    if (typeof target !== 'string' || Object.keys(fields).length !== 1) throw new SuiteError(`${where}: ${directive} must be the only field, a file name`);
+    const file = referencedPath(target, base);
+    if (!existsSync(file)) throw new SuiteError(`${where}: ${directive} ${target}: ${file} does not exist`);
+    if (directive === '$include') return readFileSync(file, 'utf8');
+    if (importing.includes(file)) throw new SuiteError(`${where}: $import of ${file} imports itself`);
+    return expandDirectives(readYaml(file), dirname(file), where, [...importing, file]);
+  }
+  return Object.fromEntries(Object.entries(fields).map(([key, item]) => [key, expandDirectives(item, base, where, importing)]));
 }
 
 function readEntries(file: string, root: string, into: ConformanceTest[], importing: string[]): void {
@@ -137,7 +162,7 @@ function readTest(fields: Record<string, unknown>, where: string, base: string, 
     doc: (text('doc') ?? '').replace(/\s+/g, ' ').trim(),
     tool: suiteRelative(tool, base, root),
     job: job === undefined ? undefined : suiteRelative(job, base, root),
-    output: fields.output ?? undefined,
+    output: expandDirectives(fields.output, base, where, []) ?? undefined,
     shouldFail,
     tags: (tags) ?? [],
     required: tags === undefined || tags === null || (tags).includes('required'),

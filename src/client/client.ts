@@ -10,6 +10,11 @@ import {
   type CreateToolRequest,
   type CreateWorkflowRequest,
   type CwlDocument,
+  type CwlImported,
+  type CwlImportRequest,
+  type CwlRun,
+  type CwlRunRequest,
+  type CwlRunStarted,
   type DataList,
   type DataPutResult,
   type Job,
@@ -413,6 +418,29 @@ export class Client {
       if (Date.now() > deadline) throw new TaskWaitTimeout(task, options.timeoutMs!);
       await sleep(options.intervalMs ?? 1000, options.signal);
     }
+  }
+
+  // ---------------------------------------------------------------- CWL runs (docs/cwl.md)
+
+  /**
+   * Start a CWL run: a task like any other. Not retried once the request may have reached the server (a blind retry
+   * could start it twice).
+   */
+  async runCwl(request: CwlRunRequest): Promise<CwlRunStarted> {
+    return this.transport.json('POST', await this.projectPath('cwl/runs/'), { json: request, retryOn: 'unsent' });
+  }
+
+  /**
+   * Import a packed CWL document: its CommandLineTools and ExpressionTools as tool versions, its Workflows as workflow
+   * versions, each keeping its CWL document. Not retried once the request may have reached the server.
+   */
+  async importCwl(request: CwlImportRequest): Promise<CwlImported> {
+    return this.transport.json('POST', await this.projectPath('cwl/import/'), { json: request, retryOn: 'unsent' });
+  }
+
+  /** A CWL run: its task's status, and its output object once it succeeded. */
+  async getCwlRun(taskId: string): Promise<CwlRun> {
+    return this.transport.json('GET', await this.projectPath(`cwl/runs/${segment(taskId)}/`));
   }
 
   // ---------------------------------------------------------------- data (docs/data.md)

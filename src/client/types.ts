@@ -9,6 +9,7 @@ import type { callerIdentity, dataItem, dataList, dataPutResult } from '../contr
 import type { activatedTask, job, jobCacheExplanation, jobInfo, task, taskEvent, taskList, taskOutput, taskOutputs, taskProgress } from '../contract/tasks.js';
 import type { createToolBody, toolDefinition } from '../contract/tools.js';
 import type { createWorkflowBody } from '../contract/workflows.js';
+import type { importCwlBody, importedCwl } from '../contract/cwl.js';
 
 // The request bodies, the tool definition, the task and job states and ActivateWorkflow's answer are derived from
 // the server's own schemas (src/contract/); the read shapes below are written out where they say more than those.
@@ -162,11 +163,47 @@ export interface WorkflowGraph {
   edges: Array<{ enid: string; from: string; from_port: string; to: string; to_port: string; formats: string[] | null }>;
 }
 
-/** A CWL v1.2 document as gdflow exports a tool or workflow version (`tools/<name>/cwl/`, `workflows/<name>/cwl/`). */
+/**
+ * A CWL document as gdflow exports a tool or workflow version (`tools/<name>/cwl/`, `workflows/<name>/cwl/`): CWL v1.2
+ * for one written in GeneDock's format; for one imported from CWL, the packed document it was imported from (one
+ * process, or a `$graph`).
+ */
 export interface CwlDocument {
-  cwlVersion: 'v1.2';
-  class: 'CommandLineTool' | 'Workflow' | 'ExpressionTool' | 'Operation';
+  cwlVersion: 'v1.0' | 'v1.1' | 'v1.2';
+  class?: 'CommandLineTool' | 'Workflow' | 'ExpressionTool' | 'Operation';
+  $graph?: Array<Record<string, unknown>>;
   [key: string]: unknown;
+}
+
+/** `POST cwl/import/` (docs/cwl.md, "Import"). */
+export type CwlImportRequest = FromSchema<typeof importCwlBody>;
+/** The versions an import made (or found already there). */
+export type CwlImported = FromSchema<typeof importedCwl>;
+
+/**
+ * `POST cwl/runs/` (docs/cwl.md, "Running CWL"): a packed CWL document, the process to run in it, and the job
+ * object, its Files and Directories at `gdflow:` locations (items of the account's data store).
+ */
+export interface CwlRunRequest {
+  document: Record<string, unknown>;
+  /** The process to run: `#main`, or another id of the document; default its main process. */
+  process?: string;
+  job: Record<string, unknown>;
+  name?: string;
+}
+
+export interface CwlRunStarted {
+  task_id: string;
+  task_name: string;
+}
+
+/** `GET cwl/runs/<task>/`: the run's task status, its CWL output object once it succeeded, why it failed. */
+export interface CwlRun {
+  task_id: string;
+  task_name: string;
+  status: string;
+  outputs: Record<string, unknown> | null;
+  reason: string | null;
 }
 
 export interface RunInputData {

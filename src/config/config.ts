@@ -56,6 +56,7 @@ export const OPTIONS = {
   drainTimeout: { env: 'GDFLOW_DRAIN_TIMEOUT', flag: '--drain-timeout', kind: 'seconds', default: () => 25, description: 'on SIGTERM, how long a worker lets running jobs finish before it kills them and hands their tasks back (seconds)' },
   workerId: { env: 'GDFLOW_WORKER_ID', flag: '--worker-id', kind: 'string', default: () => '', description: 'this worker\'s name in the store (default: <hostname>-<pid>-<random>); must be unique among live workers' },
   jobTimeout: { env: 'GDFLOW_JOB_TIMEOUT', flag: '--job-timeout', kind: 'seconds', default: () => 86400, description: 'a job running longer is killed and fails (seconds; 0 for none)' },
+  expressionTimeout: { env: 'GDFLOW_EXPRESSION_TIMEOUT', flag: '--expression-timeout', kind: 'seconds', default: () => 60, description: 'how long one JavaScript expression of a CWL run may take before it fails its step (seconds, 1 to 3600; the reference runner\'s --eval-timeout is 60 too)' },
   callCaching: { env: 'GDFLOW_CALL_CACHING', flag: '--call-caching', kind: 'enum', values: ['on', 'off'], default: () => 'on', description: 'whether a job may reuse the outputs of an identical earlier job of the same account (docs/tasks.md, "Call caching"); tools and tasks can turn it off for themselves' },
   cleanupIntermediates: { env: 'GDFLOW_CLEANUP_INTERMEDIATES', flag: '--cleanup-intermediates', kind: 'enum', values: ['off', 'on'], default: () => 'off', description: 'whether a task that succeeded loses its intermediate outputs (its stored outputs stay) when it does not say (Property.cleanup_intermediates)' },
   retryMaxAttempts: { env: 'GDFLOW_RETRY_MAX_ATTEMPTS', flag: '--retry-max-attempts', kind: 'integer', default: () => 3, description: 'attempts of a job in all, for tools without a retry policy (docs/tasks.md, "Retries"; at most 10)' },
@@ -98,6 +99,7 @@ export interface Config {
   cpus: number;
   memory: number;
   jobTimeout: number;
+  expressionTimeout: number;
   leaseTtl: number;
   drainTimeout: number;
   workerId: string;

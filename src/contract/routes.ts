@@ -13,6 +13,7 @@ import {
   activatedTask, activateWorkflowBody, jobCacheExplanation, jobCommand, jobInfo, jobList, listTasksQuery, task, taskEvents, taskList, taskOutputs,
 } from './tasks.js';
 import { callerIdentity, dataList, dataPutResult } from './data.js';
+import { cwlDocument, cwlRun, importCwlBody, importedCwl, runCwlBody } from './cwl.js';
 import { tesCancelResponse, tesCreateResponse, tesGetQuery, tesListQuery, tesListResponse, tesServiceInfo, tesTaskBody, tesTaskParams, tesTaskView } from './tes.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
@@ -21,14 +22,6 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
 /** The empty 200 of a write (INTERFACE.md §4). */
 const empty = { type: 'null', description: 'an empty body' } as const;
-/** A CWL document (docs/cwl.md, "Export"). */
-const cwlDocument = {
-  type: 'object',
-  required: ['cwlVersion', 'class'],
-  properties: { cwlVersion: { const: 'v1.2' }, class: { enum: ['CommandLineTool', 'Workflow', 'ExpressionTool', 'Operation'] } },
-  additionalProperties: true,
-  description: 'a CWL v1.2 document, as JSON',
-} as const;
 const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdflow has no WDL workflows' } as const;
 
 const P = '/accounts/:account/projects/:project';
@@ -107,6 +100,21 @@ export const ROUTES = {
     method: 'GET', url: `${P}/workflows/:workflow/cwl/`, operation: 'ExportWorkflowCwl', tag: 'cwl',
     summary: 'A workflow version as a CWL v1.2 Workflow with its tools embedded (without workflow_version: the latest checked version)',
     schema: { params: workflowParams, querystring: latestWorkflowVersionQuery, response: { 200: cwlDocument } },
+  },
+  RunCwl: {
+    method: 'POST', url: `${P}/cwl/runs/`, operation: 'RunCwl', tag: 'cwl',
+    summary: 'Run a packed CWL document with a job object: a task like any other (a document needing what gdflow does not support: 400 UnsupportedRequirement)',
+    schema: { params: projectParams, body: runCwlBody, response: { 200: activatedTask } },
+  },
+  GetCwlRun: {
+    method: 'GET', url: `${P}/cwl/runs/:task/`, operation: 'GetCwlRun', tag: 'cwl',
+    summary: "A CWL run's status, and its CWL output object once it succeeded (gdflow: locations under cwl/runs/<task_id>/)",
+    schema: { params: taskParams, response: { 200: cwlRun } },
+  },
+  ImportCwl: {
+    method: 'POST', url: `${P}/cwl/import/`, operation: 'ImportCwl', tag: 'cwl',
+    summary: 'Import a packed CWL document: its CommandLineTools and ExpressionTools as tool versions, its Workflows as workflow versions (each keeping its CWL document)',
+    schema: { params: projectParams, body: importCwlBody, response: { 200: importedCwl } },
   },
   WdlListWorkflow: { method: 'GET', url: `${P}/wdl/workflow/`, operation: 'ListWorkflow', tag: 'gwc', summary: 'WDL workflows (gwc looks for them): always an empty list', schema: { params: projectParams, response: { 200: emptyList } } },
   WdlGetWorkflow: { method: 'GET', url: `${P}/wdl/workflow/:workflow/`, operation: 'GetWorkflow', tag: 'gwc', summary: 'A WDL workflow (gwc looks for them): always an empty list', schema: { params: workflowParams, response: { 200: emptyList } } },

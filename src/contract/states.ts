@@ -8,6 +8,6 @@
 export const TASK_STATUSES = ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-/** Job states (docs/tasks.md, "States"). */
-export const JOB_STATUSES = ['waiting', 'queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+/** Job states (docs/tasks.md, "States"; skipped: a deferred job with nothing to do, "Deferred jobs"). */
+export const JOB_STATUSES = ['waiting', 'queued', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -4,7 +4,7 @@
  * codes and messages per operation).
  */
 
-export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden' | 'unsupported';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -36,6 +36,11 @@ export class NotFound extends DomainError {
 /** The caller is known but may not do this. */
 export class Forbidden extends DomainError {
   readonly kind = 'forbidden' as const;
+}
+
+/** The request is well formed, but asks for something gdflow does not do (a CWL feature it does not support); the reason names it. */
+export class Unsupported extends DomainError {
+  readonly kind = 'unsupported' as const;
 }
 
 export const invalid = (reason: string): InvalidInput => new InvalidInput(reason);

@@ -1,7 +1,12 @@
 import type { Store } from '../store/store.js';
 import { AccountService } from './accounts.js';
+import type { CwlDataLocations } from './cwl/runs/locations.js';
+import { ImportedCwlRuns } from './cwl/imports/activation.js';
+import { CwlImportService } from './cwl/imports/service.js';
+import { cwlPlanOf } from './cwl/runs/plan.js';
+import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
-import { TaskService, type LogLinks, type TaskFiles } from './tasks/service.js';
+import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { TokenService } from './tokens.js';
 import type { TesStagingPolicy } from './tes/compile.js';
@@ -17,17 +22,26 @@ export interface CoreServices {
   tokens: TokenService;
   tools: ToolService;
   workflows: WorkflowService;
+  cwlImports: CwlImportService;
 }
 
 /** Everything the server runs: the core services plus tasks and data, which need the engine. */
 export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
+  cwlRuns: CwlRunService;
   tes: TesService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
-  return { store, accounts: new AccountService(store), tokens: new TokenService(store), tools: new ToolService(store), workflows: new WorkflowService(store) };
+  return {
+    store,
+    accounts: new AccountService(store),
+    tokens: new TokenService(store),
+    tools: new ToolService(store),
+    workflows: new WorkflowService(store),
+    cwlImports: new CwlImportService(store),
+  };
 }
 
 export interface Runtime {
@@ -35,12 +49,17 @@ export interface Runtime {
   data: DataService;
   catalog: DataCatalog;
   logs: LogLinks;
+  /** The data store's locations as CWL runs write them (gdflow:<path>). */
+  locations: CwlDataLocations;
   /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
   tes: { files: TesFiles; policy: TesStagingPolicy };
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
   const core = createCoreServices(store);
-  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs);
-  return { ...core, data: runtime.data, tasks, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
+  const cwlRuns = new CwlRunService(store, runtime.locations);
+  const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
+  const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
+  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
+  return { ...core, data: runtime.data, tasks, cwlRuns, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
 }

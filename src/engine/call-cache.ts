@@ -2,7 +2,7 @@ import { constants as fsConstants } from 'node:fs';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256, type CacheParts } from '../domain/cache/key.js';
-import { parseJobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
+import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
 import { hashFile, stampOf, stillMatches } from './file-hash.js';
@@ -77,7 +77,7 @@ export class CallCache {
   }
 
   /** A stored item's content hash: computed once, kept while its size and modification time stay the same. */
-  private async dataHash(account: string, path: string): Promise<string> {
+  async dataHash(account: string, path: string): Promise<string> {
     const file = await this.dataStore.resolve({ account, path });
     const known = await this.store.getContentHash(account, path);
     if (known && (await stillMatches(file, known))) return known.sha256;
@@ -91,6 +91,22 @@ export class CallCache {
    * there was none when an earlier job had the key but cannot be used (its outputs are gone or changed).
    */
   async find(key: string, jobId: string, outputs: number, context: CacheContext): Promise<{ hit?: CacheHit; note?: string }> {
+    const found = await this.findJob(key, jobId, context, (_job, spec) => (spec.kind === 'tool' && spec.outputFiles.length === outputs ? spec.outputFiles : undefined));
+    if (found.hit?.spec.kind === 'tool') return { hit: { source: found.hit.job, sourceSpec: found.hit.spec } };
+    return found.note === undefined ? {} : { note: found.note };
+  }
+
+  /**
+   * A succeeded job with this key whose files are intact: `files` says which files of its working directory a job of
+   * the right kind must still have as they were (undefined: it is not of the kind asked for). The reference task's
+   * jobs first, then the newest of the account's.
+   */
+  async findJob(
+    key: string,
+    jobId: string,
+    context: CacheContext,
+    files: (job: Job, spec: JobSpec) => readonly string[] | undefined,
+  ): Promise<{ hit?: { job: Job; spec: JobSpec }; note?: string }> {
     const candidates: Job[] = [];
     if (context.referenceTask !== null) {
       candidates.push(...(await this.store.listJobs(context.referenceTask)).filter((j) => j.cacheKey === key && j.status === 'succeeded'));
@@ -105,18 +121,19 @@ export class CallCache {
       } catch {
         continue;
       }
-      if (spec.kind !== 'tool' || spec.outputFiles.length !== outputs) continue;
-      if (await this.intact(job, spec)) return { hit: { source: job, sourceSpec: spec } };
+      const wanted = files(job, spec);
+      if (wanted === undefined) continue;
+      if (await this.intact(job, wanted)) return { hit: { job, spec } };
       note ??= `job ${job.id} had the same key, but its outputs are gone or changed`;
     }
     return note === undefined ? {} : { note };
   }
 
-  private async intact(job: Job, spec: ToolJobSpec): Promise<boolean> {
+  private async intact(job: Job, files: readonly string[]): Promise<boolean> {
     const stamps = job.outputStamps;
     if (!stamps) return false;
     const dir = this.layout.workDir(job.taskId, job.nodeId);
-    for (const file of spec.outputFiles) {
+    for (const file of files) {
       const recorded = stamps[file];
       if (!recorded || !(await stillMatches(join(dir, file), recorded))) return false;
     }

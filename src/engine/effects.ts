@@ -87,11 +87,18 @@ export class TaskDriver {
         }
         return;
       }
+      case 'new-job': {
+        const entry = live.addJob(change.job);
+        this.writer.pending.newJobs.push(change.job);
+        if (entry.job.status === 'queued') this.scheduler.enqueue(live);
+        return;
+      }
       case 'job': {
         const { patch } = change;
         const entry = this.job(live, change.jobId);
         const from = entry.job.status;
         Object.assign(entry.job, patch);
+        if (patch.spec !== undefined) live.respec(entry);
         if (patch.status !== undefined) {
           live.statusChanged(entry, from);
           if (patch.status === 'queued') this.scheduler.enqueue(live);
@@ -126,6 +133,13 @@ export class TaskDriver {
       }
       case 'wake':
         this.wakeAt(taskId, effect.at);
+        return;
+      case 'ready':
+        this.scheduler.ready(live, this.job(live, effect.jobId));
+        return;
+      case 'gather':
+        this.scheduler.gather(live, this.job(live, effect.jobId));
+        this.host.wake(taskId);
         return;
       case 'adopt':
         this.scheduler.adopt(live, this.job(live, effect.jobId), effect.handle);

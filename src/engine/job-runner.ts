@@ -8,7 +8,7 @@ import type { Layout } from './layout.js';
 import type { FileSource, JobSpec, SaveJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import type { StoredItem } from '../domain/tasks/outputs.js';
-import type { FileStamp } from '../store/store.js';
+import type { FileStamp, Json } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
 import { stageTes, storeTesOutputs, tesRoots } from './tes-staging.js';
 
@@ -52,6 +52,8 @@ export type RunResult = Pick<JobResult, 'outcome' | 'exitCode' | 'reason' | 'sta
   cacheLookup?: 'hit' | 'miss' | 'off';
   /** The stamps of the outputs of a succeeded job that has a key. */
   outputStamps?: Record<string, FileStamp>;
+  /** The outputs of a deferred job's run, as its resolver collected them. */
+  outputs?: Json;
   /** What a store step put in the data store, however it ended (a failure may come after some items). */
   stored?: StoredItem[];
 };
@@ -224,7 +226,7 @@ export async function probeCache(
  * Exit code 137 (SIGKILL) under a memory limit, from an executor that could not tell why: the kernel's OOM killer
  * is what sends it there, and what a retry with more memory answers (docs/tasks.md, "Retries").
  */
-function asOutOfMemory(result: RunResult, memMb: number): RunResult {
+export function asOutOfMemory(result: RunResult, memMb: number): RunResult {
   if (result.outcome !== 'failed' || memMb <= 0) return result;
   if (result.exitCode !== 137 && !/^killed by SIGKILL\b/.test(result.reason)) return result;
   return { ...result, outcome: 'out_of_memory', reason: `out of memory: killed by SIGKILL under the ${memMb} MB limit (${result.reason})` };
@@ -310,6 +312,8 @@ export async function runJob(spec: JobSpec, context: RunContext): Promise<RunRes
       }
       case 'store':
         return await saveOutputs(spec, context, startedAt);
+      case 'step':
+        throw new Error('a deferred job is run by job-runs.ts, not here');
     }
   } catch (error) {
     return { outcome: 'failed', exitCode: null, reason: `engine error: ${error instanceof Error ? error.message : String(error)}`, startedAt, endedAt: now() };

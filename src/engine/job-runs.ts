@@ -1,7 +1,11 @@
+import { join } from 'node:path';
 import type { DataStore } from '../data/index.js';
+import { runOf } from '../domain/tasks/job-spec.js';
 import { startReason, type KillReason, type RuleEvent } from '../domain/tasks/rules/index.js';
 import { isTerminalJob } from '../domain/tasks/states.js';
 import type { CacheContext, CallCache } from './call-cache.js';
+import type { DeferredJobs } from './deferred/deferred-jobs.js';
+import { runStep } from './deferred/run-step.js';
 import type { Executor } from './executors/executor.js';
 import { probeCache, runJob, type CacheProbe, type RunResult } from './job-runner.js';
 import type { Layout } from './layout.js';
@@ -24,6 +28,10 @@ export interface JobRunsOptions {
   log: Log;
   /** Told of every job this worker ran when it ends, however it ended (for the metrics). */
   onJobEnded?: (result: RunResult) => void;
+  /** Deferred jobs' resolvers (deferred/). */
+  deferred: DeferredJobs;
+  /** Whether the executor has a sandbox (deferred/staging.ts). */
+  sandboxed: boolean;
   /** Where what an executor says a job waits for is noted (none: the executors are not asked). */
   waits?: WaitNotes;
 }
@@ -80,22 +88,50 @@ export class JobRuns {
     }
     const madeAhead = this.scheduler.takeMadeAhead(live, entry);
     const { executor, layout, dataStore, jobTimeoutSeconds, calls } = this.options;
-    run.done = runJob(entry.spec, {
+    const onStarted = (info: { externalId?: string; imageDigest?: string }) => this.started(live, entry, info);
+    const common = {
       taskId: live.task.id,
       jobId: entry.job.id,
       layout,
-      dataStore,
       executor,
       cpu: run.cpu,
       memMb: run.memMb,
       timeoutSeconds: jobTimeoutSeconds,
       signal: run.controller.signal,
-      onStarted: (info) => this.started(live, entry, info),
+      onStarted,
       ...this.waitHook(live, entry),
-      cache: { calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
-      ...(adopt !== undefined ? { adopt } : {}),
-      ...(madeAhead ? { madeAhead } : {}),
-    })
+    };
+    const resolved = runOf(entry.spec);
+    const running = resolved
+      ? runStep(resolved, {
+          ...common,
+          nodeId: entry.job.nodeId,
+          sandboxed: this.options.sandboxed,
+          allowed: [layout.taskDir(live.task.id), join(layout.dataStoreRoot, live.task.accountName)],
+          collect: (ended) => this.options.deferred.collect(live, entry, resolved, ended),
+          cache: {
+            calls,
+            context: this.cacheContext(live),
+            layout,
+            taskId: live.task.id,
+            jobId: entry.job.id,
+            name: entry.job.name,
+            keyOfNode: (nodeId) => live.jobs.find((j) => j.job.nodeId === nodeId)?.job.cacheKey ?? null,
+          },
+        })
+      : runJob(entry.spec, {
+          ...common,
+          dataStore,
+          cache: { calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
+          ...(adopt !== undefined ? { adopt } : {}),
+          ...(madeAhead ? { madeAhead } : {}),
+        });
+    run.done = running
+      .catch((error: unknown): RunResult => {
+        const at = now();
+        const reason = `engine error: ${error instanceof Error ? error.message : String(error)}`;
+        return { outcome: 'failed', exitCode: null, reason, startedAt: at, endedAt: at };
+      })
       .then((result) => this.ended(live, entry, result, run.controller.signal.reason as KillReason | undefined, run.memMb))
       .catch((error: unknown) => this.options.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))
       .finally(() => this.host.over(live, entry, run));
@@ -117,6 +153,47 @@ export class JobRuns {
       .catch((error: unknown) => this.options.log('error', 'recording a job result failed', { job: entry.job.id, error: String(error) }))
       .finally(() => {
         this.scheduler.probed();
+        this.host.over(live, entry, run);
+      });
+  }
+
+  /** Ask a queued deferred job's resolver what it is (scheduler.ts, resolve), and tell the rules. */
+  resolve({ live, entry, run }: Start): void {
+    const startedAt = now();
+    const signal = run.controller.signal;
+    run.done = this.options.deferred
+      .resolve(live, entry, signal)
+      .then((resolution) => {
+        const killedFor = signal.reason as KillReason | undefined;
+        if (!this.host.held(live) || killedFor === 'lost') return;
+        this.host.handle(live, { kind: 'job-resolved', jobId: entry.job.id, resolution, killedFor, startedAt, at: now() });
+      })
+      .catch((error: unknown) => this.options.log('error', 'recording a resolution failed', { job: entry.job.id, error: String(error) }))
+      .finally(() => {
+        this.scheduler.resolved();
+        this.host.over(live, entry, run);
+      });
+  }
+
+  /** Gather the outputs of the jobs a deferred job added, now that they have ended, and tell the rules. */
+  gather({ live, entry, run }: Start): void {
+    const signal = run.controller.signal;
+    if (!this.host.mayStart(live) || signal.aborted) {
+      // Shutting down, or the task went: its next owner gathers it (rules/job-rules.ts, takeOver).
+      this.scheduler.resolved();
+      this.host.over(live, entry, run);
+      return;
+    }
+    run.done = this.options.deferred
+      .gather(live, entry, signal)
+      .then((outcome) => {
+        const killedFor = signal.reason as KillReason | undefined;
+        if (!this.host.held(live) || killedFor === 'lost') return;
+        this.host.handle(live, { kind: 'job-gathered', jobId: entry.job.id, outcome, killedFor, at: now() });
+      })
+      .catch((error: unknown) => this.options.log('error', 'recording a gathering failed', { job: entry.job.id, error: String(error) }))
+      .finally(() => {
+        this.scheduler.resolved();
         this.host.over(live, entry, run);
       });
   }

@@ -1,7 +1,7 @@
-import { parseJobSpec, type JobSpec } from '../domain/tasks/job-spec.js';
+import { parseJobSpec, upstreamOf, type JobSpec } from '../domain/tasks/job-spec.js';
 import type { JobState, TaskState } from '../domain/tasks/rules/index.js';
 import { unblocksDependents } from '../domain/tasks/states.js';
-import type { Job, JobStatus, Task } from '../store/store.js';
+import { freshJob, type Job, type JobStatus, type NewJob, type Task } from '../store/store.js';
 import type { CacheProbe } from './job-runner.js';
 
 /**
@@ -29,6 +29,8 @@ export interface LiveJob extends JobState {
 export class LiveTask implements TaskState {
   readonly jobs: LiveJob[] = [];
   readonly byId = new Map<string, LiveJob>();
+  /** Deferred jobs by their resolver's key (job-spec.ts, StepJobSpec.key). */
+  readonly byKey = new Map<string, LiveJob>();
   /** Queued jobs not started yet, in the order they became ready. */
   readonly queued = new Set<LiveJob>();
   /** Queued jobs this worker is starting (their start is being written, or their process is being spawned). */
@@ -54,23 +56,51 @@ export class LiveTask implements TaskState {
     leaseAskedAt: number,
   ) {
     this.leaseAskedAt = leaseAskedAt;
-    const order: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : jobs.map((j) => j.id);
+    // The plan's order, then jobs added at run time (deferred jobs' expansions), in the store's order.
+    const planned: string[] = Array.isArray(task.plan.jobs) ? (task.plan.jobs as string[]) : [];
+    const inPlan = new Set(planned);
     const rows = new Map(jobs.map((j) => [j.id, j]));
-    for (const id of order) {
+    for (const id of [...planned, ...jobs.map((j) => j.id).filter((id) => !inPlan.has(id))]) {
       const job = rows.get(id);
       if (!job) continue;
-      const entry: LiveJob = { job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 };
-      this.jobs.push(entry);
-      this.byId.set(id, entry);
+      this.index({ job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 });
     }
     for (const entry of this.jobs) {
-      for (const dep of entry.spec.deps) {
-        const upstream = this.byId.get(dep);
-        if (!upstream) continue;
-        upstream.dependents.push(entry);
-        if (!unblocksDependents(upstream.job.status)) entry.waitingOn++;
-      }
+      this.wire(entry, upstreamOf(entry.spec));
       this.count(entry, undefined, entry.job.status);
+    }
+  }
+
+  /** A job added at run time (a deferred job's expansion), in the state it starts in. */
+  addJob(added: NewJob): LiveJob {
+    const job = freshJob(added, Date.now() / 1000);
+    const entry: LiveJob = { job, spec: parseJobSpec(job.spec), dependents: [], waitingOn: 0 };
+    this.index(entry);
+    this.wire(entry, upstreamOf(entry.spec));
+    this.count(entry, undefined, job.status);
+    return entry;
+  }
+
+  /** A job's spec changed (a deferred job resolved): the jobs it waits for now (an expansion's) are wired to it. */
+  respec(entry: LiveJob): void {
+    const before = new Set(upstreamOf(entry.spec));
+    entry.spec = parseJobSpec(entry.job.spec);
+    this.wire(entry, upstreamOf(entry.spec).filter((id) => !before.has(id)));
+  }
+
+  private index(entry: LiveJob): void {
+    this.jobs.push(entry);
+    this.byId.set(entry.job.id, entry);
+    if (entry.spec.kind === 'step') this.byKey.set(entry.spec.key, entry);
+  }
+
+  /** `entry` waits for these jobs (those of the task: a dep of another task is no dep). */
+  private wire(entry: LiveJob, upstream: readonly string[]): void {
+    for (const dep of upstream) {
+      const job = this.byId.get(dep);
+      if (!job) continue;
+      job.dependents.push(entry);
+      if (!unblocksDependents(job.job.status)) entry.waitingOn++;
     }
   }
 

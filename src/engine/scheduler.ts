@@ -1,3 +1,4 @@
+import { isUnresolvedStep } from '../domain/tasks/job-spec.js';
 import { DISPATCHING_TASK_STATES } from '../domain/tasks/states.js';
 import { makeJobDirectories } from './job-runner.js';
 import type { Layout } from './layout.js';
@@ -17,6 +18,8 @@ import type { StateWriter } from './writer.js';
 const PREPARE_AHEAD = 4;
 /** How many queued jobs may be looked up in the call cache at once, ahead of their start. */
 const MAX_PROBES = 8;
+/** How many deferred jobs may be resolved (or gathered) at once: their expressions share the sandbox's few workers. */
+const MAX_RESOLVING = 16;
 
 /** A job chosen to run (or to be followed, or looked up in the call cache), with the slots it holds. */
 export interface Start {
@@ -41,13 +44,21 @@ export interface SchedulerHost {
 
 export class Scheduler {
   /** Tasks that may have queued jobs to start (dispatch looks at these only; it keeps those still waiting). */
-  private readonly ready = new Set<LiveTask>();
+  private readonly waiting = new Set<LiveTask>();
   /** Chosen to start at once; to start once the pass's writes are committed; to be looked up in the call cache. */
   readonly startNow: Start[] = [];
   readonly startAfterWrite: Start[] = [];
   readonly probes: Start[] = [];
+  /**
+   * Deferred jobs to ask their resolver about (job-spec.ts, StepJobSpec), and deferred jobs whose expansion has
+   * ended, to gather: neither holds CPU or memory, and both count as running here meanwhile.
+   */
+  readonly resolves: Start[] = [];
+  readonly gathers: Start[] = [];
   /** Jobs being looked up in the call cache. */
   private probing = 0;
+  /** Deferred jobs being resolved or gathered. */
+  private resolving = 0;
   /**
    * Jobs whose directories have been made (or are being made) ahead of their start, by task: true when they
    * were made from nothing (see makeJobDirectories).
@@ -67,7 +78,7 @@ export class Scheduler {
 
   /** The task has queued jobs (a job became queued, the task was claimed or its start time came). */
   enqueue(live: LiveTask): void {
-    this.ready.add(live);
+    this.waiting.add(live);
   }
 
   /**
@@ -77,7 +88,7 @@ export class Scheduler {
   requeue(live: LiveTask, entry: LiveJob, counted = true): void {
     if (counted) entry.job.attempt--;
     live.unmarkStarting(entry);
-    this.ready.add(live);
+    this.waiting.add(live);
   }
 
   /** Follow a job an earlier owner started: it holds its slots from now, and is followed after the next write. */
@@ -91,10 +102,27 @@ export class Scheduler {
     this.probing--;
   }
 
+  /** A deferred job the worker was resolving is queued again, to start as the run it resolved into (or as it was). */
+  ready(live: LiveTask, entry: LiveJob): void {
+    live.unmarkStarting(entry);
+    this.waiting.add(live);
+  }
+
+  /** Gather the outputs of the jobs a deferred job added (they have ended): launched with the next pass. */
+  gather(live: LiveTask, entry: LiveJob): void {
+    this.resolving++;
+    this.gathers.push({ live, entry, run: this.slots.reserve(live, entry, 0, 0) });
+  }
+
+  /** A resolution or a gathering ended. */
+  resolved(): void {
+    this.resolving--;
+  }
+
   /** Start queued jobs while resources allow, oldest task first. */
   dispatch(): void {
-    const candidates = [...this.ready].filter((live) => this.host.held(live) && live.queued.size > 0);
-    this.ready.clear();
+    const candidates = [...this.waiting].filter((live) => this.host.held(live) && live.queued.size > 0);
+    this.waiting.clear();
     candidates.sort((a, b) => a.task.createdAt - b.task.createdAt);
     for (const live of candidates) {
       // A task being deleted starts nothing more: the deletion kills the jobs that ran when it began, and a job
@@ -102,6 +130,10 @@ export class Scheduler {
       if (live.task.stopRequested || live.failed || this.host.deleting(live.task.id) || !DISPATCHING_TASK_STATES.includes(live.task.status)) continue;
       for (const entry of [...live.queued]) {
         if (entry.notBefore !== undefined && entry.notBefore > Date.now()) continue; // a retry waiting out its backoff
+        if (isUnresolvedStep(entry.spec)) {
+          this.resolve(live, entry);
+          continue;
+        }
         if (this.probe(live, entry)) continue;
         const cpu = this.slots.cpuOf(entry);
         const memMb = this.slots.memOf(entry);
@@ -127,7 +159,7 @@ export class Scheduler {
         }
       }
       // Jobs that did not fit wait for the next job to end.
-      if (live.queued.size > 0) this.ready.add(live);
+      if (live.queued.size > 0) this.waiting.add(live);
     }
   }
 
@@ -148,6 +180,17 @@ export class Scheduler {
     this.probing++;
     this.probes.push({ live, entry, run: this.slots.reserve(live, entry, 0, 0) });
     return true;
+  }
+
+  /**
+   * Ask a queued deferred job's resolver what it is, without holding a slot (its answer is written like a job's end):
+   * a few at a time, only while the lease is young, as a start. A job passed over now is asked at a later pass.
+   */
+  private resolve(live: LiveTask, entry: LiveJob): void {
+    if (this.resolving >= MAX_RESOLVING || !this.host.leaseYoung(live)) return;
+    live.markStarting(entry);
+    this.resolving++;
+    this.resolves.push({ live, entry, run: this.slots.reserve(live, entry, 0, 0) });
   }
 
   /**

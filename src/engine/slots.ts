@@ -1,3 +1,4 @@
+import { runOf } from '../domain/tasks/job-spec.js';
 import type { KillReason } from '../domain/tasks/rules/index.js';
 import type { LiveJob, LiveTask } from './live-task.js';
 
@@ -26,14 +27,15 @@ export class Slots {
     this.freeMemMb = memoryMb;
   }
 
-  /** The CPU slots a job takes: its tool's, capped by the worker's; a data step takes none. */
+  /** The CPU slots a job takes: its tool's (or its run's, for a deferred job), capped by the worker's; a data step takes none. */
   cpuOf(entry: LiveJob): number {
-    return entry.spec.kind === 'tool' ? Math.min(Math.max(entry.spec.cpu, 1), this.cpus) : 0;
+    const cpu = entry.spec.kind === 'tool' ? entry.spec.cpu : runOf(entry.spec)?.cpu;
+    return cpu === undefined ? 0 : Math.min(Math.max(cpu, 1), this.cpus);
   }
 
   /** The memory of the job's next attempt: the tool's, or more after an attempt ran out of it (job-rules.ts, retryOf). */
   memOf(entry: LiveJob): number {
-    return entry.spec.kind === 'tool' ? Math.min(entry.job.memMb, this.memoryMb) : 0;
+    return entry.spec.kind === 'tool' || runOf(entry.spec) ? Math.min(entry.job.memMb, this.memoryMb) : 0;
   }
 
   fits(cpu: number, memMb: number): boolean {

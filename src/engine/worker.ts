@@ -5,6 +5,8 @@ import { isTerminalTask } from '../domain/tasks/states.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/tools/retry-policy.js';
 import type { Store, Task, WorkEvent } from '../store/store.js';
 import { CallCache } from './call-cache.js';
+import { DeferredJobs } from './deferred/deferred-jobs.js';
+import type { JobResolver } from './deferred/resolver.js';
 import { TaskDriver } from './effects.js';
 import type { Executor } from './executors/executor.js';
 import type { RunResult } from './job-runner.js';
@@ -64,6 +66,10 @@ export interface WorkerOptions {
   log?: Log;
   /** Told of every job this worker ran when it ends, however it ended (for the metrics). */
   onJobEnded?: (result: RunResult) => void;
+  /** The resolvers of deferred jobs, by the name their jobs give (docs/tasks.md, "Deferred jobs"): `cwl`. */
+  resolvers?: Readonly<Record<string, JobResolver>>;
+  /** Whether the executor runs a job that names an image in a container of it (podman, docker, Slurm with podman). */
+  containers?: boolean;
 }
 
 const now = () => Date.now() / 1000;
@@ -132,7 +138,9 @@ export class Worker {
     const { executor, layout, dataStore, jobTimeoutSeconds } = options;
     const callCaching = options.callCaching !== false;
     const onJobEnded = options.onJobEnded ? { onJobEnded: options.onJobEnded } : {};
-    const runOptions = { executor, layout, dataStore, calls, jobTimeoutSeconds, callCaching, log, waits: this.waits, ...onJobEnded };
+    const sandboxed = executor.capabilities.sandbox;
+    const deferred = new DeferredJobs(options.resolvers ?? {}, layout, { sandboxed, containers: options.containers === true });
+    const runOptions = { executor, layout, dataStore, calls, jobTimeoutSeconds, callCaching, log, waits: this.waits, deferred, sandboxed, ...onJobEnded };
     this.runs = new JobRuns(runOptions, this.scheduler, this.slots, {
       held: (live) => this.holds(live),
       mayStart: (live) => this.holds(live) && !this.stopped,
@@ -272,6 +280,8 @@ export class Worker {
     }
     if (!this.stopped && !this.draining) this.scheduler.dispatch();
     for (const probe of this.scheduler.probes.splice(0)) this.runs.probe(probe);
+    for (const resolve of this.scheduler.resolves.splice(0)) this.runs.resolve(resolve);
+    for (const gather of this.scheduler.gathers.splice(0)) this.runs.gather(gather);
     for (const start of this.scheduler.startNow.splice(0)) this.runs.launch(start);
     const starts = this.scheduler.startAfterWrite.splice(0);
     if (starts.length === 0) void this.writer.flush();

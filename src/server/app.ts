@@ -22,6 +22,8 @@ import './fastify-types.js';
 import type { JobLogs } from '../engine/index.js';
 import type { SignedLogLinks } from './log-links.js';
 import { registerConsoleRoutes } from './routes/console.js';
+import { registerCwlImportRoutes } from './routes/cwl-import.js';
+import { registerCwlRunRoutes } from './routes/cwl-runs.js';
 import { registerDataRoutes } from './routes/data.js';
 import { registerLogRoutes } from './routes/logs.js';
 import { registerMiscRoutes } from './routes/misc.js';
@@ -212,6 +214,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerToolRoutes(app, context);
   registerWorkflowRoutes(app, context);
   registerTaskRoutes(app, context);
+  registerCwlRunRoutes(app, context);
+  registerCwlImportRoutes(app, context);
   registerLogRoutes(app, { store: options.services.store, logs: options.jobLogs, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);

@@ -82,6 +82,16 @@ export const OPERATION_ERRORS = {
     invalid: spec(400, 'InvalidParameter', 'Export workflow as CWL failed, since {reason}.', '导出工作流为 CWL 失败，原因：{reason}。'),
     notFound: spec(404, 'WorkflowNotExists', 'Export workflow as CWL failed, since {reason}.', '导出工作流为 CWL 失败，原因：{reason}。'),
   },
+  RunCwl: {
+    invalid: spec(400, 'InvalidParameter', 'Run CWL failed, since {reason}.', '运行 CWL 失败，原因：{reason}。'),
+  },
+  ImportCwl: {
+    invalid: spec(400, 'InvalidParameter', 'Import CWL failed, since {reason}.', '导入 CWL 失败，原因：{reason}。'),
+  },
+  GetCwlRun: {
+    invalid: spec(400, 'InvalidParameter', 'Get CWL run failed, since {reason}.', '获取 CWL 运行失败，原因：{reason}。'),
+    notFound: spec(404, 'TaskNotFound', 'Get CWL run failed, since {reason}.', '获取 CWL 运行失败，原因：{reason}。'),
+  },
   Task: {
     invalid: spec(400, 'InvalidParameter', 'Task request failed, since {reason}.', '任务请求失败，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Task request failed, since {reason}.', '任务请求失败，原因：{reason}。'),
@@ -133,6 +143,12 @@ export const COMMON_ERRORS = {
   InvalidRange: spec(416, 'InvalidRange', 'The requested range cannot be served, since {reason}.', '请求的范围无法满足，原因：{reason}。'),
   ExpectationFailed: spec(417, 'ExpectationFailed', 'The expectation cannot be met, since {reason}.', '无法满足 Expect 请求头，原因：{reason}。'),
   RequestTimeout: spec(408, 'RequestTimeout', 'The request took too long, since {reason}.', '请求超时，原因：{reason}。'),
+  UnsupportedRequirement: spec(
+    400,
+    'UnsupportedRequirement',
+    'The document needs a feature gdflow does not support, since {reason}.',
+    '文档需要 gdflow 不支持的功能，原因：{reason}。',
+  ),
   InternalError: spec(500, 'InternalError', 'The server failed to handle the request (request id {reason}).', '服务器处理请求失败（请求编号 {reason}）。'),
   ServiceUnavailable: spec(503, 'ServiceUnavailable', 'The service is unavailable, since {reason}.', '服务暂不可用，原因：{reason}。'),
 } as const satisfies Record<string, ErrorSpec>;
@@ -180,6 +196,7 @@ export const httpError = (code: CommonError, reason: string): HttpError => new H
 /** The spec for a domain error raised inside an operation. */
 export function specForDomainError(operation: Operation | undefined, error: DomainError): ErrorSpec {
   if (error.kind === 'forbidden') return COMMON_ERRORS.AccessDenied;
+  if (error.kind === 'unsupported') return COMMON_ERRORS.UnsupportedRequirement;
   const effective = error.subject ?? operation;
   if (!effective) return error.kind === 'not_found' ? COMMON_ERRORS.ResourceNotFound : COMMON_ERRORS.MalformedRequest;
   const errors: OperationErrors = OPERATION_ERRORS[error.kind === 'not_found' ? effective : (operation ?? effective)];

@@ -5,7 +5,20 @@ import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
 import type { TesStagingPolicy } from '../domain/tes/compile.js';
-import { createExecutor, defaultWorkerId, FileJobLogs, Layout, removeTaskFiles, tesFiles, Worker, type Executor } from '../engine/index.js';
+import {
+  createCwlResolver,
+  createExecutor,
+  createJavaScriptSandbox,
+  DataStoreLocations,
+  defaultWorkerId,
+  FileJobLogs,
+  Layout,
+  removeTaskFiles,
+  tesFiles,
+  Worker,
+  type Executor,
+  type JavaScriptSandbox,
+} from '../engine/index.js';
 import { openStore } from '../store/open.js';
 import { describeStore, parseDatabase, type StoreDescription } from '../store/location.js';
 import { packageVersion } from '../package-root.js';
@@ -112,9 +125,15 @@ function tesPolicy(config: Config): TesStagingPolicy {
   return { fileRoots, allowHttp: config.tesAllowHttp === 'on' };
 }
 
-function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics): Worker {
+/** Whether the configured executor runs a job that names an image in a container of it. */
+const runsContainers = (config: Config): boolean =>
+  config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
+
+function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics, sandbox: JavaScriptSandbox): Worker {
   const executor = configuredExecutor(config);
   return new Worker({
+    resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }) },
+    containers: runsContainers(config),
     store,
     dataStore,
     executor,
@@ -167,7 +186,9 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   const layout = new Layout(config.dataDir);
   const dataStore = new DataStore(layout.dataStoreRoot);
   const logger = createLogger(config.logLevel);
-  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics);
+  // CWL expressions of the jobs this process resolves run here (docs/cwl.md, "The JavaScript sandbox").
+  const sandbox = createJavaScriptSandbox({ timeLimitMs: Math.min(Math.max(config.expressionTimeout, 1), 3600) * 1000 });
+  const engine = config.role === 'api' ? undefined : startEngine(config, store, layout, dataStore, logger, metrics, sandbox);
   sources = { store, ...(engine ? { engine } : {}) };
   const metricsRoute = { metrics, token: config.metricsToken };
   const proxies = trustedProxies(config.trustProxy);
@@ -192,6 +213,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
     await services.accounts.bootstrap();
@@ -222,6 +244,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   } catch (error) {
     await engine?.stop();
     await app.close();
+    await sandbox.close();
     await store.close();
     throw error;
   }
@@ -231,6 +254,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     closing ??= (async () => {
       // In-flight requests finish (Fastify's close waits for them) while the worker drains.
       await Promise.all([app.close(), engine?.drain(drainMs)]);
+      await sandbox.close();
       await store.close();
     })();
     return closing;

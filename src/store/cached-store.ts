@@ -11,7 +11,6 @@ import type {
   DataProvenance,
   HeldTaskFlags,
   WorkEvents,
-  DefinitionStatus,
   Job,
   FileHash,
   JobPatch,
@@ -32,6 +31,7 @@ import type {
   TaskStatus,
   Tool,
   ToolUpdate,
+  WorkflowUpdate,
   Workflow,
 } from './store.js';
 
@@ -241,7 +241,7 @@ export class CachedStore implements Store {
   createWorkflow(input: NewVersion, audit?: AuditEntry): Promise<Workflow> {
     return this.write(this.inner.createWorkflow(input, audit));
   }
-  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void> {
+  putWorkflow(id: string, update: WorkflowUpdate, audit?: AuditEntry): Promise<void> {
     return this.write(this.inner.putWorkflow(id, update, audit));
   }
   setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void> {

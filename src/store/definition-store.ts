@@ -27,6 +27,7 @@ import {
   type StoreCapabilities,
   type Tool,
   type ToolUpdate,
+  type WorkflowUpdate,
   type Visibility,
   type Workflow,
 } from './store.js';
@@ -60,6 +61,7 @@ function toTool(row: Selectable<ToolsTable> & Owner): Tool {
     visibility: row.visibility as Visibility,
     category: row.category,
     configs: parseJson(row.configs),
+    cwl: parseJson(row.cwl),
     createdAt: row.created_at,
     modifiedAt: row.modified_at,
   };
@@ -77,6 +79,7 @@ function toWorkflow(row: Selectable<WorkflowsTable> & Owner): Workflow {
     status: row.status as DefinitionStatus,
     visibility: row.visibility as Visibility,
     configs: parseJson(row.configs),
+    cwl: parseJson(row.cwl),
     runTemplate: parseJson(row.run_template),
     createdAt: row.created_at,
     modifiedAt: row.modified_at,
@@ -398,6 +401,7 @@ export abstract class DefinitionStore {
         .set({
           ...(update.description !== undefined ? { description: update.description } : {}),
           configs: JSON.stringify(update.configs),
+          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
           category: update.category,
           status: update.status,
           modified_at: now(),
@@ -455,13 +459,14 @@ export abstract class DefinitionStore {
     return (await this.getWorkflowById(id))!;
   }
 
-  async putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void> {
+  async putWorkflow(id: string, update: WorkflowUpdate, audit?: AuditEntry): Promise<void> {
     await this.changing(async (trx) => {
       await trx
         .updateTable('workflows')
         .set({
           ...(update.description !== undefined ? { description: update.description } : {}),
           configs: JSON.stringify(update.configs),
+          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
           status: update.status,
           // A new configuration invalidates saved run defaults, which were keyed by its nodes.
           run_template: null,

@@ -27,6 +27,7 @@ const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer'
   command: { column: 'command', type: 'text' },
   externalId: { column: 'external_id', type: 'text' },
   imageDigest: { column: 'image_digest', type: 'text' },
+  cpu: { column: 'cpu', type: 'integer' },
   memMb: { column: 'mem_mb', type: 'integer' },
   attempts: { column: 'attempts', type: 'text', json: true },
   cacheKey: { column: 'cache_key', type: 'text' },
@@ -34,6 +35,8 @@ const COLUMNS: Record<keyof JobPatch, { column: string; type: 'text' | 'integer'
   cachedFrom: { column: 'cached_from', type: 'text' },
   cacheLookup: { column: 'cache_lookup', type: 'text' },
   outputStamps: { column: 'output_stamps', type: 'text', json: true },
+  outputs: { column: 'outputs', type: 'text', json: true },
+  spec: { column: 'spec', type: 'text', json: true },
 };
 
 /** A patch's members as column values (documents as JSON text; null stays null). */

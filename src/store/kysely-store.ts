@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
@@ -91,7 +91,41 @@ function toJob(row: Selectable<JobsTable>): Job {
     cachedFrom: row.cached_from,
     cacheLookup: row.cache_lookup as Job['cacheLookup'],
     outputStamps: parseJson(row.output_stamps) as Job['outputStamps'],
+    outputs: parseJson(row.outputs),
   };
+}
+
+/** A new job's row (NewJob has what the plan or an expansion decides; the rest starts empty). */
+function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
+  return {
+    id: job.id,
+    task_id: job.taskId,
+    node_id: job.nodeId,
+    name: job.name,
+    status: job.status,
+    reason: job.reason,
+    command: job.command,
+    spec: JSON.stringify(job.spec),
+    attempt: job.attempt,
+    exit_code: null,
+    cpu: job.cpu,
+    mem_mb: job.memMb,
+    external_id: null,
+    image_digest: null,
+    started_at: null,
+    ended_at: null,
+    modified_at: at,
+  };
+}
+
+/** Insert jobs in chunks: SQLite limits the number of bound parameters per statement. */
+async function insertJobs(trx: Kysely<Database>, jobs: readonly NewJob[], at: number): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 50) {
+    await trx
+      .insertInto('jobs')
+      .values(jobs.slice(i, i + 50).map((job) => jobRow(job, at)))
+      .execute();
+  }
 }
 
 /** Write a task event when a patch changes a task's or job's status. */
@@ -192,33 +226,7 @@ export class KyselyStore extends DefinitionStore implements Store {
             modified_at: at,
           })
           .execute();
-        // Insert jobs in chunks: SQLite limits the number of bound parameters per statement.
-        for (let i = 0; i < jobs.length; i += 50) {
-          await trx
-            .insertInto('jobs')
-            .values(
-              jobs.slice(i, i + 50).map((job) => ({
-                id: job.id,
-                task_id: job.taskId,
-                node_id: job.nodeId,
-                name: job.name,
-                status: job.status,
-                reason: job.reason,
-                command: job.command,
-                spec: JSON.stringify(job.spec),
-                attempt: job.attempt,
-                exit_code: null,
-                cpu: job.cpu,
-                mem_mb: job.memMb,
-                external_id: null,
-                image_digest: null,
-                started_at: null,
-                ended_at: null,
-                modified_at: at,
-              })),
-            )
-            .execute();
-        }
+        await insertJobs(trx, jobs, at);
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
         if (task.tes) await insertTesRows(trx, task, task.tes);
       }, audit), () => false);
@@ -398,12 +406,15 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   async applyChanges(changes: StateChanges): Promise<AppliedChanges> {
     const release = changes.release ?? [];
+    const newJobs = changes.newJobs ?? [];
     const stored = changes.stored ?? [];
-    if ((changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) + release.length + stored.length === 0) return { lost: [] };
+    const count = (changes.tasks?.length ?? 0) + (changes.jobs?.length ?? 0) + release.length + stored.length + newJobs.length;
+    if (count === 0) return { lost: [] };
     return this.retrying(
       async (trx) => {
         const { owner } = changes;
         const touched = new Set([
+          ...newJobs.map((j) => j.taskId),
           ...(changes.tasks ?? []).map((c) => c.id),
           ...(changes.jobs ?? []).map((c) => c.taskId),
           ...stored.map((p) => p.taskId),
@@ -412,7 +423,10 @@ export class KyselyStore extends DefinitionStore implements Store {
         // The lease check and the writes are one transaction, and the task rows stay locked (PostgreSQL) until
         // its end: a worker that lost a task cannot write over its new owner's state.
         const held = owner === undefined ? touched : await this.heldBy(trx, owner, [...touched]);
-        await writeJobChanges(trx, this.dialect, (changes.jobs ?? []).filter((c) => held.has(c.taskId)), now());
+        const at = now();
+        // New jobs first: the changes of the same pass may move them on.
+        await insertJobs(trx, newJobs.filter((j) => held.has(j.taskId)), at);
+        await writeJobChanges(trx, this.dialect, (changes.jobs ?? []).filter((c) => held.has(c.taskId)), at);
         for (const { id, patch, expect } of changes.tasks ?? []) if (held.has(id)) await this.patchTask(trx, id, patch, expect);
         await putProvenance(trx, stored.filter((p) => held.has(p.taskId)));
         const released = release.filter((id) => held.has(id));

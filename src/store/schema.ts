@@ -38,6 +38,8 @@ export interface ToolsTable {
   visibility: string;
   category: string;
   configs: string | null;
+  /** The CWL document of a version imported from CWL (migration 0011), as JSON; null otherwise. */
+  cwl: string | null;
   created_at: number;
   modified_at: number;
 }
@@ -52,6 +54,8 @@ export interface WorkflowsTable {
   visibility: string;
   configs: string | null;
   run_template: string | null;
+  /** The CWL document of a version imported from CWL (migration 0011), as JSON; null otherwise. */
+  cwl: string | null;
   created_at: number;
   modified_at: number;
 }
@@ -116,6 +120,8 @@ export interface JobsTable {
   cache_lookup: string | null;
   /** JSON: output file → {size, mtimeMs}. */
   output_stamps: string | null;
+  /** JSON: the job's output object, for a job whose outputs are values (migration 0010). */
+  outputs: string | null;
 }
 
 /** The content hash of a stored data item, valid while its size and modification time are these (migration 0006). */

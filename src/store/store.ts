@@ -51,6 +51,8 @@ export interface Tool {
   category: string;
   /** The definition as put (INTERFACE.md 2.2), or null before the first valid PutTool. */
   configs: Json | null;
+  /** A version imported from CWL: `{document, process}`, the packed document and its process (docs/cwl.md, "Import"). */
+  cwl: Json | null;
   createdAt: number;
   modifiedAt: number;
 }
@@ -67,6 +69,8 @@ export interface Workflow {
   status: DefinitionStatus;
   visibility: Visibility;
   configs: Json | null;
+  /** A version imported from CWL: `{document, process}`, the packed document and its process (docs/cwl.md, "Import"). */
+  cwl: Json | null;
   /** Saved run-parameter defaults (docs/wire.md §2 "set run template"), or null. */
   runTemplate: Json | null;
   createdAt: number;
@@ -194,6 +198,17 @@ export interface ToolUpdate {
   configs: Json;
   category: string;
   status: DefinitionStatus;
+  /** The CWL document of a version imported from CWL (absent: unchanged). */
+  cwl?: Json;
+}
+
+export interface WorkflowUpdate {
+  description?: string;
+  configs: Json;
+  status: DefinitionStatus;
+  toolIds: string[];
+  /** The CWL document of a version imported from CWL (absent: unchanged). */
+  cwl?: Json;
 }
 
 export interface ToolStore {
@@ -216,7 +231,7 @@ export interface ToolStore {
 export interface WorkflowStore {
   createWorkflow(input: NewVersion, audit?: AuditEntry): Promise<Workflow>;
   /** Replace the configuration and the pinned tool versions in one transaction. */
-  putWorkflow(id: string, update: { description?: string; configs: Json; status: DefinitionStatus; toolIds: string[] }, audit?: AuditEntry): Promise<void>;
+  putWorkflow(id: string, update: WorkflowUpdate, audit?: AuditEntry): Promise<void>;
   setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void>;
   getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined>;
   getWorkflowById(id: string): Promise<Workflow | undefined>;
@@ -291,6 +306,11 @@ export interface Job {
    * succeeded: a cache hit on it needs them unchanged. Null before, and once its outputs were cleaned up.
    */
   outputStamps: Record<string, FileStamp> | null;
+  /**
+   * The job's outputs as a value (docs/tasks.md, "Deferred jobs"): a CWL output object whose Files have host
+   * locations under the data root; null for jobs whose outputs are files only (GeneDock jobs) and until it ended.
+   */
+  outputs: Json | null;
 }
 
 /** One ended attempt of a job. */
@@ -344,13 +364,42 @@ export interface TesTaskQuery {
   /** Only tasks with every one of these tags; a tag without a value matches any value. */
   tags?: ReadonlyArray<{ key: string; value?: string }>;
 }
-export type NewJob = Omit<Job, 'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
+export type NewJob = Omit<
+  Job,
+  'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
+>;
+/** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
+export function freshJob(job: NewJob, modifiedAt: number): Job {
+  return {
+    ...job,
+    exitCode: null,
+    externalId: null,
+    imageDigest: null,
+    startedAt: null,
+    endedAt: null,
+    modifiedAt,
+    attempts: [],
+    cacheKey: null,
+    cacheParts: null,
+    cachedFrom: null,
+    cacheLookup: null,
+    outputStamps: null,
+    outputs: null,
+  };
+}
+
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
 export type JobPatch = Partial<
-  Pick<Job, 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'memMb' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>
+  Pick<
+    Job,
+    | 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'cpu' | 'memMb' | 'attempts'
+    | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs' | 'spec'
+  >
 >;
 
 export interface StateChanges {
+  /** Jobs added to held tasks at run time (a deferred job's expansion), inserted before the changes below. */
+  newJobs?: NewJob[];
   tasks?: Array<{ id: string; patch: TaskPatch; expect?: readonly TaskStatus[] }>;
   jobs?: Array<{ id: string; taskId: string; patch: JobPatch; expect?: readonly JobStatus[] }>;
   /** Data items the tasks' store steps put in the data store: their provenance replaces any earlier one of the name. */

@@ -85,6 +85,31 @@ describe('loading a suite', () => {
     assert.equal(loadSuite(join(root, 'conformance_tests.yaml')).tests.length, 4);
   });
 
+  it("expands $import and $include inside an entry's output, against the file naming them", () => {
+    const root = writeSuite(join(dir, 'directives'), '- $import: tests/sub/test-index.yaml\n', [
+      '- id: imported_output',
+      '  tool: tool.cwl',
+      '  output: {$import: expected/out.json}',
+      '- id: nested',
+      '  tool: tool.cwl',
+      '  output: {list: [{$import: expected/out.json}], text: {$include: expected/note.txt}}',
+      '',
+    ].join('\n'));
+    mkdirSync(join(root, 'tests', 'sub', 'expected'));
+    // The imported file imports again, from its own directory; integers stay exact as in the index itself.
+    writeFileSync(join(root, 'tests', 'sub', 'expected', 'out.json'), '{"names": ["a.txt", "b.txt"], "big": 4200000000000000000000000000000000000000000, "more": {"$import": "more.yml"}}');
+    writeFileSync(join(root, 'tests', 'sub', 'expected', 'more.yml'), 'n: 1\n');
+    writeFileSync(join(root, 'tests', 'sub', 'expected', 'note.txt'), 'some text\n');
+    const [imported, nested] = loadSuite(root).tests as [ConformanceTest, ConformanceTest];
+    const expected = { names: ['a.txt', 'b.txt'], big: 4200000000000000000000000000000000000000000n, more: { n: 1 } };
+    assert.deepEqual(imported.output, expected);
+    assert.deepEqual(nested.output, { list: [expected], text: 'some text\n' });
+    const bad = (name: string, output: string, message: RegExp) =>
+      assert.throws(() => loadSuite(writeSuite(join(dir, name), '- $import: tests/sub/test-index.yaml\n', `- id: x\n  tool: t.cwl\n  output: ${output}\n`)), message);
+    bad('import-missing', '{$import: none.json}', /test-index\.yaml: entry 1: \$import none\.json: .*none\.json does not exist/);
+    bad('import-extra', '{$import: none.json, other: 1}', /entry 1: \$import must be the only field, a file name/);
+  });
+
   it('names the file and the entry of what it cannot read', () => {
     const bad = (name: string, main: string, message: RegExp, sub?: string) => assert.throws(() => loadSuite(writeSuite(join(dir, name), main, sub)), message);
     bad('no-tool', '- id: x\n  job: a.json\n', /conformance_tests\.yaml: entry 1: tool is missing/);
@@ -148,5 +173,9 @@ describe('the CWL v1.2 suite', () => {
     // An entry of an imported index, resolved from its own directory.
     const continuation = suite.tests.find((t) => t.id === 'continuation');
     assert.equal(continuation?.tool, 'tests/string-interpolation/bash-line-continuation.cwl');
+    // A required test whose expected output is `{$import: compare-output.json}`: the file's object, not the directive.
+    const nolimit = suite.tests.find((t) => t.id === 'cwloutput_nolimit')?.output as { filelist?: string[] } | undefined;
+    assert.equal(nolimit?.filelist?.length, 9999);
+    assert.equal(nolimit?.filelist?.[0], 'example_input_file1.txt');
   });
 });

@@ -13,8 +13,10 @@ import {
   IllegalTransition,
   NOTHING_RUNS_HERE,
   stopTask,
+  type AddedJob,
   type AttemptResult,
   type Decision,
+  type Resolution,
   type Effect,
   type JobState,
   type RuleEvent,
@@ -29,10 +31,11 @@ import {
   TASK_TRANSITIONS,
   TERMINAL_JOB_STATES,
   TERMINAL_TASK_STATES,
+  unblocksDependents,
   type JobStatus,
   type TaskStatus,
 } from '../../src/domain/tasks/states.js';
-import type { JobSpec } from '../../src/domain/tasks/job-spec.js';
+import { upstreamOf, type JobSpec } from '../../src/domain/tasks/job-spec.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/tools/retry-policy.js';
 import type { Job, JobAttempt, JobPatch, Task } from '../../src/store/store.js';
 
@@ -44,7 +47,9 @@ interface JobRow {
   id: string;
   status: JobStatus;
   deps?: string[];
-  kind?: 'tool' | 'load' | 'store';
+  kind?: 'tool' | 'load' | 'store' | 'step';
+  /** A deferred job that expanded: the jobs it added. */
+  children?: string[];
   attempt?: number;
   attempts?: JobAttempt[];
   memMb?: number;
@@ -60,6 +65,10 @@ function specOf(row: JobRow): JobSpec {
   const common = { nodeId: row.id, alias: row.id, deps: row.deps ?? [] };
   if (row.kind === 'load') return { kind: 'load', ...common, items: row.items ?? [] };
   if (row.kind === 'store') return { kind: 'store', ...common, imports: [] };
+  if (row.kind === 'step') {
+    const resolved = row.children ? { resolved: { kind: 'expand' as const, children: row.children, gather: {} } } : {};
+    return { kind: 'step', ...common, resolver: 'cwl', key: row.id, payload: {}, ...resolved };
+  }
   const tool = { kind: 'tool' as const, ...common, command: 'true', mounts: [], outputFiles: [], cpu: 1, memMb: 1000, network: false, image: '' };
   return row.retry ? { ...tool, retry: row.retry } : tool;
 }
@@ -89,6 +98,7 @@ function jobOf(row: JobRow): Job {
     cachedFrom: null,
     cacheLookup: null,
     outputStamps: null,
+    outputs: null,
   };
 }
 
@@ -121,13 +131,13 @@ function taskOf(status: TaskStatus, rows: JobRow[], more: Partial<Task> = {}): T
   const jobs = rows.map((row) => ({ job: jobOf(row), spec: specOf(row), dependents: [] as JobState[], waitingOn: 0 }));
   const byId = new Map(jobs.map((j) => [j.job.id, j]));
   for (const entry of jobs) {
-    for (const dep of entry.spec.deps) {
+    for (const dep of upstreamOf(entry.spec)) {
       const upstream = byId.get(dep)!;
       upstream.dependents.push(entry);
-      if (upstream.job.status !== 'succeeded') entry.waitingOn++;
+      if (!unblocksDependents(upstream.job.status)) entry.waitingOn++;
     }
   }
-  return { task, jobs, byId, failed: jobs.find((j) => j.job.status === 'failed'), allSucceeded: jobs.every((j) => j.job.status === 'succeeded') };
+  return { task, jobs, byId, failed: jobs.find((j) => j.job.status === 'failed'), allSucceeded: jobs.every((j) => unblocksDependents(j.job.status)) };
 }
 
 function workerOf(running: string[] = [], more: Partial<WorkerView> = {}): WorkerView {
@@ -153,6 +163,25 @@ const ended = (jobId: string, r: AttemptResult, more: { killedFor?: 'stop' | 'fa
   at: AT,
 });
 
+/** A deferred job's spec, expanded into `children` when given. */
+function stepSpec(id: string, children?: string[]): JobSpec {
+  return specOf({ id, status: 'queued', kind: 'step', ...(children ? { children } : {}) });
+}
+
+/** A job an expansion adds. */
+function addedJob(id: string, deps: string[]): AddedJob {
+  return { id, taskId: 't', nodeId: id, name: id, command: '', spec: specOf({ id, status: 'queued', kind: 'step', deps }), attempt: 0, cpu: 0, memMb: 0 };
+}
+
+const resolvedEvent = (jobId: string, resolution: Resolution, killedFor?: 'stop' | 'shutdown'): RuleEvent => ({
+  kind: 'job-resolved',
+  jobId,
+  resolution,
+  killedFor,
+  startedAt: AT - 1,
+  at: AT,
+});
+
 // ---- reading a decision ----------------------------------------------------------------------------------------
 
 /**
@@ -170,6 +199,10 @@ function linesOf(state: TaskState, decision: Decision): string[] {
       const line = `task: ${task} → ${status} (${reason})`;
       task = status;
       return line;
+    }
+    if (change.kind === 'new-job') {
+      jobs.set(change.job.id, change.job.status);
+      return `job ${change.job.id}: added, ${change.job.status} (${change.job.reason})`;
     }
     const { status, reason, ...rest } = change.patch;
     if (status === undefined) return `job ${change.jobId}: ${Object.keys(rest).join(', ')}`;
@@ -639,6 +672,117 @@ const CASES: Case[] = [
     event: { kind: 'taken-over', at: AT },
     changes: [],
   },
+  // deferred jobs: resolved, gathered
+  {
+    rule: 'resolved into a run: the job stays queued with its run, CPU and memory, and goes back to the queue',
+    state: taskOf('queued', [{ id: 'a', status: 'queued', kind: 'step' }]),
+    event: resolvedEvent('a', { kind: 'run', spec: stepSpec('a'), command: 'echo hi', cpu: 2, memMb: 512 }),
+    changes: ['job a: spec, command, cpu, memMb'],
+    effects: [{ kind: 'ready', jobId: 'a' }],
+    check: (d) => assert.deepEqual(patchOf(d, 'a').cpu, 2),
+  },
+  {
+    rule: 'resolved into a value: the job runs and succeeds with its outputs in one decision; the jobs after it are queued',
+    state: taskOf('queued', [{ id: 'a', status: 'queued', kind: 'step' }, { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' }]),
+    event: resolvedEvent('a', { kind: 'value', outputs: { x: 1 }, reason: 'its outputs were evaluated' }),
+    changes: [
+      'task: queued → running (first job started)',
+      'job a: queued → running (started)',
+      'job a: running → succeeded (its outputs were evaluated)',
+      'job b: waiting → queued (upstream jobs succeeded)',
+    ],
+    check: (d) => assert.deepEqual(patchOf(d, 'a', 'succeeded').outputs, { x: 1 }),
+  },
+  {
+    rule: 'resolved into a skip: the job is skipped with null outputs, and a skipped job lets the jobs after it run',
+    state: taskOf('running', [{ id: 'a', status: 'queued', kind: 'step' }, { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' }]),
+    event: resolvedEvent('a', { kind: 'skip', outputs: { x: null }, reason: 'skipped: its condition is false' }),
+    changes: ['job a: queued → skipped (skipped: its condition is false)', 'job b: waiting → queued (upstream jobs succeeded)'],
+    check: (d) => assert.deepEqual(patchOf(d, 'a', 'skipped').outputs, { x: null }),
+  },
+  {
+    rule: 'resolved into an expansion: the jobs it adds start queued or waiting, and it runs until they end',
+    state: taskOf('running', [{ id: 'a', status: 'queued', kind: 'step' }]),
+    event: resolvedEvent('a', {
+      kind: 'expand',
+      spec: stepSpec('a', ['c1', 'c2']),
+      jobs: [addedJob('c1', []), addedJob('c2', ['c1'])],
+    }),
+    changes: [
+      'job c1: added, queued (ready)',
+      'job c2: added, waiting (waiting for upstream jobs)',
+      'job a: queued → running (waiting for the 2 job(s) it added)',
+    ],
+  },
+  {
+    rule: 'resolved into an empty expansion (an empty scatter): it gathers at once',
+    state: taskOf('running', [{ id: 'a', status: 'queued', kind: 'step' }]),
+    event: resolvedEvent('a', { kind: 'expand', spec: stepSpec('a', []), jobs: [] }),
+    changes: ['job a: queued → running (nothing to run)'],
+    effects: [{ kind: 'gather', jobId: 'a' }],
+  },
+  {
+    rule: 'resolution failed (an expression failed): the job fails with the reason',
+    state: taskOf('running', [{ id: 'a', status: 'queued', kind: 'step' }]),
+    event: resolvedEvent('a', { kind: 'fail', reason: "step 'x', valueFrom of input 'y': boom" }),
+    changes: ["job a: queued → failed (step 'x', valueFrom of input 'y': boom)"],
+  },
+  {
+    rule: 'a resolution killed by a stop: the job is cancelled',
+    state: taskOf('stopping', [{ id: 'a', status: 'queued', kind: 'step' }], { stopRequested: true }),
+    event: resolvedEvent('a', { kind: 'fail', reason: 'aborted' }, 'stop'),
+    changes: ['job a: queued → cancelled (the task was stopped)'],
+  },
+  {
+    rule: 'a resolution cut short by a shutdown: the job goes back to the queue as it was',
+    state: taskOf('running', [{ id: 'a', status: 'queued', kind: 'step' }]),
+    event: resolvedEvent('a', { kind: 'fail', reason: 'aborted' }, 'shutdown'),
+    changes: [],
+    effects: [{ kind: 'ready', jobId: 'a' }],
+  },
+  {
+    rule: 'the last job an expansion added succeeds: the job that added it gathers',
+    state: taskOf('running', [
+      { id: 'a', status: 'running', kind: 'step', children: ['c1', 'c2'] },
+      { id: 'c1', status: 'skipped', kind: 'step' },
+      { id: 'c2', status: 'running', kind: 'step' },
+    ]),
+    event: ended('c2', result('succeeded', 0, 'exit code 0')),
+    worker: workerOf(['c2']),
+    changes: ['job c2: running → succeeded (exit code 0)'],
+    effects: [{ kind: 'gather', jobId: 'a' }],
+  },
+  {
+    rule: 'gathered: the job succeeds with the gathered outputs, and the jobs after it are queued',
+    state: taskOf('running', [
+      { id: 'a', status: 'running', kind: 'step', children: ['c1'] },
+      { id: 'c1', status: 'succeeded', kind: 'step' },
+      { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' },
+    ]),
+    event: { kind: 'job-gathered', jobId: 'a', outcome: { outputs: { out: [1] } }, killedFor: undefined, at: AT },
+    worker: workerOf(['a']),
+    changes: ['job a: running → succeeded (the jobs it added ended)', 'job b: waiting → queued (upstream jobs succeeded)'],
+    check: (d) => assert.deepEqual(patchOf(d, 'a', 'succeeded').outputs, { out: [1] }),
+  },
+  {
+    rule: 'gathering failed (an output of the wrong type): the job fails',
+    state: taskOf('running', [{ id: 'a', status: 'running', kind: 'step', children: [] }]),
+    event: { kind: 'job-gathered', jobId: 'a', outcome: { reason: "output 'o' is null" }, killedFor: undefined, at: AT },
+    worker: workerOf(['a']),
+    changes: ["job a: running → failed (output 'o' is null)"],
+  },
+  {
+    rule: 'take-over: a job that expanded is not lost with its worker; one whose jobs have all ended is gathered',
+    state: taskOf('running', [
+      { id: 'a', status: 'running', kind: 'step', children: ['c1'] },
+      { id: 'c1', status: 'succeeded', kind: 'step' },
+      { id: 'b', status: 'running', kind: 'step', children: ['c2'] },
+      { id: 'c2', status: 'queued', kind: 'step' },
+    ]),
+    event: { kind: 'taken-over', at: AT },
+    changes: [],
+    effects: [{ kind: 'gather', jobId: 'a' }],
+  },
   // delete, cannot run, halt
   {
     rule: 'delete: the jobs running here are killed first',
@@ -791,7 +935,7 @@ describe('the state table', () => {
 
   it('has as ends exactly the states with no way out, and every state reachable from the first', () => {
     assert.deepEqual(TERMINAL_TASK_STATES, ['succeeded', 'failed', 'stopped']);
-    assert.deepEqual(TERMINAL_JOB_STATES, ['succeeded', 'failed', 'cancelled']);
+    assert.deepEqual(TERMINAL_JOB_STATES, ['succeeded', 'failed', 'skipped', 'cancelled']);
     const reachable = <S extends string>(table: Record<S, readonly S[]>, first: S) => {
       const seen = new Set<S>([first]);
       for (const s of seen) for (const next of table[s]) seen.add(next);

@@ -128,8 +128,10 @@ for (const kind of CONTAINER_KINDS) {
         const jobs = async () => (await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`))).jobs as any[];
         const work = async () => (await jobs()).find((j) => j.node_id === 'work');
         const pulling = `waiting for its image ${image} to be pulled`;
+        // The wait is said as the pull begins, before the runtime (its own process) has reached the registry.
         let job = await work();
-        for (const deadline = Date.now() + 20_000; job.waiting_for !== pulling && Date.now() < deadline; await sleep(100)) job = await work();
+        const seen = () => job.waiting_for === pulling && sockets.size > 0;
+        for (const deadline = Date.now() + 20_000; !seen() && Date.now() < deadline; await sleep(100)) job = await work();
         assert.equal(job.waiting_for, `waiting for its image ${image} to be pulled`, JSON.stringify(job));
         assert.equal(job.status, 'queued');
         assert.ok(sockets.size > 0, 'the runtime is at the registry');

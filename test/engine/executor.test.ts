@@ -286,6 +286,26 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
       assert.deepEqual(await readdir(join(spec.workDir, 'inputs', 'near')), []);
     });
 
+    it('mounts in the inputs area /var/lib/cwl: a tree and a file below it, read-only, nothing left in the working directory', onlyIsolated('mounts under /var/data only'), async () => {
+      const spec = await job('cat /var/lib/cwl/inputs/1/a.txt /var/lib/cwl/inputs/2/in.txt; ls /var/lib/cwl/inputs; echo x > /var/lib/cwl/inputs/1/a.txt');
+      const tree = join(spec.dir, 'staging');
+      await mkdir(join(tree, 'inputs', '1'), { recursive: true });
+      await mkdir(join(tree, 'inputs', '2'));
+      await writeFile(join(tree, 'inputs', '1', 'a.txt'), 'literal\n');
+      await writeFile(join(tree, 'inputs', '2', 'in.txt'), '');
+      const hostIn = join(spec.dir, 'in.txt');
+      await writeFile(hostIn, 'bound\n');
+      spec.mounts = [
+        { hostPath: tree, sandboxPath: '/var/lib/cwl', readOnly: true },
+        { hostPath: hostIn, sandboxPath: '/var/lib/cwl/inputs/2/in.txt', readOnly: true },
+      ];
+      const r = await executor.run(spec, never());
+      assert.equal(r.outcome, 'failed', 'the inputs area is read-only');
+      assert.equal(await read(spec.stdoutLog), 'literal\nbound\n1\n2\n');
+      assert.equal(await read(join(tree, 'inputs', '1', 'a.txt')), 'literal\n');
+      assert.deepEqual(await readdir(spec.workDir), []);
+    });
+
     it('a read-only mount cannot be written', onlyIsolated('mounts are symlinks and the job has the server user\'s rights'), async () => {
       const spec = await job('echo overwritten > /var/data/inputs/in.txt');
       const hostIn = join(spec.dir, 'in.txt');

@@ -241,6 +241,7 @@ for (const backend of BACKENDS) {
           cachedFrom: null,
           cacheLookup: null,
           outputStamps: null,
+          outputs: null,
         })),
       );
       for (const job of listed) {
@@ -593,6 +594,39 @@ for (const backend of BACKENDS) {
         assert.equal(await store.deleteTask(taken, 'owner'), false, 'an owner deletes only what it holds');
         assert.equal(await store.deleteTask(taken, 'thief'), true);
         assert.equal(await store.getTask(taken), undefined);
+      });
+
+      it('adds jobs to held tasks at run time and patches their spec, cpu and outputs in the same write (held tasks only)', async () => {
+        const held = await claimable('grows', {}, ['root']);
+        const lost = await claimable('grows-lost', {}, ['root']);
+        await claimAll('grower');
+        await store.releaseTasks('grower', [lost]);
+        await claimAll('other-grower');
+        const added = (taskId: string, nodes: string[]) => jobsFor(taskId, nodes, 'queued');
+        const outputs = { out: { class: 'File', location: 'file:///data/x.txt', size: 3 }, n: [1, null] };
+        const applied = await store.applyChanges({
+          owner: 'grower',
+          newJobs: [...added(held, ['c1', 'c2']), ...added(lost, ['c1'])],
+          jobs: [
+            { id: `${held}.root`, taskId: held, patch: { status: 'running', reason: 'expanded', spec: { deps: [], node: 'root', children: 2 }, cpu: 3 } },
+            { id: `${held}.c1`, taskId: held, patch: { status: 'running', reason: 'started' } },
+            { id: `${held}.c1`, taskId: held, patch: { status: 'succeeded', reason: 'done', outputs } },
+          ],
+        });
+        assert.deepEqual(applied.lost, [lost]);
+        const jobs = new Map((await store.listJobs(held)).map((j) => [j.nodeId, j]));
+        assert.deepEqual([...jobs.keys()].sort(), ['c1', 'c2', 'root']);
+        assert.equal(jobs.get('c2')!.status, 'queued');
+        assert.equal(jobs.get('c2')!.outputs, null);
+        assert.deepEqual(jobs.get('c1')!.outputs, outputs);
+        assert.equal(jobs.get('c1')!.status, 'succeeded');
+        assert.deepEqual(jobs.get('root')!.spec, { deps: [], node: 'root', children: 2 });
+        assert.equal(jobs.get('root')!.cpu, 3);
+        assert.deepEqual(transitions(await store.taskEvents(held)).filter(([job]) => job === `${held}.c1`), [
+          [`${held}.c1`, 'queued', 'running', 'started'],
+          [`${held}.c1`, 'running', 'succeeded', 'done'],
+        ]);
+        assert.deepEqual((await store.listJobs(lost)).map((j) => j.nodeId), ['root'], 'nothing is added to a lost task');
       });
 
       it('records the provenance of stored items with their task (held tasks only), replaced by a later store, with the task status now', async () => {

@@ -167,7 +167,7 @@ function KindLegend() {
   );
 }
 
-const STATES: JobStatus[] = ['waiting', 'queued', 'running', 'succeeded', 'failed', 'cancelled'];
+const STATES: JobStatus[] = ['waiting', 'queued', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'];
 
 function Legend() {
   return (

@@ -12,6 +12,11 @@ export interface SourcePosition {
 export interface CwlIssue {
   readonly message: string;
   readonly at?: SourcePosition;
+  /**
+   * The feature the document needs and gdflow does not support (a requirement class it does not know), when that is
+   * the problem: cwl-runners exit 33 for these rather than 1, and name the feature.
+   */
+  readonly unsupported?: string;
 }
 
 /** `/dir/tool.cwl:12:5` for a file URI, the URI itself otherwise. */
@@ -42,6 +47,11 @@ export class CwlValidationError extends InvalidInput {
     super(issues.map(formatIssue).join('\n'));
     this.issues = issues;
   }
+
+  /** The features gdflow does not support, when every problem is one (else empty: the document is wrong). */
+  get unsupportedFeatures(): string[] {
+    return this.issues.every((i) => i.unsupported !== undefined) ? [...new Set(this.issues.map((i) => i.unsupported!))] : [];
+  }
 }
 
 /** Collects errors and warnings while a document is read, so that one load reports them all. */
@@ -54,6 +64,11 @@ export class Diagnostics {
     add(this.errors, message, at);
   }
 
+  /** Records an error that is a feature gdflow does not support (CwlIssue.unsupported). */
+  unsupported(feature: string, message: string, at?: SourcePosition): void {
+    add(this.errors, message, at, feature);
+  }
+
   warn(message: string, at?: SourcePosition): void {
     add(this.warnings, message, at);
   }
@@ -64,7 +79,7 @@ export class Diagnostics {
   }
 }
 
-function add(issues: CwlIssue[], message: string, at: SourcePosition | undefined): void {
+function add(issues: CwlIssue[], message: string, at: SourcePosition | undefined, unsupported?: string): void {
   const same = (i: CwlIssue): boolean => i.message === message && i.at?.uri === at?.uri && i.at?.line === at?.line && i.at?.column === at?.column;
-  if (!issues.some(same)) issues.push(at ? { message, at } : { message });
+  if (!issues.some(same)) issues.push({ message, ...(at ? { at } : {}), ...(unsupported !== undefined ? { unsupported } : {}) });
 }

@@ -21,6 +21,8 @@ export interface LoadedJob {
   readonly values: Readonly<Record<string, unknown>>;
   /** `cwl:requirements` of the job (CWL v1.2 §Requirements and hints: they override the process's). */
   readonly requirements: readonly Requirement[];
+  /** The requirements as the job writes them (under `cwl:requirements`), for a client that passes the job on. */
+  readonly requirementsAsWritten?: unknown;
   readonly warnings: readonly CwlIssue[];
 }
 
@@ -31,14 +33,15 @@ const REQUIREMENT_KEYS = new Set(['cwl:requirements', `${CWL_NAMESPACE}requireme
 export async function loadJob(
   uri: string,
   source: DocumentSource,
-  options: { namespaces?: Readonly<Record<string, string>> } = {},
+  options: { namespaces?: Readonly<Record<string, string>>; base?: string } = {},
 ): Promise<LoadedJob> {
   const diagnostics = new Diagnostics();
   const text = await source.read(uri);
   const parsed = text.trim() === '' ? {} : parseYaml(text, uri);
   const reader = { document: async (u: string) => parseYaml(await source.read(u), u), text: (u: string) => source.read(u) };
   const expanded = await expandDirectives(parsed, uri, reader, diagnostics);
-  const job = readJob(expanded, uri, options, diagnostics);
+  // cwl-runner's --basedir: where relative locations of the job are, instead of the job file's directory.
+  const job = readJob(expanded, options.base ?? uri, options.namespaces ? { namespaces: options.namespaces } : {}, diagnostics);
   return job;
 }
 
@@ -62,16 +65,18 @@ export function readJob(
   const values: Record<string, unknown> = {};
   copyPositions(job, values);
   let requirements: Requirement[] = [];
+  let requirementsAsWritten: unknown;
   for (const [key, item] of Object.entries(job)) {
     if (key.startsWith('$')) continue;
     if (REQUIREMENT_KEYS.has(key) || expandPrefix(key, namespaces) === `${CWL_NAMESPACE}requirements`) {
       requirements = jobRequirements(job, key, namespaces, diagnostics);
+      requirementsAsWritten = item;
       continue;
     }
     values[key] = resolveFiles(item, base, namespaces);
   }
   diagnostics.throwIfErrors();
-  return { values, requirements, warnings: diagnostics.warnings };
+  return { values, requirements, ...(requirementsAsWritten !== undefined ? { requirementsAsWritten } : {}), warnings: diagnostics.warnings };
 }
 
 /** Every File and Directory in a value, resolved against `base` (they may sit in records and lists). */

@@ -25,9 +25,13 @@ export const DEFAULT_NAMESPACES: Readonly<Record<string, string>> = {
 /**
  * Schemes a reference may start with to be absolute already. Anything else before a colon is a
  * relative path (`colon:test.cwl` is a file name), as schema-salad only treats the schemes its
- * fetcher supports as absolute.
+ * fetcher supports as absolute. `gdflow:` names an item of the account's data store
+ * (`gdflow:cwl/inputs/<hash>/reads.fq`): the locations `gdflow cwl run` gives the server.
  */
-const ABSOLUTE_SCHEMES = new Set(['file', 'http', 'https', 'ftp', 'mailto', 'urn', 'data', 's3', 'gs', 'keep', 'arv']);
+const ABSOLUTE_SCHEMES = new Set(['file', 'http', 'https', 'ftp', 'mailto', 'urn', 'data', 's3', 'gs', 'keep', 'arv', 'gdflow']);
+
+/** The scheme of data-store locations in documents and job objects sent to the server (`gdflow:<data path>`). */
+export const DATA_STORE_SCHEME = 'gdflow:';
 
 const schemeOf = (ref: string): string | undefined => /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(ref)?.[1]?.toLowerCase();
 

@@ -158,7 +158,91 @@ const saveJobSchema = {
   additionalProperties: false,
 } as const;
 
-export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, saveJobSchema] } as const;
+/**
+ * A File or Directory a run must find at `path` (absolute, as the command sees it), parents before children: bound
+ * read-only from `location` (a file: URI of the host, under the data root), made from a literal (a File's `contents`;
+ * a Directory without a location is made empty and filled by the items after it), or, `writable`, a copy the command
+ * may change; `inPlace`, the original itself, bound writable (CWL's InplaceUpdateRequirement).
+ */
+const stagedItem = {
+  type: 'object',
+  properties: {
+    class: { enum: ['File', 'Directory'] },
+    path: { type: 'string', pattern: '^/' },
+    location: { type: 'string', pattern: '^file:' },
+    contents: { type: 'string' },
+    writable: { type: 'boolean' },
+    inPlace: { type: 'boolean' },
+  },
+  required: ['class', 'path', 'writable'],
+  additionalProperties: false,
+} as const;
+
+/** What a deferred job resolved into a run does: a command, as a tool job's, with the files it must find. */
+const resolvedRun = {
+  type: 'object',
+  properties: {
+    kind: { const: 'run' },
+    /** Run with /bin/sh -c in the job's working directory (/var/data in the sandbox). */
+    command: { type: 'string' },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    staging: { type: 'array', items: stagedItem },
+    cpu: { type: 'integer', minimum: 0 },
+    /** The memory limit (MiB; 0: none asked). */
+    memMb: { type: 'integer', minimum: 0 },
+    network: { type: 'boolean' },
+    /** The container image, for the executors that run one; empty: none. */
+    image: { type: 'string' },
+    /** Seconds, 0 for no limit of its own (the server's job timeout still applies). */
+    timeLimit: { type: 'integer', minimum: 0 },
+    /** False when the run must not come from the call cache (its document says its results are not reusable). */
+    callCaching: { type: 'boolean' },
+    /** The resolver's payload for turning the finished working directory into the job's outputs. */
+    collect: { type: 'object' },
+  },
+  required: ['kind', 'command', 'env', 'staging', 'cpu', 'memMb', 'network', 'image', 'timeLimit', 'callCaching', 'collect'],
+  additionalProperties: false,
+} as const;
+
+/** A deferred job that added jobs to its task: it ends when they have, with the outputs its resolver gathers from theirs. */
+const resolvedExpansion = {
+  type: 'object',
+  properties: {
+    kind: { const: 'expand' },
+    /** The ids of the jobs it added. */
+    children: { type: 'array', items: { type: 'string', minLength: 1 } },
+    /** The resolver's payload for gathering their outputs. */
+    gather: { type: 'object' },
+  },
+  required: ['kind', 'children', 'gather'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * A deferred job (docs/tasks.md, "Deferred jobs"): its work is known only when the jobs it depends on have ended (a
+ * CWL step, later a WDL call). When they have, the engine asks its resolver what it is, with their outputs: a run, a
+ * value, an expansion into more jobs, or nothing (skipped). `resolved` records a run or an expansion once decided.
+ */
+const stepJobSchema = {
+  type: 'object',
+  properties: {
+    kind: { const: 'step' },
+    ...common,
+    /** The resolver that decides what the job is (`cwl`). */
+    resolver: { type: 'string', minLength: 1 },
+    /** The job's name among its task's deferred jobs, as the resolver speaks of it (`main/align[3]`). */
+    key: { type: 'string', minLength: 1 },
+    /** What the resolver needs to resolve it. */
+    payload: { type: 'object' },
+    /** The id of the job whose expansion added this one, which waits for it. */
+    parent: { type: 'string', minLength: 1 },
+    resolved: { oneOf: [resolvedRun, resolvedExpansion] },
+  },
+  required: ['kind', 'nodeId', 'alias', 'deps', 'resolver', 'key', 'payload'],
+  additionalProperties: false,
+} as const;
+
+export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, saveJobSchema, stepJobSchema] } as const;
 
 export type FileSource = FromSchema<typeof fileSource>;
 export type ToolJobSpec = FromSchema<typeof toolJobSchema>;
@@ -166,7 +250,27 @@ export type LoadJobSpec = FromSchema<typeof loadJobSchema>;
 export type SaveJobSpec = FromSchema<typeof saveJobSchema>;
 export type TesJobPart = FromSchema<typeof tesPart>;
 export type StageSource = FromSchema<typeof stageSource>;
-export type JobSpec = ToolJobSpec | LoadJobSpec | SaveJobSpec;
+export type StepJobSpec = FromSchema<typeof stepJobSchema>;
+export type StagedItem = FromSchema<typeof stagedItem>;
+export type ResolvedRun = FromSchema<typeof resolvedRun>;
+export type ResolvedExpansion = FromSchema<typeof resolvedExpansion>;
+export type JobSpec = ToolJobSpec | LoadJobSpec | SaveJobSpec | StepJobSpec;
+
+/** A deferred job not resolved yet: the engine asks its resolver what it is once it is queued. */
+export const isUnresolvedStep = (spec: JobSpec): spec is StepJobSpec => spec.kind === 'step' && spec.resolved === undefined;
+
+/** A deferred job resolved into a run: it runs as a tool job does. */
+export const runOf = (spec: JobSpec): ResolvedRun | undefined => (spec.kind === 'step' && spec.resolved?.kind === 'run' ? spec.resolved : undefined);
+
+/** A deferred job that expanded: it gathers the jobs it added. */
+export const expansionOf = (spec: JobSpec): ResolvedExpansion | undefined =>
+  spec.kind === 'step' && spec.resolved?.kind === 'expand' ? spec.resolved : undefined;
+
+/** The jobs that must end before this one goes on: its deps, and the jobs an expansion of it added. */
+export const upstreamOf = (spec: JobSpec): readonly string[] => {
+  const expansion = expansionOf(spec);
+  return expansion ? [...spec.deps, ...expansion.children] : spec.deps;
+};
 
 const validate = new Ajv({ allErrors: false }).compile<JobSpec>(JOB_SPEC_SCHEMA);
 

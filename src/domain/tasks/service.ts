@@ -1,4 +1,4 @@
-import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type Store, type Task } from '../../store/store.js';
+import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type Store, type Task, type Workflow } from '../../store/store.js';
 import { parseJobSpec, type JobSpec } from './job-spec.js';
 import { waitingFor } from './waiting.js';
 import { TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
@@ -171,6 +171,27 @@ interface StartRequest {
 /** How the audit log names a task. */
 const taskTarget = (task: Task): string => `${task.accountName}/${task.projectName}/tasks/${task.id} (${task.name})`;
 
+/**
+ * Runs again a task no workflow made (a CWL run: domain/cwl/runs/service.ts) with the name `nameOf` makes, or answers
+ * undefined when the task is not of its kind.
+ */
+export type OtherRerun = (
+  scope: Scope,
+  task: Task,
+  nameOf: (at: Date, taskId: string) => string,
+) => Promise<{ task_id: string; task_name: string }> | undefined;
+
+/** ActivateWorkflow of a workflow imported from CWL: a CWL run of its document (cwl/imports/activation.ts). */
+export interface ImportedWorkflowRuns {
+  activate(scope: Scope, workflow: Workflow, request: { parameters: JsonObject; taskName: string | null | undefined }): Promise<{ task_id: string; task_name: string }>;
+}
+
+/** The CWL runs tasks may be: reruns of CWL runs, and the runs of workflows imported from CWL. */
+export interface CwlTasks {
+  rerun?: OtherRerun;
+  imported?: ImportedWorkflowRuns;
+}
+
 /** ActivateWorkflow (INTERFACE.md 4.15) and the task and job routes of docs/wire.md §2. */
 export class TaskService {
   constructor(
@@ -179,6 +200,7 @@ export class TaskService {
     private readonly catalog: DataCatalog,
     private readonly files: TaskFiles,
     private readonly logs: LogLinks,
+    private readonly cwl: CwlTasks = {},
   ) {}
 
   /**
@@ -221,6 +243,10 @@ export class TaskService {
         : await this.store.getWorkflow(owner.id, workflowName, version);
     if (!workflow) {
       throw notFound(`workflow '${workflowName}'${version === undefined ? ' has no executable version' : ` version ${version} does not exist`} in ${ownerAccount}/${ownerProject}`);
+    }
+    if (workflow.cwl !== null) {
+      if (!this.cwl.imported) throw invalid(`workflow '${workflow.name}' version ${workflow.version} was imported from CWL, and this server runs no CWL`);
+      return this.cwl.imported.activate(scope, workflow, { parameters, taskName: request.taskName });
     }
     const { template, graph } = await this.workflows.runTemplate(workflow);
 
@@ -448,6 +474,8 @@ export class TaskService {
    */
   async rerun(scope: Scope, taskId: string): Promise<{ task_id: string; task_name: string }> {
     const task = await this.task(scope, taskId);
+    const other = this.cwl.rerun?.(scope, task, (at, id) => rerunName(task.name, at, id));
+    if (other !== undefined) return other;
     const parameters = structuredClone(task.parameters);
     // The outputs where the task put them (names left blank were given defaults made of the task's name).
     const outputs: Record<string, { data: Array<{ name: string; description: string }> }> = {};

@@ -2,7 +2,7 @@ import type { JobStatus, TaskStatus } from '../../contract/states.js';
 
 /**
  * Task states (docs/tasks.md): scheduled → queued → running → succeeded | failed; stopping → stopped. Job states:
- * waiting → queued → running → succeeded | failed; any unfinished job → cancelled. Their names are in
+ * waiting → queued → running → succeeded | failed; queued → skipped; any unfinished job → cancelled. Their names are in
  * contract/states.ts, which the API's schemas and the store share; their transitions are here.
  */
 export type { JobStatus, TaskStatus };
@@ -23,6 +23,11 @@ export type { JobStatus, TaskStatus };
  *        queued → failed (its process could not be started); queued → queued (that start is tried again)
  *        running → succeeded | failed | queued (its worker died or shut down while it ran, or it is retried)
  *        waiting | queued | running → cancelled (the task was stopped, or another job failed)
+ *        A deferred job (job-spec.ts, kind 'step': its work is decided when its upstream jobs have ended) is resolved
+ *        while queued: into a run (it stays queued, and runs as a tool job does), a value (queued → running →
+ *        succeeded in one decision), an expansion (queued → running: it gathers the jobs it added, and ends when they
+ *        have: running → succeeded | failed), or nothing to do (queued → skipped: a conditional step whose condition
+ *        is false; its outputs are nulls, and the jobs after it run).
  */
 export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
   scheduled: ['queued', 'stopped', 'failed'],
@@ -36,10 +41,11 @@ export const TASK_TRANSITIONS: Record<TaskStatus, readonly TaskStatus[]> = {
 
 export const JOB_TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
   waiting: ['queued', 'cancelled'],
-  queued: ['queued', 'running', 'failed', 'cancelled'],
+  queued: ['queued', 'running', 'failed', 'skipped', 'cancelled'],
   running: ['succeeded', 'failed', 'queued', 'cancelled'],
   succeeded: [],
   failed: [],
+  skipped: [],
   cancelled: [],
 };
 
@@ -56,14 +62,18 @@ export const TERMINAL_JOB_STATES: readonly JobStatus[] = JOB_STATES.filter((s) =
 export const isTerminalTask = (status: TaskStatus): boolean => TASK_TRANSITIONS[status].length === 0;
 export const isTerminalJob = (status: JobStatus): boolean => JOB_TRANSITIONS[status].length === 0;
 
-/** The states of an upstream job that let the jobs after it run (a skipped step would be one too). */
-export const UNBLOCKING_JOB_STATES: readonly JobStatus[] = ['succeeded'];
+/**
+ * The states of an upstream job that let the jobs after it run: a skipped job does not fail its dependents (CWL
+ * passes its outputs on as nulls).
+ */
+export const UNBLOCKING_JOB_STATES: readonly JobStatus[] = ['succeeded', 'skipped'];
 export const unblocksDependents = (status: JobStatus): boolean => UNBLOCKING_JOB_STATES.includes(status);
 
 /** The states of a task whose queued jobs may start. */
 export const DISPATCHING_TASK_STATES: readonly TaskStatus[] = ['queued', 'running'];
 
 export interface Progress {
+  /** Jobs that succeeded or were skipped. */
   done: number;
   total: number;
   running: number;
@@ -74,7 +84,7 @@ export interface Progress {
 /** Progress from the number of jobs in each state. */
 export function progressOf(counts: Partial<Record<JobStatus, number>>): Progress {
   const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
-  const done = counts.succeeded ?? 0;
+  const done = (counts.succeeded ?? 0) + (counts.skipped ?? 0);
   return {
     done,
     total,

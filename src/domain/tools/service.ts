@@ -6,6 +6,7 @@ import type { RequiredToolVersionQuery, ToolVersionQuery } from '../../contract/
 import { invalid, notFound } from '../errors.js';
 import { checkName, queryVersion } from '../names.js';
 import { exportTool } from '../cwl/export/index.js';
+import { cwlSourceOf } from '../cwl/imports/source.js';
 import { readToolDefinition, validateToolDefinition } from './definition.js';
 import { toolAsRead, toolDetails, toolParameterTemplate, toolSummary, toolsUrl } from './views.js';
 
@@ -16,6 +17,10 @@ export interface Scope {
   project: string;
   baseUrl: string;
 }
+
+/** Why a version imported from CWL is not put again: its definition is a view of its CWL document. */
+export const importedFromCwl = (kind: 'tool' | 'workflow', name: string, version: number): string =>
+  `${kind} '${name}' version ${version} was imported from CWL: its definition is a view of its CWL document; import the changed document (gdflow cwl import) to make a new version`;
 
 /**
  * The seven tool operations of INTERFACE.md 4.1–4.7. Bodies and queries arrive as their schemas let them through
@@ -50,6 +55,7 @@ export class ToolService {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const tool = await this.store.getTool(project.id, name, version);
     if (!tool) throw invalid(`tool '${name}' version ${version} does not exist`);
+    if (tool.cwl !== null) throw invalid(importedFromCwl('tool', name, version));
     const { stored, definition } = validateToolDefinition(body.configs, name);
     // The store checks the pins and writes atomically, so a workflow cannot pin the version in between.
     try {
@@ -140,6 +146,8 @@ export class ToolService {
   /** The version asked, or the latest checked one, as a CWL v1.2 document (docs/cwl.md, "Export"). */
   async exportCwl(scope: Scope, toolName: string, query: ToolVersionQuery, gdflowVersion: string): Promise<Record<string, unknown>> {
     const tool = await this.oneVersion(scope, toolName, query);
+    const imported = cwlSourceOf(tool.cwl);
+    if (imported) return exportTool({ cwlDocument: imported.document }, { gdflowVersion });
     if (tool.status !== 'checked' || !tool.configs) throw invalid(`tool '${tool.name}' version ${tool.version} has no valid definition yet (status unchecked)`);
     const source = { account: tool.accountName, project: tool.projectName, name: tool.name, version: tool.version, definition: readToolDefinition(tool.configs) };
     return exportTool(source, { gdflowVersion });

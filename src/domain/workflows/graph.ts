@@ -20,6 +20,8 @@ export interface ResolvedTool {
   name: string;
   version: number;
   definition: ToolDefinition;
+  /** A version imported from CWL (its definition is a view): no GeneDock workflow may run it as a node. */
+  importedFromCwl?: boolean;
 }
 
 export interface NodeParameter {

@@ -12,7 +12,8 @@ export const blockFileProperty = () => ({ block_file: { block_name: null, is_blo
 export interface InputEntry {
   category: string;
   alias: string;
-  type: 'file';
+  /** `directory` only in the template of a workflow imported from CWL (cwl/imports/run-template.ts). */
+  type: 'file' | 'directory';
   required: boolean;
   minitems: number;
   maxitems: number;
@@ -22,7 +23,7 @@ export interface InputEntry {
 
 export interface OutputEntry {
   alias: string;
-  type: 'file';
+  type: 'file' | 'directory';
   minitems: number;
   maxitems: number;
   formats: string[];
@@ -114,16 +115,19 @@ function parameterEntries(node: GraphNode): Record<string, ParameterEntry> {
   return result;
 }
 
+/** A template with no inputs, outputs or parameters yet, and the default Property and Conditions. */
+export const emptyRunTemplate = (description: string): RunTemplate => ({
+  name: null,
+  description,
+  Inputs: {},
+  Outputs: {},
+  Parameters: {},
+  Property: { water_mark: { style: null, required: false }, CDN: { required: false }, reference_task: [{ id: null }] },
+  Conditions: { schedule: '' },
+});
+
 export function buildRunTemplate(graph: WorkflowGraph, description = ''): RunTemplate {
-  const template: RunTemplate = {
-    name: null,
-    description,
-    Inputs: {},
-    Outputs: {},
-    Parameters: {},
-    Property: { water_mark: { style: null, required: false }, CDN: { required: false }, reference_task: [{ id: null }] },
-    Conditions: { schedule: '' },
-  };
+  const template = emptyRunTemplate(description);
   for (const node of graph.nodes) {
     if (node.kind === 'load') template.Inputs[node.id] = inputEntry(graph, node);
     else if (node.kind === 'store') template.Outputs[node.id] = outputEntry(graph, node);

@@ -6,8 +6,15 @@ import type { CreateWorkflowBody, PutWorkflowBody, SetRunTemplateBody } from '..
 import { invalid, notFound } from '../errors.js';
 import { isObject } from '../json.js';
 import { checkName, queryVersion } from '../names.js';
-import type { Scope } from '../tools/service.js';
 import { exportWorkflow } from '../cwl/export/index.js';
+import { cwlGraphView } from '../cwl/imports/graph-view.js';
+import { cwlRunTemplate } from '../cwl/imports/run-template.js';
+import { cwlSourceOf } from '../cwl/imports/source.js';
+import { loadDocument } from '../cwl/document/load.js';
+import { InMemoryDocumentSource } from '../cwl/document/source.js';
+import type { CwlProcess } from '../cwl/model.js';
+import { CWL_DOCUMENT_URI } from '../cwl/runs/plan.js';
+import { importedFromCwl, type Scope } from '../tools/service.js';
 import { buildGraph, toolAppIds, type WorkflowGraph } from './graph.js';
 import { applySavedTemplate, buildRunTemplate, type RunTemplate } from './run-template.js';
 import { resolveTools } from './tool-resolver.js';
@@ -27,7 +34,20 @@ export class WorkflowService {
   /** Validate a configuration for the workflow's owner: the graph and the tool versions it pins. */
   async validate(configs: unknown, owner: { accountName: string; projectName: string }): Promise<WorkflowGraph> {
     const resolved = await resolveTools(this.store, toolAppIds(configs), owner);
+    for (const [appId, tool] of resolved) {
+      if (tool.importedFromCwl) {
+        throw invalid(`app_id '${appId}' is tool '${tool.name}' version ${tool.version}, imported from CWL: it runs in CWL workflows (gdflow cwl run, gdflow cwl import), not as a node of a GeneDock workflow`);
+      }
+    }
     return buildGraph(configs, (appId) => resolved.get(appId));
+  }
+
+  /** The process of a version imported from CWL, loaded from the document it keeps; undefined for a GeneDock one. */
+  async cwlProcess(workflow: Workflow): Promise<CwlProcess | undefined> {
+    const source = cwlSourceOf(workflow.cwl);
+    if (!source) return undefined;
+    const documents = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(source.document) });
+    return (await loadDocument(`${CWL_DOCUMENT_URI}${source.process}`, documents)).process;
   }
 
   /** The graph of a stored, checked workflow version. */
@@ -68,6 +88,7 @@ export class WorkflowService {
   async put(scope: Scope, workflowName: string, body: PutWorkflowBody): Promise<void> {
     const { description, configs } = body;
     const { workflow } = await this.version(scope, workflowName, body.workflow_version, 'write');
+    if (workflow.cwl !== null) throw invalid(importedFromCwl('workflow', workflow.name, workflow.version));
     // Optional in the schema: a version that does not exist is said first.
     if (configs === undefined) throw invalid('configs is required');
     const graph = await this.validate(configs, workflow);
@@ -131,11 +152,17 @@ export class WorkflowService {
     return { template: applySavedTemplate(buildRunTemplate(graph, workflow.description), workflow.runTemplate), graph };
   }
 
+  /** The template of any version: of its graph, or of its CWL process for one imported from CWL. */
+  async template(workflow: Workflow): Promise<RunTemplate> {
+    const process = await this.cwlProcess(workflow);
+    if (process) return applySavedTemplate(cwlRunTemplate(process, workflow.description), workflow.runTemplate);
+    return (await this.runTemplate(workflow)).template;
+  }
+
   /** 4.13 GetExecutableWorkflow. Without workflow_version, the latest checked version. */
   async getExecutable(scope: Scope, workflowName: string, query: WorkflowVersionQuery) {
     const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
-    const { template } = await this.runTemplate(workflow);
-    return { parameter: template };
+    return { parameter: await this.template(workflow) };
   }
 
   /** The version a run addresses: the one given, or the latest checked one. */
@@ -152,7 +179,7 @@ export class WorkflowService {
   /** docs/wire.md §2 "set run template": save defaults that later GetExecutableWorkflow calls return. */
   async setRunTemplate(scope: Scope, workflowName: string, body: SetRunTemplateBody): Promise<void> {
     const workflow = await this.executableVersion(scope, workflowName, body.workflow_version, 'write');
-    const { template } = await this.runTemplate(workflow);
+    const template = await this.template(workflow);
     const parameters = body.parameters;
     // Optional in the schema: a version that does not exist is said first.
     if (parameters === undefined) throw invalid('parameters must be an object (the run-parameter template), not missing');
@@ -174,6 +201,8 @@ export class WorkflowService {
   /** The version asked, or the latest checked one, as a CWL v1.2 document with its tools (docs/cwl.md, "Export"). */
   async exportCwl(scope: Scope, workflowName: string, query: WorkflowVersionQuery, gdflowVersion: string): Promise<Record<string, unknown>> {
     const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
+    const imported = cwlSourceOf(workflow.cwl);
+    if (imported) return exportWorkflow({ cwlDocument: imported.document }, { gdflowVersion });
     const { template, graph } = await this.runTemplate(workflow);
     const { accountName: account, projectName: project, name, version, description } = workflow;
     return exportWorkflow({ account, project, name, version, description, graph, template }, { gdflowVersion });
@@ -182,6 +211,7 @@ export class WorkflowService {
   /** Nodes and edges of a validated version, for the CLI's `workflow graph` and the web console. */
   async graph(scope: Scope, workflowName: string, query: WorkflowVersionQuery) {
     const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
+    if (workflow.cwl !== null) return cwlGraphView(workflow);
     return graphView(workflow, await this.graphOf(workflow));
   }
 }

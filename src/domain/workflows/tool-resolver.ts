@@ -23,6 +23,7 @@ export async function resolveTools(store: Store, appIds: string[], owner: { acco
       name: tool.name,
       version: tool.version,
       definition: readToolDefinition(tool.configs),
+      ...(tool.cwl !== null ? { importedFromCwl: true } : {}),
     });
   }
   return resolved;

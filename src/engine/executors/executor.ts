@@ -10,7 +10,13 @@
 
 export interface Mount {
   hostPath: string;
-  /** Absolute, normalised, strictly under `/var/data` (e.g. `/var/data/inputs/reads.fq`). */
+  /**
+   * Absolute, normalised, strictly under `/var/data` (e.g. `/var/data/inputs/reads.fq`), or in the inputs area
+   * `/var/lib/cwl` (that directory or below it: where deferred jobs stage their inputs outside the working
+   * directory, docs/tasks.md "Deferred jobs"). Mounts are made in order: a mount below another one comes after it.
+   * The sandboxed executors (bwrap, podman, docker) bind both; the host executor, which has no sandbox, takes mounts
+   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead).
+   */
   sandboxPath: string;
   readOnly: boolean;
 }
@@ -138,3 +144,6 @@ export interface Executor {
 
 /** Where the job's working directory appears to the command. */
 export const SANDBOX_DATA_DIR = '/var/data';
+
+/** Where the sandboxed executors may also mount: inputs staged outside the working directory (see Mount). */
+export const SANDBOX_INPUTS_DIR = '/var/lib/cwl';

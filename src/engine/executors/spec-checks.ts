@@ -4,7 +4,7 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { SANDBOX_DATA_DIR, type RunSpec } from './executor.js';
+import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type RunSpec } from './executor.js';
 
 /** Checks that `p` is an absolute, normalised path strictly under /var/data; returns its part after "/var/data/". */
 export function sandboxRelative(p: string, what: string): string {
@@ -19,6 +19,20 @@ export function sandboxRelative(p: string, what: string): string {
   return rel;
 }
 
+/**
+ * A mount's sandbox path (executor.ts, Mount): its part after "/var/data/" when it is in the working directory, or
+ * undefined when it is in the inputs area (/var/lib/cwl or below), which is outside it. Throws for anything else.
+ */
+export function mountRelative(p: string): string | undefined {
+  if (typeof p === 'string' && (p === SANDBOX_INPUTS_DIR || p.startsWith(`${SANDBOX_INPUTS_DIR}/`))) {
+    if (p.includes('\0') || posix.normalize(p) !== p || p.endsWith('/') || p.split('/').some((seg) => seg === '.' || seg === '..')) {
+      throw new Error(`mount: "${p}" must be a normalised absolute path`);
+    }
+    return undefined;
+  }
+  return sandboxRelative(p, 'mount');
+}
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates what every executor needs from a spec (throws Error naming the problem). */
@@ -27,7 +41,7 @@ export function validateSpec(spec: RunSpec): void {
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
   for (const root of spec.roots ?? []) checkRoot(root, spec.workDir);
   for (const mount of spec.mounts) {
-    sandboxRelative(mount.sandboxPath, 'mount');
+    mountRelative(mount.sandboxPath);
     if (!posix.isAbsolute(mount.hostPath)) throw new Error(`mount: hostPath must be absolute: "${mount.hostPath}"`);
     try {
       lstatSync(mount.hostPath); // a metadata read: cheaper inline than through the thread pool

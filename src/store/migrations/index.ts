@@ -8,6 +8,8 @@ import * as m0006 from './0006_call_cache_attempts.js';
 import * as m0007 from './0007_audit_client_address.js';
 import * as m0008 from './0008_task_list_filters.js';
 import * as m0009 from './0009_data_provenance.js';
+import * as m0010 from './0010_job_outputs.js';
+import * as m0011 from './0011_cwl_documents.js';
 import * as m0012 from './0012_ga4gh.js';
 
 /**
@@ -25,6 +27,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_audit_client_address': m0007,
   '0008_task_list_filters': m0008,
   '0009_data_provenance': m0009,
+  '0010_job_outputs': m0010,
+  '0011_cwl_documents': m0011,
   '0012_ga4gh': m0012,
 };
 

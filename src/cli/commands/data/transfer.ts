@@ -34,12 +34,15 @@ export class TransferProgress {
   private files = 0;
   private readonly bar: Progress;
 
+  /** `enabled`: false for no bar at all (`gdflow cwl run --quiet`); default: a bar when stderr is a terminal. */
   constructor(
     private readonly total: number,
     private readonly count: number,
     label: string,
+    enabled?: boolean,
   ) {
-    this.bar = progressBar(total, `${label} [{bar}] {percentage}% | {files} | {done} of {size} | ETA {eta_formatted}`, { payload: this.payload() });
+    const format = `${label} [{bar}] {percentage}% | {files} | {done} of {size} | ETA {eta_formatted}`;
+    this.bar = progressBar(total, format, { payload: this.payload(), ...(enabled === false ? { enabled } : {}) });
   }
 
   get filesDone(): number {

@@ -16,7 +16,7 @@ import { jobsOf } from './shared.js';
 
 export type LogStream = 'stdout' | 'stderr';
 
-const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
+const ENDED = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One stream of one job's log, as far as it has been read: whole lines are printed, an unfinished one waits. */

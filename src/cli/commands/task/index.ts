@@ -19,7 +19,7 @@ export function registerTask(program: Command): void {
       'after',
       `
 Task states: scheduled, queued, running, stopping, then succeeded, failed or stopped.
-Job states:  waiting, queued, running, then succeeded, failed or cancelled.
+Job states:  waiting, queued, running, then succeeded, failed, skipped (a CWL step whose condition is false) or cancelled.
 A JOB argument is a job id or the node id of the job in its workflow.`,
     );
   registerTaskLs(task);

@@ -18,6 +18,16 @@ export interface LoadedDocument {
   readonly warnings: readonly CwlIssue[];
   /** Every file read, in order: documents, `$import`s, `$include`s, `run` targets. */
   readonly files: readonly string[];
+  /**
+   * Every process document read (the loaded one first, then those its `run`s name), as the loader saw them before
+   * normalization: directives expanded, identifiers absolute, map forms as lists. packDocument makes one document of them.
+   */
+  readonly documents: readonly ResolvedDocument[];
+}
+
+/** A process document with its directives expanded and its identifiers resolved (schema-salad's resolved form). */
+export interface ResolvedDocument extends DocumentMetadata {
+  readonly uri: string;
 }
 
 /**
@@ -34,14 +44,12 @@ export async function loadDocument(uri: string, source: DocumentSource): Promise
   if (process) checkFeatureRequirements(process, session.diagnostics);
   session.diagnostics.throwIfErrors();
   if (!process) throw new CwlValidationError([{ message: `no process loaded from ${uri}` }]);
-  return { process, warnings: session.diagnostics.warnings, files: session.files };
+  return { process, warnings: session.diagnostics.warnings, files: session.files, documents: session.documents() };
 }
 
 type Json = Record<string, unknown>;
 
-interface PreparedDocument extends DocumentMetadata {
-  readonly uri: string;
-}
+type PreparedDocument = ResolvedDocument;
 
 /** One load: the documents read so far, the identifiers they define, the processes normalized. */
 class LoadSession implements DirectiveReader {
@@ -114,6 +122,11 @@ class LoadSession implements DirectiveReader {
       return undefined;
     }
     return this.normalize(node as Json);
+  }
+
+  /** The documents prepared, in the order they were first named. */
+  documents(): ResolvedDocument[] {
+    return [...this.prepared.values()].filter((d): d is PreparedDocument => d !== null);
   }
 
   /** Checks every process of every document read (cwltool validates whole documents). */

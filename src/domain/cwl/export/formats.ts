@@ -69,3 +69,17 @@ export function formatUri(term: string): string {
   const [prefix, rest] = [term.slice(0, term.indexOf(':')), term.slice(term.indexOf(':') + 1)];
   return prefix in FORMAT_PREFIXES ? FORMAT_PREFIXES[prefix as keyof typeof FORMAT_PREFIXES] + rest : term;
 }
+
+/**
+ * The GeneDock format name of a CWL format URI, the way back of formatTerm: an EDAM term gdflow knows is its first
+ * name (`format_1930` is `fastq`), a gdflow term its name; any other URI its last segment (`format_9999`, `format1`).
+ */
+export function formatName(uri: string): string {
+  if (uri.startsWith(EDAM_NAMESPACE)) {
+    const term = uri.slice(EDAM_NAMESPACE.length);
+    const name = Object.keys(EDAM_TERMS).find((key) => EDAM_TERMS[key] === term);
+    if (name !== undefined) return name;
+  }
+  if (uri.startsWith(GDFLOW_FORMAT_NAMESPACE)) return decodeURIComponent(uri.slice(GDFLOW_FORMAT_NAMESPACE.length));
+  return uri.split(/[#/]/).filter(Boolean).pop() ?? uri;
+}

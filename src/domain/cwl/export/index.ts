@@ -10,7 +10,7 @@ import { cwlWorkflow, type WorkflowSource } from './workflow.js';
 
 export type { ToolSource } from './tool.js';
 export type { WorkflowSource } from './workflow.js';
-export { formatTerm, formatUri, EDAM_NAMESPACE, GDFLOW_FORMAT_NAMESPACE } from './formats.js';
+export { formatName, formatTerm, formatUri, EDAM_NAMESPACE, GDFLOW_FORMAT_NAMESPACE } from './formats.js';
 export { toolIds, type ToolIds } from './ids.js';
 
 type JsonObject = Record<string, unknown>;

@@ -32,7 +32,8 @@ export function readRequirements(owner: RecordReader, key: 'requirements' | 'hin
     if (spec === undefined) {
       const suggestion = nearest(cls, Object.keys(REQUIREMENT_FIELDS));
       const message = `unknown ${key === 'hints' ? 'hint' : 'requirement'} class '${cls}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
-      if (key === 'requirements') return owner.context.diagnostics.error(message, at);
+      // A runner must not ignore a requirement: one of a class gdflow does not know is a feature it does not support.
+      if (key === 'requirements') return owner.context.diagnostics.unsupported(cls, message, at);
       owner.context.diagnostics.warn(`${message} (kept, not used)`, at);
       const { class: _, ...fields } = entry;
       return extensions.push(at ? { class: cls, fields, at } : { class: cls, fields });

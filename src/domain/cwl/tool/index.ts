@@ -5,6 +5,8 @@
  * OutputDirectory interfaces (src/engine/cwl/local-files.ts implements them over the local filesystem).
  */
 export { prepareToolRun, exitStatus } from './prepare.js';
+export { discoverSecondaryFiles, inputFileContext } from './input-files.js';
+export { ToolExpressions } from './expressions.js';
 export { collectToolOutputs, type CollectOptions } from './collect-outputs.js';
 export { runExpressionTool } from './expression-tool.js';
 export { OutsideOutputDirectory, ToolRunError } from './errors.js';

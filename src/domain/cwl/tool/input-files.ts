@@ -58,6 +58,18 @@ export async function completeInputFiles(inputs: readonly InputParameter[], valu
   }
 }
 
+/**
+ * Only the secondary files the inputs declare, found beside their primaries: what a client does with a job before it
+ * sends its files elsewhere (cwltool fills them in when it loads a job), so that they travel with their primaries.
+ */
+export async function discoverSecondaryFiles(inputs: readonly InputParameter[], values: JsonMap, context: InputFileContext): Promise<void> {
+  for (const input of inputs) {
+    await visitTypedFiles(input.type, values[input.name], input, `inputs.${input.name}`, async (file, settings, path) => {
+      if (file.class === 'File' && settings.secondaryFiles.length > 0) await secondaryFiles(file, settings, path, context);
+    });
+  }
+}
+
 async function completeFile(file: FileObject, settings: FileSettings, path: string, context: InputFileContext): Promise<void> {
   await checkExists(file, path, context.files);
   if (file.class === 'Directory') {

@@ -1,16 +1,18 @@
-import type { DataProvenance, Job, JobPatch, StateChanges, Task, TaskPatch } from '../../../store/store.js';
+import type { DataProvenance, Job, JobPatch, NewJob, StateChanges, Task, TaskPatch } from '../../../store/store.js';
 import { unblocksDependents, type JobStatus, type TaskStatus } from '../states.js';
 import type { Effect } from './effects.js';
 import type { JobState } from './state.js';
 import { checkJobTransition, checkTaskTransition } from './transitions.js';
 
 /**
- * One change of state: the task's or one job's, with its new status (a transition) or without (a patch); or the
- * provenance of data items a store step put in the data store, written with the step's end (docs/data.md).
+ * One change of state: the task's or one job's, with its new status (a transition) or without (a patch); a job
+ * added to the task (a deferred job's expansion); or the provenance of data items a store step put in the data store,
+ * written with the step's end (docs/data.md).
  */
 export type Change =
   | { kind: 'task'; patch: TaskPatch }
   | { kind: 'job'; jobId: string; patch: JobPatch }
+  | { kind: 'new-job'; job: NewJob }
   | { kind: 'stored'; records: readonly DataProvenance[] };
 
 /** What a rule decided: the changes, in the order they are to be made, and the effects to carry out after them. */
@@ -74,6 +76,11 @@ export class DecisionBuilder {
     this.changes.push({ kind: 'job', jobId: job.job.id, patch: { status, reason, ...extra } });
   }
 
+  /** A job added to the task, in the state it starts in. */
+  addJob(job: NewJob): void {
+    this.changes.push({ kind: 'new-job', job });
+  }
+
   /** A change of a job that is not a transition (its handle, its outputs' stamps). */
   patchJob(job: JobRef, patch: Omit<JobPatch, 'status'>): void {
     this.changes.push({ kind: 'job', jobId: job.job.id, patch });
@@ -97,14 +104,16 @@ export class DecisionBuilder {
  * A decision's changes as one write of the store, for a caller that writes them at once (the API stopping a task no
  * worker holds; a worker failing a task it cannot load). The worker's own decisions go through its batched writes.
  */
-export function changesOf(taskId: string, decision: Decision): Pick<StateChanges, 'tasks' | 'jobs' | 'stored'> {
+export function changesOf(taskId: string, decision: Decision): Pick<StateChanges, 'tasks' | 'jobs' | 'newJobs' | 'stored'> {
   const tasks: NonNullable<StateChanges['tasks']> = [];
   const jobs: NonNullable<StateChanges['jobs']> = [];
+  const newJobs: NonNullable<StateChanges['newJobs']> = [];
   const stored: DataProvenance[] = [];
   for (const change of decision.changes) {
     if (change.kind === 'task') tasks.push({ id: taskId, patch: change.patch });
     else if (change.kind === 'job') jobs.push({ id: change.jobId, taskId, patch: change.patch });
+    else if (change.kind === 'new-job') newJobs.push(change.job);
     else stored.push(...change.records);
   }
-  return { tasks, jobs, stored };
+  return { tasks, jobs, newJobs, stored };
 }

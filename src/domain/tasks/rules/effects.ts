@@ -20,6 +20,13 @@ export type Effect =
   | { kind: 'hold'; jobId: string; until: number | null }
   /** Look at the task again at `at` (unix seconds), though nothing else happens to it. */
   | { kind: 'wake'; at: number }
+  /**
+   * A queued deferred job the worker was resolving goes back to the queue, as what it resolved into (a run), or as it
+   * was (its worker shuts down): its attempt is not counted.
+   */
+  | { kind: 'ready'; jobId: string }
+  /** The jobs a deferred job's expansion added have ended (or there were none): gather their outputs into its own. */
+  | { kind: 'gather'; jobId: string }
   /** Follow a job an earlier owner started, through the executor's handle of it, instead of starting it. */
   | { kind: 'adopt'; jobId: string; handle: string }
   /** Delete the working directories of these nodes' jobs, once the decision's changes are written. */

@@ -1,4 +1,5 @@
 import type { Decision } from './decision.js';
+import { jobGathered, jobResolved, type JobGathered, type JobResolved } from './deferred-rules.js';
 import { cacheProbed, jobEnded, jobStarted, takeOver, type CacheProbed, type JobEnded, type JobStarted } from './job-rules.js';
 import type { JobState, TaskState, WorkerView } from './state.js';
 import { advance, deleteTask, halt } from './task-rules.js';
@@ -9,9 +10,8 @@ import type { IllegalTransition } from './transitions.js';
  * what it sees (a claim, a job's start and end, a stop request, a DELETE) into an event, asks `decide`, and carries
  * out the decision: its changes (checked against the state table, states.ts) and its effects (effects.ts).
  *
- * A new kind of event (a job whose inputs are known at run time resolved into its command; a scatter step expanded
- * into its jobs; a conditional step skipped) is a new member of RuleEvent and a rule for it; a new state is a row of
- * the state table and the rules into and out of it. The engine carries out changes and effects whatever their
+ * A new kind of event is a new member of RuleEvent and a rule for it (a deferred job resolved into a run, a value, an
+ * expansion or a skip: deferred-rules.ts); a new state is a row of the state table and the rules into and out of it. The engine carries out changes and effects whatever their
  * cause, and learns what it needs of a state from states.ts.
  */
 export type RuleEvent =
@@ -22,6 +22,10 @@ export type RuleEvent =
   | JobStarted
   | JobEnded
   | CacheProbed
+  /** A deferred job's resolver decided what it is (deferred-rules.ts). */
+  | JobResolved
+  /** The jobs a deferred job added have ended, and their outputs were gathered into its own. */
+  | JobGathered
   /** A DELETE of the task this worker holds. */
   | { kind: 'delete' }
   /** The rules asked for a transition the table forbids, deciding another event of this task. */
@@ -39,6 +43,10 @@ export function decide(state: TaskState, event: RuleEvent, worker: WorkerView): 
       return jobEnded(state, jobOf(state, event.jobId), event, worker);
     case 'cache-probed':
       return cacheProbed(state, jobOf(state, event.jobId), event, worker);
+    case 'job-resolved':
+      return jobResolved(state, jobOf(state, event.jobId), event);
+    case 'job-gathered':
+      return jobGathered(state, jobOf(state, event.jobId), event);
     case 'delete':
       return deleteTask(state, worker.running);
     case 'halt':
@@ -54,6 +62,7 @@ function jobOf(state: TaskState, jobId: string): JobState {
 
 export { changesOf, NOTHING, type Change, type Decision } from './decision.js';
 export type { Effect, KillReason } from './effects.js';
+export type { AddedJob, JobGathered, JobResolved, Resolution } from './deferred-rules.js';
 export { cannotRun, stopTask } from './task-rules.js';
 export { startReason } from './job-rules.js';
 export { NOTHING_RUNS_HERE } from './state.js';

@@ -1,6 +1,7 @@
 import type { Job, JobAttempt, JobPatch, Json } from '../../../store/store.js';
 import { parseSizeMb } from '../../tools/definition.js';
 import { backoffBefore, failureKind, nextMemory, readRetryPolicy, type RetryOn } from '../../tools/retry-policy.js';
+import { expansionOf } from '../job-spec.js';
 import { provenanceOf } from '../outputs.js';
 import { isTerminalJob } from '../states.js';
 import { DecisionBuilder, type Decision } from './decision.js';
@@ -92,7 +93,8 @@ function ended(out: DecisionBuilder, state: TaskState, job: JobState, { result, 
   const attempts = ran || result.outcome !== 'killed' ? [...job.job.attempts, attemptOf(job.job, result, memMb)] : job.job.attempts;
   const ended = { attempt: job.job.attempt, exitCode: result.exitCode, endedAt: result.endedAt, attempts };
   if (result.outcome === 'succeeded') {
-    const outputs = { cachedFrom: result.cachedFrom ?? null, ...keyOf(result), outputStamps: result.outputStamps ?? null };
+    const values = result.outputs !== undefined ? { outputs: result.outputs } : {};
+    const outputs = { cachedFrom: result.cachedFrom ?? null, ...keyOf(result), outputStamps: result.outputStamps ?? null, ...values };
     out.jobTo(job, 'succeeded', result.reason, { ...ended, ...outputs });
     queueReady(out, job);
     return;
@@ -120,10 +122,16 @@ function ended(out: DecisionBuilder, state: TaskState, job: JobState, { result, 
   out.jobTo(job, 'failed', retry.why ? `${result.reason} (${retry.why})` : result.reason, { ...ended, ...keyed });
 }
 
-/** The jobs waiting for `job` that wait for nothing else once it has succeeded are queued. */
-function queueReady(out: DecisionBuilder, job: JobState): void {
+/**
+ * `job` has succeeded (or was skipped): the jobs waiting for it that wait for nothing else now are queued, and a
+ * deferred job whose expansion it was the last unfinished job of gathers their outputs.
+ */
+export function queueReady(out: DecisionBuilder, job: JobState): void {
   for (const next of job.dependents) {
-    if (out.statusOf(next) === 'waiting' && out.stillWaitingOn(next) === 0) out.jobTo(next, 'queued', 'upstream jobs succeeded');
+    if (out.stillWaitingOn(next) !== 0) continue;
+    const status = out.statusOf(next);
+    if (status === 'waiting') out.jobTo(next, 'queued', 'upstream jobs succeeded');
+    else if (status === 'running' && expansionOf(next.spec)) out.effect({ kind: 'gather', jobId: next.job.id });
   }
 }
 
@@ -184,6 +192,11 @@ export function takeOver(state: TaskState, at: number, worker: WorkerView): Deci
       continue;
     }
     if (job.status !== 'running') continue;
+    if (expansionOf(entry.spec)) {
+      // It runs nowhere: it waits for the jobs it added, and gathers them once they have ended.
+      if (entry.waitingOn === 0) out.effect({ kind: 'gather', jobId: job.id });
+      continue;
+    }
     const lost: JobAttempt = {
       attempt: job.attempt,
       outcome: 'lost',

@@ -1,4 +1,4 @@
-import type { Job, Task } from '../../../store/store.js';
+import type { Job, Json, Task } from '../../../store/store.js';
 import type { CacheParts } from '../../cache/key.js';
 import type { RetryPolicy } from '../../tools/retry-policy.js';
 import type { JobSpec } from '../job-spec.js';
@@ -14,9 +14,12 @@ import type { StoredItem } from '../outputs.js';
 export interface JobState {
   readonly job: Readonly<Job>;
   readonly spec: JobSpec;
-  /** The jobs that list this one among their deps. */
+  /** The jobs that list this one among their deps, and the deferred job whose expansion added it (job-spec.ts, upstreamOf). */
   readonly dependents: readonly JobState[];
-  /** How many of its deps are not yet in a state that lets it run (states.ts, UNBLOCKING_JOB_STATES). */
+  /**
+   * How many of its deps (and, for a deferred job that expanded, of the jobs it added) are not yet in a state that
+   * lets it go on (states.ts, UNBLOCKING_JOB_STATES).
+   */
   readonly waitingOn: number;
 }
 
@@ -80,6 +83,8 @@ export interface AttemptResult {
   cacheLookup?: 'hit' | 'miss' | 'off';
   /** The stamps of the outputs of a succeeded job that has a key. */
   outputStamps?: Job['outputStamps'];
+  /** The outputs of a succeeded job whose outputs are values (a deferred job's run). */
+  outputs?: Json;
   /** What a store step put in the data store, however it ended (a failure may come after some items). */
   stored?: readonly StoredItem[];
 }

@@ -84,7 +84,9 @@ function failFast(out: DecisionBuilder, state: TaskState, running: RunningHere, 
  */
 function succeed(out: DecisionBuilder, state: TaskState, at: number, worker: WorkerView): void {
   const task = state.task;
-  out.taskTo('succeeded', `all ${state.jobs.length} jobs succeeded`, { endedAt: at, ...(task.startedAt === null ? { startedAt: at } : {}) });
+  const skipped = state.jobs.filter((entry) => out.statusOf(entry) === 'skipped').length;
+  const reason = skipped === 0 ? `all ${state.jobs.length} jobs succeeded` : `${state.jobs.length - skipped} jobs succeeded, ${skipped} skipped`;
+  out.taskTo('succeeded', reason, { endedAt: at, ...(task.startedAt === null ? { startedAt: at } : {}) });
   const cleanup = task.plan.cleanup_intermediates;
   if (!(typeof cleanup === 'boolean' ? cleanup : worker.cleanupIntermediates)) return;
   const nodeIds: string[] = [];

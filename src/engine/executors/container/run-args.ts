@@ -20,7 +20,7 @@ import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_DATA_DIR, type RunSpec } from '../executor.js';
 import { missingComponents } from '../mount-points.js';
-import { sandboxRelative } from '../spec-checks.js';
+import { mountRelative } from '../spec-checks.js';
 import type { CliFlavour } from './cli.js';
 import { containerCommand, STATUS_PATH, STDERR_PATH, STDOUT_PATH } from './script.js';
 
@@ -159,7 +159,8 @@ export function jobRunArgs(
 ): { args: string[]; placeholders: string[] } {
   const placeholders: string[] = [];
   const mounts: Bind[] = spec.mounts.map((mount) => {
-    placeholders.push(...missingComponents(workDir, sandboxRelative(mount.sandboxPath, 'mount')));
+    const rel = mountRelative(mount.sandboxPath);
+    if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
     return { source: bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
   });
   let envFile: string | undefined;

@@ -17,9 +17,12 @@
  *   that environment (the same effect as `--clearenv` + `--setenv`, without putting values such as tokens on
  *   bwrap's command line, where any host user could read them).
  *
- * The job runs as uid 0 of its user namespace, which is the server's uid on the host: files it creates in
+ * The job runs in its user namespace as the server's uid, which is the server's uid on the host: files it creates in
  * /var/data belong to the server's user, and it can read host files that user owns unless they are hidden —
- * hence the defaults above and `hidePaths`.
+ * hence the defaults above and `hidePaths`. A server running as root gives its jobs the uid and gid of nobody
+ * (65534) instead of 0: they are the same user on the host, but a tool that believes itself root tries what only
+ * root may (tar restoring its archive's owners, which the namespace, mapping one uid, refuses: CWL's directory_output
+ * test), where as anyone else it does not.
  *
  * Termination: bwrap runs with `--die-with-parent` and a PID namespace whose init is bwrap's own reaper; when
  * that init dies the kernel SIGKILLs every process in the namespace, including ones that called setsid() or
@@ -31,7 +34,7 @@ import { access, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { SANDBOX_DATA_DIR, type ExecutorCapabilities, type RunSpec } from '../executor.js';
 import { findInPath } from '../find-in-path.js';
 import { missingComponents, removePlaceholders } from '../mount-points.js';
-import { prepareWorkDir, sandboxRelative } from '../spec-checks.js';
+import { mountRelative, prepareWorkDir } from '../spec-checks.js';
 import { shellArgv, type LaunchPlan } from './launch-plan.js';
 import type { ProcessExecutorOptions } from './options.js';
 import { ProcessExecutor } from './process-executor.js';
@@ -143,6 +146,7 @@ export class BwrapExecutor extends ProcessExecutor {
     const roots = spec.roots ?? [];
     const args: string[] = [
       '--unshare-all', '--unshare-user', '--disable-userns',
+      ...(process.getuid?.() === 0 ? ['--uid', '65534', '--gid', '65534'] : []),
       ...(spec.network ? ['--share-net'] : []),
       '--cap-drop', 'ALL',
       '--die-with-parent', '--new-session',
@@ -180,8 +184,9 @@ export class BwrapExecutor extends ProcessExecutor {
     args.push('--bind', workDir, SANDBOX_DATA_DIR);
     const placeholders: string[] = [];
     for (const mount of spec.mounts) {
-      const rel = sandboxRelative(mount.sandboxPath, 'mount');
-      placeholders.push(...missingComponents(workDir, rel));
+      // A mount in the inputs area is made on the /var tmpfs: nothing of it reaches the host.
+      const rel = mountRelative(mount.sandboxPath);
+      if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
       args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.hostPath, mount.sandboxPath);
     }
     for (const dir of readOnlyTmpfs) args.push('--remount-ro', dir);

@@ -43,6 +43,11 @@ describe('CWL ExpressionTool', () => {
     assert.deepEqual(await run(text('$({"n": 1})'), {}), { n: 1, s: null });
   });
 
+  it('an output of type Any may be null (as cwltool allows: the next step takes its default)', async () => {
+    assert.deepEqual(await run("inputs: []\noutputs: {output: Any}\nexpression: '$({\"output\": null})'\n", {}), { output: null });
+    assert.deepEqual(await run("inputs: []\noutputs: {output: Any}\nexpression: '$({})'\n", {}), { output: null });
+  });
+
   it('fails with an ExpressionError when the expression throws', async () => {
     await assert.rejects(run("inputs: []\noutputs: []\nexpression: '${ throw new Error(\"no\"); }'\n", {}), ExpressionError);
   });

@@ -1,0 +1,155 @@
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Client } from '../../client/client.js';
+import { digestOfFile } from '../../engine/file-hash.js';
+import { downloadFile, TransferProgress } from '../commands/data/transfer.js';
+import { dataPath, isDataLocation } from './data-locations.js';
+
+/**
+ * A run's output object as the server gives it (Files and Directories at `gdflow:` locations) made local: every File
+ * and Directory downloaded into the output directory under its basename (`_2`, `_3`, ... after a name already used),
+ * secondary files beside their primaries, and the object rewritten as cwl-runners print it: `location` (a `file:`
+ * URI) and `path` of the local file, `basename`, `size` and `checksum` (sha1) computed from the file written here,
+ * Directories with their `listing`, deep, made from what is on disk. What else the server said of a File (`format`,
+ * `contents`, ...) is kept. A literal File (with `contents` and no location) is written from its contents.
+ */
+
+type Json = Record<string, unknown>;
+
+const isFileObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && ((value as Json).class === 'File' || (value as Json).class === 'Directory');
+
+/** Keys a local File or Directory gets anew: the server's would name its own places. */
+const REPLACED = ['location', 'path', 'dirname', 'size', 'checksum', 'listing', 'secondaryFiles'];
+
+export class OutputDownloads {
+  /** Names taken in the output directory. */
+  private readonly taken = new Set<string>();
+  /** The same item named twice in the outputs is downloaded once. */
+  private readonly done = new Map<string, Promise<Json>>();
+  /** No bar: how many files a run's outputs hold is only known as they are listed. */
+  private readonly progress = new TransferProgress(0, 0, 'downloading outputs', false);
+
+  constructor(
+    private readonly client: Client,
+    private readonly outdir: string,
+  ) {}
+
+  /** The output object with every File and Directory local. */
+  async localize(value: unknown): Promise<unknown> {
+    try {
+      await mkdir(this.outdir, { recursive: true });
+      return await this.walk(value);
+    } finally {
+      this.progress.stop();
+    }
+  }
+
+  private async walk(value: unknown): Promise<unknown> {
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const item of value) out.push(await this.walk(item));
+      return out;
+    }
+    if (typeof value !== 'object' || value === null) return value;
+    if (isFileObject(value)) return this.file(value);
+    const out: Json = {};
+    for (const [key, child] of Object.entries(value)) out[key] = await this.walk(child);
+    return out;
+  }
+
+  private async file(file: Json): Promise<Json> {
+    const location = typeof file.location === 'string' ? file.location : undefined;
+    const key = location ?? `literal:${JSON.stringify(file)}`;
+    let local = this.done.get(key);
+    if (!local) {
+      local = this.fetch(file, location);
+      this.done.set(key, local);
+    }
+    return local;
+  }
+
+  private async fetch(file: Json, location: string | undefined): Promise<Json> {
+    const name = this.unusedName(basenameOf(file, location));
+    const target = join(this.outdir, name);
+    if (location === undefined) {
+      if (file.class === 'Directory') await this.literalDirectory(file, target);
+      else await writeFile(target, typeof file.contents === 'string' ? file.contents : '');
+    } else if (!isDataLocation(location)) {
+      throw new Error(`the server gave output ${name} at ${location}, not in the data store (a gdflow: location)`);
+    } else if (file.class === 'Directory') await this.directory(location, file, target);
+    else await downloadFile(this.client, dataPath(location), target, this.progress);
+    const kept = Object.fromEntries(Object.entries(file).filter(([k]) => !REPLACED.includes(k)));
+    const local: Json = { ...kept, ...(await describe(target, file.class === 'Directory')), basename: name };
+    if (Array.isArray(file.secondaryFiles)) {
+      const secondary: unknown[] = [];
+      for (const s of file.secondaryFiles) secondary.push(isFileObject(s) ? await this.file(s) : s);
+      local.secondaryFiles = secondary;
+    }
+    return local;
+  }
+
+  /** Every item below the Directory's data path, and the (empty) directories its listing names. */
+  private async directory(location: string, file: Json, target: string): Promise<void> {
+    await mkdir(target, { recursive: true });
+    const prefix = `${dataPath(location)}/`;
+    const { items } = await this.client.listData(prefix);
+    for (const item of items) {
+      const path = item.name.slice(item.name.indexOf(':') + 1);
+      const relative = path.slice(prefix.length);
+      const destination = join(target, ...relative.split('/'));
+      await mkdir(join(destination, '..'), { recursive: true });
+      await downloadFile(this.client, path, destination, this.progress);
+    }
+    await makeListedDirectories(file, target);
+  }
+
+  /** A Directory without location: its listing's entries written below it. */
+  private async literalDirectory(file: Json, target: string): Promise<void> {
+    await mkdir(target, { recursive: true });
+    const inner = new OutputDownloads(this.client, target);
+    for (const entry of Array.isArray(file.listing) ? file.listing : []) if (isFileObject(entry)) await inner.file(entry);
+  }
+
+  private unusedName(name: string): string {
+    let candidate = name;
+    for (let n = 2; this.taken.has(candidate); n++) candidate = `${name}_${n}`;
+    this.taken.add(candidate);
+    return candidate;
+  }
+}
+
+/** The subdirectories a server's listing names (empty ones included: the store holds files only). */
+async function makeListedDirectories(directory: Json, target: string): Promise<void> {
+  for (const entry of Array.isArray(directory.listing) ? directory.listing : []) {
+    if (!isFileObject(entry) || entry.class !== 'Directory' || typeof entry.basename !== 'string' || /^\.{0,2}$|\//.test(entry.basename)) continue;
+    const path = join(target, entry.basename);
+    await mkdir(path, { recursive: true });
+    await makeListedDirectories(entry, path);
+  }
+}
+
+function basenameOf(file: Json, location: string | undefined): string {
+  const given = typeof file.basename === 'string' ? file.basename : '';
+  const fallback = location === undefined ? '' : dataPath(location).split('/').pop() ?? '';
+  const name = given !== '' ? given : fallback;
+  // A name the server gave must stay a name: no path out of the output directory.
+  return name === '' || name === '.' || name === '..' || name.includes('/') ? (file.class === 'Directory' ? 'directory' : 'file') : name;
+}
+
+/** A local File or Directory as a cwl-runner prints it. */
+async function describe(path: string, directory: boolean): Promise<Json> {
+  const common = { class: directory ? 'Directory' : 'File', location: pathToFileURL(path).href, path };
+  if (!directory) {
+    const [info, sha1] = await Promise.all([stat(path), digestOfFile(path, 'sha1')]);
+    return { ...common, size: info.size, checksum: `sha1$${sha1}` };
+  }
+  const listing: Json[] = [];
+  const entries = await readdir(path, { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (!entry.isFile() && !entry.isDirectory()) continue;
+    listing.push({ ...(await describe(join(path, entry.name), entry.isDirectory())), basename: entry.name });
+  }
+  return { ...common, listing };
+}

@@ -1,0 +1,61 @@
+import { shellQuote } from '../../domain/cwl/tool/command-line.js';
+import type { CwlRuntime, StagedItem, ToolRun } from '../../domain/cwl/tool/index.js';
+import { findRequirement, type EffectiveRequirements } from '../../domain/cwl/workflow/index.js';
+import type { CwlInputObject } from '../../domain/cwl/model.js';
+import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
+import type { Json } from '../../store/store.js';
+
+/**
+ * A CommandLineTool's prepared run (domain/cwl/tool, prepareToolRun) as a deferred job's run (job-spec.ts,
+ * ResolvedRun), and what collecting its outputs needs afterwards.
+ */
+
+/** What `collect` needs after the run: where the process is, and the run's inputs, runtime and staged items. */
+export interface CollectPayload {
+  /** The ids of the steps from the root down to the step that runs the tool ([] for a root tool). */
+  readonly path: readonly string[];
+  readonly inputs: CwlInputObject;
+  readonly runtime: CwlRuntime;
+  readonly staged: readonly StagedItem[];
+  /** The document's digest: the outputs' globs and expressions are part of what the call-cache key says. */
+  readonly digest: string;
+}
+
+/** Under InplaceUpdateRequirement, a writable InitialWorkDir entry is the original, not a copy. */
+const inPlace = (run: ToolRun, item: StagedItem): boolean => run.inplaceUpdate && item.writable && item.location !== undefined;
+
+/**
+ * The staged items as output collection sees them: one changed in place is its original (a pass-through, as a
+ * read-only input is), so that an output globbing it keeps the original's location.
+ */
+export function collectedStaging(run: ToolRun): StagedItem[] {
+  return [...run.staging, ...run.workDir].map((item) => (inPlace(run, item) ? { ...item, writable: false } : item));
+}
+
+export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inContainer: boolean, collect: CollectPayload): Omit<ResolvedRun, 'kind'> {
+  // The streams are opened by the shell that runs the command, inside the sandbox: a name the tool chose cannot make
+  // the server open a host file.
+  const redirections = [
+    run.stdin !== undefined ? `<${shellQuote(run.stdin)}` : '',
+    run.stdout !== undefined ? `>${shellQuote(run.stdout)}` : '',
+    run.stderr !== undefined ? `2>${shellQuote(run.stderr)}` : '',
+  ].filter(Boolean);
+  const command = redirections.length > 0 ? `exec ${redirections.join(' ')}\n${run.command}` : run.command;
+  // Memory is limited only where the document asks for it (the reference runner limits nothing): CWL's default of
+  // 256 MiB would kill tools written for runners that never enforced it.
+  const ram = findRequirement(effective, 'ResourceRequirement')?.requirement;
+  const asked = ram?.ramMin !== undefined || ram?.ramMax !== undefined;
+  return {
+    command,
+    env: { ...run.env },
+    staging: [...run.staging, ...run.workDir].map((item) => (inPlace(run, item) ? { ...item, inPlace: true } : { ...item })),
+    cpu: Math.max(1, Math.ceil(run.resources.coresMin)),
+    memMb: asked ? Math.ceil(run.resources.ramMax) : 0,
+    network: run.networkAccess,
+    image: inContainer ? (run.container?.image ?? '') : '',
+    timeLimit: run.timeLimit,
+    // A run that changes its inputs in place is never taken from the cache: it is what it does to them that counts.
+    callCaching: run.reusable && !(run.inplaceUpdate && run.workDir.some((item) => inPlace(run, item))),
+    collect: collect as unknown as Json,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * CWL runs on the other executors (docs/cwl.md, "A CommandLineTool's run"): the host executor, which has no sandbox
+ * and stages inputs at host paths; podman, which runs a DockerRequirement's image (the repository's tiny busybox
+ * image) with inputs bound in the inputs area; Slurm with podman on its node (a throwaway single-node cluster). The same tool on each: a Directory input copied with `cp -r`, a File on
+ * stdin, an InitialWorkDir literal, an environment variable, a glob of the outdir.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Transport } from '../../src/client/transport.js';
+import { skipWithout } from '../helpers/components.js';
+import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
+import { slurmUnavailable, startSlurm } from '../helpers/slurm.js';
+import { ensureTinyImage, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
+import { jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { upload } from '../helpers/tasks.js';
+
+/** What the tool writes: the listing of its copy of the Directory, its stdin, its literal and its variable. */
+function tool(image?: string) {
+  return {
+    cwlVersion: 'v1.2',
+    class: 'CommandLineTool',
+    requirements: {
+      InitialWorkDirRequirement: { listing: [{ entryname: 'note.txt', entry: 'a literal\n' }] },
+      EnvVarRequirement: { envDef: { GREETING: 'hello from $(inputs.who)' } },
+      ShellCommandRequirement: {},
+      ...(image ? { DockerRequirement: { dockerPull: image } } : {}),
+    },
+    inputs: {
+      dir: { type: 'Directory', inputBinding: { position: 1 } },
+      text: 'File',
+      who: 'string',
+    },
+    stdin: '$(inputs.text.path)',
+    arguments: [
+      { position: 0, valueFrom: 'cp -r', shellQuote: false },
+      {
+        position: 2,
+        valueFrom:
+          'copy && ls copy > listing.txt && cat > stdin.txt && cat note.txt >> stdin.txt && echo "$GREETING" > env.txt && ' +
+          'grep "^ID=" /etc/os-release > os.txt',
+        shellQuote: false,
+      },
+    ],
+    outputs: {
+      copy: { type: 'Directory', outputBinding: { glob: 'copy' } },
+      texts: { type: 'File[]', outputBinding: { glob: '*.txt' } },
+    },
+  };
+}
+
+async function runOn(account: TestAccount, prefix: string, image?: string): Promise<void> {
+  await upload(account, `${prefix}/dir/a.txt`, 'A');
+  await upload(account, `${prefix}/dir/sub/b.txt`, 'B');
+  const text = await uploadFile(account, `${prefix}/in.txt`, 'from stdin\n');
+  const dir = { class: 'Directory', location: `gdflow:${prefix.slice(1)}/dir/` };
+  const started = await runCwl(account, { document: tool(image), job: { dir, text, who: 'gdflow' } });
+  const run = await waitForCwlRun(account, started.task_id);
+  assert.equal(run.status, 'succeeded', run.reason ?? '');
+  const texts = new Map((run.outputs!.texts as Array<{ basename: string; location: string }>).map((f) => [f.basename, f]));
+  assert.deepEqual([...texts.keys()], ['env.txt', 'listing.txt', 'note.txt', 'os.txt', 'stdin.txt']);
+  // In the image's file system, or the host's.
+  const os = (await readOutput(account, texts.get('os.txt')!)).trim();
+  if (image) assert.equal(os, 'ID=gdflow-tiny');
+  else assert.notEqual(os, 'ID=gdflow-tiny');
+  assert.equal(await readOutput(account, texts.get('listing.txt')!), 'a.txt\nsub\n');
+  assert.equal(await readOutput(account, texts.get('stdin.txt')!), 'from stdin\na literal\n');
+  assert.equal(await readOutput(account, texts.get('env.txt')!), 'hello from gdflow\n');
+  const copy = run.outputs!.copy;
+  assert.deepEqual(copy.listing.map((e: { basename: string }) => e.basename), ['a.txt', 'sub']);
+  assert.equal(await readOutput(account, copy.listing[1].listing[0]), 'B');
+  assert.equal((await jobsOf(account, started.task_id)).get('main').status, 'succeeded');
+}
+
+describe('CWL runs on the host executor', () => {
+  let server: TestServer;
+  let alice: TestAccount;
+  before(async () => {
+    server = await startTestServer({ executor: 'host' });
+    alice = await server.account();
+  });
+  after(async () => server.close());
+
+  it('stages inputs at host paths: a Directory copied, stdin, an InitialWorkDir literal, an environment variable', async () => {
+    await runOn(alice, '/cwl/host');
+  });
+});
+
+describe('CWL runs on the podman executor', { skip: skipWithoutRuntime('podman') }, () => {
+  let server: TestServer;
+  let alice: TestAccount;
+  before(async () => {
+    ensureTinyImage('podman');
+    server = await startTestServer({ executor: 'podman', pullPolicy: 'never' });
+    alice = await server.account();
+  });
+  after(async () => server?.close());
+
+  it("runs in the DockerRequirement's image, its inputs bound in the inputs area", async () => {
+    await runOn(alice, '/cwl/podman', TINY_IMAGE);
+  });
+});
+
+describe('CWL runs on Slurm with podman on the node', { skip: skipWithout(slurmUnavailable()) ?? skipWithoutRuntime('podman'), timeout: 300_000 }, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'gdflow-cwl-slurm-'));
+  let server: ServerChild | undefined;
+  let alice: TestAccount;
+  before(async () => {
+    ensureTinyImage('podman');
+    await startSlurm();
+    const dataDir = join(scratch, 'data');
+    server = await startServerProcess(dataDir, ['--executor', 'slurm', '--slurm-wrap', 'podman', '--pull-policy', 'never', '--cpus', '8', '--memory', '8g']);
+    const created = runCli(['admin', 'create-account', 'cwlslurm', '--data-dir', dataDir, '--json']);
+    assert.equal(created.status, 0, created.stderr);
+    const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
+    const credentials = { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret };
+    alice = { name: 'cwlslurm', ...credentials, api: new Transport({ endpoint: server.url, credentials, retries: 0 }) };
+  });
+  after(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("runs as a Slurm job in the DockerRequirement's image", async () => {
+    await runOn(alice, '/cwl/slurm', TINY_IMAGE);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * A CWL run survives its server (docs/tasks.md, "Deferred jobs"): the jobs its expansions added were written with the
+ * worker's lease-checked commits, so a new server taking the task over finds them where they were: the instance of a
+ * scatter that ended is not run again, the one that was running runs again, the job that expanded gathers once its
+ * jobs have ended, and the steps after it run.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Transport } from '../../src/client/transport.js';
+import { processesWith } from '../helpers/cluster.js';
+import { jobsOf, readOutput, runCwl, waitForCwlRun } from '../helpers/cwl-runs.js';
+import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
+import type { TestAccount } from '../helpers/server.js';
+import { waitForJob } from '../helpers/tasks.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-cwl-recovery-'));
+let server: ServerChild | undefined;
+
+after(async () => {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await waitForExit(server.child);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a CWL run after its server is killed', () => {
+  it('goes on from where its jobs were: the ended instance is kept, the running one runs again, the rest follows', async () => {
+    const created = runCli(['admin', 'create-account', 'cwlrecoverer', '--data-dir', dataDir, '--create', '--json']);
+    assert.equal(created.status, 0, created.stderr);
+    const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
+    const credentials = { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret };
+    const transport = (url: string) => new Transport({ endpoint: url, credentials, retries: 0 });
+    server = await startServerProcess(dataDir);
+    const account: TestAccount = { name: 'cwlrecoverer', accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret, api: transport(server.url) };
+    const marker = `3.${process.pid}${Date.now() % 100000}`;
+    const wf = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      requirements: { ScatterFeatureRequirement: {} },
+      inputs: { words: 'string[]' },
+      outputs: { joined: { type: 'File', outputSource: 'join/out' } },
+      steps: {
+        say: {
+          run: {
+            class: 'CommandLineTool',
+            baseCommand: ['sh', '-c', `if [ "$0" = slow ]; then sleep ${marker}; fi; echo "$0"`],
+            inputs: { word: { type: 'string', inputBinding: {} } },
+            stdout: 'said.txt',
+            outputs: { out: 'stdout' },
+          },
+          scatter: 'word',
+          in: { word: 'words' },
+          out: ['out'],
+        },
+        join: {
+          run: {
+            class: 'CommandLineTool',
+            baseCommand: 'cat',
+            inputs: { files: { type: 'File[]', inputBinding: {} } },
+            stdout: 'joined.txt',
+            outputs: { out: 'stdout' },
+          },
+          in: { files: 'say/out' },
+          out: ['out'],
+        },
+      },
+    };
+    const { task_id } = await runCwl(account, { document: wf, job: { words: ['quick', 'slow'] } });
+    const quickBefore = await waitForJob(account, task_id, 'main.say@0', 'succeeded');
+    await waitForJob(account, task_id, 'main.say@1', 'running');
+    for (let i = 0; i < 100 && processesWith(`sleep\u0000${marker}`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(processesWith(`sleep\u0000${marker}`).length > 0, 'the slow instance is running');
+
+    server.child.kill('SIGKILL');
+    await waitForExit(server.child);
+    server = await startServerProcess(dataDir);
+    account.api = transport(server.url);
+    const run = await waitForCwlRun(account, task_id, 60_000);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(await readOutput(account, run.outputs!.joined), 'quick\nslow\n');
+
+    const jobs = await jobsOf(account, task_id);
+    assert.deepEqual([...jobs.keys()].sort(), ['main', 'main.join', 'main.say', 'main.say@0', 'main.say@1'], 'no job was added twice');
+    assert.equal(jobs.get('main.say@0').attempt, 1, 'the instance that ended was not run again');
+    assert.equal(jobs.get('main.say@0').endTime, quickBefore.endTime);
+    assert.equal(jobs.get('main.say@1').attempt, 2, 'the interrupted instance ran again');
+    for (const job of jobs.values()) assert.equal(job.status, 'succeeded', `${job.node_id}: ${job.reason}`);
+  });
+});
