@@ -61,7 +61,7 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
     out.jobTo(job, 'cancelled', killed(event.killedFor));
   } else if (resolution.kind === 'run') {
     const { spec, command, cpu, memMb } = resolution;
-    out.patchJob(job, { spec: spec as unknown as Json, command, cpu, memMb, reason: 'resolved into a command; waiting for resources' });
+    out.patchJob(job, { spec: spec, command, cpu, memMb, reason: 'resolved into a command; waiting for resources' });
     out.effect({ kind: 'ready', jobId: job.job.id });
   } else if (resolution.kind === 'value') {
     start(out, job, event.startedAt, 'started');
@@ -74,7 +74,7 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
     for (const added of resolution.jobs) {
       const waits = added.spec.deps.length > 0;
       const start = waits ? { status: 'waiting' as const, reason: 'waiting for upstream jobs' } : { status: 'queued' as const, reason: 'ready' };
-      out.addJob({ ...added, spec: added.spec as unknown as Json, ...start });
+      out.addJob({ ...added, spec: added.spec, ...start });
     }
     const n = resolution.jobs.length;
     start(out, job, event.startedAt, n === 0 ? 'nothing to run' : `waiting for the ${n} job(s) it added`, resolution.spec);
