@@ -302,6 +302,7 @@ export const REASONS: Record<string, string> = {
   'out of memory: killed by SIGKILL under the {mb} MB limit ({reason})': '内存不足：在 {mb} MB 的限制下被 SIGKILL 终止（{reason}）',
   "out of memory: the job's processes used {used} MB, over the {mb} MB limit": '内存不足：作业的进程使用了 {used} MB，超出 {mb} MB 的限制',
   'the command exited 0 but did not write {files}': '命令以 0 退出，但没有写出 {files}',
+  'the task did not write it': '任务没有写出它',
   'could not start: {cause}': '无法启动：{cause}',
   'engine error: {cause}': '引擎错误：{cause}',
   'the process launcher could not be started: {cause}': '无法启动进程启动器：{cause}',

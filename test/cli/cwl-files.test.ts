@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '../../src/client/client.js';
-import { dataLocation, dataPath } from '../../src/cli/cwl/data-locations.js';
+import { dataLocationOf, dataPathOf as dataPath } from '../../src/domain/cwl/runs/locations.js';
 import { InputUploads } from '../../src/cli/cwl/input-uploads.js';
 import { loadLocalRun } from '../../src/cli/cwl/local-run.js';
 import { OutputDownloads } from '../../src/cli/cwl/output-downloads.js';
@@ -84,7 +84,8 @@ describe('uploading the inputs of a run', () => {
     for (const s of job.reads.secondaryFiles) assert.equal(dataPath(s.location), `${readsDir}/${s.basename}`, 'beside the primary');
     assert.equal(job.reads.path, undefined, 'no local path goes to the server');
     assert.match(job.sample.location, /^gdflow:cwl\/inputs\/[0-9a-f]{40}\/sample\/$/);
-    assert.equal(job.many[0].location.endsWith('/my file #1.txt'), true, 'data paths are written as they are');
+    assert.equal(job.many[0].location.endsWith('/my%20file%20%231.txt'), true, 'data paths are percent-encoded, as file: URIs');
+    assert.equal(dataPath(job.many[0].location).endsWith('/my file #1.txt'), true);
     assert.equal(job.many[0].basename, 'my file #1.txt');
     assert.equal(job.label, 'my label');
     // The same file as the job's many[1] and the document's default: one place, one upload.
@@ -136,12 +137,12 @@ describe('downloading the outputs of a run', () => {
       await client.putData(`${run}/${name}`, Buffer.from(text!));
     }
     const outputs = {
-      text: { class: 'File', location: dataLocation(`${run}/out.txt`), basename: 'out.txt', size: 6, checksum: 'sha1$server', format: 'http://edamontology.org/format_2330' },
+      text: { class: 'File', location: dataLocationOf(`${run}/out.txt`, false), basename: 'out.txt', size: 6, checksum: 'sha1$server', format: 'http://edamontology.org/format_2330' },
       more: [
-        { class: 'File', location: dataLocation(`${run}/a/out.txt`), basename: 'out.txt', secondaryFiles: [{ class: 'File', location: dataLocation(`${run}/a/out.txt.idx`), basename: 'out.txt.idx' }] },
-        { class: 'File', location: dataLocation(`${run}/out.txt`), basename: 'out.txt' },
+        { class: 'File', location: dataLocationOf(`${run}/a/out.txt`, false), basename: 'out.txt', secondaryFiles: [{ class: 'File', location: dataLocationOf(`${run}/a/out.txt.idx`, false), basename: 'out.txt.idx' }] },
+        { class: 'File', location: dataLocationOf(`${run}/out.txt`, false), basename: 'out.txt' },
       ],
-      tree: { class: 'Directory', location: dataLocation(`${run}/tree`, true), basename: 'tree', listing: [{ class: 'Directory', basename: 'empty', listing: [] }] },
+      tree: { class: 'Directory', location: dataLocationOf(`${run}/tree`, true), basename: 'tree', listing: [{ class: 'Directory', basename: 'empty', listing: [] }] },
       note: { class: 'File', basename: 'note.txt', contents: 'literal' },
       count: 3,
       nothing: null,
@@ -174,7 +175,7 @@ describe('downloading the outputs of a run', () => {
     const outdir = join(dir, 'outdir2');
     await assert.rejects(new OutputDownloads(client, outdir).localize({ x: { class: 'File', location: 'file:///etc/passwd' } }), /output passwd at file:\/\/\/etc\/passwd, not in the data store/);
     await client.putData('/cwl/runs/task2/f', Buffer.from('f'));
-    const local = (await new OutputDownloads(client, outdir).localize({ x: { class: 'File', location: dataLocation('/cwl/runs/task2/f'), basename: '../../escape' } })) as Record<string, any>;
+    const local = (await new OutputDownloads(client, outdir).localize({ x: { class: 'File', location: dataLocationOf('/cwl/runs/task2/f', false), basename: '../../escape' } })) as Record<string, any>;
     assert.equal(local.x.path, join(outdir, 'file'));
   });
 });

@@ -7,7 +7,7 @@ import { notFoundAs } from '../../client/client.js';
 import { digestOfFile } from '../../engine/file-hash.js';
 import { TransferProgress, uploadFile } from '../commands/data/transfer.js';
 import { unsupportedFeature, usageError } from '../exit.js';
-import { dataLocation, isDataLocation } from './data-locations.js';
+import { dataLocationOf, GDFLOW_SCHEME } from '../../domain/cwl/runs/locations.js';
 
 /**
  * The local Files and Directories of a run (the job's, the document's defaults and InitialWorkDirRequirement
@@ -149,7 +149,7 @@ export class InputUploads {
  */
 async function localFile(file: Json, where: string): Promise<string | undefined> {
   const location = file.location;
-  if (typeof location !== 'string' || isDataLocation(location) || holdsExpression(location) || location.startsWith('_:')) return undefined;
+  if (typeof location !== 'string' || location.startsWith(GDFLOW_SCHEME) || holdsExpression(location) || location.startsWith('_:')) return undefined;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
   if (scheme !== 'file') {
     throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
@@ -176,7 +176,7 @@ export async function checkLocalFiles(value: unknown, where: string): Promise<vo
 function placed(file: Json, base: string): Json {
   const name = basenameOf(file);
   const { path: _path, dirname: _dirname, listing: _listing, ...rest } = file;
-  const out: Json = { ...rest, location: dataLocation(`${base}/${name}`, file.class === 'Directory'), basename: name };
+  const out: Json = { ...rest, location: dataLocationOf(`${base}/${name}`, file.class === 'Directory'), basename: name };
   if (Array.isArray(file.secondaryFiles)) {
     out.secondaryFiles = file.secondaryFiles.map((s) =>
       isFileObject(s) && typeof s.location === 'string' && String(s.location).startsWith('file:') ? placed(s, base) : s,

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '../../client/client.js';
 import { digestOfFile } from '../../engine/file-hash.js';
 import { downloadFile, TransferProgress } from '../commands/data/transfer.js';
-import { dataPath, isDataLocation } from './data-locations.js';
+import { dataPathOf as dataPath, GDFLOW_SCHEME } from '../../domain/cwl/runs/locations.js';
 
 /**
  * A run's output object as the server gives it (Files and Directories at `gdflow:` locations) made local: every File
@@ -76,7 +76,7 @@ export class OutputDownloads {
     if (location === undefined) {
       if (file.class === 'Directory') await this.literalDirectory(file, target);
       else await writeFile(target, typeof file.contents === 'string' ? file.contents : '');
-    } else if (!isDataLocation(location)) {
+    } else if (!location.startsWith(GDFLOW_SCHEME)) {
       throw new Error(`the server gave output ${name} at ${location}, not in the data store (a gdflow: location)`);
     } else if (file.class === 'Directory') await this.directory(location, file, target);
     else await downloadFile(this.client, dataPath(location), target, this.progress);

@@ -16,5 +16,5 @@ export { describeType } from './types/describe.js';
 export { nameParts, type ValuePlace } from './types/files.js';
 export { checkFormats, type FormatOntology } from './types/format.js';
 export { FormatGraph, loadFormatOntology } from './types/ontology.js';
-export { DATA_STORE_SCHEME, resolveReference, shortname, splitFragment } from './uri.js';
+export { resolveReference, shortname, splitFragment } from './uri.js';
 export { ContentsTooLargeError, LOAD_CONTENTS_LIMIT, loadContents, type FileContentReader } from './contents.js';

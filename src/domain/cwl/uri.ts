@@ -30,9 +30,6 @@ export const DEFAULT_NAMESPACES: Readonly<Record<string, string>> = {
  */
 const ABSOLUTE_SCHEMES = new Set(['file', 'http', 'https', 'ftp', 'mailto', 'urn', 'data', 's3', 'gs', 'keep', 'arv', 'gdflow']);
 
-/** The scheme of data-store locations in documents and job objects sent to the server (`gdflow:<data path>`). */
-export const DATA_STORE_SCHEME = 'gdflow:';
-
 const schemeOf = (ref: string): string | undefined => /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(ref)?.[1]?.toLowerCase();
 
 export const isAbsoluteUri = (ref: string): boolean => {

@@ -1,7 +1,7 @@
 import { invalid } from '../../errors.js';
 import { isObject, type JsonObject } from '../../json.js';
 import { blockFileProperty, emptyRunTemplate, type RunTemplate } from '../../workflows/run-template.js';
-import { DATA_STORE_SCHEME } from '../uri.js';
+import { dataLocationOf } from '../runs/locations.js';
 import type { CwlProcess, InputParameter } from '../model.js';
 import { inputPort, outputPort, parameter, portShape } from './ports.js';
 
@@ -18,13 +18,13 @@ import { inputPort, outputPort, parameter, portShape } from './ports.js';
 export const CWL_PARAMETERS_NODE = 'inputs';
 
 /** A data item named as a run template names it (`/reads/a.fq` or `<account>:/reads/a.fq`), as a location. */
-function dataItem(name: string, account: string, where: string): string {
+function dataItem(name: string, account: string, where: string, directory: boolean): string {
   const colon = name.indexOf(':');
   const owner = colon > 0 && colon < name.indexOf('/') ? name.slice(0, colon) : account;
   const path = colon > 0 && colon < name.indexOf('/') ? name.slice(colon + 1) : name;
   if (owner !== account) throw invalid(`${where} '${name.slice(0, 200)}' is data of account '${owner}': a CWL run reads its own account's data only`);
   if (!path.startsWith('/')) throw invalid(`${where} '${name.slice(0, 200)}' must be a data item's path, starting with '/'`);
-  return `${DATA_STORE_SCHEME}${path.slice(1)}`;
+  return dataLocationOf(path, directory);
 }
 
 export function cwlRunTemplate(process: CwlProcess, description: string): RunTemplate {
@@ -87,7 +87,7 @@ export function cwlJobFromTemplate(process: CwlProcess, template: RunTemplate, g
       const format = shape.kind === 'file' ? input.format?.find((f) => !f.includes('$')) : undefined;
       const files = names.map((name, i) => ({
         class: shape.kind === 'file' ? 'File' : 'Directory',
-        location: dataItem(name, account, `parameters.Inputs.${input.name}.data[${i}].name`) + (shape.kind === 'directory' ? '/' : ''),
+        location: dataItem(name, account, `parameters.Inputs.${input.name}.data[${i}].name`, shape.kind === 'directory'),
         ...(format !== undefined ? { format } : {}),
       }));
       if (!shape.list && files.length > 1) throw invalid(`parameters.Inputs.${input.name} takes one ${shape.kind}, not ${files.length}`);
