@@ -164,8 +164,8 @@ function readTest(fields: Record<string, unknown>, where: string, base: string, 
     job: job === undefined ? undefined : suiteRelative(job, base, root),
     output: expandDirectives(fields.output, base, where, []) ?? undefined,
     shouldFail,
-    tags: (tags) ?? [],
-    required: tags === undefined || tags === null || (tags).includes('required'),
+    tags: tags ?? [],
+    required: tags === undefined || tags === null || tags.includes('required'),
   };
 }
 

@@ -57,16 +57,32 @@ export interface OpenApiDocument {
 /** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
 function openApiPath(url: string): string {
   // `::` is a literal colon (TES's `/tasks/{id}:cancel`).
-  return url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
+  return url
+    .replace(/\([^)]*\)/g, '')
+    .replace(/::/g, '\0')
+    .replace(/:([A-Za-z_]+)/g, '{$1}')
+    .replace(/\0/g, ':')
+    .replace(/\*$/, '{path}');
 }
 
 function parameters(entry: RouteEntry): ParameterObject[] {
   const out: ParameterObject[] = [];
   const params = entry.schema.params as { properties?: Record<string, SchemaObject> } | undefined;
-  for (const name of entry.url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
+  for (const name of entry.url
+    .replace(/\([^)]*\)/g, '')
+    .replace(/::/g, '\0')
+    .match(/:([A-Za-z_]+)/g)
+    ?.map((p) => p.slice(1)) ?? []) {
     out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
   }
-  if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: entry.pathDescription ?? "the data item's path below the account", schema: { type: 'string' } });
+  if (entry.url.endsWith('*'))
+    out.push({
+      name: 'path',
+      in: 'path',
+      required: true,
+      description: entry.pathDescription ?? "the data item's path below the account",
+      schema: { type: 'string' },
+    });
   const query = entry.schema.querystring as { properties?: Record<string, SchemaObject>; required?: readonly string[] } | undefined;
   for (const [name, schema] of Object.entries(query?.properties ?? {})) {
     out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });

@@ -26,7 +26,12 @@ const fileSource = {
     },
     {
       type: 'object',
-      properties: { kind: { const: 'job' }, jobId: { type: 'string', minLength: 1 }, nodeId: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+      properties: {
+        kind: { const: 'job' },
+        jobId: { type: 'string', minLength: 1 },
+        nodeId: { type: 'string', minLength: 1 },
+        path: { type: 'string', minLength: 1 },
+      },
       required: ['kind', 'jobId', 'nodeId', 'path'],
       additionalProperties: false,
     },
@@ -36,8 +41,18 @@ const fileSource = {
 /** Where a TES task's input comes from (docs/ga4gh.md, "Inputs"). */
 const stageSource = {
   oneOf: [
-    { type: 'object', properties: { kind: { const: 'data' }, account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } }, required: ['kind', 'account', 'path'], additionalProperties: false },
-    { type: 'object', properties: { kind: { const: 'file' }, path: { type: 'string', minLength: 1 } }, required: ['kind', 'path'], additionalProperties: false },
+    {
+      type: 'object',
+      properties: { kind: { const: 'data' }, account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+      required: ['kind', 'account', 'path'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { kind: { const: 'file' }, path: { type: 'string', minLength: 1 } },
+      required: ['kind', 'path'],
+      additionalProperties: false,
+    },
     { type: 'object', properties: { kind: { const: 'url' }, url: { type: 'string', minLength: 1 } }, required: ['kind', 'url'], additionalProperties: false },
     { type: 'object', properties: { kind: { const: 'content' }, text: { type: 'string' } }, required: ['kind', 'text'], additionalProperties: false },
   ],
@@ -284,7 +299,7 @@ export class JobSpecError extends Error {
 /** The spec of a job as read back from the store, checked against the schema; JobSpecError says what is wrong. */
 export function parseJobSpec(value: unknown): JobSpec {
   if (validate(value)) return value;
-  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value).kind) : 'unknown';
+  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String(value.kind) : 'unknown';
   const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
   throw new JobSpecError(`the job spec (kind ${kind}) is not one this version runs: ${detail}`);
 }

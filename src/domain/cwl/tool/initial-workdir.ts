@@ -34,7 +34,9 @@ export async function stageInitialWorkDir(requirement: InitialWorkDirRequirement
   // `in` rather than Array.isArray, which narrows a readonly list to any[].
   const { listing } = requirement;
   const entries =
-    'expression' in listing ? await wholeListing(listing.expression, context) : (await Promise.all(listing.map((entry) => listingEntry(entry, context)))).flat();
+    'expression' in listing
+      ? await wholeListing(listing.expression, context)
+      : (await Promise.all(listing.map((entry) => listingEntry(entry, context)))).flat();
   for (const [index, entry] of entries.entries()) {
     const name = normalizeName(entry.name);
     if (name === '..' || name.startsWith('../')) {

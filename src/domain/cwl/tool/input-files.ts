@@ -9,7 +9,18 @@ import { ToolRunError } from './errors.js';
 import { brief, type ToolExpressions } from './expressions.js';
 import type { FileAccess } from './file-access.js';
 import { findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
-import { asList, basenameOf, fileObjects, isFileObject, lastSegment, secondaryName, textField, visitTypedFiles, type FileObject, type FileSettings } from './values.js';
+import {
+  asList,
+  basenameOf,
+  fileObjects,
+  isFileObject,
+  lastSegment,
+  secondaryName,
+  textField,
+  visitTypedFiles,
+  type FileObject,
+  type FileSettings,
+} from './values.js';
 
 /** The context of a run's inputs, from the requirements in force and the run's options. */
 export function inputFileContext(
@@ -49,9 +60,7 @@ export interface InputFileContext {
  */
 export async function completeInputFiles(inputs: readonly InputParameter[], values: JsonMap, context: InputFileContext): Promise<void> {
   for (const input of inputs) {
-    await visitTypedFiles(input.type, values[input.name], input, `inputs.${input.name}`, (file, settings, path) =>
-      completeFile(file, settings, path, context),
-    );
+    await visitTypedFiles(input.type, values[input.name], input, `inputs.${input.name}`, (file, settings, path) => completeFile(file, settings, path, context));
     if (input.format?.some((f) => containsExpression(f)) && values[input.name] !== undefined) {
       await checkExpressionFormats(input, values[input.name]!, context);
     }
@@ -139,9 +148,7 @@ async function secondaryFiles(file: FileObject, settings: FileSettings, path: st
     if (typeof required !== 'boolean' && required !== null) {
       throw new ToolRunError(`${path}: secondaryFiles 'required' must give true or false, but ${JSON.stringify(spec.required)} gave ${brief(required)}`);
     }
-    const names = containsExpression(spec.pattern)
-      ? await context.expressions.evaluate(spec.pattern, file)
-      : secondaryName(basenameOf(file), spec.pattern);
+    const names = containsExpression(spec.pattern) ? await context.expressions.evaluate(spec.pattern, file) : secondaryName(basenameOf(file), spec.pattern);
     for (const name of asList(names)) {
       if (name === '' || name === false) continue;
       const found = await secondaryFile(file, name, path, spec.pattern, context);

@@ -105,4 +105,5 @@ export function textField(file: FileObject, field: string): string | undefined {
 }
 
 /** A File's or Directory's name: its basename, else the last segment of its location or path (all a literal may give). */
-export const basenameOf = (file: FileObject): string => textField(file, 'basename') ?? lastSegment(textField(file, 'location') ?? textField(file, 'path') ?? '');
+export const basenameOf = (file: FileObject): string =>
+  textField(file, 'basename') ?? lastSegment(textField(file, 'location') ?? textField(file, 'path') ?? '');
