@@ -1,4 +1,4 @@
-import * as library from '@huggingface/jinja';
+import * as jinja from '@huggingface/jinja';
 
 /**
  * The part of @huggingface/jinja gdflow uses, with its types stated here. The package's declaration files import
@@ -48,8 +48,9 @@ interface Library {
   Interpreter: new (env: Environment) => Interpreter;
 }
 
-const typed = library as unknown as Library;
-export const tokenize = typed.tokenize;
-export const parse = typed.parse;
-export const Environment = typed.Environment;
-export const Interpreter = typed.Interpreter;
+// Each export is read by name (not the namespace passed around as a whole) so that bundlers keep only these: the
+// CWL export embeds this code, and the rest of the library (strftime's Intl, for one) is not ES5 that cwltool accepts.
+export const tokenize = jinja.tokenize as unknown as Library['tokenize'];
+export const parse = jinja.parse as unknown as Library['parse'];
+export const Environment = jinja.Environment as unknown as Library['Environment'];
+export const Interpreter = jinja.Interpreter as unknown as Library['Interpreter'];
