@@ -52,7 +52,7 @@ export function toolDocument(doc: unknown, path: string): { name: string; descri
   let description: unknown;
   if (isObject(doc) && isObject(doc.app)) definition = doc.app;
   else if (isObject(doc) && Array.isArray(doc.tools)) {
-    const last = doc.tools[doc.tools.length - 1];
+    const last: unknown = doc.tools[doc.tools.length - 1];
     definition = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   } else if (isObject(doc) && isObject(doc.configs)) {
@@ -81,11 +81,12 @@ export function workflowDocument(doc: unknown, path: string): { name: string | u
     description = doc.description;
     body = doc.configs;
   } else if (isObject(doc) && Array.isArray(doc.workflows)) {
-    const last = doc.workflows[doc.workflows.length - 1];
+    const last: unknown = doc.workflows[doc.workflows.length - 1];
     body = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   }
-  if (!isObject(body) || !Array.isArray(body.nodelist)) throw usageError(`${path}: expected a workflow with a 'nodelist' (a mapping under 'workflow:'), as in 'gdflow workflow get' output`);
+  if (!isObject(body) || !Array.isArray(body.nodelist))
+    throw usageError(`${path}: expected a workflow with a 'nodelist' (a mapping under 'workflow:'), as in 'gdflow workflow get' output`);
   name ??= body.name;
   description ??= body.description;
   // Only the node list is the configuration; name, version and account are the document's.
@@ -111,7 +112,9 @@ export const usesAccountPlaceholder = (configs: WorkflowConfigs): boolean =>
 export function fillAccount(configs: WorkflowConfigs, account: string): WorkflowConfigs {
   return {
     ...configs,
-    nodelist: configs.nodelist.map((node) => (typeof node.app_id === 'string' ? { ...node, app_id: node.app_id.replaceAll(ACCOUNT_PLACEHOLDER, account) } : node)),
+    nodelist: configs.nodelist.map((node) =>
+      typeof node.app_id === 'string' ? { ...node, app_id: node.app_id.replaceAll(ACCOUNT_PLACEHOLDER, account) } : node,
+    ),
   };
 }
 
@@ -120,16 +123,17 @@ export function fillAccount(configs: WorkflowConfigs, account: string): Workflow
  * or a whole ActivateWorkflow body `{workflow_name, workflow_version, task_name, parameters}`.
  */
 export function runDocument(doc: unknown, path: string): Partial<ActivateWorkflowRequest> & { parameters: RunParameters } {
-  if (!isObject(doc)) throw usageError(`${path}: expected run parameters (a mapping with Inputs, Outputs, Parameters), as 'gdflow workflow getparam' prints them`);
+  if (!isObject(doc))
+    throw usageError(`${path}: expected run parameters (a mapping with Inputs, Outputs, Parameters), as 'gdflow workflow getparam' prints them`);
   if (isObject(doc.parameters) && (doc.workflow_name !== undefined || doc.parameters.Inputs !== undefined || doc.parameters.Outputs !== undefined)) {
-    const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters as RunParameters };
+    const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters };
     if (typeof doc.workflow_name === 'string') body.workflow_name = doc.workflow_name;
     if (doc.workflow_version !== undefined && doc.workflow_version !== null) body.workflow_version = Number(doc.workflow_version);
     if (typeof doc.workflow_owner === 'string') body.workflow_owner = doc.workflow_owner;
     if (typeof doc.task_name === 'string') body.task_name = doc.task_name;
     return body;
   }
-  return { parameters: doc as RunParameters };
+  return { parameters: doc };
 }
 
 /** Parse a `--version` value: a positive integer. */

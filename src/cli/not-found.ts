@@ -67,7 +67,10 @@ const project = async (client: Client): Promise<string> => `${await client.accou
 
 /** ListTool and ListWorkflow answer an empty project with a 404: no names. */
 const emptyOn404 = <T>(list: Promise<T[]>): Promise<T[]> =>
-  list.catch((error: unknown) => (error instanceof GdApiError && error.status === 404 ? [] : Promise.reject(error)));
+  list.catch((error: unknown) => {
+    if (error instanceof GdApiError && error.status === 404) return [];
+    throw error;
+  });
 
 const toolNames = (client: Client) => emptyOn404(client.listTools().then((list) => list.items.flat().map((t) => t.tool_name)));
 const workflowNames = (client: Client) => emptyOn404(client.listWorkflows().then((list) => list.items.flat().map((w) => w.workflow_name)));
@@ -81,7 +84,7 @@ function inPublic(client: Client, kind: string, name: string, names: (client: Cl
   };
 }
 
-export const missingTool = (client: Client, name: string): (error: unknown) => Promise<never> =>
+export const missingTool = (client: Client, name: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => ({
     kind: 'tool',
     name,
@@ -90,7 +93,7 @@ export const missingTool = (client: Client, name: string): (error: unknown) => P
     elsewhere: inPublic(client, 'tool', name, toolNames),
   }));
 
-export const missingWorkflow = (client: Client, name: string): (error: unknown) => Promise<never> =>
+export const missingWorkflow = (client: Client, name: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => ({
     kind: 'workflow',
     name,
@@ -100,7 +103,7 @@ export const missingWorkflow = (client: Client, name: string): (error: unknown) 
   }));
 
 /** Tasks are looked for among the newest thousand; a task name given for an id is pointed at its id. */
-export const missingTask = (client: Client, id: string): (error: unknown) => Promise<never> =>
+export const missingTask = (client: Client, id: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => {
     const tasks = (await client.listTasks({ size: 1000 }).catch(() => ({ task_list: [] }))).task_list;
     const named = tasks.find((t) => t.task_name === id);
@@ -111,14 +114,14 @@ export const missingTask = (client: Client, id: string): (error: unknown) => Pro
       kind: 'task',
       name: id,
       where: await project(client),
-      known: async () => [...tasks.map((t) => t.task_id), ...tasks.map((t) => t.task_name)],
+      known: () => Promise.resolve([...tasks.map((t) => t.task_id), ...tasks.map((t) => t.task_name)]),
       // Either way the suggestion shows the id to use and the name it goes by.
       describe: (found) => (byName.has(found) ? `${byName.get(found)} (${found})` : `${found} (${byId.get(found)})`),
     };
   });
 
 /** A data item is looked for in its directory: `alice:/reads/a.fq` among the items of `alice:/reads/`. */
-export const missingData = (client: Client, name: string): (error: unknown) => Promise<never> =>
+export const missingData = (client: Client, name: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => {
     const ref = await client.dataRef(name);
     const dir = `${ref.account}:${ref.path.slice(0, ref.path.lastIndexOf('/') + 1)}`;

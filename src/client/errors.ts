@@ -27,7 +27,13 @@ export class GdApiError extends Error {
 
   /** The wire body plus status and request id, e.g. for `--json` error output. */
   toJSON() {
-    return { status: this.status, error_code: this.errorCode, error_message: this.errorMessage, error_message_chs: this.errorMessageChs, request_id: this.requestId };
+    return {
+      status: this.status,
+      error_code: this.errorCode,
+      error_message: this.errorMessage,
+      error_message_chs: this.errorMessageChs,
+      request_id: this.requestId,
+    };
   }
 }
 
@@ -37,4 +43,13 @@ export class GdConnectionError extends Error {
     super(message, options);
     this.name = 'GdConnectionError';
   }
+}
+
+/**
+ * A field of an error body as text: the GeneDock body's fields are strings; a server that sent something else
+ * (a number, a nested object) is shown as JSON rather than as "[object Object]"; a missing field is `otherwise`.
+ */
+export function bodyText(value: unknown, otherwise: string): string {
+  if (value === undefined || value === null) return otherwise;
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -2,7 +2,7 @@ import { constants as fsConstants } from 'node:fs';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256, type CacheParts } from '../domain/cache/key.js';
-import { parseJobSpec, type JobSpecDocument, type ToolJobSpec } from '../domain/tasks/job-spec.js';
+import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
 import { hashFile, stampOf, stillMatches } from './file-hash.js';
@@ -51,7 +51,8 @@ export class CallCache {
       if (source.kind === 'data') inputs[mount.sandboxPath] = await this.dataHash(source.account, source.path);
       else {
         const upstream = context.upstreamKey(source.jobId);
-        inputs[mount.sandboxPath] = upstream !== null ? `${upstream}:${source.path}` : (await hashFile(join(this.layout.workDir(taskId, source.nodeId), source.path))).sha256;
+        inputs[mount.sandboxPath] =
+          upstream !== null ? `${upstream}:${source.path}` : (await hashFile(join(this.layout.workDir(taskId, source.nodeId), source.path))).sha256;
       }
     }
     // A TES task's inputs (docs/ga4gh.md): placed by the job itself, known by their content.
@@ -91,7 +92,9 @@ export class CallCache {
    * there was none when an earlier job had the key but cannot be used (its outputs are gone or changed).
    */
   async find(key: string, jobId: string, outputs: number, context: CacheContext): Promise<{ hit?: CacheHit; note?: string }> {
-    const found = await this.findJob(key, jobId, context, (_job, spec) => (spec.kind === 'tool' && spec.outputFiles.length === outputs ? spec.outputFiles : undefined));
+    const found = await this.findJob(key, jobId, context, (_job, spec) =>
+      spec.kind === 'tool' && spec.outputFiles.length === outputs ? spec.outputFiles : undefined,
+    );
     if (found.hit?.spec.kind === 'tool') return { hit: { source: found.hit.job, sourceSpec: found.hit.spec } };
     return found.note === undefined ? {} : { note: found.note };
   }
@@ -105,8 +108,8 @@ export class CallCache {
     key: string,
     jobId: string,
     context: CacheContext,
-    files: (job: Job, spec: JobSpecDocument) => readonly string[] | undefined,
-  ): Promise<{ hit?: { job: Job; spec: JobSpecDocument }; note?: string }> {
+    files: (job: Job, spec: JobSpec) => readonly string[] | undefined,
+  ): Promise<{ hit?: { job: Job; spec: JobSpec }; note?: string }> {
     const candidates: Job[] = [];
     if (context.referenceTask !== null) {
       candidates.push(...(await this.store.listJobs(context.referenceTask)).filter((j) => j.cacheKey === key && j.status === 'succeeded'));

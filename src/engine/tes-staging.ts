@@ -37,7 +37,7 @@ async function copyTree(from: string, to: string): Promise<void> {
 async function download(url: string, to: string, signal: AbortSignal): Promise<void> {
   const response = await fetch(url, { signal, redirect: 'follow' });
   if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(to));
+  await pipeline(Readable.fromWeb(response.body), createWriteStream(to));
 }
 
 async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: string, dataStore: DataStore, signal: AbortSignal): Promise<void> {
@@ -74,7 +74,13 @@ async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: st
 }
 
 const describe = (source: StageSource): string =>
-  source.kind === 'data' ? `gdflow:${source.account === '' ? '' : `//${source.account}`}${source.path}` : source.kind === 'file' ? `file://${source.path}` : source.kind === 'url' ? source.url : 'content';
+  source.kind === 'data'
+    ? `gdflow:${source.account === '' ? '' : `//${source.account}`}${source.path}`
+    : source.kind === 'file'
+      ? `file://${source.path}`
+      : source.kind === 'url'
+        ? source.url
+        : 'content';
 
 /** Make the roots and place the inputs; the reason the task cannot run, or undefined. */
 export async function stageTes(part: TesJobPart, workDir: string, dataStore: DataStore, signal: AbortSignal): Promise<string | undefined> {
@@ -105,7 +111,12 @@ async function filesBelow(dir: string, prefix = ''): Promise<string[]> {
 }
 
 /** Store the outputs of a task whose command succeeded; what was stored, and why it stopped when it did. */
-export async function storeTesOutputs(part: TesJobPart, workDir: string, dataStore: DataStore, job: { id: string; nodeId: string }): Promise<{ stored: StoredItem[]; failure?: string }> {
+export async function storeTesOutputs(
+  part: TesJobPart,
+  workDir: string,
+  dataStore: DataStore,
+  job: { id: string; nodeId: string },
+): Promise<{ stored: StoredItem[]; failure?: string }> {
   const stored: StoredItem[] = [];
   for (const output of part.store) {
     const source = hostPath(part, workDir, output.path);

@@ -3,13 +3,14 @@
  * workflows and settings, plus the transaction plumbing both halves share. KyselyStore
  * (kysely-store.ts) adds tasks and jobs on top.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../ids.js';
 import { insertAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
+import { now, toKey, toProject, toToken, toTool, toWorkflow } from './definition-rows.js';
 import { DIALECTS, type SqlDialect } from './dialect.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
-import type { AccessTokensTable, Database, ToolsTable, WorkflowsTable } from './schema.js';
+import type { Database } from './schema.js';
 import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
@@ -19,7 +20,6 @@ import {
   type AccessToken,
   type Account,
   type AuditEntry,
-  type DefinitionStatus,
   type Json,
   type NewAccessToken,
   type NewVersion,
@@ -28,15 +28,8 @@ import {
   type Tool,
   type ToolUpdate,
   type WorkflowUpdate,
-  type Visibility,
   type Workflow,
 } from './store.js';
-
-export const now = (): number => Date.now() / 1000;
-
-export const parseJson = (text: string | null): Json | null => (text === null ? null : (JSON.parse(text) as Json));
-
-export type Owner = { account_name: string; project_name: string };
 
 /** How many times a transaction is retried when it lost a race to a concurrent writer. */
 const RETRIES = 20;
@@ -47,74 +40,6 @@ const RETRIES = 20;
  */
 const MAX_VERSION = 2_147_483_647;
 const possibleVersion = (version: number): boolean => Number.isSafeInteger(version) && version >= 1 && version <= MAX_VERSION;
-
-function toTool(row: Selectable<ToolsTable> & Owner): Tool {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    category: row.category,
-    configs: parseJson(row.configs),
-    cwl: parseJson(row.cwl),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
-
-function toWorkflow(row: Selectable<WorkflowsTable> & Owner): Workflow {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    configs: parseJson(row.configs),
-    cwl: parseJson(row.cwl),
-    runTemplate: parseJson(row.run_template),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
-
-const toProject = (row: { id: string; account_id: string; name: string; created_at: number; account_name: string }): Project => ({
-  id: row.id,
-  accountId: row.account_id,
-  accountName: row.account_name,
-  name: row.name,
-  createdAt: row.created_at,
-});
-
-const toToken = (row: Selectable<AccessTokensTable> & { account_name: string }): AccessToken => ({
-  id: row.id,
-  secretSha256: row.secret_sha256,
-  accountId: row.account_id,
-  accountName: row.account_name,
-  projectName: row.project_name,
-  userName: row.user_name,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
-
-const toKey = (row: { id: string; secret: string; account_id: string; user_name: string; status: string; created_at: number; account_name: string }): AccessKey => ({
-  id: row.id,
-  secret: row.secret,
-  accountId: row.account_id,
-  accountName: row.account_name,
-  userName: row.user_name,
-  status: row.status === 'active' ? 'active' : 'revoked',
-  createdAt: row.created_at,
-});
 
 /** What a transaction has done that must be announced when it commits. */
 export interface TransactionState {
@@ -272,7 +197,8 @@ export abstract class DefinitionStore {
 
   async revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean> {
     const result = await this.changing(
-      (trx) => trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
+      (trx) =>
+        trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
       undefined,
       audit,
     );
@@ -387,33 +313,41 @@ export abstract class DefinitionStore {
   }
 
   async putTool(id: string, update: ToolUpdate, options: { refuseIfPinned?: boolean } = {}, audit?: AuditEntry): Promise<void> {
-    await this.changing(async (trx) => {
-      if (options.refuseIfPinned) {
-        // The check and the write are atomic against a concurrent PutWorkflow: it locks the tools it
-        // pins FOR SHARE before inserting the pins, so either it waits for this transaction, or this
-        // lock waits for it and the check below (a new statement, a new snapshot) sees its pins.
-        await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', '=', id), 'update').execute();
-        const users = await this.usersOf(trx, id);
-        if (users.length > 0) throw new InUse(users);
-      }
-      await trx
-        .updateTable('tools')
-        .set({
-          ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
-          category: update.category,
-          status: update.status,
-          modified_at: now(),
-        })
-        .where('id', '=', id)
-        .execute();
-    }, undefined, audit);
+    await this.changing(
+      async (trx) => {
+        if (options.refuseIfPinned) {
+          // The check and the write are atomic against a concurrent PutWorkflow: it locks the tools it
+          // pins FOR SHARE before inserting the pins, so either it waits for this transaction, or this
+          // lock waits for it and the check below (a new statement, a new snapshot) sees its pins.
+          await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', '=', id), 'update').execute();
+          const users = await this.usersOf(trx, id);
+          if (users.length > 0) throw new InUse(users);
+        }
+        await trx
+          .updateTable('tools')
+          .set({
+            ...(update.description !== undefined ? { description: update.description } : {}),
+            configs: JSON.stringify(update.configs),
+            ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+            category: update.category,
+            status: update.status,
+            modified_at: now(),
+          })
+          .where('id', '=', id)
+          .execute();
+      },
+      undefined,
+      audit,
+    );
   }
 
   async getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
     if (!possibleVersion(version)) return undefined;
-    const row = await this.toolQuery().where('tools.project_id', '=', projectId).where('tools.name', '=', name).where('tools.version', '=', version).executeTakeFirst();
+    const row = await this.toolQuery()
+      .where('tools.project_id', '=', projectId)
+      .where('tools.name', '=', name)
+      .where('tools.version', '=', version)
+      .executeTakeFirst();
     return row && toTool(row);
   }
 
@@ -428,7 +362,11 @@ export abstract class DefinitionStore {
   }
 
   async listTools(projectId: string): Promise<Tool[]> {
-    const rows = await this.toolQuery().where('tools.project_id', '=', projectId).orderBy(this.dialect.byteOrder('tools.name')).orderBy('tools.version').execute();
+    const rows = await this.toolQuery()
+      .where('tools.project_id', '=', projectId)
+      .orderBy(this.dialect.byteOrder('tools.name'))
+      .orderBy('tools.version')
+      .execute();
     return rows.map(toTool);
   }
 
@@ -460,35 +398,48 @@ export abstract class DefinitionStore {
   }
 
   async putWorkflow(id: string, update: WorkflowUpdate, audit?: AuditEntry): Promise<void> {
-    await this.changing(async (trx) => {
-      await trx
-        .updateTable('workflows')
-        .set({
-          ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
-          status: update.status,
-          // A new configuration invalidates saved run defaults, which were keyed by its nodes.
-          run_template: null,
-          modified_at: now(),
-        })
-        .where('id', '=', id)
-        .execute();
-      await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
-      const toolIds = [...new Set(update.toolIds)].sort();
-      if (toolIds.length > 0) {
-        // Hold the pinned tool versions unchanged until the pins are committed (see putTool).
-        await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', 'in', toolIds).orderBy('id'), 'share').execute();
+    await this.changing(
+      async (trx) => {
         await trx
-          .insertInto('workflow_tools')
-          .values(toolIds.map((toolId) => ({ workflow_id: id, tool_id: toolId })))
+          .updateTable('workflows')
+          .set({
+            ...(update.description !== undefined ? { description: update.description } : {}),
+            configs: JSON.stringify(update.configs),
+            ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+            status: update.status,
+            // A new configuration invalidates saved run defaults, which were keyed by its nodes.
+            run_template: null,
+            modified_at: now(),
+          })
+          .where('id', '=', id)
           .execute();
-      }
-    }, undefined, audit);
+        await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
+        const toolIds = [...new Set(update.toolIds)].sort();
+        if (toolIds.length > 0) {
+          // Hold the pinned tool versions unchanged until the pins are committed (see putTool).
+          await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', 'in', toolIds).orderBy('id'), 'share').execute();
+          await trx
+            .insertInto('workflow_tools')
+            .values(toolIds.map((toolId) => ({ workflow_id: id, tool_id: toolId })))
+            .execute();
+        }
+      },
+      undefined,
+      audit,
+    );
   }
 
   async setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void> {
-    await this.changing((trx) => trx.updateTable('workflows').set({ run_template: JSON.stringify(template), modified_at: now() }).where('id', '=', id).execute(), undefined, audit);
+    await this.changing(
+      (trx) =>
+        trx
+          .updateTable('workflows')
+          .set({ run_template: JSON.stringify(template), modified_at: now() })
+          .where('id', '=', id)
+          .execute(),
+      undefined,
+      audit,
+    );
   }
 
   async getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined> {
@@ -507,7 +458,11 @@ export abstract class DefinitionStore {
   }
 
   async getWorkflowVersions(projectId: string, name: string): Promise<Workflow[]> {
-    const rows = await this.workflowQuery().where('workflows.project_id', '=', projectId).where('workflows.name', '=', name).orderBy('workflows.version').execute();
+    const rows = await this.workflowQuery()
+      .where('workflows.project_id', '=', projectId)
+      .where('workflows.name', '=', name)
+      .orderBy('workflows.version')
+      .execute();
     return rows.map(toWorkflow);
   }
 
@@ -540,10 +495,14 @@ export abstract class DefinitionStore {
   }
 
   async deleteWorkflow(id: string, audit?: AuditEntry): Promise<void> {
-    await this.changing(async (trx) => {
-      await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
-      await trx.deleteFrom('workflows').where('id', '=', id).execute();
-    }, undefined, audit);
+    await this.changing(
+      async (trx) => {
+        await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
+        await trx.deleteFrom('workflows').where('id', '=', id).execute();
+      },
+      undefined,
+      audit,
+    );
   }
 
   // ---- settings ---------------------------------------------------------------------------------

@@ -38,7 +38,13 @@ describe('GET /openapi.json', () => {
 
   it('has every route the server serves, each with its method, and the server has every route it lists', () => {
     // `(regex)` constrains a parameter and `::` is a literal colon (TES's /tasks/{id}:cancel).
-    const pathOf = (url: string) => url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
+    const pathOf = (url: string) =>
+      url
+        .replace(/\([^)]*\)/g, '')
+        .replace(/::/g, '\0')
+        .replace(/:([A-Za-z_]+)/g, '{$1}')
+        .replace(/\0/g, ':')
+        .replace(/\*$/, '{path}');
     const entries = allRoutes();
     assert.ok(entries.length >= 40, `${entries.length} routes`);
     for (const [id, entry] of entries) {
@@ -51,8 +57,27 @@ describe('GET /openapi.json', () => {
     assert.equal(operations.length, entries.length);
     assert.equal(new Set(operations.map((o) => o.operationId)).size, operations.length, 'operation ids are unique');
     // The 15 operations of INTERFACE.md §4 by name.
-    for (const name of ['CreateTool', 'PutTool', 'DeleteTool', 'ListTool', 'GetTool', 'GetToolParameterTemplate', 'GetToolDetails', 'CreateWorkflow', 'PutWorkflow', 'GetWorkflow', 'DeleteWorkflow', 'ListWorkflow', 'GetExecutableWorkflow', 'ListExecutableWorkflow', 'ActivateWorkflow']) {
-      assert.ok(operations.some((o) => o.operationId === name), name);
+    for (const name of [
+      'CreateTool',
+      'PutTool',
+      'DeleteTool',
+      'ListTool',
+      'GetTool',
+      'GetToolParameterTemplate',
+      'GetToolDetails',
+      'CreateWorkflow',
+      'PutWorkflow',
+      'GetWorkflow',
+      'DeleteWorkflow',
+      'ListWorkflow',
+      'GetExecutableWorkflow',
+      'ListExecutableWorkflow',
+      'ActivateWorkflow',
+    ]) {
+      assert.ok(
+        operations.some((o) => o.operationId === name),
+        name,
+      );
     }
   });
 
@@ -66,14 +91,17 @@ describe('GET /openapi.json', () => {
     assert.equal(toolVersion.pattern, '^0*[1-9][0-9]{0,8}$');
     assert.deepEqual(document.paths['/healthz'].get.security, []);
     assert.deepEqual(document.components.schemas.ErrorBody.required, ['error_code', 'error_message', 'error_message_chs']);
-    for (const [name, path] of Object.entries(document.paths) as Array<[string, any]>) {
+    for (const [name, path] of Object.entries<any>(document.paths)) {
       // The GA4GH APIs answer in their own form (docs/ga4gh.md).
       const body = name.startsWith('/ga4gh/') ? '#/components/schemas/Ga4ghError' : '#/components/schemas/ErrorBody';
-      for (const operation of Object.values(path) as any[]) assert.equal(operation.responses['4XX'].content['application/json'].schema.$ref, body);
+      for (const operation of Object.values<any>(path)) assert.equal(operation.responses['4XX'].content['application/json'].schema.$ref, body);
     }
     assert.deepEqual(document.paths['/ga4gh/tes/v1/tasks'].post.security, [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }]);
     const putTool = document.paths['/accounts/{account}/projects/{project}/tools/{tool}/'].put;
-    assert.equal(putTool.requestBody.content['application/json'].schema.properties.configs.properties.requirements.properties.resources.properties.cpu.type, 'integer');
+    assert.equal(
+      putTool.requestBody.content['application/json'].schema.properties.configs.properties.requirements.properties.resources.properties.cpu.type,
+      'integer',
+    );
   });
 
   it('docs/api-reference.md is the rendering of this document (regenerate: gdflow openapi --markdown > docs/api-reference.md)', () => {

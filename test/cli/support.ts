@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,7 +32,9 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** The CLI command line, with `--import tsx` made absolute so that it also resolves from a temp dir. */
 function commandLine(): string[] {
-  return cliCommand().map((part, i, all) => (part === 'tsx' && all[i - 1] === '--import' ? pathToFileURL(join(repoRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : part));
+  return cliCommand().map((part, i, all) =>
+    part === 'tsx' && all[i - 1] === '--import' ? pathToFileURL(join(repoRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : part,
+  );
 }
 
 export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
@@ -145,7 +147,13 @@ export async function cliFixture(): Promise<CliFixture> {
     client,
     dir,
     env,
-    run: (args, options = {}) => cli(args, { env: { ...env, ...options.env }, cwd: dir, ...(options.input !== undefined ? { input: options.input } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }),
+    run: (args, options = {}) =>
+      cli(args, {
+        env: { ...env, ...options.env },
+        cwd: dir,
+        ...(options.input !== undefined ? { input: options.input } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      }),
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -233,10 +241,15 @@ export function writeFile(dir: string, name: string, content: string): string {
  * submissions have been forwarded, then drops every further connection (the server going away
  * in the middle of a batch); `delayMs` slows every submission down.
  */
-export async function flakyProxy(target: string, options: { failAfter?: number; delayMs?: number }): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
+export async function flakyProxy(
+  target: string,
+  options: { failAfter?: number; delayMs?: number },
+): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
   const upstream = new URL(target);
   let submissions = 0;
-  const server: Server = createServer(async (req, res) => {
+  // The handler cannot fail (a forwarding error destroys the response): its promise is left to void.
+  const server: Server = createServer((req, res) => void forwardRequest(req, res));
+  async function forwardRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const isSubmission = req.method === 'POST' && /\/tasks\/$/.test(req.url ?? '');
     if (isSubmission && options.failAfter !== undefined && submissions >= options.failAfter) {
       req.socket.destroy();
@@ -251,15 +264,16 @@ export async function flakyProxy(target: string, options: { failAfter?: number; 
     });
     forward.on('error', () => res.destroy());
     req.pipe(forward);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${address.port}`,
     forwarded: () => submissions,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

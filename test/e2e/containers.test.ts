@@ -81,7 +81,7 @@ for (const kind of CONTAINER_KINDS) {
       await sleep(500);
       const meanwhile = containerState(kind, name);
       assert.equal(meanwhile?.status, 'running', 'the container runs on without its server');
-      assert.equal(meanwhile?.id, before!.id);
+      assert.equal(meanwhile?.id, before.id);
 
       await start();
       const task = await waitForTask(account, task_id, { timeoutMs: 60_000 });
@@ -92,7 +92,11 @@ for (const kind of CONTAINER_KINDS) {
       assert.equal(wait.attempt, 1, 'not run again');
       assert.equal(wait.image_digest, imageDigest(kind, TINY_IMAGE));
       const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
-      assert.deepEqual(events.filter((e: any) => e.job_id === wait.job_id).map((e: any) => e.to), ['queued', 'running', 'succeeded'], 'never requeued');
+      assert.deepEqual(
+        events.filter((e: any) => e.job_id === wait.job_id).map((e: any) => e.to),
+        ['queued', 'running', 'succeeded'],
+        'never requeued',
+      );
       assert.deepEqual(gdflowContainers(kind, task_id), [], 'its container is removed after its end');
     });
 

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createExecutor, type Executor, type JobResult, type JobSpec } from '../../src/engine/executors/index.js';
+import { createExecutor, type Executor, type JobResult, type RunSpec } from '../../src/engine/executors/index.js';
 import { containerName } from '../../src/engine/executors/container/run-args.js';
 import {
   CONTAINER_KINDS,
@@ -47,7 +47,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 }
 
 /** A fresh job in the tiny image; the job id is unique to this test process. */
-async function job(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec & { dir: string }> {
+async function job(command: string, extra: Partial<RunSpec> = {}): Promise<RunSpec & { dir: string }> {
   const n = ++counter;
   const dir = join(base, `job${n}`);
   await mkdir(dir, { recursive: true });
@@ -69,14 +69,14 @@ async function job(command: string, extra: Partial<JobSpec> = {}): Promise<JobSp
 }
 
 /** Run a job with hooks recorded. */
-async function runRecorded(executor: Executor, spec: JobSpec, signal = never()) {
+async function runRecorded(executor: Executor, spec: RunSpec, signal = never()) {
   const started: Array<{ pid?: number; externalId?: string; imageDigest?: string }> = [];
   const result = await executor.run(spec, signal, { onStarted: (info) => started.push(info) });
   return { result, started };
 }
 
 /** `node run-job.js`: a worker in miniature running `spec`, to be SIGKILLed mid-job (helpers/run-job.ts). */
-function startWorker(kind: ContainerKind, spec: JobSpec) {
+function startWorker(kind: ContainerKind, spec: RunSpec) {
   const script = join(repoRoot(), 'dist', 'test', 'helpers', 'run-job.js');
   const child = spawn(process.execPath, [script, kind, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -122,7 +122,7 @@ for (const kind of CONTAINER_KINDS) {
       const { result, started } = await runRecorded(executor, spec);
       assert.equal(result.outcome, 'succeeded', result.reason);
       assert.deepEqual(started, [{ externalId: `gdflow-${spec.jobId}`, imageDigest: imageDigest(kind, TINY_IMAGE) }]);
-      assert.match(started[0]!.imageDigest!, /^sha256:[0-9a-f]{64}$/);
+      assert.match(started[0]!.imageDigest, /^sha256:[0-9a-f]{64}$/);
     });
 
     it('names the container after the job and removes it when the job ends, whatever the end', async () => {
@@ -153,7 +153,13 @@ for (const kind of CONTAINER_KINDS) {
     it('no network unless the tool asks for it', async () => {
       const off = await job('cat /proc/net/dev');
       assert.equal((await executor.run(off, never())).outcome, 'succeeded');
-      const interfaces = (text: string) => text.split('\n').slice(2).filter((l) => l.includes(':')).map((l) => l.split(':')[0]!.trim()).sort();
+      const interfaces = (text: string) =>
+        text
+          .split('\n')
+          .slice(2)
+          .filter((l) => l.includes(':'))
+          .map((l) => l.split(':')[0]!.trim())
+          .sort();
       assert.deepEqual(interfaces(await read(off.stdoutLog)), ['lo']);
       const on = await job('cat /proc/net/dev', { network: true });
       assert.equal((await executor.run(on, never())).outcome, 'succeeded');
@@ -236,7 +242,24 @@ for (const kind of CONTAINER_KINDS) {
     it('a container left by an earlier attempt of the job is removed before the job runs again', async () => {
       const spec = await job('echo second attempt');
       const marker = `72${process.pid}`;
-      const left = spawnSync(kind, ['run', '--detach', '--name', containerName(spec.jobId), '--label', `gdflow.job=${spec.jobId}`, '--network', 'none', ...(kind === 'podman' ? ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'] : []), TINY_IMAGE, 'sleep', marker], { encoding: 'utf8' });
+      const left = spawnSync(
+        kind,
+        [
+          'run',
+          '--detach',
+          '--name',
+          containerName(spec.jobId),
+          '--label',
+          `gdflow.job=${spec.jobId}`,
+          '--network',
+          'none',
+          ...(kind === 'podman' ? ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'] : []),
+          TINY_IMAGE,
+          'sleep',
+          marker,
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(left.status, 0, left.stderr);
       const { result } = await runRecorded(executor, spec);
       assert.equal(result.outcome, 'succeeded', result.reason);

@@ -28,7 +28,10 @@ export function RunForm({ name, version, owner }: { name: string; version?: numb
         v = [...workflows].reverse().find((w) => w.status === 'checked')?.version;
         if (v === undefined) throw new Error(t('Workflow {name} has no version that can run.', { name }));
       }
-      const { parameter } = await api().json<{ parameter: RunTemplate }>('GET', ownerPath(owner, `executable-workflows/${encodeURIComponent(name)}/`), { query: { workflow_version: v }, signal });
+      const { parameter } = await api().json<{ parameter: RunTemplate }>('GET', ownerPath(owner, `executable-workflows/${encodeURIComponent(name)}/`), {
+        query: { workflow_version: v },
+        signal,
+      });
       return { version: v, template: parameter };
     },
     [name, version, owner],
@@ -78,7 +81,13 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
     setBusy(true);
     try {
       const parameters = prepared(values);
-      const body = { workflow_name: name, workflow_version: version, ...(owner && owner !== session()?.account ? { workflow_owner: owner } : {}), ...(taskName.trim() ? { task_name: taskName.trim() } : {}), parameters };
+      const body = {
+        workflow_name: name,
+        workflow_version: version,
+        ...(owner && owner !== session()?.account ? { workflow_owner: owner } : {}),
+        ...(taskName.trim() ? { task_name: taskName.trim() } : {}),
+        parameters,
+      };
       const started = await api().json<{ task_id: string }>('POST', ownerPath(undefined, 'tasks/'), { json: body });
       navigate(href(['tasks', started.task_id]));
     } catch (error) {
@@ -97,11 +106,13 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
   return (
     <section>
       <nav class="crumbs" aria-label={t('Breadcrumbs')}>
-        <a href="#/workflows">{t('Workflows')}</a> / <a href={href(['workflows', name, version], owner ? { owner } : undefined)}>{name}</a> / <span>{t('Run')}</span>
+        <a href="#/workflows">{t('Workflows')}</a> / <a href={href(['workflows', name, version], owner ? { owner } : undefined)}>{name}</a> /{' '}
+        <span>{t('Run')}</span>
       </nav>
       <h1>{t('Run {name} v{v}', { name, v: version })}</h1>
       {template.description && <p class="muted">{template.description}</p>}
-      <form ref={form} onSubmit={submit} noValidate class="run-form">
+      {/* submit shows its own failures on the page: nothing is left to the returned promise. */}
+      <form ref={form} onSubmit={(event) => void submit(event)} noValidate class="run-form">
         {errorCount > 0 && (
           <div class="error" role="alert">
             {t('{n} field(s) need attention: see below.', { n: errorCount })}
@@ -110,7 +121,15 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
         <ErrorBox error={failure} />
         <div class="field">
           <label for="task-name">{t('Task name')}</label>
-          <input id="task-name" value={taskName} onInput={(e) => (setTaskName(e.currentTarget.value), clearError('task-name'))} placeholder={t('generated when empty')} aria-invalid={errors['task-name'] !== undefined} aria-describedby={errors['task-name'] ? 'task-name-error' : undefined} spellcheck={false} />
+          <input
+            id="task-name"
+            value={taskName}
+            onInput={(e) => (setTaskName(e.currentTarget.value), clearError('task-name'))}
+            placeholder={t('generated when empty')}
+            aria-invalid={errors['task-name'] !== undefined}
+            aria-describedby={errors['task-name'] ? 'task-name-error' : undefined}
+            spellcheck={false}
+          />
           <FieldError id="task-name" errors={errors} />
         </div>
 
@@ -122,7 +141,8 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
               {input.alias || node} <code class="muted">{node}</code>
             </legend>
             <p class="hint" id={`in-${node}-hint`}>
-              {input.formats.length > 0 ? t('Formats: {f}.', { f: input.formats.join(', ') }) : t('Any format.')} {t('{min} to {max} item(s).', { min: input.minitems, max: input.maxitems })}
+              {input.formats.length > 0 ? t('Formats: {f}.', { f: input.formats.join(', ') }) : t('Any format.')}{' '}
+              {t('{min} to {max} item(s).', { min: input.minitems, max: input.maxitems })}
               {input.required ? ` ${t('Required.')}` : ''}
             </p>
             {input.data.map((item, i) => (
@@ -143,7 +163,10 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
                     clearError(inputId(node, i));
                   }}
                 />
-                <button type="button" onClick={() => setPicking({ node, index: i })} aria-label={t('Choose from the data store for {input}, item {n}', { input: input.alias || node, n: i + 1 })}>
+                <button
+                  type="button"
+                  onClick={() => setPicking({ node, index: i })}
+                  aria-label={t('Choose from the data store for {input}, item {n}', { input: input.alias || node, n: i + 1 })}>
                   {t('Choose…')}
                 </button>
                 {input.data.length > Math.max(1, input.minitems) && (
@@ -155,7 +178,10 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
               </div>
             ))}
             {input.data.length < input.maxitems && (
-              <button type="button" class="small" onClick={() => update((d) => void d.Inputs[node]!.data.push({ ...structuredClone(template.Inputs[node]!.data[0] ?? { name: '' }), name: '' }))}>
+              <button
+                type="button"
+                class="small"
+                onClick={() => update((d) => void d.Inputs[node]!.data.push({ ...structuredClone(template.Inputs[node]!.data[0] ?? { name: '' }), name: '' }))}>
                 {t('Add an item')}
               </button>
             )}
@@ -250,20 +276,59 @@ function FieldError({ id, errors }: { id: string; errors: Errors }) {
   );
 }
 
-const kindOf = (type: string): 'integer' | 'number' | 'flag' | 'string' =>
-  ['integer', 'int'].includes(type) ? 'integer' : ['number', 'float'].includes(type) ? 'number' : ['flag', 'boolean', 'bool'].includes(type) ? 'flag' : 'string';
+/** A parameter's value in a text field: none is empty; a value of another shape than the template says, as JSON. */
+const valueText = (value: unknown): string =>
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
 
-function ParameterField({ id, name, spec, error, onChange }: { id: string; name: string; spec: TemplateParameter; error: string | undefined; onChange: (value: unknown) => void }) {
+const kindOf = (type: string): 'integer' | 'number' | 'flag' | 'string' =>
+  ['integer', 'int'].includes(type)
+    ? 'integer'
+    : ['number', 'float'].includes(type)
+      ? 'number'
+      : ['flag', 'boolean', 'bool'].includes(type)
+        ? 'flag'
+        : 'string';
+
+function ParameterField({
+  id,
+  name,
+  spec,
+  error,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  spec: TemplateParameter;
+  error: string | undefined;
+  onChange: (value: unknown) => void;
+}) {
   const kind = kindOf(spec.type);
   const fixed = spec.variable === false;
   const hintId = `${id}-hint`;
-  const describedBy = [spec.hint || fixed || spec.minvalue !== undefined || spec.maxvalue !== undefined ? hintId : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const range = spec.minvalue !== undefined || spec.maxvalue !== undefined ? t('From {min} to {max}.', { min: spec.minvalue ?? '−∞', max: spec.maxvalue ?? '∞' }) : '';
+  const describedBy =
+    [spec.hint || fixed || spec.minvalue !== undefined || spec.maxvalue !== undefined ? hintId : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') ||
+    undefined;
+  const range =
+    spec.minvalue !== undefined || spec.maxvalue !== undefined ? t('From {min} to {max}.', { min: spec.minvalue ?? '−∞', max: spec.maxvalue ?? '∞' }) : '';
   const typeLabel = t(kind);
   if (kind === 'flag') {
     return (
       <div class="field check">
-        <input id={id} type="checkbox" checked={spec.value === true || spec.value === 'true'} disabled={fixed} onChange={(e) => onChange(e.currentTarget.checked)} aria-describedby={describedBy} aria-invalid={error !== undefined} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={spec.value === true || spec.value === 'true'}
+          disabled={fixed}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          aria-describedby={describedBy}
+          aria-invalid={error !== undefined}
+        />
         <label for={id}>
           <code>{name}</code> <span class="muted">({typeLabel})</span>
         </label>
@@ -291,7 +356,7 @@ function ParameterField({ id, name, spec, error, onChange }: { id: string; name:
         step={kind === 'integer' ? 1 : kind === 'number' ? 'any' : undefined}
         min={spec.minvalue}
         max={spec.maxvalue}
-        value={spec.value === null || spec.value === undefined ? '' : String(spec.value)}
+        value={valueText(spec.value)}
         disabled={fixed}
         required={spec.required}
         inputMode={kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : undefined}
@@ -326,10 +391,12 @@ function validate(values: RunTemplate): Errors {
       const value = (d.name ?? '').trim();
       if (value === '') {
         if (input.required || input.data.length > 1) errors[inputId(node, i)] = t('Choose a data item.');
-      } else if (!hasFormat(value, input.formats)) errors[inputId(node, i)] = t('{name} is not of an accepted format ({f}).', { name: value, f: input.formats.join(', ') });
+      } else if (!hasFormat(value, input.formats))
+        errors[inputId(node, i)] = t('{name} is not of an accepted format ({f}).', { name: value, f: input.formats.join(', ') });
     });
     // A count the items' own errors do not already explain: too few slots for the minimum, or too many items.
-    if ((filled.length > 0 || input.required) && filled.length < input.minitems && input.data.length < input.minitems) errors[`in-${node}`] = t('Give at least {n} item(s).', { n: input.minitems });
+    if ((filled.length > 0 || input.required) && filled.length < input.minitems && input.data.length < input.minitems)
+      errors[`in-${node}`] = t('Give at least {n} item(s).', { n: input.minitems });
     if (filled.length > input.maxitems) errors[`in-${node}`] = t('Give at most {n} item(s).', { n: input.maxitems });
   }
   for (const [node, group] of Object.entries(values.Parameters)) {
@@ -348,7 +415,7 @@ function parameterProblem(spec: TemplateParameter): string | undefined {
     if (spec.required && kind === 'string' && (spec.value === '' || spec.value === null || spec.value === undefined)) return t('A value is required.');
     return undefined;
   }
-  const text = spec.value === null || spec.value === undefined ? '' : String(spec.value).trim();
+  const text = valueText(spec.value).trim();
   if (text === '') return spec.required ? t('A value is required.') : undefined;
   const n = Number(text);
   if (!Number.isFinite(n)) return t('Enter a number.');
@@ -393,4 +460,3 @@ export function fieldOf(message: string): string | undefined {
   if (/task_name/.test(message)) return 'task-name';
   return undefined;
 }
-

@@ -35,11 +35,20 @@ export function SignIn() {
     <main class="signin" id="main">
       <h1>{t('gdflow console')}</h1>
       <p class="muted">{t('Sign in with an access key of your account (gdflow admin create-account or create-key prints one).')}</p>
-      <form onSubmit={submit} noValidate aria-describedby={error ? 'signin-error' : undefined}>
+      {/* submit shows its own failures on the page: nothing is left to the returned promise. */}
+      <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? 'signin-error' : undefined}>
         <label for="key-id">{t('Access key ID')}</label>
         <input id="key-id" name="access_key_id" autoComplete="username" value={id} onInput={(e) => setId(e.currentTarget.value)} required spellcheck={false} />
         <label for="key-secret">{t('Access key secret')}</label>
-        <input id="key-secret" name="access_key_secret" type="password" autoComplete="current-password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} required />
+        <input
+          id="key-secret"
+          name="access_key_secret"
+          type="password"
+          autoComplete="current-password"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+          required
+        />
         <label for="project">{t('Project')}</label>
         <input id="project" name="project" value={project} onInput={(e) => setProject(e.currentTarget.value)} spellcheck={false} />
         {error && (
@@ -51,7 +60,9 @@ export function SignIn() {
           {busy ? t('Signing in…') : t('Sign in')}
         </button>
       </form>
-      <p class="muted small">{t('The secret stays in this browser tab (sessionStorage) and signs each request; it is never sent. Closing the tab or signing out forgets it.')}</p>
+      <p class="muted small">
+        {t('The secret stays in this browser tab (sessionStorage) and signs each request; it is never sent. Closing the tab or signing out forgets it.')}
+      </p>
     </main>
   );
 }

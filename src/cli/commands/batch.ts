@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Client } from '../../client/client.js';
 import type { RunParameters } from '../../client/types.js';
 import { followAll, type Followed } from '../batch/follow.js';
 import { defaultLogPath, LogWriter, readLog, type LogEntry } from '../batch/log.js';
@@ -35,7 +36,9 @@ function refuse(problems: Problem[], what: string): never {
   const lines = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${describeProblem(p)}`);
   if (problems.length > SHOWN_PROBLEMS) lines.push(`  ... and ${problems.length - SHOWN_PROBLEMS} more`);
   const rows = new Set(problems.flatMap((p) => (p.row ? [p.row.row] : [])));
-  throw usageError(`${what}: ${rows.size > 0 ? `${rows.size} bad row${rows.size > 1 ? 's' : ''}` : 'the template does not fit the sample sheet'}; nothing was submitted\n${lines.join('\n')}`);
+  throw usageError(
+    `${what}: ${rows.size > 0 ? `${rows.size} bad row${rows.size > 1 ? 's' : ''}` : 'the template does not fit the sample sheet'}; nothing was submitted\n${lines.join('\n')}`,
+  );
 }
 
 function summaryTable(followed: Followed[]): string {
@@ -49,28 +52,32 @@ function summaryTable(followed: Followed[]): string {
   ]);
 }
 
-/** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
-export function registerBatch(program: Command): void {
-  const command = clientCommand(
-    program
-      .command('batch <template> <samplesheet>')
-      .description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'),
-  );
-  withOwner(command, 'run a workflow')
-    .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)")
-    .option('--version <n>', 'workflow version (default: the latest runnable one)')
-    .option('--task-name <pattern>', "task name pattern, e.g. '{$sample}_qc' (default: the template's name; none: generated)")
-    .option('--key <column>', 'column that identifies a row in the submission log (default: the whole row)')
-    .option('--log <file>', 'submission log (default: <samplesheet>.<workflow>.submitted.jsonl beside the sheet)')
-    .option('-c, --concurrency <n>', 'submissions in flight at once', '8')
-    .option('--no-check-inputs', 'do not check that every input exists before submitting')
-    .option('--dry-run', 'validate and show what would be submitted, submit nothing')
-    .option('--wait', 'then follow every task of the sheet to its end and print a summary (exit 1 if any failed)')
-    .option('--interval <seconds>', 'poll interval with --wait', '2')
-    .option('--json', 'print the outcome as JSON')
-    .addHelpText(
-      'after',
-      `
+/** `--wait`: follow every task of the sheet (those submitted now and by earlier runs) to its end, with a summary. */
+async function followBatch(
+  client: Client,
+  planned: ReadonlyArray<{ key: string }>,
+  logPath: string,
+  options: { intervalMs: number; concurrency: number; json: boolean },
+): Promise<Followed[]> {
+  const { entries } = readLog(logPath);
+  const mine = planned.flatMap((p) => {
+    const entry = entries.get(p.key);
+    return entry ? [entry] : [];
+  }) satisfies LogEntry[];
+  const following = followAll(client, mine, { intervalMs: options.intervalMs, concurrency: options.concurrency, quiet: options.json });
+  const interrupted = () => `interrupted: the ${mine.length} tasks of the batch keep running; the same command follows them again, submitting nothing`;
+  const followed = await interruptible(following, interrupted);
+  followed.sort((a, b) => a.entry.row - b.entry.row);
+  if (!options.json) {
+    say(summaryTable(followed));
+    const counts = new Map<string, number>();
+    for (const f of followed) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+    say(`${followed.length} tasks: ${[...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ')}`);
+  }
+  return followed;
+}
+
+const BATCH_HELP = `
 The template is the run-parameter template of the workflow ('gdflow workflow getparam NAME') with
 placeholders: {$column} in any string (input and output names, task name, parameter values) is
 replaced by that row's value of the column. The sample sheet is TSV or CSV with a header row:
@@ -91,15 +98,41 @@ Every row is checked before anything is submitted (placeholders filled, task nam
 unique, data names well formed, formats, parameter types and ranges, inputs present); a bad row
 stops the whole batch (exit 2) with its row number and problem. Each submitted row is written
 to the submission log at once; running the same command again skips the rows in the log, so an
-interrupted batch is resumed by re-running it.`,
+interrupted batch is resumed by re-running it.`;
+
+/** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
+export function registerBatch(program: Command): void {
+  const command = clientCommand(
+    program
+      .command('batch <template> <samplesheet>')
+      .description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'),
+  );
+  withOwner(command, 'run a workflow')
+    .option(
+      '-w, --workflow <name>',
+      "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)",
     )
+    .option('--version <n>', 'workflow version (default: the latest runnable one)')
+    .option('--task-name <pattern>', "task name pattern, e.g. '{$sample}_qc' (default: the template's name; none: generated)")
+    .option('--key <column>', 'column that identifies a row in the submission log (default: the whole row)')
+    .option('--log <file>', 'submission log (default: <samplesheet>.<workflow>.submitted.jsonl beside the sheet)')
+    .option('-c, --concurrency <n>', 'submissions in flight at once', '8')
+    .option('--no-check-inputs', 'do not check that every input exists before submitting')
+    .option('--dry-run', 'validate and show what would be submitted, submit nothing')
+    .option('--wait', 'then follow every task of the sheet to its end and print a summary (exit 1 if any failed)')
+    .option('--interval <seconds>', 'poll interval with --wait', '2')
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText('after', BATCH_HELP)
     .action(async (templatePath: string, sheetPath: string, flags: Flags) => {
       const text = readText(templatePath);
       const doc = runDocument(parseDocument(text, templatePath), templatePath);
       // Written by 'workflow getparam -o': the template's first line names its workflow.
       const origin = templateOrigin(text);
       const workflow = flags.workflow ?? doc.workflow_name ?? origin?.name;
-      if (!workflow) throw usageError(`which workflow? give --workflow NAME (or workflow_name in ${templatePath}, or a first line '# workflow: NAME' as 'gdflow workflow getparam -o' writes)`);
+      if (!workflow)
+        throw usageError(
+          `which workflow? give --workflow NAME (or workflow_name in ${templatePath}, or a first line '# workflow: NAME' as 'gdflow workflow getparam -o' writes)`,
+        );
       const { version, owner } = runTarget(workflow, { version: versionOption(flags.version), owner: flags.owner }, doc, origin);
       if (owner !== undefined) parseOwner(owner);
       const concurrency = positiveInteger(flags.concurrency, '--concurrency');
@@ -135,12 +168,19 @@ interrupted batch is resumed by re-running it.`,
       if (!flags.json) note(`${sheet.rows.length} rows valid; ${already} already submitted (${logPath}), ${todo.length} to submit`);
 
       if (flags.dryRun) {
-        if (flags.json) return printJson({ rows: sheet.rows.length, already_submitted: already, to_submit: todo.map((p) => ({ row: p.row.row, key: p.key, request: p.request })) });
-        say(formatTable(todo, [
-          { header: 'row', value: (p) => p.row.row, right: true },
-          { header: 'task name', value: (p) => p.request.task_name ?? '(generated)' },
-          { header: 'inputs', value: (p) => p.inputs.map((i) => `${i.account}:${i.path}`).join(' ') },
-        ]));
+        if (flags.json)
+          return printJson({
+            rows: sheet.rows.length,
+            already_submitted: already,
+            to_submit: todo.map((p) => ({ row: p.row.row, key: p.key, request: p.request })),
+          });
+        say(
+          formatTable(todo, [
+            { header: 'row', value: (p) => p.row.row, right: true },
+            { header: 'task name', value: (p) => p.request.task_name ?? '(generated)' },
+            { header: 'inputs', value: (p) => p.inputs.map((i) => `${i.account}:${i.path}`).join(' ') },
+          ]),
+        );
         return;
       }
 
@@ -166,34 +206,22 @@ interrupted batch is resumed by re-running it.`,
       const rate = result.elapsedSeconds > 0 ? result.submitted.length / result.elapsedSeconds : 0;
       if (!flags.json && todo.length === 0) say(`nothing to submit: all ${already} rows are in ${logPath}`);
       else if (!flags.json) {
-        say(`submitted ${result.submitted.length} task${result.submitted.length === 1 ? '' : 's'} in ${result.elapsedSeconds.toFixed(2)} s (${rate.toFixed(1)} tasks/s)${already ? `, skipped ${already} already submitted` : ''}; log: ${logPath}`);
-        for (const { plan, error } of result.failed.slice(0, SHOWN_PROBLEMS)) note(`  row ${plan.row.row} (line ${plan.row.line}) not submitted: ${error.message}`);
+        say(
+          `submitted ${result.submitted.length} task${result.submitted.length === 1 ? '' : 's'} in ${result.elapsedSeconds.toFixed(2)} s (${rate.toFixed(1)} tasks/s)${already ? `, skipped ${already} already submitted` : ''}; log: ${logPath}`,
+        );
+        for (const { plan, error } of result.failed.slice(0, SHOWN_PROBLEMS))
+          note(`  row ${plan.row.row} (line ${plan.row.line}) not submitted: ${error.message}`);
         if (result.failed.length > SHOWN_PROBLEMS) note(`  ... and ${result.failed.length - SHOWN_PROBLEMS} more`);
       }
       if (result.unreachable) {
         const left = todo.length - result.submitted.length;
-        throw new CliError(`${result.unreachable.message}; ${left} row${left === 1 ? '' : 's'} not submitted: run the same command again to submit them`, EXIT.unreachable);
+        throw new CliError(
+          `${result.unreachable.message}; ${left} row${left === 1 ? '' : 's'} not submitted: run the same command again to submit them`,
+          EXIT.unreachable,
+        );
       }
 
-      let followed: Followed[] | undefined;
-      if (flags.wait) {
-        // Every task of the sheet: those submitted now and those of earlier runs.
-        const { entries } = readLog(logPath);
-        const mine = planned.flatMap((p) => {
-          const entry = entries.get(p.key);
-          return entry ? [entry] : [];
-        }) satisfies LogEntry[];
-        const following = followAll(client, mine, { intervalMs, concurrency, quiet: Boolean(flags.json) });
-        const interrupted = () => `interrupted: the ${mine.length} tasks of the batch keep running; the same command follows them again, submitting nothing`;
-        followed = await interruptible(following, interrupted);
-        followed.sort((a, b) => a.entry.row - b.entry.row);
-        if (!flags.json) {
-          say(summaryTable(followed));
-          const counts = new Map<string, number>();
-          for (const f of followed) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
-          say(`${followed.length} tasks: ${[...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ')}`);
-        }
-      }
+      const followed = flags.wait ? await followBatch(client, planned, logPath, { intervalMs, concurrency, json: Boolean(flags.json) }) : undefined;
       if (flags.json) {
         printJson({
           rows: sheet.rows.length,
@@ -203,10 +231,22 @@ interrupted batch is resumed by re-running it.`,
           elapsed_seconds: result.elapsedSeconds,
           tasks_per_second: rate,
           log: logPath,
-          ...(followed ? { tasks: followed.map((f) => ({ row: f.entry.row, task_id: f.entry.task_id, task_name: f.entry.task_name, status: f.status, duration: f.task ? runTime(f.task) : null, reason: f.task?.reason ?? null })) } : {}),
+          ...(followed
+            ? {
+                tasks: followed.map((f) => ({
+                  row: f.entry.row,
+                  task_id: f.entry.task_id,
+                  task_name: f.entry.task_name,
+                  status: f.status,
+                  duration: f.task ? runTime(f.task) : null,
+                  reason: f.task?.reason ?? null,
+                })),
+              }
+            : {}),
         });
       }
-      if (result.failed.length > 0) throw new CliError(`${result.failed.length} row${result.failed.length === 1 ? ' was' : 's were'} not submitted`, EXIT.failed);
+      if (result.failed.length > 0)
+        throw new CliError(`${result.failed.length} row${result.failed.length === 1 ? ' was' : 's were'} not submitted`, EXIT.failed);
       const bad = followed?.filter((f) => f.status !== 'succeeded') ?? [];
       if (bad.length > 0) throw new CliError(`${bad.length} of ${followed!.length} tasks did not succeed`, EXIT.failed);
     });

@@ -50,9 +50,7 @@ export interface RenderedCommand {
 type Files = Record<string, string[]>;
 
 /** Declared names first (in declaration order), then any extra names the caller passed. */
-const names = (declared: Record<string, unknown>, given: Record<string, unknown>): string[] => [
-  ...new Set([...Object.keys(declared), ...Object.keys(given)]),
-];
+const names = (declared: Record<string, unknown>, given: Record<string, unknown>): string[] => [...new Set([...Object.keys(declared), ...Object.keys(given)])];
 
 function checkFiles(kind: 'inputs' | 'outputs', files: Files, userValues: UserValue[]): void {
   for (const [name, list] of Object.entries(files)) {
@@ -154,7 +152,8 @@ function assemble(tool: ToolDefinition, inputs: Files, outputs: Files, parameter
       if (typeof value !== 'boolean') throw new RenderError(`${member} is a flag and must be true or false`);
       return value ? authorText(def.prefix) : '';
     }
-    const text = typeof value === 'string' ? wrap(value) : String(value);
+    // Coerced values are strings and numbers; anything else (a list given where a number was expected) shows as JSON.
+    const text = typeof value === 'string' ? wrap(value) : typeof value === 'number' ? String(value) : JSON.stringify(value);
     return authorText(def.prefix) + authorText(def.separator) + text;
   };
   const parts = [

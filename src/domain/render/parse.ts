@@ -1,11 +1,5 @@
-import { parse, tokenize } from '@huggingface/jinja';
-import {
-  MAX_TEMPLATE_BRANCHES,
-  MAX_TEMPLATE_BRACKETS,
-  MAX_TEMPLATE_LENGTH,
-  MAX_TEMPLATE_NESTING,
-  MAX_TEMPLATE_OPERATORS,
-} from '../../contract/limits.js';
+import { parse, tokenize, type Program, type Token } from './jinja-library.js';
+import { MAX_TEMPLATE_BRANCHES, MAX_TEMPLATE_BRACKETS, MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING, MAX_TEMPLATE_OPERATORS } from '../../contract/limits.js';
 import { limitError, RenderError } from './errors.js';
 
 /**
@@ -26,9 +20,6 @@ import { limitError, RenderError } from './errors.js';
  *    never deeper than its operators, so this bounds the depth of every chain.
  */
 
-type Program = ReturnType<typeof parse>;
-type Token = ReturnType<typeof tokenize>[number];
-
 /** The options Template uses (the library's own rendering, which the tests compare against). */
 const LEXER_OPTIONS = { lstrip_blocks: true, trim_blocks: true } as const;
 
@@ -38,8 +29,15 @@ const CLOSERS = new Set(['CloseParen', 'CloseSquareBracket', 'CloseCurlyBracket'
 /** Token types that make a node of the tree (an operator, a call, a member access, a literal list or object). */
 const OPERATOR_TYPES = new Set([
   ...OPENERS,
-  'Pipe', 'Dot', 'Colon', 'Equals', 'AdditiveBinaryOperator', 'MultiplicativeBinaryOperator', 'ExponentiationBinaryOperator',
-  'ComparisonBinaryOperator', 'UnaryOperator',
+  'Pipe',
+  'Dot',
+  'Colon',
+  'Equals',
+  'AdditiveBinaryOperator',
+  'MultiplicativeBinaryOperator',
+  'ExponentiationBinaryOperator',
+  'ComparisonBinaryOperator',
+  'UnaryOperator',
 ]);
 const OPERATOR_WORDS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else']);
 

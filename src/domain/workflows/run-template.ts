@@ -84,7 +84,8 @@ function outputEntry(graph: WorkflowGraph, node: GraphNode): OutputEntry {
   const link = graph.links.get(node.inputs.data![0]!)!;
   const producer = graph.byId.get(link.from.node)!;
   const spec = producer.kind === 'tool' ? producer.tool!.definition.outputs[link.from.port] : undefined;
-  const formats = link.formats.length > 0 ? link.formats : producer.kind === 'load' ? (commonFormats(graph, graph.links.get(producer.outputs.data![0]!)!) ?? []) : [];
+  const formats =
+    link.formats.length > 0 ? link.formats : producer.kind === 'load' ? (commonFormats(graph, graph.links.get(producer.outputs.data![0]!)!) ?? []) : [];
   const name = node.parameters.name?.value;
   const description = node.parameters.description?.value;
   return {
@@ -143,7 +144,7 @@ export function buildRunTemplate(graph: WorkflowGraph, description = ''): RunTem
 export function applySavedTemplate(template: RunTemplate, saved: JsonObject | null): RunTemplate {
   if (!saved) return template;
   const result: RunTemplate = structuredClone(template);
-  if (typeof saved.name === 'string' || saved.name === null) result.name = saved.name as string | null;
+  if (typeof saved.name === 'string' || saved.name === null) result.name = saved.name;
   if (typeof saved.description === 'string') result.description = saved.description;
   const inputs = isObject(saved.Inputs) ? saved.Inputs : {};
   for (const [id, entry] of Object.entries(result.Inputs)) {

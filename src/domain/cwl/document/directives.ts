@@ -75,12 +75,7 @@ class DirectiveExpander {
     return out;
   }
 
-  private async importDocument(
-    node: Record<string, unknown>,
-    base: string,
-    chain: readonly string[],
-    at = positionOf(node, '$import'),
-  ): Promise<unknown> {
+  private async importDocument(node: Record<string, unknown>, base: string, chain: readonly string[], at = positionOf(node, '$import')): Promise<unknown> {
     const target = this.target(node.$import, base, '$import', at);
     if (target === undefined) return null;
     if (chain.includes(target)) {
@@ -95,7 +90,7 @@ class DirectiveExpander {
       return null;
     }
     const expanded = await this.expand(parsed, target, [...chain, target]);
-    for (const root of Array.isArray(expanded) ? expanded : [expanded]) {
+    for (const root of Array.isArray(expanded) ? (expanded as unknown[]) : [expanded]) {
       if (typeof root === 'object' && root !== null) importBases.set(root, target);
     }
     return expanded;

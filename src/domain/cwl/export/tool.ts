@@ -52,7 +52,10 @@ function layoutOf(source: ToolSource, ids: ToolIds): EmbeddedLayout {
     tool: `${source.name}:${source.version}`,
     inputs: Object.fromEntries(Object.values(definition.inputs).map((p) => [p.name, { id: ids.inputs[p.name]!, minitems: p.minitems, maxitems: p.maxitems }])),
     outputs: Object.fromEntries(
-      Object.values(definition.outputs).map((p) => [p.name, { names: ids.outputNames[p.name]!, formats: p.formats, minitems: p.minitems, maxitems: p.maxitems }]),
+      Object.values(definition.outputs).map((p) => [
+        p.name,
+        { names: ids.outputNames[p.name]!, formats: p.formats, minitems: p.minitems, maxitems: p.maxitems },
+      ]),
     ),
   };
 }
@@ -106,7 +109,7 @@ function outputsOf(source: ToolSource, ids: ToolIds, layout: EmbeddedLayout): Js
 
 function inputsOf(source: ToolSource, ids: ToolIds): JsonObject {
   const { definition } = source;
-  const names = Object.values(definition.outputs).map((port) => {
+  const names = Object.values(definition.outputs).map((port): [string, JsonObject] => {
     const several = port.maxitems > 1;
     const doc = several
       ? `The names of the files of output ${ids.outputs[port.name]} (gdflow takes them from the data names a task stores them under).`

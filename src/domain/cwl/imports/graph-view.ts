@@ -20,7 +20,9 @@ export interface GraphViewNode {
 
 const enidsOf = (ports: unknown): Array<[string, string]> =>
   isObject(ports)
-    ? Object.entries(ports).flatMap(([port, links]) => [links].flat().flatMap((link) => (isObject(link) && typeof link.enid === 'string' ? [[port, link.enid] as [string, string]] : [])))
+    ? Object.entries(ports).flatMap(([port, links]) =>
+        [links].flat().flatMap((link) => (isObject(link) && typeof link.enid === 'string' ? [[port, link.enid] as [string, string]] : [])),
+      )
     : [];
 
 export function cwlGraphView(workflow: StoredWorkflow) {
@@ -47,8 +49,8 @@ export function cwlGraphView(workflow: StoredWorkflow) {
     return {
       node_id: id,
       kind,
-      name: String(node.name ?? id),
-      alias: String(node.alias ?? id),
+      name: typeof node.name === 'string' ? node.name : id,
+      alias: typeof node.alias === 'string' ? node.alias : id,
       app_id: appId,
       inputs: Object.keys(isObject(node.inputs) ? node.inputs : {}),
       outputs: Object.keys(isObject(node.outputs) ? node.outputs : {}),

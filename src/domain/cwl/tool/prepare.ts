@@ -29,7 +29,10 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
 
   await completeInputFiles(tool.inputs, values, inputFileContext(tool.cwlVersion, effective, expressions, options));
   const staging = new Staging(options.stagingRoot ?? DEFAULT_STAGING_ROOT);
-  staging.stageInputs(values, tool.inputs.map((input) => input.name));
+  staging.stageInputs(
+    values,
+    tool.inputs.map((input) => input.name),
+  );
 
   const resources = await decideResources(tool, effective, expressions);
   expressions.runtime = { ...expressions.runtime, ...resources.runtime };
@@ -47,7 +50,7 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
   }
 
   const streams = await decideStreams(tool, expressions, outdir);
-  const settings = await decideRunSettings(effective, expressions);
+  const settings = await decideRunSettings(effective, expressions, { outdir, tmpdir: runtime.tmpdir });
   const shell = findRequirement(effective, 'ShellCommandRequirement') !== undefined;
   const commandLine = await buildCommandLine(tool, values, expressions, shell);
   return {
