@@ -87,7 +87,7 @@ export class WesService {
       };
     }
     const { packed, base } = await loadWesDocument(request, account, this.locations);
-    const version = String(packed.document.cwlVersion ?? '');
+    const version = typeof packed.document.cwlVersion === 'string' ? packed.document.cwlVersion : '';
     if (request.typeVersion !== undefined && version !== request.typeVersion) {
       throw invalid(`workflow_type_version ${request.typeVersion} is not the document's cwlVersion ${version}`);
     }
@@ -189,7 +189,7 @@ export class WesService {
       const file = { class: 'File', location: dataLocationOf(path, false), basename: path.slice(path.lastIndexOf('/') + 1), size: item.size };
       (out[item.store_node_id] ??= []).push((await outputUrls(file, links)) as JsonObject);
     }
-    return Object.fromEntries(Object.entries(out).map(([node, files]) => [node, files.length === 1 ? files[0]! : files])) as JsonObject;
+    return Object.fromEntries(Object.entries(out).map(([node, files]) => [node, files.length === 1 ? files[0] : files]));
   }
 }
 

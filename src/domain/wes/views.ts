@@ -27,7 +27,7 @@ export function runRequest(task: Task): JsonObject {
   return {
     workflow_params: cwl && isObject(task.parameters.job) ? task.parameters.job : params,
     workflow_type: cwl ? 'CWL' : 'GeneDock',
-    workflow_type_version: cwl ? String(cwl.document.cwlVersion ?? 'v1.2') : '1.0',
+    workflow_type_version: cwl ? (typeof cwl.document.cwlVersion === 'string' ? cwl.document.cwlVersion : 'v1.2') : '1.0',
     tags: {},
     workflow_engine_parameters: {},
     // A CWL run posted to RunCwl names its process; an ActivateWorkflow, the workflow version as WES would name it.
@@ -100,7 +100,7 @@ export async function outputUrls(value: unknown, links: OutputLinks): Promise<un
   if (Array.isArray(value)) return Promise.all(value.map((item) => outputUrls(item, links)));
   if (!isObject(value)) return value;
   const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) out[key] = (await outputUrls(item, links)) as JsonObject[string];
+  for (const [key, item] of Object.entries(value)) out[key] = await outputUrls(item, links);
   const location = value.location;
   if ((value.class !== 'File' && value.class !== 'Directory') || typeof location !== 'string' || !location.startsWith(GDFLOW_SCHEME)) return out;
   const path = dataPathOf(location);

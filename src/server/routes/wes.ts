@@ -4,7 +4,7 @@ import { countedState, WES_STATES } from '../../contract/wes-states.js';
 import { DEFAULT_PROJECT } from '../../domain/access.js';
 import { invalid } from '../../domain/errors.js';
 import type { Services } from '../../domain/services.js';
-import { knownEngineParameters, readRunForm, WES_WORKFLOW_TYPES, type WesRunForm } from '../../domain/wes/request.js';
+import { knownEngineParameters, readRunForm, WES_WORKFLOW_TYPES } from '../../domain/wes/request.js';
 import type { WesScope } from '../../domain/wes/service.js';
 import { packageVersion } from '../../package-root.js';
 import { contentMd5, getHeader } from '../../signing/index.js';
@@ -29,9 +29,10 @@ export async function registerWesRoutes(app: FastifyInstance, context: RouteCont
     return { caller, project: caller.project ?? DEFAULT_PROJECT, baseUrl: context.baseUrl(request), local: LOOPBACK.has(request.ip) };
   };
 
-  app.get(ROUTES.Wes.serviceInfo.url, routeOptions(ROUTES.Wes.serviceInfo), async (request) => serviceInfo(context.baseUrl(request), context.services));
+  app.get(ROUTES.Wes.serviceInfo.url, routeOptions(ROUTES.Wes.serviceInfo), (request) => serviceInfo(context.baseUrl(request), context.services));
 
-  await app.register(async (forms) => {
+  // The form parser is scoped to this plugin, so that no other route takes multipart bodies.
+  await app.register((forms, _options, registered) => {
     forms.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: WES_BODY_LIMIT }, (request, body: Buffer, done) => {
       const md5 = getHeader(request.headers, 'content-md5');
       if (md5 !== undefined && md5 !== contentMd5(body)) {
@@ -45,8 +46,9 @@ export async function registerWesRoutes(app: FastifyInstance, context: RouteCont
     });
     forms.post<RouteTypes<typeof ROUTES.Wes.run>>(ROUTES.Wes.run.url, { ...routeOptions(ROUTES.Wes.run), bodyLimit: WES_BODY_LIMIT }, async (request) => {
       if (request.body === undefined) throw invalid('the body is empty: send the run request as a multipart/form-data form (workflow_type, workflow_url, ...)');
-      return wes.run(scope(request), readRunForm(request.body as WesRunForm));
+      return wes.run(scope(request), readRunForm(request.body));
     });
+    registered();
   });
 
   app.get<RouteTypes<typeof ROUTES.Wes.list>>(ROUTES.Wes.list.url, routeOptions(ROUTES.Wes.list), async (request) => wes.list(scope(request), request.query));
