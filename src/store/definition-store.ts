@@ -31,10 +31,11 @@ import {
   type Visibility,
   type Workflow,
 } from './store.js';
+import { parseExactJson, stringifyExactJson } from '../contract/exact-json.js';
 
 export const now = (): number => Date.now() / 1000;
 
-export const parseJson = (text: string | null): Json | null => (text === null ? null : (JSON.parse(text) as Json));
+export const parseJson = (text: string | null): Json | null => (text === null ? null : (parseExactJson(text) as Json));
 
 export type Owner = { account_name: string; project_name: string };
 
@@ -400,8 +401,8 @@ export abstract class DefinitionStore {
         .updateTable('tools')
         .set({
           ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+          configs: stringifyExactJson(update.configs),
+          ...(update.cwl !== undefined ? { cwl: stringifyExactJson(update.cwl) } : {}),
           category: update.category,
           status: update.status,
           modified_at: now(),
@@ -465,8 +466,8 @@ export abstract class DefinitionStore {
         .updateTable('workflows')
         .set({
           ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+          configs: stringifyExactJson(update.configs),
+          ...(update.cwl !== undefined ? { cwl: stringifyExactJson(update.cwl) } : {}),
           status: update.status,
           // A new configuration invalidates saved run defaults, which were keyed by its nodes.
           run_template: null,
@@ -488,7 +489,7 @@ export abstract class DefinitionStore {
   }
 
   async setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void> {
-    await this.changing((trx) => trx.updateTable('workflows').set({ run_template: JSON.stringify(template), modified_at: now() }).where('id', '=', id).execute(), undefined, audit);
+    await this.changing((trx) => trx.updateTable('workflows').set({ run_template: stringifyExactJson(template), modified_at: now() }).where('id', '=', id).execute(), undefined, audit);
   }
 
   async getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined> {
