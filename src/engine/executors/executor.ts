@@ -15,7 +15,9 @@ export interface Mount {
    * `/var/lib/cwl` (that directory or below it: where deferred jobs stage their inputs outside the working
    * directory, docs/tasks.md "Deferred jobs"). Mounts are made in order: a mount below another one comes after it.
    * The sandboxed executors (bwrap, podman, docker) bind both; the host executor, which has no sandbox, takes mounts
-   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead).
+   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead). A job in a container (one
+   * with an `image`) may also mount at any other absolute path outside /proc, /sys and /dev (CWL's InitialWorkDir
+   * entries at absolute paths), and under its `workDirPath` instead of `/var/data`.
    */
   sandboxPath: string;
   readOnly: boolean;
@@ -25,6 +27,11 @@ export interface JobSpec {
   jobId: string;
   /** Host directory bound read-write at /var/data; the command's working directory. Created if missing. */
   workDir: string;
+  /**
+   * Where a job in a container sees its working directory (and HOME) instead of /var/data (CWL's DockerRequirement
+   * `dockerOutputDirectory`); its mounts are then under it rather than under /var/data. Only with an `image`.
+   */
+  workDirPath?: string;
   /** Shell command, run as /bin/sh -c <command>. */
   command: string;
   /**
@@ -59,6 +66,12 @@ export interface JobSpec {
    * executors ignore it.
    */
   image?: string;
+  /**
+   * In the image's container, the command's positional parameters ("$@") are the image's ENTRYPOINT words (none
+   * when it has none), so that a command `"$@" prog args` runs as `docker run IMAGE prog args` would. Without it, or
+   * outside a container, there are none.
+   */
+  imageEntrypoint?: boolean;
 }
 
 /**
