@@ -73,7 +73,7 @@ function scatterFiles(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cwl-scatter-'));
   writeFileSync(
     join(dir, 'echo.cwl'),
-    'cwlVersion: v1.2\nclass: CommandLineTool\nbaseCommand: echo\ninputs:\n  n: {type: int, inputBinding: {position: 1}}\nstdout: out.txt\noutputs:\n  out: stdout\n',
+    'cwlVersion: v1.2\nclass: CommandLineTool\nbaseCommand: echo\ninputs:\n  n: {type: int, inputBinding: {position: 1}}\nstdout: out-$(inputs.n).txt\noutputs:\n  out: stdout\n',
   );
   writeFileSync(
     join(dir, 'scatter.cwl'),
