@@ -13,13 +13,15 @@ import { CLI, cpuSeconds, createAccount, machine, median, ROOT, startGdflow } fr
  *    --no-container`, alternating rounds: medians and cwltool / gdflow (target ≥ 3x faster).
  * BENCH_PARTS=required,suite,scatter chooses the parts, BENCH_ROUNDS the scatter's rounds (3), BENCH_SCATTER its
  * width (200), GDFLOW_CWL_SUITE the suite (../shared/cwl-v1.2 beside the repository), BENCH_EXECUTOR the server's
- * executor (bwrap).
+ * executor (bwrap), BENCH_SERVER_ARGS more server flags.
  */
 const SUITE = process.env.GDFLOW_CWL_SUITE || join(ROOT, '..', 'shared', 'cwl-v1.2');
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'required,suite,scatter').split(',').map((p) => p.trim()));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WIDTH = Number(process.env.BENCH_SCATTER ?? 200);
 const EXECUTOR = process.env.BENCH_EXECUTOR ?? 'bwrap';
+/** More flags for gdflow's server, e.g. `--cpus 8`. */
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const DRIVER = join(ROOT, 'dist', 'scripts', 'cwl', 'main.js');
 const CWLTOOL = process.env.BENCH_CWLTOOL ?? 'cwltool';
 
@@ -118,8 +120,8 @@ async function scatterPart(env: Record<string, string>, serverPid: number): Prom
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:cwl on ${machine()}, load average ${load()}; gdflow's server: --executor ${EXECUTOR}`);
-  const server = await startGdflow(['--executor', EXECUTOR]);
+  console.log(`bench:cwl on ${machine()}, load average ${load()}; gdflow's server: --executor ${EXECUTOR} ${SERVER_ARGS.join(' ')}`);
+  const server = await startGdflow(['--executor', EXECUTOR, ...SERVER_ARGS]);
   try {
     const key = createAccount(server.dataDir, server.url, 'cwlbench');
     const env = { GDFLOW_ENDPOINT: server.url, GDFLOW_ACCESS_KEY_ID: key.id, GDFLOW_ACCESS_KEY_SECRET: key.secret, GDFLOW_ACCOUNT: 'cwlbench' };
