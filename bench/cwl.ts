@@ -110,7 +110,9 @@ async function scatterPart(env: Record<string, string>, serverPid: number): Prom
       times.gdflow.push(g);
       times.cwltool.push(c);
       const perJob = ((serverCpu / WIDTH) * 1000).toFixed(1);
-      console.log(`  round ${round}: gdflow ${g.toFixed(1)} s (server CPU ${serverCpu.toFixed(1)} s, ${perJob} ms a job), cwltool --parallel ${c.toFixed(1)} s: ${(c / g).toFixed(2)}x   load ${load()}`);
+      console.log(
+        `  round ${round}: gdflow ${g.toFixed(1)} s (server CPU ${serverCpu.toFixed(1)} s, ${perJob} ms a job), cwltool --parallel ${c.toFixed(1)} s: ${(c / g).toFixed(2)}x   load ${load()}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -64,7 +64,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     .option('--verbose', 'print each command before it runs')
     .option(
       '--server',
-      "run every test on one gdflow server started for the run (in the driver, on a temporary data root; its executor from GDFLOW_EXECUTOR), " +
+      'run every test on one gdflow server started for the run (in the driver, on a temporary data root; its executor from GDFLOW_EXECUTOR), ' +
         "handing its endpoint and key to the runner (GDFLOW_ENDPOINT, ...), instead of each 'gdflow cwl run' starting one",
     )
     .argument('[runnerArgs...]', 'passed to the runner after its command, before --outdir (put them after --)')

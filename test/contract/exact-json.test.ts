@@ -10,7 +10,9 @@ const HUGE = '4200000000000000000000000000000000000000000';
 
 describe('parseExactJson', () => {
   it('reads integers beyond 2^53 as bigints and every other number as a number', () => {
-    const value = parseExactJson(`{"huge": ${HUGE}, "negative": -${HUGE}, "edge": 9007199254740993, "safe": 9007199254740991, "float": 4.2, "exp": 1e400, "long": 1234567890123456.5}`);
+    const value = parseExactJson(
+      `{"huge": ${HUGE}, "negative": -${HUGE}, "edge": 9007199254740993, "safe": 9007199254740991, "float": 4.2, "exp": 1e400, "long": 1234567890123456.5}`,
+    );
     assert.deepEqual(value, {
       huge: BigInt(HUGE),
       negative: -BigInt(HUGE),

@@ -71,7 +71,10 @@ async function runOn(account: TestAccount, prefix: string, image?: string): Prom
   assert.equal(await readOutput(account, texts.get('stdin.txt')!), 'from stdin\na literal\n');
   assert.equal(await readOutput(account, texts.get('env.txt')!), 'hello from gdflow\n');
   const copy = run.outputs!.copy;
-  assert.deepEqual(copy.listing.map((e: { basename: string }) => e.basename), ['a.txt', 'sub']);
+  assert.deepEqual(
+    copy.listing.map((e: { basename: string }) => e.basename),
+    ['a.txt', 'sub'],
+  );
   assert.equal(await readOutput(account, copy.listing[1].listing[0]), 'B');
   assert.equal((await jobsOf(account, started.task_id)).get('main').status, 'succeeded');
 }
@@ -126,7 +129,10 @@ describe('CWL runs on the podman executor', { skip: skipWithoutRuntime('podman')
       },
       inputs: { text: 'File' },
       // Without the entrypoint, '-c' would be the program run.
-      baseCommand: ['-c', 'pwd > where.txt && echo "$HOME" >> where.txt && cat /opt/gdflow-test/in.txt /opt/gdflow-test/literal.txt > copied.txt && touch /other/out/thing'],
+      baseCommand: [
+        '-c',
+        'pwd > where.txt && echo "$HOME" >> where.txt && cat /opt/gdflow-test/in.txt /opt/gdflow-test/literal.txt > copied.txt && touch /other/out/thing',
+      ],
       outputs: { texts: { type: 'File[]', outputBinding: { glob: '*.txt' } }, thing: { type: 'File', outputBinding: { glob: '$(runtime.outdir)/thing' } } },
     };
     const started = await runCwl(alice, { document, job: { text } });

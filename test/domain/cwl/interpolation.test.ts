@@ -1,13 +1,7 @@
 /** String interpolation: a lone expression's raw value, text around expressions, JSON written as the reference runner writes it. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  evaluateExpressionSync,
-  interpolationText,
-  parseTemplate,
-  type ExpressionContext,
-  type Json,
-} from '../../../src/domain/cwl/expressions/index.js';
+import { evaluateExpressionSync, interpolationText, parseTemplate, type ExpressionContext, type Json } from '../../../src/domain/cwl/expressions/index.js';
 
 const context: ExpressionContext = {
   inputs: { n: 3, ratio: 0.25, ok: true, none: null, name: 'sample', list: [1, 'two', null], record: { b: [1, 2], a: 'é' } },
@@ -37,7 +31,10 @@ describe('string interpolation', () => {
   it('writes integers beyond 2^53 with all their digits, as Python writes its integers', () => {
     const huge = 4200000000000000000000000000000000000000000n;
     assert.equal(interpolationText(huge), '4200000000000000000000000000000000000000000');
-    assert.equal(interpolationText({ d: [huge, -huge], f: 4.2 }), '{"d": [4200000000000000000000000000000000000000000, -4200000000000000000000000000000000000000000], "f": 4.2}');
+    assert.equal(
+      interpolationText({ d: [huge, -huge], f: 4.2 }),
+      '{"d": [4200000000000000000000000000000000000000000, -4200000000000000000000000000000000000000000], "f": 4.2}',
+    );
   });
 
   it('keeps strings without expressions exactly, and keeps whitespace when asked (InitialWorkDir entries)', () => {

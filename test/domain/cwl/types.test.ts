@@ -98,9 +98,7 @@ describe('CWL types: values against types', () => {
 
   it('takes the first union member that matches, and reports the problem of the member of the same kind', () => {
     assert.equal(coerce({ kind: 'union', types: [T.int, T.string] }, 'x').value, 'x');
-    assert.deepEqual(coerce({ kind: 'union', types: [T.string, T.File] }, { class: 'File' }).issues, [
-      'inputs.x: a File needs a location, a path or contents',
-    ]);
+    assert.deepEqual(coerce({ kind: 'union', types: [T.string, T.File] }, { class: 'File' }).issues, ['inputs.x: a File needs a location, a path or contents']);
     assert.deepEqual(coerce({ kind: 'union', types: [T.int, T.string] }, true).issues, ['inputs.x: expected int | string, not boolean true']);
   });
 
@@ -155,10 +153,11 @@ describe('CWL types: values against types', () => {
   });
 
   it('describes types for messages', () => {
-    assert.deepEqual(
-      [optional(array(T.File)), array(optional(T.int)), { kind: 'union', types: [T.int, T.string, T.null] } as CwlType].map(describeType),
-      ['File[]?', '(int?)[]', 'int | string | null'],
-    );
+    assert.deepEqual([optional(array(T.File)), array(optional(T.int)), { kind: 'union', types: [T.int, T.string, T.null] } as CwlType].map(describeType), [
+      'File[]?',
+      '(int?)[]',
+      'int | string | null',
+    ]);
   });
 });
 
@@ -166,9 +165,7 @@ describe('CWL types: binding a job to the inputs', () => {
   const inputs = async (body: string): Promise<readonly InputParameter[]> => (await loadProcess({ 't.cwl': `${TOOL}${body}outputs: []\n` })).inputs;
 
   it('fills defaults, gives optional inputs null, takes the default for an explicit null, and drops undeclared names', async () => {
-    const declared = await inputs(
-      'inputs:\n  n: {type: int, default: 4}\n  s: string?\n  f: {type: File, default: {class: File, location: a.txt}}\n',
-    );
+    const declared = await inputs('inputs:\n  n: {type: int, default: 4}\n  s: string?\n  f: {type: File, default: {class: File, location: a.txt}}\n');
     assert.deepEqual(bindInputs(declared, { n: null, extra: 1 }), {
       n: 4,
       s: null,
@@ -178,7 +175,11 @@ describe('CWL types: binding a job to the inputs', () => {
 
   it('reads integers beyond 2^53 of a document exactly and binds them', async () => {
     const declared = await inputs('inputs:\n  d: {type: double, default: 4200000000000000000000000000000000000000000}\n  l: long\n  n: int\n');
-    assert.deepEqual(bindInputs(declared, { l: 9223372036854775807n, n: 7 }), { d: 4200000000000000000000000000000000000000000n, l: 9223372036854775807n, n: 7 });
+    assert.deepEqual(bindInputs(declared, { l: 9223372036854775807n, n: 7 }), {
+      d: 4200000000000000000000000000000000000000000n,
+      l: 9223372036854775807n,
+      n: 7,
+    });
   });
 
   it('reports a default that does not fit its type at the input that declares it', async () => {
