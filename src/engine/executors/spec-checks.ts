@@ -4,11 +4,11 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type JobSpec } from './executor.js';
+import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type RunSpec } from './executor.js';
 
 /**
  * Checks that `p` is an absolute, normalised path strictly under the working directory `base` (/var/data, or a
- * container job's JobSpec.workDirPath); returns its part after "<base>/".
+ * container job's RunSpec.workDirPath); returns its part after "<base>/".
  */
 export function sandboxRelative(p: string, what: string, base = SANDBOX_DATA_DIR): string {
   if (typeof p !== 'string' || p.includes('\0')) throw new Error(`${what}: invalid path`);
@@ -39,8 +39,8 @@ export function isContainerPath(p: string): boolean {
   );
 }
 
-/** The working directory as the command sees it: /var/data, or a container job's own (JobSpec.workDirPath). */
-export function workDirPathOf(spec: Pick<JobSpec, 'workDirPath' | 'image'>): string {
+/** The working directory as the command sees it: /var/data, or a container job's own (RunSpec.workDirPath). */
+export function workDirPathOf(spec: Pick<RunSpec, 'workDirPath' | 'image'>): string {
   if (spec.workDirPath === undefined || spec.workDirPath === SANDBOX_DATA_DIR) return SANDBOX_DATA_DIR;
   if (!spec.image) throw new Error(`workDirPath: "${spec.workDirPath}" is for a job in a container; this one runs none`);
   if (!isContainerPath(spec.workDirPath) || spec.workDirPath === SANDBOX_INPUTS_DIR || spec.workDirPath.startsWith(`${SANDBOX_INPUTS_DIR}/`)) {
@@ -68,7 +68,7 @@ export function mountRelative(p: string, base = SANDBOX_DATA_DIR, elsewhere = fa
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates what every executor needs from a spec (throws Error naming the problem). */
-export function validateSpec(spec: JobSpec): void {
+export function validateSpec(spec: RunSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
   for (const root of spec.roots ?? []) checkRoot(root, spec.workDir);
@@ -93,7 +93,7 @@ export function validateSpec(spec: JobSpec): void {
 /** Top-level directories a root may not be in: the system's own (the domain refuses them first: domain/tes/paths.ts). */
 const SYSTEM_TOPS = new Set(['bin', 'boot', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'run', 'sbin', 'sys', 'usr', 'var', '.gdflow']);
 
-/** Checks a root (JobSpec.roots): an absolute, normalised container path outside the system, bound from workDir. */
+/** Checks a root (RunSpec.roots): an absolute, normalised container path outside the system, bound from workDir. */
 export function checkRoot(root: { hostPath: string; sandboxPath: string }, workDir: string): void {
   const p = root.sandboxPath;
   if (typeof p !== 'string' || p.includes('\0') || posix.normalize(p) !== p || !p.startsWith('/') || p === '/' || p.endsWith('/') || /[,\n]/.test(p)) {
@@ -104,7 +104,7 @@ export function checkRoot(root: { hostPath: string; sandboxPath: string }, workD
 }
 
 /** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
-export async function prepareWorkDir(spec: JobSpec): Promise<string> {
+export async function prepareWorkDir(spec: RunSpec): Promise<string> {
   validateSpec(spec);
   if (!existsSync(spec.workDir)) await mkdir(spec.workDir, { recursive: true });
   return realpathSync(spec.workDir);

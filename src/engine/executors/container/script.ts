@@ -16,7 +16,7 @@
  *   container's memory cgroup after the command, and writes it with the exit code to STATUS_FILE.
  *
  * The command and the redirection paths are positional parameters, never part of the script's text, and so are the
- * image's ENTRYPOINT words when the job asks for them (JobSpec.imageEntrypoint): they become the command's own
+ * image's ENTRYPOINT words when the job asks for them (RunSpec.imageEntrypoint): they become the command's own
  * positional parameters ("$@").
  */
 import { readFileSync } from 'node:fs';
