@@ -539,8 +539,11 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
     );
 
     it('invalid specs are refused', async () => {
+      // A container job may mount at any container path (CWL's absolute InitialWorkDir entries) but the kernel's
+      // directories; a job without a container only under /var/data and /var/lib/cwl (spec-checks.ts, mountRelative).
+      const outside = container ? '/proc/x' : '/etc/x';
       await assert.rejects(
-        executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: '/etc/x', readOnly: true }] }), never()),
+        executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: outside, readOnly: true }] }), never()),
         /under \/var\/data/,
       );
       await assert.rejects(
