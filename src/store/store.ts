@@ -366,7 +366,19 @@ export interface TesTaskQuery {
 }
 export type NewJob = Omit<
   Job,
-  'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
+  | 'modifiedAt'
+  | 'startedAt'
+  | 'endedAt'
+  | 'exitCode'
+  | 'externalId'
+  | 'imageDigest'
+  | 'attempts'
+  | 'cacheKey'
+  | 'cacheParts'
+  | 'cachedFrom'
+  | 'cacheLookup'
+  | 'outputStamps'
+  | 'outputs'
 >;
 /** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
 export function freshJob(job: NewJob, modifiedAt: number): Job {
@@ -392,8 +404,25 @@ export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | '
 export type JobPatch = Partial<
   Pick<
     Job,
-    | 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'cpu' | 'memMb' | 'attempts'
-    | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs' | 'spec'
+    | 'status'
+    | 'reason'
+    | 'attempt'
+    | 'exitCode'
+    | 'startedAt'
+    | 'endedAt'
+    | 'command'
+    | 'externalId'
+    | 'imageDigest'
+    | 'cpu'
+    | 'memMb'
+    | 'attempts'
+    | 'cacheKey'
+    | 'cacheParts'
+    | 'cachedFrom'
+    | 'cacheLookup'
+    | 'outputStamps'
+    | 'outputs'
+    | 'spec'
   >
 >;
 
@@ -630,7 +659,8 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
+export interface Store
+  extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */

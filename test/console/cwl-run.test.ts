@@ -34,8 +34,20 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(artifactsDir(), `cwl-${String(step).padStart(2, '0')}-${name}.png`), fullPage: true });
 }
 
-const echo = { class: 'CommandLineTool', baseCommand: 'echo', inputs: { word: { type: 'string', inputBinding: {} } }, stdout: 'out.txt', outputs: { out: 'stdout' } };
-const cat = { class: 'CommandLineTool', baseCommand: 'cat', inputs: { files: { type: 'File[]', inputBinding: {} } }, stdout: 'joined.txt', outputs: { out: 'stdout' } };
+const echo = {
+  class: 'CommandLineTool',
+  baseCommand: 'echo',
+  inputs: { word: { type: 'string', inputBinding: {} } },
+  stdout: 'out.txt',
+  outputs: { out: 'stdout' },
+};
+const cat = {
+  class: 'CommandLineTool',
+  baseCommand: 'cat',
+  inputs: { files: { type: 'File[]', inputBinding: {} } },
+  stdout: 'joined.txt',
+  outputs: { out: 'stdout' },
+};
 
 /** Words said by a scatter, joined by a subworkflow; a step skipped; a gate that waits for this test's file; a last step after the gate. */
 const workflow = {

@@ -69,7 +69,10 @@ async function runOn(account: TestAccount, prefix: string, image?: string): Prom
   assert.equal(await readOutput(account, texts.get('stdin.txt')!), 'from stdin\na literal\n');
   assert.equal(await readOutput(account, texts.get('env.txt')!), 'hello from gdflow\n');
   const copy = run.outputs!.copy;
-  assert.deepEqual(copy.listing.map((e: { basename: string }) => e.basename), ['a.txt', 'sub']);
+  assert.deepEqual(
+    copy.listing.map((e: { basename: string }) => e.basename),
+    ['a.txt', 'sub'],
+  );
   assert.equal(await readOutput(account, copy.listing[1].listing[0]), 'B');
   assert.equal((await jobsOf(account, started.task_id)).get('main').status, 'succeeded');
 }
@@ -109,7 +112,18 @@ describe('CWL runs on Slurm with podman on the node', { skip: skipWithout(slurmU
   before(async () => {
     ensureTinyImage('podman');
     await startSlurm();
-    served = await ServedAccount.start(join(scratch, 'data'), 'cwlslurm', ['--executor', 'slurm', '--slurm-wrap', 'podman', '--pull-policy', 'never', '--cpus', '8', '--memory', '8g']);
+    served = await ServedAccount.start(join(scratch, 'data'), 'cwlslurm', [
+      '--executor',
+      'slurm',
+      '--slurm-wrap',
+      'podman',
+      '--pull-policy',
+      'never',
+      '--cpus',
+      '8',
+      '--memory',
+      '8g',
+    ]);
   });
   after(async () => {
     await served?.close();

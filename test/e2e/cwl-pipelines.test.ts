@@ -22,7 +22,11 @@ import { fixturePath } from '../helpers/paths.js';
 
 const PIPELINE = fixturePath('cwl/align-paired/align-paired.cwl');
 /** The images the pipeline's documents name, which the podman variant finds as tags of the demo image. */
-const IMAGES = ['quay.io/biocontainers/fastp:0.23.2--hb7a2d85_2', 'quay.io/biocontainers/bwa:0.7.17--he4a0461_11', 'quay.io/biocontainers/samtools:1.16.1--h6899075_1'];
+const IMAGES = [
+  'quay.io/biocontainers/fastp:0.23.2--hb7a2d85_2',
+  'quay.io/biocontainers/bwa:0.7.17--he4a0461_11',
+  'quay.io/biocontainers/samtools:1.16.1--h6899075_1',
+];
 const FASTQ = 'http://edamontology.org/format_1930';
 const READ_PAIRS = 2000;
 
@@ -61,7 +65,9 @@ function checkOutputs(dir: string, sample: string): string {
   const report = readFileSync(join(dir, `${sample}.flagstat.txt`), 'utf8');
   assert.equal(report, samtools(['flagstat', bam]), "the flagstat report is samtools' own for the BAM");
   const counts = flagstatCounts(report);
-  const fastp = JSON.parse(readFileSync(join(dir, `${sample}.fastp.json`), 'utf8')) as { summary: { before_filtering: { total_reads: number }; after_filtering: { total_reads: number } } };
+  const fastp = JSON.parse(readFileSync(join(dir, `${sample}.fastp.json`), 'utf8')) as {
+    summary: { before_filtering: { total_reads: number }; after_filtering: { total_reads: number } };
+  };
   assert.equal(fastp.summary.before_filtering.total_reads, 2 * READ_PAIRS, 'fastp read every read of the sample');
   assert.equal(counts.primary, fastp.summary.after_filtering.total_reads, 'every read fastp kept is aligned or listed unmapped');
   assert.ok(counts['primary mapped']! >= 0.95 * counts.primary!, `reads simulated from the reference map: ${report}`);
@@ -106,7 +112,10 @@ describe('a fastp -> bwa -> samtools CWL workflow of several files', { skip: ski
     assert.deepEqual(Object.keys(outputs).sort(), ['bam', 'fastp_html', 'fastp_json', 'flagstat_report']);
     assert.equal(outputs.bam.path, join(outdir, 'sample1.sorted.bam'));
     assert.equal(outputs.bam.format, 'http://edamontology.org/format_2572');
-    assert.deepEqual(outputs.bam.secondaryFiles.map((file: { basename: string }) => file.basename), ['sample1.sorted.bam.bai']);
+    assert.deepEqual(
+      outputs.bam.secondaryFiles.map((file: { basename: string }) => file.basename),
+      ['sample1.sorted.bam.bai'],
+    );
     assert.match(outputs.flagstat_report.checksum, /^sha1\$[0-9a-f]{40}$/);
     records.set(label, checkOutputs(outdir, 'sample1'));
     // Each step was a job of the task, the index of the reference beside the trimming (both need only inputs).

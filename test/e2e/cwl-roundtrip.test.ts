@@ -107,7 +107,11 @@ describe('the CWL suite round trip: imported CommandLineTools export to document
     const started = performance.now();
     const results = await validateAll([...exported.keys()]);
     t.diagnostic(`cwltool validated ${results.size} documents in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const invalid = new Map([...exported].filter(([path]) => results.get(path)?.status !== 0).map(([path, tool]) => [tool.slice(SUITE.length + 1), results.get(path)?.message ?? 'no answer']));
+    const invalid = new Map(
+      [...exported]
+        .filter(([path]) => results.get(path)?.status !== 0)
+        .map(([path, tool]) => [tool.slice(SUITE.length + 1), results.get(path)?.message ?? 'no answer']),
+    );
     for (const [tool, message] of invalid) t.diagnostic(`invalid for cwltool: ${tool}: ${message}`);
     // Known (docs/cwl.md, Import, "Limits"): an InitialWorkDir listing's Files are uploaded at import and exported with
     // their gdflow: locations, a scheme cwltool refuses there. Listed so that a fix, or another failure, shows.

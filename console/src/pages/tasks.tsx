@@ -39,7 +39,14 @@ export function TaskList({ query }: { query: URLSearchParams }) {
   const list = useLoad(
     async (signal) => {
       const answer = await api().json<TaskListAnswer>('GET', projectPath('tasks/'), {
-        query: { size: PAGE_SIZE, status: filters.status || undefined, name: filters.name || undefined, from: dayBound(filters.from, false), to: dayBound(filters.to, true), cursor },
+        query: {
+          size: PAGE_SIZE,
+          status: filters.status || undefined,
+          name: filters.name || undefined,
+          from: dayBound(filters.from, false),
+          to: dayBound(filters.to, true),
+          cursor,
+        },
         signal,
       });
       performance.mark('gdflow:tasks-data');
@@ -134,7 +141,10 @@ export function TaskList({ query }: { query: URLSearchParams }) {
                           <StateBadge state={task.status} />
                         </td>
                         <td class="nowrap">
-                          <Progress percent={task.progress?.percent ?? 0} label={t('{done} of {total} jobs done', { done: task.progress?.done ?? 0, total: task.progress?.total ?? 0 })} />{' '}
+                          <Progress
+                            percent={task.progress?.percent ?? 0}
+                            label={t('{done} of {total} jobs done', { done: task.progress?.done ?? 0, total: task.progress?.total ?? 0 })}
+                          />{' '}
                           <span class="muted small">
                             {task.progress?.done ?? 0}/{task.progress?.total ?? 0}
                           </span>
@@ -278,8 +288,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
               class="primary"
               onClick={() => void act('rerun')}
               disabled={rerunning || gone}
-              title={t('A new task with the same inputs and parameters; jobs whose inputs did not change are taken from this one.')}
-            >
+              title={t('A new task with the same inputs and parameters; jobs whose inputs did not change are taken from this one.')}>
               {rerunning ? t('Starting…') : t('Rerun')}
             </button>
           )}
@@ -300,7 +309,8 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
         </dd>
         <dt>{t('Progress')}</dt>
         <dd>
-          <Progress percent={task.progress.percent} label={t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })} /> {t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })}
+          <Progress percent={task.progress.percent} label={t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })} />{' '}
+          {t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })}
           {task.progress.running > 0 ? `, ${t('{n} running', { n: task.progress.running })}` : ''}
         </dd>
         <dt>{t('Created')}</dt>
@@ -320,9 +330,19 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
         </p>
       )}
       <div class="graph-layout stacked">
-        {graph.data ? <Graph view={graph.data} states={states} selected={job} onSelect={select} /> : graph.loading ? <Loading /> : <p class="muted">{t('The workflow graph is not available; the jobs are listed below.')}</p>}
+        {graph.data ? (
+          <Graph view={graph.data} states={states} selected={job} onSelect={select} />
+        ) : graph.loading ? (
+          <Loading />
+        ) : (
+          <p class="muted">{t('The workflow graph is not available; the jobs are listed below.')}</p>
+        )}
         <aside class="panel" aria-label={t('Selected job')} ref={panel}>
-          {selectedJob ? <JobPanel key={selectedJob.job_id} taskPath={taskPath} job={selectedJob} /> : <p class="muted">{t('Select a node or a job to see its command and log.')}</p>}
+          {selectedJob ? (
+            <JobPanel key={selectedJob.job_id} taskPath={taskPath} job={selectedJob} />
+          ) : (
+            <p class="muted">{t('Select a node or a job to see its command and log.')}</p>
+          )}
         </aside>
       </div>
       <h2>{t('Jobs')}</h2>
@@ -517,4 +537,3 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
     </div>
   );
 }
-
