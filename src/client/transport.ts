@@ -1,6 +1,7 @@
 import { authorizationHeader, contentMd5, signRequest } from '../signing/index.js';
-import { GdApiError, GdConnectionError } from './errors.js';
+import { bodyText, GdApiError, GdConnectionError } from './errors.js';
 import type { Fetch } from './trusted-fetch.js';
+import { parseExactJson, stringifyExactJson } from '../contract/exact-json.js';
 
 export interface Credentials {
   accessKeyId: string;
@@ -81,7 +82,7 @@ export class Transport {
     let body: Buffer | Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream | undefined = request.body;
     let contentType = request.contentType;
     if (request.json !== undefined) {
-      body = Buffer.from(JSON.stringify(request.json), 'utf8');
+      body = Buffer.from(stringifyExactJson(request.json), 'utf8');
       contentType = 'application/json';
     }
     const streaming = body !== undefined && !(body instanceof Uint8Array);
@@ -101,7 +102,7 @@ export class Transport {
           body: body as RequestInit['body'],
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
           ...(streaming ? { duplex: 'half' } : {}),
-        } as RequestInit);
+        });
       } catch (error) {
         const unsent = UNSENT_CODES.has(errorCode(error) ?? '');
         if (attempt < retries && (request.retryOn !== 'unsent' || unsent)) {
@@ -127,7 +128,7 @@ export class Transport {
   async json<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
     const response = await this.send(method, path, request);
     const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return (text === '' ? undefined : parseExactJson(text)) as T;
   }
 }
 
@@ -138,9 +139,9 @@ async function toApiError(response: Response): Promise<GdApiError> {
     const body = JSON.parse(text) as Record<string, unknown>;
     return new GdApiError(
       response.status,
-      String(body.error_code ?? `HTTP${response.status}`),
-      String(body.error_message ?? text),
-      String(body.error_message_chs ?? ''),
+      bodyText(body.error_code, `HTTP${response.status}`),
+      bodyText(body.error_message, text),
+      bodyText(body.error_message_chs, ''),
       requestId,
     );
   } catch {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DataStore } from '../../data/index.js';
 import type { ExpressionEvaluator } from '../../domain/cwl/expressions/index.js';
-import type { CommandLineTool, CwlOutputObject, ExpressionTool } from '../../domain/cwl/model.js';
+import type { CwlOutputObject } from '../../domain/cwl/model.js';
 import { collectToolOutputs, exitStatus, prepareToolRun, runExpressionTool } from '../../domain/cwl/tool/index.js';
 import { bindInputs } from '../../domain/cwl/types/inputs.js';
 import {
@@ -23,6 +23,7 @@ import { storeFinalOutputs } from './final-outputs.js';
 import { writeLiterals } from './literals.js';
 import { LocalFileAccess, LocalOutputDirectory } from './local-files.js';
 import type { LoadedRun, LoadedRuns } from './loaded-runs.js';
+import { isContainerPath } from '../executors/spec-checks.js';
 import { collectedStaging, resolvedRun, type CollectPayload } from './tool-run.js';
 
 /**
@@ -49,7 +50,7 @@ export class CwlResolver implements JobResolver {
     const resolution = await resolveJob(run, job.key, payload, outputsOf, options);
     switch (resolution.kind) {
       case 'skipped':
-        return { kind: 'skip', outputs: resolution.outputs as Json };
+        return { kind: 'skip', outputs: resolution.outputs };
       case 'expand': {
         const jobs = resolution.jobs.map((added) => {
           const payload = added.payload as unknown as Json;
@@ -80,7 +81,7 @@ export class CwlResolver implements JobResolver {
     const run = await this.runs.of(job.task);
     const outputsOf = (key: string) => job.outputsOf(key) as CwlOutputObject | undefined;
     const outputs = gatherJob(run, gather as unknown as CwlGatherPayload, outputsOf, run.ontology ? { ontology: run.ontology } : {});
-    return this.final(job, outputs as Json);
+    return this.final(job, outputs);
   }
 
   /** A process with its inputs known: an ExpressionTool's value, or a CommandLineTool's run. */
@@ -97,16 +98,15 @@ export class CwlResolver implements JobResolver {
     const places = { outdir: job.places.workDir, tmpdir: '/tmp' };
     const common = { effective, files, evaluator: this.evaluator, ...(run.ontology ? { ontology: run.ontology } : {}) };
     if (process.class === 'ExpressionTool') {
-      const outputs = await runExpressionTool(process as ExpressionTool, inputs, places, common);
-      return { kind: 'value', outputs: await this.final(job, await writeLiterals(outputs as Json, job.hostWorkDir)) };
+      const outputs = await runExpressionTool(process, inputs, places, common);
+      return { kind: 'value', outputs: await this.final(job, await writeLiterals(outputs, job.hostWorkDir)) };
     }
-    const tool = process as CommandLineTool;
+    const tool = process;
     const docker = findRequirement(effective, 'DockerRequirement');
-    const outdir = docker?.requirement.dockerOutputDirectory;
     const inContainer = job.places.containers && docker !== undefined;
-    if (inContainer && outdir !== undefined && outdir !== job.places.workDir) {
-      const where = `gdflow's containers have their working directory at ${job.places.workDir}`;
-      throw new Error(`DockerRequirement.dockerOutputDirectory ${outdir} is not supported: ${where}`);
+    const outdir = inContainer ? docker.requirement.dockerOutputDirectory : undefined;
+    if (outdir !== undefined && !isContainerPath(outdir)) {
+      throw new Error(`DockerRequirement.dockerOutputDirectory must be a normalised absolute path other than / outside /proc, /sys and /dev, not ${outdir}`);
     }
     const prepared = await prepareToolRun(tool, inputs, places, {
       ...common,
@@ -117,7 +117,9 @@ export class CwlResolver implements JobResolver {
     const path = payload.kind === 'root' ? [] : payload.path;
     const staged = collectedStaging(prepared);
     const collect = { path, inputs: prepared.inputs, runtime: prepared.runtime, staged, digest: run.digest };
-    return { kind: 'run', run: resolvedRun(prepared, effective, inContainer, collect) };
+    // The container's working directory is dockerOutputDirectory (runtime.outdir), where the document wants it.
+    const moved = outdir !== undefined && outdir !== job.places.workDir ? { workDirPath: outdir } : {};
+    return { kind: 'run', run: { ...resolvedRun(prepared, effective, inContainer, collect), ...moved } };
   }
 
   /** The run's own outputs (the root job's) go into the data store; any other job's stay where they are. */
@@ -132,7 +134,7 @@ export class CwlResolver implements JobResolver {
   }
 
   private rootsOf(job: DeferredJob): string[] {
-    return [this.layout.taskDir(job.task.id), join(this.layout.storeRoot, job.task.accountName)];
+    return [this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)];
   }
 
   /** A job's name for people: its step's name. */

@@ -15,16 +15,27 @@ export interface Mount {
    * `/var/lib/cwl` (that directory or below it: where deferred jobs stage their inputs outside the working
    * directory, docs/tasks.md "Deferred jobs"). Mounts are made in order: a mount below another one comes after it.
    * The sandboxed executors (bwrap, podman, docker) bind both; the host executor, which has no sandbox, takes mounts
-   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead).
+   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead). A job in a container (one
+   * with an `image`) may also mount at any other absolute path outside /proc, /sys and /dev (CWL's InitialWorkDir
+   * entries at absolute paths), and under its `workDirPath` instead of `/var/data`.
    */
   sandboxPath: string;
   readOnly: boolean;
 }
 
-export interface JobSpec {
+/**
+ * What an executor runs: one job's command with host paths filled in (job-runner.ts makes it from the domain's
+ * RunSpec, the persisted plan of a job, once the working directory and mounts are known).
+ */
+export interface RunSpec {
   jobId: string;
   /** Host directory bound read-write at /var/data; the command's working directory. Created if missing. */
   workDir: string;
+  /**
+   * Where a job in a container sees its working directory (and HOME) instead of /var/data (CWL's DockerRequirement
+   * `dockerOutputDirectory`); its mounts are then under it rather than under /var/data. Only with an `image`.
+   */
+  workDirPath?: string;
   /** Shell command, run as /bin/sh -c <command>. */
   command: string;
   /**
@@ -59,6 +70,12 @@ export interface JobSpec {
    * executors ignore it.
    */
   image?: string;
+  /**
+   * In the image's container, the command's positional parameters ("$@") are the image's ENTRYPOINT words (none
+   * when it has none), so that a command `"$@" prog args` runs as `docker run IMAGE prog args` would. Without it, or
+   * outside a container, there are none.
+   */
+  imageEntrypoint?: boolean;
 }
 
 /**
@@ -120,13 +137,13 @@ export interface Executor {
   readonly name: string;
   readonly capabilities: ExecutorCapabilities;
   /** Run to the end. Aborting `signal` kills the job's whole process tree and resolves with outcome 'killed'. */
-  run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult>;
+  run(spec: RunSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult>;
   /**
    * Wait for a job this executor started earlier, possibly from another worker process, by the handle reported
    * through onStarted; as `run` from there on. Executors whose jobs die with their worker (local processes)
    * leave it out, and such jobs run again instead.
    */
-  adopt?(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult>;
+  adopt?(externalId: string, spec: RunSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult>;
   /**
    * The digest of the image a job of `image` would run in now (pulling it as the pull policy says), for the job's
    * call-cache key; null when this executor runs jobs in no image. Executors that never do leave it out.
