@@ -11,11 +11,12 @@ import { DEFINITION_ROUTES } from './routes/definitions.js';
 import { GA4GH_ROUTES } from './routes/ga4gh.js';
 import { SERVICE_ROUTES } from './routes/service.js';
 import { TASK_ROUTES } from './routes/tasks.js';
+import { WES_ROUTES } from './routes/wes.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
 /** The table, one file per area under routes/, in the order OpenAPI lists them. */
-export const ROUTES = { ...DEFINITION_ROUTES, ...TASK_ROUTES, ...DATA_ROUTES, ...GA4GH_ROUTES, ...SERVICE_ROUTES } as const;
+export const ROUTES = { ...DEFINITION_ROUTES, ...TASK_ROUTES, ...DATA_ROUTES, ...GA4GH_ROUTES, ...WES_ROUTES, ...SERVICE_ROUTES } as const;
 
 export interface RouteEntry {
   method: Method;
@@ -26,6 +27,8 @@ export interface RouteEntry {
   summary: string;
   /** false: unsigned; 'ga4gh': signed, or Basic or Bearer credentials (docs/ga4gh.md). */
   auth?: false | 'ga4gh';
+  /** The body's media type when it is not JSON (WES's multipart form): the body schema describes its parsed fields. */
+  bodyType?: 'multipart/form-data';
   /** The body or answer is not JSON (files, text, metrics). */
   raw?: true;
   /** What the `*` at the end of the URL stands for (default: a data item's path). */

@@ -13,6 +13,7 @@ import type { TesStagingPolicy } from './tes/compile.js';
 import { TesService } from './tes/service.js';
 import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
+import { WesService } from './wes/service.js';
 import { WorkflowService } from './workflows/service.js';
 
 /** The services that need only the store (what `gdflow admin` uses). */
@@ -31,6 +32,7 @@ export interface Services extends CoreServices {
   data: DataService;
   cwlRuns: CwlRunService;
   tes: TesService;
+  wes: WesService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
@@ -61,5 +63,7 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
   const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
-  return { ...core, data: runtime.data, tasks, cwlRuns, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
+  const tes = new TesService(store, tasks, runtime.tes.files, runtime.tes.policy);
+  const wes = new WesService(store, tasks, cwlRuns, runtime.data, runtime.locations, runtime.logs);
+  return { ...core, data: runtime.data, tasks, cwlRuns, tes, wes };
 }

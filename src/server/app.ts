@@ -31,6 +31,7 @@ import { registerTaskRoutes } from './routes/tasks.js';
 import { registerToolRoutes } from './routes/tools.js';
 import { registerWorkflowRoutes } from './routes/workflows.js';
 import { registerTesRoutes } from './routes/tes.js';
+import { registerWesRoutes } from './routes/wes.js';
 import { MAX_JSON_DEPTH } from '../contract/limits.js';
 import { allRoutes } from '../contract/routes.js';
 import { registerOpenApiRoute } from './openapi.js';
@@ -239,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
   registerTesRoutes(app, context);
+  await registerWesRoutes(app, context);
   registerOpenApiRoute(app);
   registerConsoleRoutes(app);
   return app;

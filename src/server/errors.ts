@@ -117,6 +117,19 @@ export const OPERATION_ERRORS = {
     invalid: spec(400, 'InvalidParameter', 'Cancel TES task failed, since {reason}.', '取消 TES 任务失败，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Cancel TES task failed, since {reason}.', '取消 TES 任务失败，原因：{reason}。'),
   },
+  // GA4GH WES (docs/ga4gh.md): rendered as {msg, status_code}.
+  Wes: {
+    invalid: spec(400, 'InvalidParameter', 'WES request failed, since {reason}.', 'WES 请求失败，原因：{reason}。'),
+    notFound: spec(404, 'RunNotFound', 'WES request failed, since {reason}.', 'WES 请求失败，原因：{reason}。'),
+  },
+  RunWesWorkflow: {
+    invalid: spec(400, 'InvalidParameter', 'Run WES workflow failed, since {reason}.', '运行 WES 工作流失败，原因：{reason}。'),
+    notFound: spec(404, 'ResourceNotFound', 'Run WES workflow failed, since {reason}.', '运行 WES 工作流失败，原因：{reason}。'),
+  },
+  CancelWesRun: {
+    invalid: spec(400, 'InvalidParameter', 'Cancel WES run failed, since {reason}.', '取消 WES 运行失败，原因：{reason}。'),
+    notFound: spec(404, 'RunNotFound', 'Cancel WES run failed, since {reason}.', '取消 WES 运行失败，原因：{reason}。'),
+  },
   Account: {
     invalid: spec(400, 'InvalidParameter', 'Request failed, since {reason}.', '请求失败，原因：{reason}。'),
     notFound: spec(404, 'ResourceNotFound', 'Request failed, since {reason}.', '请求失败，原因：{reason}。'),

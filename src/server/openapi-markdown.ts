@@ -49,7 +49,9 @@ export function openApiMarkdown(document: OpenApiDocument): string {
         .filter((p) => p.in === 'query')
         .map((p) => `\`${p.name}\`${p.required ? '' : '?'} ${typeOf(p.schema)}`)
         .join(', ');
-      const body = operation.requestBody?.content['application/json']?.schema;
+      const content = operation.requestBody?.content;
+      // A JSON body, or WES's multipart form (its fields described as properties); any other body is a file.
+      const body = (content?.['application/json'] ?? content?.['multipart/form-data'])?.schema;
       const members = body
         ? Object.entries(body.properties ?? {})
             .map(([k, v]) => `\`${k}\` ${typeOf(v)}`)

@@ -98,7 +98,8 @@ function responses(entry: RouteEntry): Json {
       : ok.type === 'null'
         ? { description: 'an empty body' }
         : { description: 'the answer', content: { 'application/json': { schema: ok } } };
-  if (entry.auth === 'ga4gh' || entry.url.startsWith('/ga4gh/')) {
+  // Errors take the GA4GH form by path (error-handler.ts): GetData takes GA4GH credentials and answers GeneDock errors.
+  if (entry.url.startsWith('/ga4gh/')) {
     const ga4gh = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Ga4ghError' } } } };
     return { 200: success, '4XX': { description: 'a GA4GH error (docs/ga4gh.md)', ...ga4gh }, '5XX': { description: 'a server error', ...ga4gh } };
   }
@@ -118,7 +119,7 @@ export function openApiDocument(): OpenApiDocument {
   for (const [id, entry] of allRoutes()) {
     const path = openApiPath(entry.url);
     const requestBody: OperationObject['requestBody'] = entry.schema.body
-      ? { required: false, content: { 'application/json': { schema: entry.schema.body as SchemaObject } } }
+      ? { required: false, content: { [entry.bodyType ?? 'application/json']: { schema: entry.schema.body as SchemaObject } } }
       : entry.raw && entry.method === 'PUT'
         ? { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
         : undefined;

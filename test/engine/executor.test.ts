@@ -284,6 +284,24 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
       assert.deepEqual(await readdir(spec.workDir), []);
     });
 
+    it("roots (a TES task's container paths): /tmp and /data are directories of the job, also when the job directory is itself under /tmp", async () => {
+      const spec = await job('echo t > /tmp/t.txt; echo d > /data/d.txt; cat /tmp/t.txt /data/d.txt > /var/data/both.txt');
+      assert.ok(spec.workDir.startsWith(`${tmpdir()}/`), 'the job directory is under /tmp, a root of the job');
+      const tmpRoot = join(spec.workDir, '.roots', 'tmp');
+      const dataRoot = join(spec.workDir, '.roots', 'data');
+      await mkdir(tmpRoot, { recursive: true });
+      await mkdir(dataRoot, { recursive: true });
+      spec.roots = [
+        { hostPath: tmpRoot, sandboxPath: '/tmp' },
+        { hostPath: dataRoot, sandboxPath: '/data' },
+      ];
+      const r = await executor.run(spec, never());
+      assert.equal(r.outcome, 'succeeded', `${r.reason}: ${await read(spec.stderrLog)}`);
+      assert.equal(await read(join(spec.workDir, 'both.txt')), 't\nd\n');
+      assert.equal(await read(join(tmpRoot, 't.txt')), 't\n');
+      assert.equal(await read(join(dataRoot, 'd.txt')), 'd\n');
+    });
+
     it('mounts near and far: both readable; directories that were there before the run are left as they were', async () => {
       const spec = await job('cat /var/data/inputs/near/in.txt /var/data/inputs/far/passwd > /var/data/out.txt');
       const hostIn = join(spec.dir, 'in.txt');
@@ -521,8 +539,11 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
     );
 
     it('invalid specs are refused', async () => {
+      // A container job may mount at any container path (CWL's absolute InitialWorkDir entries) but the kernel's
+      // directories; a job without a container only under /var/data and /var/lib/cwl (spec-checks.ts, mountRelative).
+      const outside = container ? '/proc/x' : '/etc/x';
       await assert.rejects(
-        executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: '/etc/x', readOnly: true }] }), never()),
+        executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: outside, readOnly: true }] }), never()),
         /under \/var\/data/,
       );
       await assert.rejects(

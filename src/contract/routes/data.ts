@@ -9,7 +9,8 @@ export const DATA_ROUTES = {
     url: '/accounts/:account/data/',
     operation: 'Data',
     tag: 'data',
-    summary: 'List data items below a prefix',
+    auth: 'ga4gh',
+    summary: 'List data items below a prefix (signed, or Basic or Bearer credentials: a WES output Directory)',
     schema: {
       params: { type: 'object', properties: { account: { type: 'string', minLength: 1 } }, required: ['account'] },
       querystring: { type: 'object', properties: { prefix: { type: 'string' }, limit: { type: 'integer', minimum: 1 } } },
@@ -25,7 +26,16 @@ export const DATA_ROUTES = {
     raw: true,
     schema: { response: { 200: dataPutResult } },
   },
-  GetData: { method: 'GET', url: '/accounts/:account/data/*', operation: 'Data', tag: 'data', summary: 'Download a data item', raw: true, schema: {} },
+  GetData: {
+    method: 'GET',
+    url: '/accounts/:account/data/*',
+    operation: 'Data',
+    tag: 'data',
+    auth: 'ga4gh',
+    raw: true,
+    schema: {},
+    summary: 'Download a data item (signed, or Basic or Bearer credentials as on the GA4GH routes: the URLs of WES outputs)',
+  },
   DeleteData: {
     method: 'DELETE',
     url: '/accounts/:account/data/*',

@@ -167,6 +167,8 @@ interface StartRequest {
   taskName: string | null | undefined;
   nameOf?: NameOfTask;
   parameters: JsonObject;
+  /** Kept with the task's parameters and not read by the run (a WES run's request, domain/wes/service.ts). */
+  extra?: JsonObject;
 }
 
 /** How the audit log names a task. */
@@ -212,7 +214,7 @@ export class TaskService {
    * ActivateWorkflow, with the body as its schema let it through (contract/tasks.ts): what is checked here is what a
    * schema cannot say (the name rules, whose workflow it is, the run parameters against the workflow).
    */
-  async activate(scope: Scope, body: ActivateWorkflowBody): Promise<{ task_id: string; task_name: string }> {
+  async activate(scope: Scope, body: ActivateWorkflowBody, extra: JsonObject = {}): Promise<{ task_id: string; task_name: string }> {
     const parameters = body.parameters ?? {};
     const fromParameters = typeof parameters.name === 'string' && parameters.name !== '' ? parameters.name : undefined;
     return this.start(scope, {
@@ -221,6 +223,7 @@ export class TaskService {
       owner: body.workflow_owner,
       taskName: body.task_name ?? fromParameters,
       parameters,
+      extra,
     });
   }
 
@@ -286,7 +289,7 @@ export class TaskService {
             userName: scope.caller.userName,
             status: scheduled ? 'scheduled' : 'queued',
             reason: scheduled ? `waiting for ${new Date(run.scheduleAt! * 1000).toISOString()}` : 'activated',
-            parameters: { ...parameters, description: run.description },
+            parameters: { ...parameters, description: run.description, ...request.extra },
             plan: {
               jobs: jobs.map((j) => j.id),
               workflow_owner: `${ownerAccount}/${ownerProject}`,

@@ -6,6 +6,7 @@ import { AlreadyExists, StoreUnavailable, type Job, type Store, type Task } from
 import { openProject, type Caller } from '../access.js';
 import { actorOf, audited } from '../audit.js';
 import { invalid, notFound } from '../errors.js';
+import { decodePageToken, encodePageToken } from '../ga4gh/page-token.js';
 import { jobIdFor } from '../tasks/plan.js';
 import type { TaskService } from '../tasks/service.js';
 import { compileTesTask, TES_NODE, type TesStagingPolicy, type TesTaskBody } from './compile.js';
@@ -39,30 +40,6 @@ function gdflowName(tesName: string | undefined, taskId: string): string {
     .replace(/^[^A-Za-z]+/, '')
     .slice(0, 100);
   return `${base || 'tes'}_${taskId}`;
-}
-
-function encodeToken(task: Task): string {
-  return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
-}
-
-function decodeToken(value: string): { createdAt: number; id: string } {
-  const refuse = () => invalid('page_token must be the next_page_token of an earlier page of this list');
-  if (value.length > 200) throw refuse();
-  try {
-    const decoded: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(decoded) &&
-      decoded.length === 2 &&
-      typeof decoded[0] === 'number' &&
-      typeof decoded[1] === 'string' &&
-      /^[0-9a-f]{24}$/.test(decoded[1])
-    ) {
-      return { createdAt: decoded[0], id: decoded[1] };
-    }
-  } catch {
-    // refused below
-  }
-  throw refuse();
 }
 
 /** tag_key and tag_value as TES pairs them: by place; a key without a value (or with an empty one) matches any value. */
@@ -157,7 +134,7 @@ export class TesService {
     const pageSize = query.page_size ?? DEFAULT_PAGE;
     const wanted = query.state;
     const tags = tagFilter(query);
-    let after = query.page_token ? decodeToken(query.page_token) : undefined;
+    let after = query.page_token ? decodePageToken(query.page_token) : undefined;
     const found: Array<{ task: Task; job: Job | undefined; state: TesState }> = [];
     let scanned = 0;
     let more = true;
@@ -186,7 +163,7 @@ export class TesService {
     }
     const view = query.view ?? 'MINIMAL';
     const tasks = await Promise.all(found.map(({ task, job, state }) => tesTaskView(task, job, state, view, this.files)));
-    return { tasks, ...(more && last ? { next_page_token: encodeToken(last) } : {}) };
+    return { tasks, ...(more && last ? { next_page_token: encodePageToken(last) } : {}) };
   }
 
   /** Cancel: as GeneDock's stop (its job is killed, nothing more starts); an ended task stays as it is. */

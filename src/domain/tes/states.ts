@@ -1,5 +1,6 @@
 import type { TesState } from '../../contract/tes-states.js';
 import type { Job, Task } from '../../store/store.js';
+import { jobFailure } from '../../contract/wes-states.js';
 
 /**
  * A TES task's state, from its gdflow task and its one job (docs/ga4gh.md, "States"):
@@ -36,16 +37,10 @@ export function tesState(task: Task, job: Job | undefined): TesState {
   }
 }
 
-const EXECUTOR_OUTCOMES = new Set(['failed', 'out_of_memory', 'timed_out']);
-
 function failedState(job: Job | undefined): TesState {
   if (!job) return 'SYSTEM_ERROR';
-  const last = job.attempts[job.attempts.length - 1];
-  if (last?.outcome === 'lost' || /^its worker was lost/.test(job.reason)) return 'PREEMPTED';
   // The job's exit code is the failing executor's (script.ts); a job that failed before its command ran has none.
-  if (job.exitCode !== null && job.exitCode !== 0 && (last === undefined || EXECUTOR_OUTCOMES.has(last.outcome))) return 'EXECUTOR_ERROR';
-  if (last?.outcome === 'out_of_memory' || last?.outcome === 'timed_out') return 'EXECUTOR_ERROR';
-  return 'SYSTEM_ERROR';
+  return jobFailure({ exitCode: job.exitCode, lastOutcome: job.attempts[job.attempts.length - 1]?.outcome, reason: job.reason });
 }
 
 /** The gdflow task states a TES state filter reads (the rest is decided task by task). */

@@ -57,9 +57,15 @@ export class CwlRunService {
   /**
    * RunCwl, with the body as its schema let it through (contract/cwl.ts): what is checked here is what a schema cannot
    * say (the document is CWL, the job fits it, its locations are in the data store). `workflow`: the workflow version
-   * imported from CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names.
+   * imported from CWL the run is an ActivateWorkflow of (cwl/imports/activation.ts), which the task names. `extra`: kept
+   * with the task's parameters (a WES run's request, domain/wes/service.ts).
    */
-  async start(scope: Scope, body: RunCwlBody, workflow?: { id: string; name: string; version: number }): Promise<{ task_id: string; task_name: string }> {
+  async start(
+    scope: Scope,
+    body: RunCwlBody,
+    workflow?: { id: string; name: string; version: number },
+    extra: JsonObject = {},
+  ): Promise<{ task_id: string; task_name: string }> {
     const fragment = processFragment(body.process);
     const explicitName = body.name === undefined || body.name === '' ? undefined : checkName('task_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
@@ -78,7 +84,7 @@ export class CwlRunService {
     const plan = cwlTaskPlan({ document, process: uri, ...(requirements.length > 0 ? { requirements } : {}) });
     const run: NewRun = {
       plan: { ...plan, call_caching: null },
-      parameters: { job, description: process.label ?? '' },
+      parameters: { job, description: process.label ?? '', ...extra },
       inputs: values,
       processName: workflow?.name ?? displayName(process.id),
       digest: createHash('sha256').update(stringifyExactJson(document)).digest('hex').slice(0, 24),

@@ -34,10 +34,16 @@ export interface HostExecutorOptions extends ProcessExecutorOptions {
 const DATA_PREFIX = /(?<![A-Za-z0-9_./-])\/var\/data(?![A-Za-z0-9_.-])/g;
 const SHELL_SAFE = /^[A-Za-z0-9_./+,:@%=-]+$/;
 
-/** Replaces every path prefix `from` (a whole path component sequence) in `text` by `to`. */
-export function rewritePrefix(text: string, from: string, to: string): string {
-  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(?<![A-Za-z0-9_./-])${escaped}(?![A-Za-z0-9_.-])`, 'g'), () => to);
+/**
+ * Replaces every path prefix of `prefixes` (a whole path component sequence) in `text` by its host path, in one pass:
+ * a path already rewritten is not rewritten again (a job directory under /tmp stays itself when /tmp is a root too).
+ */
+export function rewritePrefixes(text: string, prefixes: ReadonlyArray<readonly [from: string, to: string]>): string {
+  if (prefixes.length === 0) return text;
+  const longestFirst = [...prefixes].sort((a, b) => b[0].length - a[0].length);
+  const targets = new Map(longestFirst);
+  const alternatives = longestFirst.map(([from]) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return text.replace(new RegExp(`(?<![A-Za-z0-9_./-])(?:${alternatives})(?![A-Za-z0-9_.-])`, 'g'), (match) => targets.get(match)!);
 }
 
 /** Replaces every `/var/data` path prefix in `text` by `workDir`. */
@@ -92,14 +98,14 @@ export class HostExecutor extends ProcessExecutor {
     env.GDFLOW_JOB_TOKEN = marker;
     const stdin = spec.stdin ? rewriteDataPaths(spec.stdin, workDir) : undefined;
     const stdout = spec.stdout ? rewriteDataPaths(spec.stdout, workDir) : undefined;
-    let command = rewriteDataPaths(spec.command, workDir);
     // Roots (a TES task's container paths, docs/ga4gh.md) are rewritten as /var/data is: the host has no namespaces to
     // bind them in, so their paths in the command become their host directories.
-    for (const root of [...(spec.roots ?? [])].sort((a, b) => b.sandboxPath.length - a.sandboxPath.length)) {
+    const roots = spec.roots ?? [];
+    for (const root of roots) {
       if (!SHELL_SAFE.test(root.hostPath))
         throw new Error(`host executor: root directory "${root.hostPath}" contains characters that are special to the shell`);
-      command = rewritePrefix(command, root.sandboxPath, root.hostPath);
     }
+    const command = rewritePrefixes(spec.command, [['/var/data', workDir], ...roots.map((root) => [root.sandboxPath, root.hostPath] as const)]);
     return {
       argv: shellArgv(command, stdin, stdout),
       env,
