@@ -7,6 +7,8 @@ import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash }
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { LocalWorkEvents } from './local-events.js';
+import { KyselyWdlStore } from './wdl-store.js';
+import type { WdlStore } from './wdl.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
 import { isUniqueViolation } from './sql-errors.js';
@@ -148,10 +150,12 @@ const ACTIVE_TASK = sql`status in ('scheduled', 'queued', 'running', 'stopping')
  */
 export class KyselyStore extends DefinitionStore implements Store {
   readonly events: WorkEvents;
+  readonly wdl: WdlStore;
 
   constructor(db: Kysely<Database>, capabilities: StoreCapabilities, options: KyselyStoreOptions = {}, txState?: TransactionState) {
     super(db, capabilities, options, txState);
     this.events = options.events ?? new LocalWorkEvents();
+    this.wdl = new KyselyWdlStore(db, this.dialect, (fn) => this.retrying(fn, () => false));
   }
 
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
@@ -229,6 +233,10 @@ export class KyselyStore extends DefinitionStore implements Store {
         await insertJobs(trx, jobs, at);
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
         if (task.tes) await insertTesRows(trx, task, task.tes);
+        if (task.wdl) {
+          const { workflowId, version, sourceId } = task.wdl;
+          await trx.insertInto('wdl_tasks').values({ task_id: task.id, project_id: task.projectId, workflow_id: workflowId, version, source_id: sourceId, created_at: task.createdAt }).execute();
+        }
       }, audit), () => false);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

@@ -6,6 +6,7 @@
  */
 
 import type { JobStatus, TaskStatus } from '../contract/states.js';
+import type { WdlStore, WdlTaskLink } from './wdl.js';
 
 export type { JobStatus, TaskStatus };
 
@@ -351,6 +352,8 @@ export interface TaskEvent {
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'> & {
   /** A TES task (docs/ga4gh.md): its TES name and tags, which the TES list filters by. */
   tes?: { name: string; tags: Record<string, string> };
+  /** A WDL task (docs/wdl.md): the version it runs and the task it was restarted from. */
+  wdl?: WdlTaskLink;
 };
 
 /** A page of a project's TES tasks (TaskStore.listTesTasks), newest first. */
@@ -633,6 +636,8 @@ export interface WorkEvents {
 export interface Store extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
+  /** WDL workflows and tools, and which tasks run them (wdl.ts). */
+  readonly wdl: WdlStore;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
