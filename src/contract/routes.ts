@@ -16,13 +16,16 @@ import { callerIdentity, dataList, dataPutResult } from './data.js';
 import { cwlDocument, cwlRun, importCwlBody, importedCwl, runCwlBody } from './cwl.js';
 import { tesCancelResponse, tesCreateResponse, tesGetQuery, tesListQuery, tesListResponse, tesServiceInfo, tesTaskBody, tesTaskParams, tesTaskView } from './tes.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from './tools.js';
+import {
+  wdlCreateForm, wdlDetails, wdlListTasksQuery, wdlLookUpAnswer, wdlLookUpQuery, wdlRequiredToolVersionQuery, wdlRequiredVersionQuery, wdlRestartBody, wdlSummary,
+  wdlTaskBody, wdlToolGet, wdlToolList, wdlToolParams, wdlToolVersionQuery, wdlUpdateForm, wdlVersionQuery, wdlWorkflowParams,
+} from './wdl.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from './workflows.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
 /** The empty 200 of a write (INTERFACE.md §4). */
 const empty = { type: 'null', description: 'an empty body' } as const;
-const emptyList = { type: 'array', maxItems: 0, description: 'always empty: gdflow has no WDL workflows' } as const;
 
 const P = '/accounts/:account/projects/:project';
 const TES = '/ga4gh/tes/v1';
@@ -67,6 +70,54 @@ function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
       method: 'POST', url: `${base}/:task/rerun/`, operation: 'Task', tag,
       summary: 'Run a task again with it as the reference task (no body): its succeeded jobs whose keys still match are reused',
       schema: { params: taskParams, response: { 200: activatedTask } },
+    },
+  } as const;
+}
+
+function wdlRoutes() {
+  const W = `${P}/wdl/workflow`;
+  const T = `${P}/wdl/tools`;
+  const tag = 'wdl';
+  const created = { 200: wdlSummary };
+  return {
+    lookUp: {
+      method: 'GET', url: `${W}/`, operation: 'ListWdlWorkflow', tag, summary: "The project's WDL workflows (a list of lists), or one's versions by name (a flat list; [] when none)",
+      schema: { params: projectParams, querystring: wdlLookUpQuery, response: { 200: wdlLookUpAnswer } },
+    },
+    create: { method: 'POST', url: `${W}/`, operation: 'CreateWdlWorkflow', tag, multipart: true, summary: 'Create a WDL workflow (version 1) from a multipart form', schema: { params: projectParams, form: wdlCreateForm, response: created } },
+    get: {
+      method: 'GET', url: `${W}/:workflow/`, operation: 'GetWdlWorkflow', tag, summary: "A WDL workflow's versions (or one) with links to its files and its input template; [] when there is none such",
+      schema: { params: wdlWorkflowParams, querystring: wdlVersionQuery, response: { 200: wdlDetails } },
+    },
+    update: { method: 'PUT', url: `${W}/:workflow/`, operation: 'UpdateWdlWorkflow', tag, multipart: true, summary: 'Replace a version (override True) or add one (False) from a multipart form', schema: { params: wdlWorkflowParams, form: wdlUpdateForm, response: created } },
+    delete: { method: 'DELETE', url: `${W}/:workflow/`, operation: 'DeleteWdlWorkflow', tag, summary: 'Delete a WDL workflow version (the workflow with its last one)', schema: { params: wdlWorkflowParams, querystring: wdlRequiredVersionQuery, response: { 200: empty } } },
+    toolList: { method: 'GET', url: `${T}/`, operation: 'ListWdlTool', tag, summary: "The project's WDL tools: {tool_list (a list of lists), count}", schema: { params: projectParams, response: { 200: wdlToolList } } },
+    toolCreate: { method: 'POST', url: `${T}/`, operation: 'CreateWdlTool', tag, multipart: true, summary: 'Create a WDL tool (a document of one task) from a multipart form; answers its app_id', schema: { params: projectParams, form: wdlCreateForm, response: created } },
+    toolGet: { method: 'GET', url: `${T}/:tool/`, operation: 'GetWdlTool', tag, summary: "A WDL tool's versions (or one) with links and input template", schema: { params: wdlToolParams, querystring: wdlToolVersionQuery, response: { 200: wdlToolGet } } },
+    toolUpdate: { method: 'PUT', url: `${T}/:tool/`, operation: 'UpdateWdlTool', tag, multipart: true, summary: 'Replace a WDL tool version (override True) or add one (False)', schema: { params: wdlToolParams, form: wdlUpdateForm, response: created } },
+    toolDelete: { method: 'DELETE', url: `${T}/:tool/`, operation: 'DeleteWdlTool', tag, summary: 'Delete a WDL tool version', schema: { params: wdlToolParams, querystring: wdlRequiredToolVersionQuery, response: { 200: empty } } },
+    file: {
+      method: 'GET', url: '/wdl-files/:version/:part/', operation: 'GetWdlWorkflow', tag, auth: false, raw: true,
+      summary: "A WDL version's source or dependencies zip, by the signed link of its get (unsigned, as Log_downloadURL)",
+      schema: {
+        params: { type: 'object', properties: { version: { type: 'string', minLength: 1 }, part: { type: 'string', enum: ['source', 'dependencies'] } }, required: ['version', 'part'] },
+        querystring: { type: 'object', properties: { expires: { type: 'string' }, signature: { type: 'string' } } },
+      },
+    },
+  } as const;
+}
+
+function wdlTaskRoutes() {
+  const routes = taskRoutes('wdl/tasks');
+  const base = `${P}/wdl/tasks`;
+  return {
+    ...routes,
+    list: { ...routes.list, summary: 'List tasks, newest first (source_id: the tasks restarted from one)', schema: { ...routes.list.schema, querystring: { ...listTasksQuery, properties: { ...listTasksQuery.properties, ...wdlListTasksQuery } } } },
+    create: { method: 'POST', url: `${base}/`, operation: 'RunWdlWorkflow', tag: 'wdl', summary: 'Run a WDL workflow version: a task like any other', schema: { params: projectParams, body: wdlTaskBody, response: { 200: activatedTask } } },
+    restart: {
+      method: 'PUT', url: `${base}/:task/restart/`, operation: 'RestartWdlTask', tag: 'wdl',
+      summary: 'Restart a WDL task: a new task (source_id: this one) reusing its succeeded calls but the ones named in debug_params, run with their changes, and what depends on them',
+      schema: { params: taskParams, body: wdlRestartBody, response: { 200: activatedTask } },
     },
   } as const;
 }
@@ -116,12 +167,12 @@ export const ROUTES = {
     summary: 'Import a packed CWL document: its CommandLineTools and ExpressionTools as tool versions, its Workflows as workflow versions (each keeping its CWL document)',
     schema: { params: projectParams, body: importCwlBody, response: { 200: importedCwl } },
   },
-  WdlListWorkflow: { method: 'GET', url: `${P}/wdl/workflow/`, operation: 'ListWorkflow', tag: 'gwc', summary: 'WDL workflows (gwc looks for them): always an empty list', schema: { params: projectParams, response: { 200: emptyList } } },
-  WdlGetWorkflow: { method: 'GET', url: `${P}/wdl/workflow/:workflow/`, operation: 'GetWorkflow', tag: 'gwc', summary: 'A WDL workflow (gwc looks for them): always an empty list', schema: { params: workflowParams, response: { 200: emptyList } } },
+  // GeneDock's WDL routes as gdpy and gwc use them (docs/wire.md §8, docs/wdl.md): bodies of creates and updates are multipart forms
+  Wdl: wdlRoutes(),
   // INTERFACE.md 4.15 and the task routes of docs/wire.md §2, also under wdl/tasks/ for gwc
   ActivateWorkflow: { method: 'POST', url: `${P}/tasks/`, operation: 'ActivateWorkflow', tag: 'tasks', summary: 'Run a workflow: start a task', schema: { params: projectParams, body: activateWorkflowBody, response: { 200: activatedTask } } },
   Tasks: taskRoutes('tasks'),
-  WdlTasks: taskRoutes('wdl/tasks'),
+  WdlTasks: wdlTaskRoutes(),
   // docs/wire.md §2: what gwc asks about the caller
   Credentials: { method: 'GET', url: '/miscellaneous/credentials/', operation: 'Account', tag: 'account', summary: 'Who signed the request', schema: { response: { 200: callerIdentity } } },
   AuthorizedPolicies: {
@@ -166,9 +217,11 @@ export interface RouteEntry {
   auth?: false | 'ga4gh';
   /** The body or answer is not JSON (files, text, metrics). */
   raw?: true;
+  /** The body is a multipart form (the wdl/ routes); `schema.form` documents its fields. */
+  multipart?: true;
   /** What the `*` at the end of the URL stands for (default: a data item's path). */
   pathDescription?: string;
-  schema: { params?: object; querystring?: object; body?: object; response?: Record<number, object> };
+  schema: { params?: object; querystring?: object; body?: object; form?: object; response?: Record<number, object> };
 }
 
 /** Every entry with its id (`GetTool`, `Tasks.list`), in the table's order. */

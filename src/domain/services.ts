@@ -14,6 +14,9 @@ import { TesService } from './tes/service.js';
 import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
+import { checkWdlDocument } from './wdl/workflows/checker.js';
+import { WdlWorkflowService } from './wdl/workflows/service.js';
+import type { WdlFileLinks } from './wdl/workflows/views.js';
 
 /** The services that need only the store (what `gdflow admin` uses). */
 export interface CoreServices {
@@ -31,6 +34,7 @@ export interface Services extends CoreServices {
   data: DataService;
   cwlRuns: CwlRunService;
   tes: TesService;
+  wdlWorkflows: WdlWorkflowService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
@@ -53,6 +57,8 @@ export interface Runtime {
   locations: CwlDataLocations;
   /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
   tes: { files: TesFiles; policy: TesStagingPolicy };
+  /** The signed links of WDL documents (their `source` and `dependencies`). */
+  wdlFiles: WdlFileLinks;
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
@@ -61,5 +67,12 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
   const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
-  return { ...core, data: runtime.data, tasks, cwlRuns, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
+  return {
+    ...core,
+    data: runtime.data,
+    tasks,
+    cwlRuns,
+    tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy),
+    wdlWorkflows: new WdlWorkflowService(store, checkWdlDocument, runtime.wdlFiles),
+  };
 }

@@ -68,7 +68,8 @@ export function openApiDocument(): Json {
       parameters: parameters(entry),
       responses: responses(entry),
     };
-    if (entry.schema.body) operation.requestBody = { required: false, content: { 'application/json': { schema: entry.schema.body } } };
+    if (entry.schema.form) operation.requestBody = { required: true, content: { 'multipart/form-data': { schema: entry.schema.form } } };
+    else if (entry.schema.body) operation.requestBody = { required: false, content: { 'application/json': { schema: entry.schema.body } } };
     else if (entry.raw && entry.method === 'PUT') operation.requestBody = { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
     operation.security = entry.auth === false ? [] : entry.auth === 'ga4gh' ? [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }] : [{ GeneDock: [] }];
     (paths[path] ??= {})[entry.method.toLowerCase()] = operation;

@@ -27,6 +27,8 @@ import { Metrics } from '../metrics/metrics.js';
 import { buildApp, trustProxyOption } from './app.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { SignedLogLinks } from './log-links.js';
+import { LinkSigner } from './link-signer.js';
+import { SignedWdlFileLinks } from './wdl-file-links.js';
 import { createLogger, type Logger } from './logger.js';
 import { ACCEPT_BACKLOG, reservePort, type Reservation } from './listener.js';
 
@@ -207,12 +209,15 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     app.get('/healthz', async () => ({ status: 'ok', ...health() }));
   } else {
     const jobLogs = new FileJobLogs(layout);
-    const links = new SignedLogLinks(store, jobLogs, config.logUrlTtl);
+    const signer = new LinkSigner(store, config.logUrlTtl);
+    const links = new SignedLogLinks(signer, jobLogs);
+    const wdlFiles = new SignedWdlFileLinks(signer);
     services = createServices(store, {
       files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      wdlFiles,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
@@ -220,6 +225,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     app = await buildApp({
       services,
       logLinks: links,
+      wdlFileLinks: wdlFiles,
       jobLogs,
       lookupKey: (id) => store.getAccessKey(id),
       peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,
