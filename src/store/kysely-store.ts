@@ -233,10 +233,6 @@ export class KyselyStore extends DefinitionStore implements Store {
         await insertJobs(trx, jobs, at);
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
         if (task.tes) await insertTesRows(trx, task, task.tes);
-        if (task.wdl) {
-          const { workflowId, version, sourceId } = task.wdl;
-          await trx.insertInto('wdl_tasks').values({ task_id: task.id, project_id: task.projectId, workflow_id: workflowId, version, source_id: sourceId, created_at: task.createdAt }).execute();
-        }
       }, audit), () => false);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

@@ -242,6 +242,8 @@ export interface WdlTasksTable {
   workflow_id: string;
   version: number;
   source_id: string | null;
+  /** JSON: what the task was asked to run (inputs, output_dir, ...). */
+  request: string;
   created_at: number;
 }
 

@@ -6,7 +6,7 @@
  */
 
 import type { JobStatus, TaskStatus } from '../contract/states.js';
-import type { WdlStore, WdlTaskLink } from './wdl.js';
+import type { WdlStore } from './wdl.js';
 
 export type { JobStatus, TaskStatus };
 
@@ -352,8 +352,6 @@ export interface TaskEvent {
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'> & {
   /** A TES task (docs/ga4gh.md): its TES name and tags, which the TES list filters by. */
   tes?: { name: string; tags: Record<string, string> };
-  /** A WDL task (docs/wdl.md): the version it runs and the task it was restarted from. */
-  wdl?: WdlTaskLink;
 };
 
 /** A page of a project's TES tasks (TaskStore.listTesTasks), newest first. */

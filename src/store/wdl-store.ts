@@ -9,7 +9,7 @@ import type { SqlDialect } from './dialect.js';
 import type { Database, WdlWorkflowVersionsTable } from './schema.js';
 import { isUniqueViolation } from './sql-errors.js';
 import { AlreadyExists, VersionConflict, type AuditEntry, type Json } from './store.js';
-import type { WdlChange, WdlContent, WdlKind, WdlStore, WdlVersion, WdlVersionFiles } from './wdl.js';
+import type { WdlChange, WdlContent, WdlKind, WdlStore, WdlTaskLink, WdlVersion, WdlVersionFiles } from './wdl.js';
 
 /** Runs `fn` in one transaction (retried on transient conflicts), as the store's other writes are. */
 export type InTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
@@ -212,9 +212,17 @@ export class KyselyWdlStore implements WdlStore {
     });
   }
 
-  async wdlTask(taskId: string): Promise<{ workflowId: string; version: number; sourceId: string | null } | undefined> {
-    const row = await this.db.selectFrom('wdl_tasks').select(['workflow_id', 'version', 'source_id']).where('task_id', '=', taskId).executeTakeFirst();
-    return row && { workflowId: row.workflow_id, version: row.version, sourceId: row.source_id };
+  async recordWdlTask(taskId: string, projectId: string, createdAt: number, link: WdlTaskLink): Promise<void> {
+    await this.db
+      .insertInto('wdl_tasks')
+      .values({ task_id: taskId, project_id: projectId, workflow_id: link.workflowId, version: link.version, source_id: link.sourceId, request: JSON.stringify(link.request), created_at: createdAt })
+      .onConflict((oc) => oc.column('task_id').doNothing())
+      .execute();
+  }
+
+  async wdlTask(taskId: string): Promise<WdlTaskLink | undefined> {
+    const row = await this.db.selectFrom('wdl_tasks').select(['workflow_id', 'version', 'source_id', 'request']).where('task_id', '=', taskId).executeTakeFirst();
+    return row && { workflowId: row.workflow_id, version: row.version, sourceId: row.source_id, request: JSON.parse(row.request) as Json };
   }
 
   async wdlSubTasks(projectId: string, sourceId: string): Promise<string[]> {

@@ -59,6 +59,8 @@ export interface WdlTaskLink {
   version: number;
   /** The task a restart was made from (its `wdl/tasks/?source_id=` list), or null. */
   sourceId: string | null;
+  /** What the task was asked to run (inputs, output_dir, ...), which a restart asks again. */
+  request: Json;
 }
 
 export interface WdlStore {
@@ -76,6 +78,8 @@ export interface WdlStore {
   listWdlVersions(projectId: string, kind: WdlKind): Promise<WdlVersion[]>;
   /** Delete a version (the workflow with its last one); whether it existed. */
   deleteWdlVersion(workflowId: string, version: number, audit?: AuditEntry): Promise<boolean>;
+  /** Record that a task (of the project) runs a WDL version; once (a second record of the task changes nothing). */
+  recordWdlTask(taskId: string, projectId: string, createdAt: number, link: WdlTaskLink): Promise<void>;
   /** What a task records of its WDL version, or undefined for a task that is not a WDL task. */
   wdlTask(taskId: string): Promise<WdlTaskLink | undefined>;
   /** The tasks restarted from `sourceId` (not being deleted), newest first. */

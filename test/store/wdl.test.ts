@@ -86,7 +86,7 @@ for (const backend of BACKENDS) {
 
     it('records WDL tasks and lists the ones restarted from a task, newest first, until they are deleted', async () => {
       const wf = await store.wdl.createWdlWorkflow(project.id, 'workflow', 'runs', content('one'));
-      const task = (name: string, createdAt: number, sourceId: string | null) => ({
+      const task = (name: string, createdAt: number) => ({
         id: newId(),
         projectId: project.id,
         name,
@@ -101,15 +101,20 @@ for (const backend of BACKENDS) {
         scheduleAt: null,
         stopRequested: false,
         createdAt,
-        wdl: { workflowId: wf.workflowId, version: 1, sourceId },
       });
-      const source = task('source', 1_700_000_000, null);
-      await store.createTask(source, []);
-      const a = task('restart-a', 1_700_000_010, source.id);
-      const b = task('restart-b', 1_700_000_020, source.id);
-      await store.createTask(a, []);
-      await store.createTask(b, []);
-      assert.deepEqual(await store.wdl.wdlTask(a.id), { workflowId: wf.workflowId, version: 1, sourceId: source.id });
+      const record = async (t: ReturnType<typeof task>, sourceId: string | null) => {
+        await store.createTask(t, []);
+        await store.wdl.recordWdlTask(t.id, project.id, t.createdAt, { workflowId: wf.workflowId, version: 1, sourceId, request: { inputs: { 'wf.x': 1 } } });
+      };
+      const source = task('source', 1_700_000_000);
+      await record(source, null);
+      const a = task('restart-a', 1_700_000_010);
+      const b = task('restart-b', 1_700_000_020);
+      await record(a, source.id);
+      await record(b, source.id);
+      // Recorded once: a second record changes nothing.
+      await store.wdl.recordWdlTask(a.id, project.id, 1, { workflowId: wf.workflowId, version: 9, sourceId: null, request: {} });
+      assert.deepEqual(await store.wdl.wdlTask(a.id), { workflowId: wf.workflowId, version: 1, sourceId: source.id, request: { inputs: { 'wf.x': 1 } } });
       assert.equal(await store.wdl.wdlTask(newId()), undefined);
       assert.deepEqual(await store.wdl.wdlSubTasks(project.id, source.id), [b.id, a.id]);
       await store.deleteTask(b.id);

@@ -8,8 +8,8 @@ import type { Kysely } from 'kysely';
 //   and the optional zip of its imports (base64 text: SQLite and PostgreSQL then hold the same bytes, as they hold
 //   every JSON document as text), and the input template read from the document when it was checked (JSON). A version
 //   has an id of its own: its download links name it.
-// - wdl_tasks: which gdflow tasks run a WDL version, and the task a restart was made from (`source_id`, the
-//   `wdl/tasks/?source_id=` list). No foreign key to the version: a task keeps its document in its plan and outlives
+// - wdl_tasks: which gdflow tasks run a WDL version, what was asked (inputs, output_dir, ...: JSON, which a restart
+//   asks again), and the task a restart was made from (`source_id`, the `wdl/tasks/?source_id=` list). No foreign key to the version: a task keeps its document in its plan and outlives
 //   the version's deletion.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -46,6 +46,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('workflow_id', 'varchar(24)', (c) => c.notNull())
     .addColumn('version', 'integer', (c) => c.notNull())
     .addColumn('source_id', 'varchar(24)')
+    .addColumn('request', 'text', (c) => c.notNull())
     .addColumn('created_at', 'double precision', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('wdl_tasks_source').on('wdl_tasks').columns(['project_id', 'source_id', 'created_at']).execute();

@@ -1,13 +1,21 @@
 /**
- * The check of a stored WDL document: the language's parse and type check with its imports, and its input template
- * (domain/wdl/index.ts). PROVISIONAL until the language lands: only the version line is checked.
+ * The check of a stored WDL document (docs/wdl.md): the language's parse and type check with its imports, and its
+ * input template, womtool's `inputs` (domain/wdl/index.ts). A WDL tool is a document of tasks run one at a time: its
+ * template is its task's (the first, when it has several). An error names the file, line and column.
  */
 import type { WdlKind } from '../../../store/wdl.js';
 import { invalid } from '../../errors.js';
+import { inputsTemplate, loadWdl, WdlError } from '../index.js';
 import type { WdlDocument } from './service.js';
 
-export function checkWdlDocument(document: WdlDocument, _kind: WdlKind): { inputs: Record<string, unknown> } {
-  const line = document.main.split('\n').findIndex((l) => /^\s*version\s+/.test(l));
-  if (line < 0) throw invalid(`${document.mainName}:1:1: the document has no 'version 1.0' or 'version 1.1' line`);
-  return { inputs: {} };
+export function checkWdlDocument(document: WdlDocument, kind: WdlKind): { inputs: Record<string, unknown> } {
+  try {
+    const bundle = loadWdl({ main: document.main, mainName: document.mainName, ...(document.files ? { files: document.files } : {}) });
+    const target = kind === 'tool' || bundle.workflowName === undefined ? bundle.taskNames[0] : undefined;
+    if (kind === 'tool' && target === undefined) throw invalid(`source '${document.mainName}' has no task: a WDL tool is a document of tasks`);
+    return { inputs: inputsTemplate(bundle, target) };
+  } catch (error) {
+    if (error instanceof WdlError) throw invalid(`source ${error.message}`);
+    throw error;
+  }
 }
