@@ -27,7 +27,7 @@ export interface WdlDocument {
  * Parses and type-checks a document with its imports and gives its input template (the language's entry points,
  * domain/wdl/index.ts); throws the domain's `invalid` naming file, line and column. A tool's template is its task's.
  */
-export type WdlChecker = (document: WdlDocument, kind: WdlKind) => { inputs: Record<string, unknown> };
+export type WdlChecker = (document: WdlDocument, kind: WdlKind) => { inputs: Record<string, unknown>; calls: string[] };
 
 const FIELDS = { workflow: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'", tool: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'" };
 const NOUN: Record<WdlKind, string> = { workflow: 'WDL workflow', tool: 'WDL tool' };
@@ -48,7 +48,7 @@ export function documentOf(files: { sourceName: string; source: string; dependen
 export class WdlWorkflowService {
   constructor(
     private readonly store: Store,
-    private readonly check: WdlChecker,
+    readonly check: WdlChecker,
     private readonly links: WdlFileLinks,
   ) {}
 
