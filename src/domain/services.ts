@@ -14,6 +14,7 @@ import { TesService } from './tes/service.js';
 import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
+import { WdlRunService } from './wdl/runs/service.js';
 
 /** The services that need only the store (what `gdflow admin` uses). */
 export interface CoreServices {
@@ -30,6 +31,8 @@ export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
   cwlRuns: CwlRunService;
+  /** WDL runs (docs/wdl.md): what the `wdl/tasks/` routes start. */
+  wdlRuns: WdlRunService;
   tes: TesService;
 }
 
@@ -61,5 +64,5 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
   const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
-  return { ...core, data: runtime.data, tasks, cwlRuns, tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
+  return { ...core, data: runtime.data, tasks, cwlRuns, wdlRuns: new WdlRunService(store, runtime.locations), tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy) };
 }
