@@ -14,8 +14,10 @@ import { TesService } from './tes/service.js';
 import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
 import { WorkflowService } from './workflows/service.js';
+import { WdlRunService } from './wdl/runs/service.js';
 import { checkWdlDocument } from './wdl/workflows/checker.js';
 import { WdlWorkflowService } from './wdl/workflows/service.js';
+import { WdlTaskService } from './wdl/workflows/tasks.js';
 import type { WdlFileLinks } from './wdl/workflows/views.js';
 
 /** The services that need only the store (what `gdflow admin` uses). */
@@ -33,8 +35,13 @@ export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
   cwlRuns: CwlRunService;
+  /** WDL runs (docs/wdl.md): what the `wdl/tasks/` routes start. */
+  wdlRuns: WdlRunService;
   tes: TesService;
+  /** WDL workflows and tools (docs/wdl.md): what the `wdl/workflow/` and `wdl/tools/` routes keep. */
   wdlWorkflows: WdlWorkflowService;
+  /** The `wdl/tasks/` routes: stored WDL versions run, listed by the task they were restarted from, restarted. */
+  wdlTasks: WdlTaskService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
@@ -67,12 +74,16 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
   const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
+  const wdlRuns = new WdlRunService(store, runtime.locations);
+  const wdlWorkflows = new WdlWorkflowService(store, checkWdlDocument, runtime.wdlFiles);
   return {
     ...core,
     data: runtime.data,
     tasks,
     cwlRuns,
+    wdlRuns,
     tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy),
-    wdlWorkflows: new WdlWorkflowService(store, checkWdlDocument, runtime.wdlFiles),
+    wdlWorkflows,
+    wdlTasks: new WdlTaskService(store, wdlWorkflows, wdlRuns),
   };
 }

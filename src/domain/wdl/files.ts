@@ -12,6 +12,11 @@ export interface WdlFiles {
   glob(pattern: string): string[];
   /** The size in bytes of a file, or of every file under a directory; throws when it does not exist. */
   size(path: string): number;
+  /**
+   * The path a File or Directory output keeps, from the path the command saw (a host path in the engine), or undefined
+   * when nothing is there. Absent: paths are kept as they are.
+   */
+  locate?(path: string, kind: 'File' | 'Directory'): string | undefined;
   /** The path of the task's standard output and error files (only while outputs are evaluated). */
   readonly stdout?: string;
   readonly stderr?: string;

@@ -57,18 +57,23 @@ function describe(decl: Decl): string {
  * set (spec "Computing Call Inputs").
  */
 export function inputsTemplate(bundle: WdlBundle, target?: string): Record<string, string> {
-  const chosen = targetOf(bundle, target);
-  const template: Record<string, string> = {};
-  if (chosen.kind === 'task') {
-    for (const decl of chosen.task.inputs) template[`${chosen.task.name}.${decl.name}`] = describe(decl);
-    return template;
-  }
-  addWorkflow(template, chosen.workflow.name, chosen.workflow, bundle.main);
-  return template;
+  return Object.fromEntries([...inputDeclarations(bundle, target)].map(([name, decl]) => [name, describe(decl)]));
 }
 
-function addWorkflow(template: Record<string, string>, prefix: string, workflow: Workflow, document: LoadedDocument): void {
-  for (const decl of workflow.inputs) template[`${prefix}.${decl.name}`] = describe(decl);
+/** The inputs an inputs JSON may set, by their full names (inputsTemplate's keys), with their declarations. */
+export function inputDeclarations(bundle: WdlBundle, target?: string): Map<string, Decl> {
+  const chosen = targetOf(bundle, target);
+  const inputs = new Map<string, Decl>();
+  if (chosen.kind === 'task') {
+    for (const decl of chosen.task.inputs) inputs.set(`${chosen.task.name}.${decl.name}`, decl);
+    return inputs;
+  }
+  addWorkflow(inputs, chosen.workflow.name, chosen.workflow, bundle.main);
+  return inputs;
+}
+
+function addWorkflow(inputs: Map<string, Decl>, prefix: string, workflow: Workflow, document: LoadedDocument): void {
+  for (const decl of workflow.inputs) inputs.set(`${prefix}.${decl.name}`, decl);
   const visit = (body: Workflow['body']) => {
     for (const element of body) {
       if (element.kind === 'scatter' || element.kind === 'if') visit(element.body);
@@ -76,13 +81,14 @@ function addWorkflow(template: Record<string, string>, prefix: string, workflow:
       const callee = findCallee(document, element.callee);
       if (!callee) continue;
       const given = new Set(element.inputs.map(([name]) => name));
+      const callPrefix = `${prefix}.${element.alias}`;
       if (callee.kind === 'workflow') {
-        const sub: Record<string, string> = {};
-        addWorkflow(sub, `${prefix}.${element.alias}`, callee.workflow, callee.in);
-        for (const [key, value] of Object.entries(sub)) if (!given.has(key.slice(prefix.length + element.alias.length + 2))) template[key] = value;
+        const sub = new Map<string, Decl>();
+        addWorkflow(sub, callPrefix, callee.workflow, callee.in);
+        for (const [key, decl] of sub) if (!given.has(key.slice(callPrefix.length + 1))) inputs.set(key, decl);
         continue;
       }
-      for (const decl of calleeInputs(callee)) if (!given.has(decl.name)) template[`${prefix}.${element.alias}.${decl.name}`] = describe(decl);
+      for (const decl of calleeInputs(callee)) if (!given.has(decl.name)) inputs.set(`${callPrefix}.${decl.name}`, decl);
     }
   };
   visit(workflow.body);
