@@ -187,7 +187,13 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
     assertRefused(await post({ name: 'bad_utf8' }, { source: { filename: 'x.wdl', data: Buffer.from([0x76, 0xff, 0xfe]) } }), 400, 'InvalidParameter', /source 'x\.wdl' is not UTF-8 text/);
     assertRefused(await post({ name: 'bad_zip' }, { ...source, dependencies: { filename: 'd.zip', data: 'not a zip' } }), 400, 'InvalidParameter', /dependencies 'd\.zip' is not a zip file/);
     assertRefused(await post({ name: 'escaping_zip' }, { ...source, dependencies: { filename: 'd.zip', data: zipOf({ '../up.wdl': LIB }) } }), 400, 'InvalidParameter', /a path outside the zip/);
-    assertRefused(await post({ name: 'no_version_line' }, { source: { filename: 'x.wdl', data: 'workflow w {}\n' } }), 400, 'InvalidParameter', /x\.wdl:\d+:\d+/);
+    assertRefused(await post({ name: 'no_version_line' }, { source: { filename: 'x.wdl', data: 'workflow w {}\n' } }), 400, 'InvalidParameter', /source x\.wdl:1:1: expected 'version 1\.0'/);
+    const badCall = 'version 1.0\nworkflow w {\n  call nope\n}\n';
+    assertRefused(await post({ name: 'bad_call' }, { source: { filename: 'x.wdl', data: badCall } }), 400, 'InvalidParameter', /source x\.wdl:3:3: no task or workflow 'nope'/);
+    // An import the zip lacks; an error inside an imported file names that file.
+    assertRefused(await post({ name: 'no_import' }, source), 400, 'InvalidParameter', /hello\.wdl:2:1: import 'lib\/tasks\.wdl'/);
+    const brokenLib = zipOf({ 'lib/tasks.wdl': LIB.replace('command <<<', 'command <<<\n  ~{nosuch}') });
+    assertRefused(await post({ name: 'broken_import' }, { ...source, dependencies: { filename: 'd.zip', data: brokenLib } }), 400, 'InvalidParameter', /lib\/tasks\.wdl:\d+:\d+/);
     await create('taken_wf');
     assertRefused(await create('taken_wf'), 400, 'InvalidParameter', /name 'taken_wf' is already used/);
     // JSON where a form is expected, a form where JSON is expected, a form cut short.
