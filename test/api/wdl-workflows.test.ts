@@ -8,37 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
 import { assertRefused } from '../helpers/raw.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
-import { gdpy, gwcForm, sendForm, unsignedGet, zipOf } from '../helpers/wdl.js';
-
-export const MAIN = `version 1.0
-import "lib/tasks.wdl" as lib
-
-workflow hello {
-  input {
-    String who
-    Int times = 2
-  }
-  call lib.greet { input: who = who }
-  output {
-    File out = greet.out
-  }
-}
-`;
-
-export const LIB = `version 1.0
-
-task greet {
-  input {
-    String who
-  }
-  command <<<
-    echo "hello ~{who}"
-  >>>
-  output {
-    File out = stdout()
-  }
-}
-`;
+import { gdpy, gwcForm, LIB, MAIN, sendForm, unsignedGet, zipOf } from '../helpers/wdl.js';
 
 const TOOL = `version 1.0
 

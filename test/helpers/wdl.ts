@@ -54,3 +54,36 @@ export async function unsignedGet(link: string): Promise<{ status: number; body:
   const response = await fetch(link);
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()), headers: response.headers };
 }
+
+/** A WDL 1.0 workflow that imports its task from lib/tasks.wdl (LIB), as a dependencies zip carries it. */
+export const MAIN = `version 1.0
+import "lib/tasks.wdl" as lib
+
+workflow hello {
+  input {
+    String who
+    Int times = 2
+  }
+  call lib.greet { input: who = who }
+  output {
+    File out = greet.out
+  }
+}
+`;
+
+/** The imported task of MAIN. */
+export const LIB = `version 1.0
+
+task greet {
+  input {
+    String who
+  }
+  command <<<
+    echo "hello ~{who}"
+  >>>
+  output {
+    File out = stdout()
+  }
+}
+`;
+
