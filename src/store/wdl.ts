@@ -3,7 +3,9 @@
  * versions that hold the document as uploaded, and which tasks run them. Store.wdl is this interface; the Kysely
  * implementation is wdl-store.ts, run by the contract suite on SQLite and PostgreSQL.
  */
-import type { AuditEntry, Json } from './store.js';
+import type { AuditEntry } from './audit-entry.js';
+
+type Json = Record<string, unknown>;
 
 /** A WDL workflow, or a WDL tool (a document of tasks the `wdl/tools/` routes keep): the same rows, told apart. */
 export type WdlKind = 'workflow' | 'tool';
