@@ -116,7 +116,7 @@ function wdlTaskRoutes() {
     create: { method: 'POST', url: `${base}/`, operation: 'RunWdlWorkflow', tag: 'wdl', summary: 'Run a WDL workflow version: a task like any other', schema: { params: projectParams, body: wdlTaskBody, response: { 200: activatedTask } } },
     restart: {
       method: 'PUT', url: `${base}/:task/restart/`, operation: 'RestartWdlTask', tag: 'wdl',
-      summary: 'Restart a WDL task: a new task (source_id: this one) reusing its succeeded calls but the ones named in debug_params, run with their changes, and what depends on them',
+      summary: 'Restart a WDL task: a new task (source_id: this one) of the same version, inputs and output_dir; debug_params are checked against its calls (docs/wdl.md)',
       schema: { params: taskParams, body: wdlRestartBody, response: { 200: activatedTask } },
     },
   } as const;

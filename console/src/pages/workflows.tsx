@@ -6,6 +6,7 @@ import { Graph } from '../components/graph.js';
 import { formatTime, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, ownerPath, projectPath, session } from '../session.js';
+import { WdlWorkflowTable } from './wdl.js';
 import type { GraphNode, GraphView, RunTemplate, ToolAsRead, WorkflowAsRead, WorkflowSummary } from '../types.js';
 
 const PUBLIC = 'public';
@@ -29,6 +30,8 @@ export function WorkflowList() {
       <h1>{t('Workflows')}</h1>
       <ErrorBox error={own.error} />
       {own.loading && !own.data ? <Loading /> : own.data && <WorkflowTable groups={own.data} empty={t('No workflows in this project yet (gdflow workflow create -f FILE registers one).')} />}
+      <h2>{t('WDL workflows')}</h2>
+      <WdlWorkflowTable />
       {shared.data && shared.data.length > 0 && (
         <>
           <h2>{t('Public workflows')}</h2>
