@@ -37,8 +37,11 @@ export async function storeWdlOutputs(
       case 'File':
       case 'Directory':
         return { t: 'String', v: `${account}:${await place(value.v, value.t)}` };
-      case 'Array':
-        return { t: 'Array', items: await Promise.all(value.items.map(visit)) };
+      case 'Array': {
+        const items: WdlValue[] = [];
+        for (const item of value.items) items.push(await visit(item));
+        return { t: 'Array', items };
+      }
       case 'Pair':
         return { t: 'Pair', left: await visit(value.left), right: await visit(value.right) };
       case 'Map': {
