@@ -7,6 +7,7 @@ import { createServices, type Services } from '../domain/services.js';
 import type { TesStagingPolicy } from '../domain/tes/compile.js';
 import {
   createCwlResolver,
+  createWdlResolver,
   createExecutor,
   createJavaScriptSandbox,
   DataStoreLocations,
@@ -134,7 +135,7 @@ const runsContainers = (config: Config): boolean =>
 function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics, sandbox: JavaScriptSandbox): Worker {
   const executor = configuredExecutor(config);
   return new Worker({
-    resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }) },
+    resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }), wdl: createWdlResolver({ dataStore, layout }) },
     containers: runsContainers(config),
     store,
     dataStore,

@@ -36,14 +36,14 @@ export type WdlResolution =
    * A call of a task: the inputs the call gives; the engine prepares its run (run/task.ts), reading the others from the
    * inputs JSON under `prefix`. `alias`: the name its outputs go under (none: the run's own task).
    */
-  | { readonly kind: 'task'; readonly task: Task; readonly inputs: ReadonlyMap<string, WdlValue>; readonly prefix: string; readonly alias?: string };
+  | { readonly kind: 'task'; readonly task: Task; readonly doc: string; readonly inputs: ReadonlyMap<string, WdlValue>; readonly prefix: string; readonly alias?: string };
 
 /** What a job of a WDL run is, now that the jobs it reads from have ended. */
 export function resolveWdlJob(context: WdlRunContext, key: string, payload: WdlJobPayload): WdlResolution {
   if (payload.kind === 'root') {
     const target = targetOf(context.bundle, context.target);
     if (target.kind === 'task') {
-      return { kind: 'task', task: target.task, inputs: new Map(), prefix: target.task.name };
+      return { kind: 'task', task: target.task, doc: context.bundle.main.doc.file, inputs: new Map(), prefix: target.task.name };
     }
     return expandWorkflow(context, context.bundle.main, target.workflow, new Map(), target.workflow.name, key, undefined);
   }
@@ -61,7 +61,7 @@ export function resolveWdlJob(context: WdlRunContext, key: string, payload: WdlJ
       const given = new Map(element.inputs.map(([name, expr]) => [name, evaluate(expr, scope)] as const));
       const prefix = `${payload.prefix}.${element.alias}`;
       if (callee.kind === 'workflow') return expandWorkflow(context, callee.in, callee.workflow, given, prefix, key, element.alias);
-      return { kind: 'task', task: callee.task, inputs: given, prefix, alias: element.alias };
+      return { kind: 'task', task: callee.task, doc: callee.in.doc.file, inputs: given, prefix, alias: element.alias };
     }
     case 'scatter':
       return expandScatter(context, element, payload, key, scope);
@@ -112,7 +112,10 @@ function bodyJobs(body: readonly WorkflowElement[], parent: Extract<WdlJobPayloa
   return body.map((element, index) => {
     const own = `${key}/${elementName(element)}`;
     const reads = [...freeNames(element)].filter((name) => bindings[name] !== undefined);
-    const deps = [...new Set(reads.map((name) => bindings[name]!).flatMap((b) => ('key' in b && b.key !== own ? [b.key] : [])))];
+    // Only the jobs of this expansion are waited for: a job outside it that the body reads has ended already (the
+    // expanding job waited for it), and the engine adds a job waiting only for jobs of its own expansion.
+    const inside = (b: Binding) => 'key' in b && b.key !== own && b.key.startsWith(`${key}/`);
+    const deps = [...new Set(reads.map((name) => bindings[name]!).flatMap((b) => (inside(b) && 'key' in b ? [b.key] : [])))];
     const payload: WdlJobPayload = { kind: 'element', doc: parent.doc, path: [...path, index], bindings: onlyNames(bindings, reads), prefix: parent.prefix };
     return { key: own, name: jobName(element), deps, payload };
   });
