@@ -1,9 +1,8 @@
 import { WdlRuntimeError } from '../errors.js';
 import { array, bool, equal, int, type WdlValue } from '../values.js';
-import type { WdlFunction } from './index.js';
+import type { FunctionEntry as Entry } from './types.js';
 import { arrayArg, intArg } from './util.js';
 
-type Entry = readonly [string, { readonly arity: readonly [number, number]; readonly fn: WdlFunction }];
 
 const pair = (left: WdlValue, right: WdlValue): WdlValue => ({ t: 'Pair', left, right });
 

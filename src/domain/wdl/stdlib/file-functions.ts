@@ -1,9 +1,8 @@
 import { WdlRuntimeError } from '../errors.js';
 import { array, bool, float, guess, int, str, stringOf, toJson, type WdlValue } from '../values.js';
-import type { FunctionContext, WdlFunction } from './index.js';
+import type { FunctionContext, FunctionEntry as Entry } from './types.js';
 import { arrayArg, textArg } from './util.js';
 
-type Entry = readonly [string, { readonly arity: readonly [number, number]; readonly fn: WdlFunction }];
 
 const file = (v: string): WdlValue => ({ t: 'File', v });
 

@@ -1,19 +1,13 @@
 import { WdlRuntimeError } from '../errors.js';
-import type { WdlFiles } from '../files.js';
-import type { StructTable } from '../types.js';
 import type { WdlValue } from '../values.js';
 import { COLLECTION_FUNCTIONS } from './collections.js';
 import { FILE_FUNCTIONS } from './file-functions.js';
 import { NUMBER_FUNCTIONS } from './numbers.js';
 import { STRING_FUNCTIONS } from './strings.js';
 
-/** What a standard library function may use beside its arguments. */
-export interface FunctionContext {
-  readonly structs: StructTable;
-  readonly files: WdlFiles;
-}
+import type { FunctionContext, WdlFunction } from './types.js';
 
-export type WdlFunction = (args: readonly WdlValue[], context: FunctionContext) => WdlValue;
+export type { FunctionContext, WdlFunction } from './types.js';
 
 /** WDL 1.1's standard library (spec "Standard Library"), by name. */
 export const FUNCTIONS: ReadonlyMap<string, { readonly arity: readonly [number, number]; readonly fn: WdlFunction }> = new Map([

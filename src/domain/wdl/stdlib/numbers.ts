@@ -1,9 +1,8 @@
 import { WdlRuntimeError } from '../errors.js';
 import { float, int, type WdlValue } from '../values.js';
-import type { WdlFunction } from './index.js';
+import type { FunctionEntry as Entry } from './types.js';
 import { numberArg } from './util.js';
 
-type Entry = readonly [string, { readonly arity: readonly [number, number]; readonly fn: WdlFunction }];
 
 const rounding = (name: string, round: (n: number) => number): Entry => [name, { arity: [1, 1], fn: ([x]) => int(round(numberArg(x, name))) }];
 

@@ -1,9 +1,8 @@
 import { WdlRuntimeError } from '../errors.js';
 import { array, str, stringOf, type WdlValue } from '../values.js';
-import type { WdlFunction } from './index.js';
+import type { FunctionEntry as Entry } from './types.js';
 import { arrayArg, textArg } from './util.js';
 
-type Entry = readonly [string, { readonly arity: readonly [number, number]; readonly fn: WdlFunction }];
 
 const strings = (value: WdlValue | undefined, fn: string): string[] =>
   arrayArg(value, fn).map((item) => {
