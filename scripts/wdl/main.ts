@@ -65,7 +65,10 @@ async function same(actual: unknown, expected: unknown): Promise<boolean> {
   if (expected && typeof expected === 'object') {
     if (!actual || typeof actual !== 'object') return false;
     const keys = Object.keys(expected);
-    return keys.length === Object.keys(actual).length && (await all(keys.map((k) => same((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k]))));
+    return (
+      keys.length === Object.keys(actual).length &&
+      (await all(keys.map((k) => same((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k]))))
+    );
   }
   if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(expected - actual) < 1e-6;
   return actual === expected;
@@ -78,7 +81,12 @@ async function runOne(test: SpecTest): Promise<{ ok: boolean; why: string }> {
   let started;
   try {
     const inputs = mapInput(test.input) as Record<string, unknown>;
-    started = await server.services.wdlRuns.start(scope, { sources: { main: files[test.path]!, mainName: test.path, files }, inputs, outputDir: `/wdl-tests/out/${test.id}/`, ...(target ? { target } : {}) });
+    started = await server.services.wdlRuns.start(scope, {
+      sources: { main: files[test.path]!, mainName: test.path, files },
+      inputs,
+      outputDir: `/wdl-tests/out/${test.id}/`,
+      ...(target ? { target } : {}),
+    });
   } catch (error) {
     return test.fail ? { ok: true, why: 'refused as expected' } : { ok: false, why: `refused: ${(error as Error).message}` };
   }
@@ -92,7 +100,8 @@ async function runOne(test: SpecTest): Promise<{ ok: boolean; why: string }> {
   const { outputs } = await server.services.wdlRuns.outputs(scope, started.task_id);
   for (const [name, expected] of Object.entries(test.output)) {
     if (test.exclude_output.includes(name) || test.exclude_output.includes(name.split('.').pop()!)) continue;
-    if (!(await same(outputs?.[name], expected))) return { ok: false, why: `output ${name} is ${JSON.stringify(outputs?.[name])}, expected ${JSON.stringify(expected)}` };
+    if (!(await same(outputs?.[name], expected)))
+      return { ok: false, why: `output ${name} is ${JSON.stringify(outputs?.[name])}, expected ${JSON.stringify(expected)}` };
   }
   return { ok: true, why: 'outputs as expected' };
 }

@@ -23,15 +23,27 @@ export const wdlToolParams = {
 export const wdlLookUpQuery = {
   type: 'object',
   properties: {
-    name: { type: 'string', maxLength: 256, description: "absent: every workflow (a list of lists); given: that workflow's versions (a flat list, [] when none)" },
+    name: {
+      type: 'string',
+      maxLength: 256,
+      description: "absent: every workflow (a list of lists); given: that workflow's versions (a flat list, [] when none)",
+    },
     version: digits('only this version (with name)'),
   },
 } as const;
 
 export const wdlVersionQuery = { type: 'object', properties: { workflow_version: digits('absent: every version') } } as const;
-export const wdlRequiredVersionQuery = { type: 'object', properties: { workflow_version: digits('the version to delete') }, required: ['workflow_version'] } as const;
+export const wdlRequiredVersionQuery = {
+  type: 'object',
+  properties: { workflow_version: digits('the version to delete') },
+  required: ['workflow_version'],
+} as const;
 export const wdlToolVersionQuery = { type: 'object', properties: { tool_version: digits('absent: every version') } } as const;
-export const wdlRequiredToolVersionQuery = { type: 'object', properties: { tool_version: digits('the version to delete') }, required: ['tool_version'] } as const;
+export const wdlRequiredToolVersionQuery = {
+  type: 'object',
+  properties: { tool_version: digits('the version to delete') },
+  required: ['tool_version'],
+} as const;
 
 const file = (description: string) => ({ type: 'string', contentMediaType: 'application/octet-stream', description }) as const;
 
@@ -95,7 +107,11 @@ export const wdlLookUpAnswer = {
 } as const;
 
 export const wdlDetails = { type: 'array', items: wdlDetail, description: 'the versions asked for; [] when the workflow or version does not exist' } as const;
-export const wdlToolList = { type: 'object', properties: { tool_list: { type: 'array', items: { type: 'array', items: wdlSummary } }, count: { type: 'integer' } }, required: ['tool_list', 'count'] } as const;
+export const wdlToolList = {
+  type: 'object',
+  properties: { tool_list: { type: 'array', items: { type: 'array', items: wdlSummary } }, count: { type: 'integer' } },
+  required: ['tool_list', 'count'],
+} as const;
 export const wdlToolGet = { type: 'object', properties: { tools: { type: 'array', items: wdlDetail } }, required: ['tools'] } as const;
 
 export const wdlTaskBody = {
@@ -106,7 +122,10 @@ export const wdlTaskBody = {
     inputs: { type: ['object', 'string'], description: 'the input JSON ("wf.x": value), or its text' },
     output_dir: { type: 'string', description: 'where the outputs are stored: "<account>:/dir/" or "/dir/" (default /home/<user>/<task_name>/)' },
     task_name: { type: ['string', 'null'], description: 'unique in the project; absent: one is made' },
-    keep_output_structure: { type: ['boolean', 'string'], description: "true (default): outputs keep their call's folders under output_dir; false: all in output_dir" },
+    keep_output_structure: {
+      type: ['boolean', 'string'],
+      description: "true (default): outputs keep their call's folders under output_dir; false: all in output_dir",
+    },
   },
   required: ['workflow_id'],
 } as const;
@@ -121,7 +140,10 @@ export const wdlRestartBody = {
         type: 'object',
         properties: {
           job_name: { type: 'string', description: 'the call (its alias), as the jobs are named' },
-          runtime: { type: 'object', properties: { cpu: { type: ['string', 'number'] }, memory: { type: ['string', 'number'] }, disk: { type: ['string', 'number'] } } },
+          runtime: {
+            type: 'object',
+            properties: { cpu: { type: ['string', 'number'] }, memory: { type: ['string', 'number'] }, disk: { type: ['string', 'number'] } },
+          },
           command: { type: 'string', description: 'a new command for the call' },
         },
       },

@@ -21,7 +21,9 @@ export class LinkSigner {
   }
 
   private async signature(subject: string, expires: number): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(`${subject}\n${expires}`).digest('base64url');
+    return createHmac('sha256', await this.secret())
+      .update(`${subject}\n${expires}`)
+      .digest('base64url');
   }
 
   /** The query that makes a link to `subject` valid for ttlSeconds from now: `expires=..&signature=..`. */

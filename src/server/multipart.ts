@@ -66,7 +66,11 @@ function parseForm(headers: Record<string, string>, body: Buffer): Promise<Multi
         }),
       );
     });
-    for (const [event, what] of [['partsLimit', 'parts'], ['filesLimit', 'files'], ['fieldsLimit', 'fields']] as const) {
+    for (const [event, what] of [
+      ['partsLimit', 'parts'],
+      ['filesLimit', 'files'],
+      ['fieldsLimit', 'fields'],
+    ] as const) {
       parser.on(event, () => refuse(`the form has more than ${LIMITS[what]} ${what}`));
     }
     // A malformed body ends the parse with an error instead of 'finish': refused at once (resolving twice is a no-op).

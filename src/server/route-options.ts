@@ -9,7 +9,11 @@ import { OPERATION_ERRORS, type Operation } from './errors.js';
 /** The largest multipart form (a WDL document and its zip of imports, with the form's own bytes). */
 export const MULTIPART_BODY_LIMIT = 40 * 1024 * 1024;
 
-type Options<E extends RouteEntry> = { schema: E['schema']; bodyLimit?: number; config: { operation?: Operation; auth?: boolean | 'ga4gh'; multipart?: boolean } };
+type Options<E extends RouteEntry> = {
+  schema: E['schema'];
+  bodyLimit?: number;
+  config: { operation?: Operation; auth?: boolean | 'ga4gh'; multipart?: boolean };
+};
 
 export function routeOptions<E extends RouteEntry>(entry: E): Options<E> {
   const operation = entry.operation in OPERATION_ERRORS ? (entry.operation as Operation) : undefined;

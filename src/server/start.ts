@@ -266,5 +266,16 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     })();
     return closing;
   };
-  return { app, services, engine, layout, url: `http://${host}:${reservation.port}`, logger, store: storeDescription, version, close: () => shutdown(0), shutdown };
+  return {
+    app,
+    services,
+    engine,
+    layout,
+    url: `http://${host}:${reservation.port}`,
+    logger,
+    store: storeDescription,
+    version,
+    close: () => shutdown(0),
+    shutdown,
+  };
 }

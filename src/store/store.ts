@@ -370,7 +370,19 @@ export interface TesTaskQuery {
 }
 export type NewJob = Omit<
   Job,
-  'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
+  | 'modifiedAt'
+  | 'startedAt'
+  | 'endedAt'
+  | 'exitCode'
+  | 'externalId'
+  | 'imageDigest'
+  | 'attempts'
+  | 'cacheKey'
+  | 'cacheParts'
+  | 'cachedFrom'
+  | 'cacheLookup'
+  | 'outputStamps'
+  | 'outputs'
 >;
 /** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
 export function freshJob(job: NewJob, modifiedAt: number): Job {
@@ -396,8 +408,25 @@ export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | '
 export type JobPatch = Partial<
   Pick<
     Job,
-    | 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'cpu' | 'memMb' | 'attempts'
-    | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs' | 'spec'
+    | 'status'
+    | 'reason'
+    | 'attempt'
+    | 'exitCode'
+    | 'startedAt'
+    | 'endedAt'
+    | 'command'
+    | 'externalId'
+    | 'imageDigest'
+    | 'cpu'
+    | 'memMb'
+    | 'attempts'
+    | 'cacheKey'
+    | 'cacheParts'
+    | 'cachedFrom'
+    | 'cacheLookup'
+    | 'outputStamps'
+    | 'outputs'
+    | 'spec'
   >
 >;
 
@@ -520,7 +549,6 @@ export interface TaskStore {
   stateCounts(): Promise<{ tasks: Partial<Record<TaskStatus, number>>; jobs: Partial<Record<JobStatus, number>> }>;
 }
 
-
 export interface AuditRecord extends AuditEntry {
   id: number;
   clientAddress: string | null;
@@ -612,7 +640,8 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
+export interface Store
+  extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** WDL workflows and tools, and which tasks run them (wdl.ts). */

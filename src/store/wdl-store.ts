@@ -179,7 +179,12 @@ export class KyselyWdlStore implements WdlStore {
   }
 
   async wdlVersionsByName(projectId: string, kind: WdlKind, name: string): Promise<WdlVersion[]> {
-    const rows = await this.versions().where('w.project_id', '=', projectId).where('w.kind', '=', kind).where('w.name', '=', name).orderBy('v.version').execute();
+    const rows = await this.versions()
+      .where('w.project_id', '=', projectId)
+      .where('w.kind', '=', kind)
+      .where('w.name', '=', name)
+      .orderBy('v.version')
+      .execute();
     return rows.map(toVersion);
   }
 
@@ -215,13 +220,25 @@ export class KyselyWdlStore implements WdlStore {
   async recordWdlTask(taskId: string, projectId: string, createdAt: number, link: WdlTaskLink): Promise<void> {
     await this.db
       .insertInto('wdl_tasks')
-      .values({ task_id: taskId, project_id: projectId, workflow_id: link.workflowId, version: link.version, source_id: link.sourceId, request: JSON.stringify(link.request), created_at: createdAt })
+      .values({
+        task_id: taskId,
+        project_id: projectId,
+        workflow_id: link.workflowId,
+        version: link.version,
+        source_id: link.sourceId,
+        request: JSON.stringify(link.request),
+        created_at: createdAt,
+      })
       .onConflict((oc) => oc.column('task_id').doNothing())
       .execute();
   }
 
   async wdlTask(taskId: string): Promise<WdlTaskLink | undefined> {
-    const row = await this.db.selectFrom('wdl_tasks').select(['workflow_id', 'version', 'source_id', 'request']).where('task_id', '=', taskId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('wdl_tasks')
+      .select(['workflow_id', 'version', 'source_id', 'request'])
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
     return row && { workflowId: row.workflow_id, version: row.version, sourceId: row.source_id, request: JSON.parse(row.request) as Json };
   }
 

@@ -19,7 +19,10 @@ describe('wdl/tasks/ as gwc and gdpy use them', () => {
     server = await startTestServer();
     alice = await server.account();
     bob = await server.account();
-    const form = gwcForm({ name: 'hello_run', description: '' }, { source: { filename: 'hello.wdl', data: MAIN }, dependencies: { filename: 'imports.zip', data: zipOf({ 'lib/tasks.wdl': LIB }) } });
+    const form = gwcForm(
+      { name: 'hello_run', description: '' },
+      { source: { filename: 'hello.wdl', data: MAIN }, dependencies: { filename: 'imports.zip', data: zipOf({ 'lib/tasks.wdl': LIB }) } },
+    );
     const created = await sendForm(server, alice, 'POST', 'wdl/workflow/', form);
     assert.equal(created.status, 200, created.text);
     workflowId = created.json().id;
@@ -28,7 +31,14 @@ describe('wdl/tasks/ as gwc and gdpy use them', () => {
 
   const run = (body: Record<string, unknown>) => gdpy(server, alice, 'POST', 'wdl/tasks/', body);
   const gwcRun = (taskName: string) =>
-    run({ workflow_id: workflowId, workflow_version: 1, inputs: { 'hello.who': 'world' }, output_dir: `${alice.name}:/home/admin/${taskName}/`, task_name: taskName, keep_output_structure: true });
+    run({
+      workflow_id: workflowId,
+      workflow_version: 1,
+      inputs: { 'hello.who': 'world' },
+      output_dir: `${alice.name}:/home/admin/${taskName}/`,
+      task_name: taskName,
+      keep_output_structure: true,
+    });
 
   it('runs a version as a gdflow task: the same task and jobs under tasks/ and wdl/tasks/', async () => {
     const started = await gwcRun('hello_task');
@@ -45,7 +55,10 @@ describe('wdl/tasks/ as gwc and gdpy use them', () => {
     assert.equal(viaWdl.workflow_id, workflowId);
     // gwc reads jobs from tasks/<id>/jobs/, gdpy from wdl/tasks/<id>/jobs/.
     const jobs = (await gdpy(server, alice, 'GET', `tasks/${taskId}/jobs/`)).json();
-    assert.deepEqual((await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json().jobs.map((j: any) => j.job_id), jobs.jobs.map((j: any) => j.job_id));
+    assert.deepEqual(
+      (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json().jobs.map((j: any) => j.job_id),
+      jobs.jobs.map((j: any) => j.job_id),
+    );
     assert.ok(jobs.jobs.length >= 1);
     for (const job of jobs.jobs) assert.ok(job.job_id.startsWith(`${taskId}_`) && typeof job.name === 'string');
     // Listed by gwc's task ls.
@@ -76,7 +89,10 @@ describe('wdl/tasks/ as gwc and gdpy use them', () => {
     const empty = await gdpy(server, alice, 'PUT', `wdl/tasks/${source}/restart/`, { debug_params: [] });
     assert.equal(empty.status, 200, empty.text);
     const subTasks = (await gdpy(server, alice, 'GET', `wdl/tasks/?source_id=${source}`)).json();
-    assert.deepEqual(subTasks.task_list.map((t: any) => t.task_id), [empty.json().task_id, again]);
+    assert.deepEqual(
+      subTasks.task_list.map((t: any) => t.task_id),
+      [empty.json().task_id, again],
+    );
     assert.equal(subTasks.count, 2);
     assert.deepEqual((await gdpy(server, alice, 'GET', `wdl/tasks/?source_id=${again}`)).json().task_list, []);
     // The restart ran the same inputs again: same workflow version, its own task.
@@ -103,15 +119,47 @@ describe('wdl/tasks/ as gwc and gdpy use them', () => {
     const restart = (body: unknown) => gdpy(server, alice, 'PUT', `wdl/tasks/${source}/restart/`, body);
     assertRefused(await restart({ debug_params: {} }), 400, 'InvalidParameter', /debug_params/);
     assertRefused(await restart({ debug_params: [{}] }), 400, 'InvalidParameter', /debug_params\[0\]\.job_name is required/);
-    assertRefused(await restart({ debug_params: [{ job_name: 'nosuch' }] }), 400, 'InvalidParameter', /debug_params\[0\]\.job_name 'nosuch' is no call of the workflow \(its calls: greet\)/);
-    assertRefused(await restart({ debug_params: [{ job_name: 'greet', runtime: { cpu: 'lots' } }] }), 400, 'InvalidParameter', /debug_params\[0\]\.runtime\.cpu string "lots"/);
-    assertRefused(await restart({ debug_params: [{ job_name: 'greet', runtime: { memory: '2X' } }] }), 400, 'InvalidParameter', /debug_params\[0\]\.runtime\.memory string "2X"/);
-    assertRefused(await restart({ debug_params: [{ job_name: 'greet', runtime: { gpu: 1 } }] }), 400, 'InvalidParameter', /debug_params\[0\]\.runtime\.gpu is not one of cpu, memory, disk/);
-    assertRefused(await restart({ debug_params: [{ job_name: 'greet' }, { job_name: 'greet' }] }), 400, 'InvalidParameter', /debug_params\[1\]\.job_name 'greet' is named twice/);
-    assertRefused(await restart({ debug_params: [{ job_name: 'greet', command: 5 }] }), 400, 'InvalidParameter', /debug_params(\[0\]|\.0)\.command must be a string/);
+    assertRefused(
+      await restart({ debug_params: [{ job_name: 'nosuch' }] }),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]\.job_name 'nosuch' is no call of the workflow \(its calls: greet\)/,
+    );
+    assertRefused(
+      await restart({ debug_params: [{ job_name: 'greet', runtime: { cpu: 'lots' } }] }),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]\.runtime\.cpu string "lots"/,
+    );
+    assertRefused(
+      await restart({ debug_params: [{ job_name: 'greet', runtime: { memory: '2X' } }] }),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]\.runtime\.memory string "2X"/,
+    );
+    assertRefused(
+      await restart({ debug_params: [{ job_name: 'greet', runtime: { gpu: 1 } }] }),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]\.runtime\.gpu is not one of cpu, memory, disk/,
+    );
+    assertRefused(
+      await restart({ debug_params: [{ job_name: 'greet' }, { job_name: 'greet' }] }),
+      400,
+      'InvalidParameter',
+      /debug_params\[1\]\.job_name 'greet' is named twice/,
+    );
+    assertRefused(
+      await restart({ debug_params: [{ job_name: 'greet', command: 5 }] }),
+      400,
+      'InvalidParameter',
+      /debug_params(\[0\]|\.0)\.command must be a string/,
+    );
     assertRefused(await gdpy(server, alice, 'PUT', 'wdl/tasks/0123456789abcdef01234567/restart/', { debug_params: [] }), 404, 'TaskNotFound', /does not exist/);
     // A task that is not a WDL task.
-    const cwl = await gdpy(server, alice, 'POST', 'cwl/runs/', { document: { cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: 'true', inputs: {}, outputs: {} } });
+    const cwl = await gdpy(server, alice, 'POST', 'cwl/runs/', {
+      document: { cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: 'true', inputs: {}, outputs: {} },
+    });
     assert.equal(cwl.status, 200, cwl.text);
     assertRefused(await gdpy(server, alice, 'PUT', `wdl/tasks/${cwl.json().task_id}/restart/`, {}), 400, 'InvalidParameter', /is not a WDL task/);
     // Only the two tasks started on purpose exist.

@@ -39,7 +39,16 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
   after(async () => server.close());
 
   const create = (name: string, source = MAIN, dependencies: Buffer | null = deps) =>
-    sendForm(server, alice, 'POST', 'wdl/workflow/', gwcForm({ name, description: 'says hello' }, { source: { filename: 'hello.wdl', data: source }, ...(dependencies ? { dependencies: { filename: 'imports.zip', data: dependencies } } : {}) }));
+    sendForm(
+      server,
+      alice,
+      'POST',
+      'wdl/workflow/',
+      gwcForm(
+        { name, description: 'says hello' },
+        { source: { filename: 'hello.wdl', data: source }, ...(dependencies ? { dependencies: { filename: 'imports.zip', data: dependencies } } : {}) },
+      ),
+    );
 
   it('creates a workflow from a multipart form and answers its id; a look-up by name finds it; an unknown name is []', async () => {
     const created = await create('hello_wf');
@@ -101,11 +110,20 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
 
   it('lists workflows as a list of lists, one per workflow, one element per version', async () => {
     const { id } = (await create('listed_wf')).json();
-    const v2 = await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '1', override: 'False' }, { source: { filename: 'hello.wdl', data: MAIN.replace('Int times = 2', 'Int times = 3') } }));
+    const v2 = await sendForm(
+      server,
+      alice,
+      'PUT',
+      `wdl/workflow/${id}/`,
+      gwcForm({ workflow_version: '1', override: 'False' }, { source: { filename: 'hello.wdl', data: MAIN.replace('Int times = 2', 'Int times = 3') } }),
+    );
     assert.equal(v2.status, 200, v2.text);
     const list = (await gdpy(server, alice, 'GET', 'wdl/workflow/')).json();
     const group = list.find((g: any[]) => g[0].id === id);
-    assert.deepEqual(group.map((v: any) => v.version), [1, 2]);
+    assert.deepEqual(
+      group.map((v: any) => v.version),
+      [1, 2],
+    );
     assert.ok(list.every((g: any[]) => Array.isArray(g) && g.length > 0 && g.every((v) => v.id === g[0].id)));
     // Another account sees none of them.
     assert.deepEqual((await gdpy(server, bob, 'GET', 'wdl/workflow/')).json(), []);
@@ -114,7 +132,13 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
 
   it('updates: override False adds a version (the next, or new_version) that keeps the imports; True replaces one in place', async () => {
     const { id } = (await create('updated_wf')).json();
-    const added = await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '1', override: 'False', new_version: '5', description: 'five' }, {}));
+    const added = await sendForm(
+      server,
+      alice,
+      'PUT',
+      `wdl/workflow/${id}/`,
+      gwcForm({ workflow_version: '1', override: 'False', new_version: '5', description: 'five' }, {}),
+    );
     assert.equal(added.status, 200, added.text);
     assert.equal(added.json().version, 5);
     const [five] = (await gdpy(server, alice, 'GET', `wdl/workflow/${id}/?workflow_version=5`)).json();
@@ -122,17 +146,42 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
     assert.equal((await unsignedGet(five.source)).body.toString('utf8'), MAIN);
     assert.notEqual(five.dependencies, '');
     const edited = MAIN.replace('Int times = 2', 'Int times = 7');
-    const replaced = await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '1', override: 'True' }, { source: { filename: 'hello.wdl', data: edited } }));
+    const replaced = await sendForm(
+      server,
+      alice,
+      'PUT',
+      `wdl/workflow/${id}/`,
+      gwcForm({ workflow_version: '1', override: 'True' }, { source: { filename: 'hello.wdl', data: edited } }),
+    );
     assert.equal(replaced.status, 200, replaced.text);
     const versions = (await gdpy(server, alice, 'GET', `wdl/workflow/${id}/`)).json();
-    assert.deepEqual(versions.map((v: any) => v.version), [1, 5]);
+    assert.deepEqual(
+      versions.map((v: any) => v.version),
+      [1, 5],
+    );
     assert.equal((await unsignedGet(versions[0].source)).body.toString('utf8'), edited);
     // A taken new_version, and a version to replace that does not exist.
-    assertRefused(await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '1', override: 'False', new_version: '5' })), 400, 'InvalidParameter', /new_version 5 exists already; the next free version is 6/);
-    assertRefused(await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '3', override: 'True' })), 404, 'WorkflowNotExists', /no version 3/);
+    assertRefused(
+      await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '1', override: 'False', new_version: '5' })),
+      400,
+      'InvalidParameter',
+      /new_version 5 exists already; the next free version is 6/,
+    );
+    assertRefused(
+      await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '3', override: 'True' })),
+      404,
+      'WorkflowNotExists',
+      /no version 3/,
+    );
     // A rename applies to every version.
-    assert.equal((await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '5', override: 'True', name: 'renamed_wf' }))).status, 200);
-    assert.deepEqual((await gdpy(server, alice, 'GET', 'wdl/workflow/?name=renamed_wf')).json().map((v: any) => v.version), [1, 5]);
+    assert.equal(
+      (await sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '5', override: 'True', name: 'renamed_wf' }))).status,
+      200,
+    );
+    assert.deepEqual(
+      (await gdpy(server, alice, 'GET', 'wdl/workflow/?name=renamed_wf')).json().map((v: any) => v.version),
+      [1, 5],
+    );
   });
 
   it('deletes a version, and the workflow with its last one', async () => {
@@ -148,22 +197,53 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
 
   it('refuses every malformed create and update with the GeneDock error naming the field, and writes nothing', async () => {
     const before = (await gdpy(server, alice, 'GET', 'wdl/workflow/')).json().length;
-    const post = (fields: Record<string, string>, files: Parameters<typeof gwcForm>[1] = {}) => sendForm(server, alice, 'POST', 'wdl/workflow/', gwcForm(fields, files));
+    const post = (fields: Record<string, string>, files: Parameters<typeof gwcForm>[1] = {}) =>
+      sendForm(server, alice, 'POST', 'wdl/workflow/', gwcForm(fields, files));
     const source = { source: { filename: 'hello.wdl', data: MAIN } };
     assertRefused(await post({ description: 'x' }, source), 400, 'InvalidParameter', /^Create WDL workflow failed, since name is required/);
     assertRefused(await post({ name: '9lives' }, source), 400, 'InvalidParameter', /name '9lives' must start with a letter/);
     assertRefused(await post({ name: 'no_source' }), 400, 'InvalidParameter', /source is required/);
     assertRefused(await post({ name: 'text_source', source: '/home/me/x.wdl' }), 400, 'InvalidParameter', /source must be sent as a file part/);
-    assertRefused(await post({ name: 'bad_utf8' }, { source: { filename: 'x.wdl', data: Buffer.from([0x76, 0xff, 0xfe]) } }), 400, 'InvalidParameter', /source 'x\.wdl' is not UTF-8 text/);
-    assertRefused(await post({ name: 'bad_zip' }, { ...source, dependencies: { filename: 'd.zip', data: 'not a zip' } }), 400, 'InvalidParameter', /dependencies 'd\.zip' is not a zip file/);
-    assertRefused(await post({ name: 'escaping_zip' }, { ...source, dependencies: { filename: 'd.zip', data: zipOf({ '../up.wdl': LIB }) } }), 400, 'InvalidParameter', /a path outside the zip/);
-    assertRefused(await post({ name: 'no_version_line' }, { source: { filename: 'x.wdl', data: 'workflow w {}\n' } }), 400, 'InvalidParameter', /source x\.wdl:1:1: expected 'version 1\.0'/);
+    assertRefused(
+      await post({ name: 'bad_utf8' }, { source: { filename: 'x.wdl', data: Buffer.from([0x76, 0xff, 0xfe]) } }),
+      400,
+      'InvalidParameter',
+      /source 'x\.wdl' is not UTF-8 text/,
+    );
+    assertRefused(
+      await post({ name: 'bad_zip' }, { ...source, dependencies: { filename: 'd.zip', data: 'not a zip' } }),
+      400,
+      'InvalidParameter',
+      /dependencies 'd\.zip' is not a zip file/,
+    );
+    assertRefused(
+      await post({ name: 'escaping_zip' }, { ...source, dependencies: { filename: 'd.zip', data: zipOf({ '../up.wdl': LIB }) } }),
+      400,
+      'InvalidParameter',
+      /a path outside the zip/,
+    );
+    assertRefused(
+      await post({ name: 'no_version_line' }, { source: { filename: 'x.wdl', data: 'workflow w {}\n' } }),
+      400,
+      'InvalidParameter',
+      /source x\.wdl:1:1: expected 'version 1\.0'/,
+    );
     const badCall = 'version 1.0\nworkflow w {\n  call nope\n}\n';
-    assertRefused(await post({ name: 'bad_call' }, { source: { filename: 'x.wdl', data: badCall } }), 400, 'InvalidParameter', /source x\.wdl:3:3: no task or workflow 'nope'/);
+    assertRefused(
+      await post({ name: 'bad_call' }, { source: { filename: 'x.wdl', data: badCall } }),
+      400,
+      'InvalidParameter',
+      /source x\.wdl:3:3: no task or workflow 'nope'/,
+    );
     // An import the zip lacks; an error inside an imported file names that file.
     assertRefused(await post({ name: 'no_import' }, source), 400, 'InvalidParameter', /hello\.wdl:2:1: import 'lib\/tasks\.wdl'/);
     const brokenLib = zipOf({ 'lib/tasks.wdl': LIB.replace('command <<<', 'command <<<\n  ~{nosuch}') });
-    assertRefused(await post({ name: 'broken_import' }, { ...source, dependencies: { filename: 'd.zip', data: brokenLib } }), 400, 'InvalidParameter', /lib\/tasks\.wdl:\d+:\d+/);
+    assertRefused(
+      await post({ name: 'broken_import' }, { ...source, dependencies: { filename: 'd.zip', data: brokenLib } }),
+      400,
+      'InvalidParameter',
+      /lib\/tasks\.wdl:\d+:\d+/,
+    );
     await create('taken_wf');
     assertRefused(await create('taken_wf'), 400, 'InvalidParameter', /name 'taken_wf' is already used/);
     // JSON where a form is expected, a form where JSON is expected, a form cut short.
@@ -171,8 +251,18 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
     const form = gwcForm({ workflow_id: 'x' });
     assertRefused(await sendForm(server, alice, 'POST', 'wdl/tasks/', form), 400, 'InvalidParameter', /is not application\/json/);
     const cut = gwcForm({ name: 'cut_wf' }, source);
-    assertRefused(await sendForm(server, alice, 'POST', 'wdl/workflow/', { ...cut, body: cut.body.subarray(0, cut.body.length - 20) }), 400, 'InvalidParameter', /multipart|source is required/);
-    assertRefused(await sendForm(server, alice, 'POST', 'wdl/workflow/', { ...cut, contentType: 'multipart/form-data' }), 400, 'InvalidParameter', /multipart body/);
+    assertRefused(
+      await sendForm(server, alice, 'POST', 'wdl/workflow/', { ...cut, body: cut.body.subarray(0, cut.body.length - 20) }),
+      400,
+      'InvalidParameter',
+      /multipart|source is required/,
+    );
+    assertRefused(
+      await sendForm(server, alice, 'POST', 'wdl/workflow/', { ...cut, contentType: 'multipart/form-data' }),
+      400,
+      'InvalidParameter',
+      /multipart body/,
+    );
     const twice = gwcForm({ name: 'twice_wf' }, source);
     const doubled = Buffer.concat([twice.body.subarray(0, twice.body.length - (twice.contentType.length - 30 + 8)), twice.body]);
     const answer = await sendForm(server, alice, 'POST', 'wdl/workflow/', { ...twice, body: doubled });
@@ -184,29 +274,52 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
     assertRefused(await put({ workflow_version: '1', override: 'yes' }), 400, 'InvalidParameter', /override 'yes' is not True or False/);
     assertRefused(await put({ workflow_version: '1', override: 'True', new_version: '4' }), 400, 'InvalidParameter', /new_version 4/);
     assertRefused(await put({ workflow_version: '1', name: 'taken_wf' }), 400, 'InvalidParameter', /name 'taken_wf' is already used/);
-    assertRefused(await sendForm(server, alice, 'PUT', 'wdl/workflow/0123456789abcdef01234567/', gwcForm({ workflow_version: '1' })), 404, 'WorkflowNotExists', /does not exist/);
+    assertRefused(
+      await sendForm(server, alice, 'PUT', 'wdl/workflow/0123456789abcdef01234567/', gwcForm({ workflow_version: '1' })),
+      404,
+      'WorkflowNotExists',
+      /does not exist/,
+    );
     assertRefused(await sendForm(server, bob, 'PUT', `wdl/workflow/${id}/`, gwcForm({ workflow_version: '1' })), 404, 'WorkflowNotExists', /does not exist/);
     // Nothing half-written: only the workflows made on purpose above exist, each with its one version.
     const list = (await gdpy(server, alice, 'GET', 'wdl/workflow/')).json();
     assert.equal(list.length, before + 2);
-    assert.deepEqual((await gdpy(server, alice, 'GET', `wdl/workflow/${id}/`)).json().map((v: any) => v.version), [1]);
+    assert.deepEqual(
+      (await gdpy(server, alice, 'GET', `wdl/workflow/${id}/`)).json().map((v: any) => v.version),
+      [1],
+    );
   });
 
   it('keeps WDL tools: create answers app_id, list is {tool_list, count}, get and delete by name and tool_version', async () => {
-    const created = await sendForm(server, alice, 'POST', 'wdl/tools/', gwcForm({ name: 'shout', description: 'loud' }, { source: { filename: 'shout.wdl', data: TOOL } }));
+    const created = await sendForm(
+      server,
+      alice,
+      'POST',
+      'wdl/tools/',
+      gwcForm({ name: 'shout', description: 'loud' }, { source: { filename: 'shout.wdl', data: TOOL } }),
+    );
     assert.equal(created.status, 200, created.text);
     const appId = created.json().app_id;
     assert.match(appId, /^[0-9a-f]{24}$/);
     const list = (await gdpy(server, alice, 'GET', 'wdl/tools/')).json();
     assert.equal(list.count, 1);
     assert.equal(list.tool_list[0][0].app_id, appId);
-    const updated = await sendForm(server, alice, 'PUT', 'wdl/tools/shout/', gwcForm({ tool_version: '1', override: 'False' }, { source: { filename: 'shout.wdl', data: TOOL.replace('!', '!!') } }));
+    const updated = await sendForm(
+      server,
+      alice,
+      'PUT',
+      'wdl/tools/shout/',
+      gwcForm({ tool_version: '1', override: 'False' }, { source: { filename: 'shout.wdl', data: TOOL.replace('!', '!!') } }),
+    );
     assert.equal(updated.status, 200, updated.text);
     const got = (await gdpy(server, alice, 'GET', 'wdl/tools/shout/?tool_version=2')).json();
     assert.equal(got.tools.length, 1);
     assert.match((await unsignedGet(got.tools[0].source)).body.toString('utf8'), /!!/);
     assert.equal((await gdpy(server, alice, 'DELETE', 'wdl/tools/shout/?tool_version=1')).status, 200);
-    assert.deepEqual((await gdpy(server, alice, 'GET', 'wdl/tools/shout/')).json().tools.map((t: any) => t.version), [2]);
+    assert.deepEqual(
+      (await gdpy(server, alice, 'GET', 'wdl/tools/shout/')).json().tools.map((t: any) => t.version),
+      [2],
+    );
     assertRefused(await gdpy(server, alice, 'GET', 'wdl/tools/nosuchtool/'), 404, 'ToolNotExists', /does not exist/);
     // Tools and workflows are apart: the tool is not a workflow.
     assert.deepEqual((await gdpy(server, alice, 'GET', 'wdl/workflow/?name=shout')).json(), []);

@@ -22,10 +22,17 @@ describe('WDL workflows in the web console', { skip: skipWithout(missingBrowser(
   before(async () => {
     server = await startTestServer();
     alice = await server.account();
-    const form = gwcForm({ name: 'hello_console', description: 'greets from WDL' }, { source: { filename: 'hello.wdl', data: MAIN }, dependencies: { filename: 'imports.zip', data: zipOf({ 'lib/tasks.wdl': LIB }) } });
+    const form = gwcForm(
+      { name: 'hello_console', description: 'greets from WDL' },
+      { source: { filename: 'hello.wdl', data: MAIN }, dependencies: { filename: 'imports.zip', data: zipOf({ 'lib/tasks.wdl': LIB }) } },
+    );
     const created = await sendForm(server, alice, 'POST', 'wdl/workflow/', form);
     assert.equal(created.status, 200, created.text);
-    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', { workflow_id: created.json().id, inputs: { 'hello.who': 'console' }, task_name: 'wdl_in_console' });
+    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', {
+      workflow_id: created.json().id,
+      inputs: { 'hello.who': 'console' },
+      task_name: 'wdl_in_console',
+    });
     assert.equal(started.status, 200, started.text);
     taskId = started.json().task_id;
     browser = await launchBrowser();
@@ -46,7 +53,13 @@ describe('WDL workflows in the web console', { skip: skipWithout(missingBrowser(
     await page.getByRole('heading', { name: 'hello.wdl' }).waitFor();
     await page.getByText('call lib.greet').waitFor();
     const text = await page.locator('main').innerText();
-    for (const expected of ['greets from WDL', 'import "lib/tasks.wdl" as lib', '"hello.who": "String"', '"hello.times": "Int (optional, default = 2)"', 'Download the imports (imports.zip)']) {
+    for (const expected of [
+      'greets from WDL',
+      'import "lib/tasks.wdl" as lib',
+      '"hello.who": "String"',
+      '"hello.times": "Int (optional, default = 2)"',
+      'Download the imports (imports.zip)',
+    ]) {
       assert.ok(text.includes(expected), `${expected} in:\n${text}`);
     }
     await page.getByRole('link', { name: 'wdl_in_console', exact: true }).click();

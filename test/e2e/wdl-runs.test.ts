@@ -92,7 +92,10 @@ describe('WDL runs', () => {
     assert.equal(await download(alice, echoed[3]!.slice(alice.name.length + 1)), "it's $(id) `x`\n");
     const states = new Map(jobs.map((j) => [j.node_id, j.status]));
     assert.equal(states.get('main'), 'succeeded');
-    assert.ok([...states].some(([id, status]) => /count/.test(id) && status === 'succeeded'), JSON.stringify([...states]));
+    assert.ok(
+      [...states].some(([id, status]) => /count/.test(id) && status === 'succeeded'),
+      JSON.stringify([...states]),
+    );
     assert.ok([...states.values()].includes('skipped'), 'the false if is skipped');
   });
 
@@ -116,8 +119,17 @@ task t {
   });
 
   it('a bad document or input is refused naming where', async () => {
-    await assert.rejects(server.services.wdlRuns.start(scope, { sources: { main: 'version 1.1\nworkflow w {\n  Int x = y\n}\n' }, inputs: {}, outputDir: '/o/' }), /main\.wdl:3:11: 'y' is not declared/);
-    await assert.rejects(server.services.wdlRuns.start(scope, { sources: { main: WORKFLOW }, inputs: { 'words.nope': 1 }, outputDir: '/o/' }), /inputs\.words\.nope is not an input/);
-    await assert.rejects(server.services.wdlRuns.start(scope, { sources: { main: WORKFLOW }, inputs: { 'words.words': 'x' }, outputDir: '/o/' }), /words\.words/);
+    await assert.rejects(
+      server.services.wdlRuns.start(scope, { sources: { main: 'version 1.1\nworkflow w {\n  Int x = y\n}\n' }, inputs: {}, outputDir: '/o/' }),
+      /main\.wdl:3:11: 'y' is not declared/,
+    );
+    await assert.rejects(
+      server.services.wdlRuns.start(scope, { sources: { main: WORKFLOW }, inputs: { 'words.nope': 1 }, outputDir: '/o/' }),
+      /inputs\.words\.nope is not an input/,
+    );
+    await assert.rejects(
+      server.services.wdlRuns.start(scope, { sources: { main: WORKFLOW }, inputs: { 'words.words': 'x' }, outputDir: '/o/' }),
+      /words\.words/,
+    );
   });
 });

@@ -20,7 +20,10 @@ describe('a WDL task through wdl/tasks/, to its end', () => {
   after(async () => server.close());
 
   it('runs a stored version to success, with its call as a job and its log readable without a signature; a restart runs too', async () => {
-    const form = gwcForm({ name: 'hello_e2e', description: '' }, { source: { filename: 'hello.wdl', data: MAIN }, dependencies: { filename: 'imports.zip', data: zipOf({ 'lib/tasks.wdl': LIB }) } });
+    const form = gwcForm(
+      { name: 'hello_e2e', description: '' },
+      { source: { filename: 'hello.wdl', data: MAIN }, dependencies: { filename: 'imports.zip', data: zipOf({ 'lib/tasks.wdl': LIB }) } },
+    );
     const created = await sendForm(server, alice, 'POST', 'wdl/workflow/', form);
     assert.equal(created.status, 200, created.text);
     const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', {
@@ -43,10 +46,15 @@ describe('a WDL task through wdl/tasks/, to its end', () => {
     const logText = await (await fetch(info.Log_downloadURL)).text();
     assert.match(logText, /hello world/);
 
-    const restarted = await gdpy(server, alice, 'PUT', `wdl/tasks/${taskId}/restart/`, { debug_params: [{ job_name: 'greet', runtime: { cpu: '1c', memory: '512M' } }] });
+    const restarted = await gdpy(server, alice, 'PUT', `wdl/tasks/${taskId}/restart/`, {
+      debug_params: [{ job_name: 'greet', runtime: { cpu: '1c', memory: '512M' } }],
+    });
     assert.equal(restarted.status, 200, restarted.text);
     const again = await waitForTask(alice, restarted.json().task_id, { timeoutMs: 120_000 });
     assert.equal(again.status, 'succeeded', again.reason);
-    assert.deepEqual((await gdpy(server, alice, 'GET', `wdl/tasks/?source_id=${taskId}`)).json().task_list.map((t: any) => t.task_id), [again.task_id]);
+    assert.deepEqual(
+      (await gdpy(server, alice, 'GET', `wdl/tasks/?source_id=${taskId}`)).json().task_list.map((t: any) => t.task_id),
+      [again.task_id],
+    );
   });
 });

@@ -29,7 +29,13 @@ export function gwcForm(fields: Record<string, string>, files: Record<string, Fo
 }
 
 /** Send a signed multipart request (POST or PUT) to a path of the account's default project. */
-export function sendForm(server: TestServer, account: TestAccount, method: 'POST' | 'PUT', rest: string, form: { body: Buffer; contentType: string }): Promise<RawResponse> {
+export function sendForm(
+  server: TestServer,
+  account: TestAccount,
+  method: 'POST' | 'PUT',
+  rest: string,
+  form: { body: Buffer; contentType: string },
+): Promise<RawResponse> {
   return rawRequest(server.url, {
     method,
     target: projectPath(account.name, rest),
@@ -86,4 +92,3 @@ task greet {
   }
 }
 `;
-

@@ -30,7 +30,12 @@ for (const backend of BACKENDS) {
 
     it('keeps versions with their documents byte for byte, and names unique per project and kind', async () => {
       const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0xff, 0x80, 10]);
-      const first = await store.wdl.createWdlWorkflow(project.id, 'workflow', 'align', content('version 1.0\nworkflow wf {}\n', { dependencies: zip, dependenciesName: 'deps.zip' }));
+      const first = await store.wdl.createWdlWorkflow(
+        project.id,
+        'workflow',
+        'align',
+        content('version 1.0\nworkflow wf {}\n', { dependencies: zip, dependenciesName: 'deps.zip' }),
+      );
       assert.equal(first.version, 1);
       assert.equal(first.name, 'align');
       const files = await store.wdl.wdlVersionFiles(first.versionId);
@@ -42,7 +47,10 @@ for (const backend of BACKENDS) {
       // A tool of the same name is another thing.
       const tool = await store.wdl.createWdlWorkflow(project.id, 'tool', 'align', content('task t {}'));
       assert.notEqual(tool.workflowId, first.workflowId);
-      assert.deepEqual((await store.wdl.listWdlVersions(project.id, 'tool')).map((v) => v.workflowId), [tool.workflowId]);
+      assert.deepEqual(
+        (await store.wdl.listWdlVersions(project.id, 'tool')).map((v) => v.workflowId),
+        [tool.workflowId],
+      );
     });
 
     it('adds the next version or a named one, replaces one in place, renames, and undoes all of a change that fails', async () => {
@@ -51,7 +59,10 @@ for (const backend of BACKENDS) {
       assert.equal(v2?.version, 2);
       const v5 = await store.wdl.changeWdlWorkflow(v1.workflowId, { add: { version: 5, content: content('five') } });
       assert.equal(v5?.version, 5);
-      await assert.rejects(store.wdl.changeWdlWorkflow(v1.workflowId, { add: { version: 2, content: content('again') } }), (e) => e instanceof VersionConflict && e.nextVersion === 6);
+      await assert.rejects(
+        store.wdl.changeWdlWorkflow(v1.workflowId, { add: { version: 2, content: content('again') } }),
+        (e) => e instanceof VersionConflict && e.nextVersion === 6,
+      );
       const replaced = await store.wdl.changeWdlWorkflow(v1.workflowId, { replace: { version: 2, content: { source: 'two, edited', description: 'new' } } });
       assert.equal(replaced?.description, 'new');
       assert.equal((await store.wdl.wdlVersionFiles(replaced!.versionId))?.source, 'two, edited');
@@ -60,16 +71,27 @@ for (const backend of BACKENDS) {
       assert.equal((await store.wdl.wdlVersions(v1.workflowId))[0]?.name, 'calls');
       // A rename to a taken name is refused whole.
       await assert.rejects(store.wdl.changeWdlWorkflow(v1.workflowId, { name: 'align', add: { version: 'next', content: content('six') } }), AlreadyExists);
-      assert.deepEqual((await store.wdl.wdlVersions(v1.workflowId)).map((v) => v.version), [1, 2, 5]);
+      assert.deepEqual(
+        (await store.wdl.wdlVersions(v1.workflowId)).map((v) => v.version),
+        [1, 2, 5],
+      );
       await store.wdl.changeWdlWorkflow(v1.workflowId, { name: 'renamed', replace: { version: 1, content: {} } });
-      assert.deepEqual((await store.wdl.wdlVersionsByName(project.id, 'workflow', 'renamed')).map((v) => v.version), [1, 2, 5]);
+      assert.deepEqual(
+        (await store.wdl.wdlVersionsByName(project.id, 'workflow', 'renamed')).map((v) => v.version),
+        [1, 2, 5],
+      );
       assert.equal(await store.wdl.changeWdlWorkflow(newId(), { add: { version: 'next', content: content('x') } }), undefined);
     });
 
     it('gives concurrent adders distinct versions', async () => {
       const v1 = await store.wdl.createWdlWorkflow(project.id, 'workflow', 'busy', content('one'));
-      const added = await Promise.all(Array.from({ length: 6 }, (_, i) => store.wdl.changeWdlWorkflow(v1.workflowId, { add: { version: 'next', content: content(`v${i}`) } })));
-      assert.deepEqual(added.map((v) => v!.version).sort((a, b) => a - b), [2, 3, 4, 5, 6, 7]);
+      const added = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.wdl.changeWdlWorkflow(v1.workflowId, { add: { version: 'next', content: content(`v${i}`) } })),
+      );
+      assert.deepEqual(
+        added.map((v) => v!.version).sort((a, b) => a - b),
+        [2, 3, 4, 5, 6, 7],
+      );
     });
 
     it('deletes versions, and the workflow with its last one', async () => {

@@ -45,9 +45,27 @@ describe('WDL expressions and the standard library', () => {
     ['defined(None)', false],
     ['flatten([[1], [2, 3]])', [1, 2, 3]],
     ['range(3)', [0, 1, 2]],
-    ['zip([1, 2], ["a", "b"])', [{ left: 1, right: 'a' }, { left: 2, right: 'b' }]],
-    ['cross([1, 2], ["a"])', [{ left: 1, right: 'a' }, { left: 2, right: 'a' }]],
-    ['transpose([[1, 2], [3, 4]])', [[1, 3], [2, 4]]],
+    [
+      'zip([1, 2], ["a", "b"])',
+      [
+        { left: 1, right: 'a' },
+        { left: 2, right: 'b' },
+      ],
+    ],
+    [
+      'cross([1, 2], ["a"])',
+      [
+        { left: 1, right: 'a' },
+        { left: 2, right: 'a' },
+      ],
+    ],
+    [
+      'transpose([[1, 2], [3, 4]])',
+      [
+        [1, 3],
+        [2, 4],
+      ],
+    ],
     ['prefix("-f ", [1, 2])', ['-f 1', '-f 2']],
     ['suffix(".txt", ["a"])', ['a.txt']],
     ['quote([1])', ['"1"']],
@@ -78,7 +96,10 @@ describe('WDL expressions and the standard library', () => {
     const files = memoryFiles({ '/in/n.txt': '42\n', '/in/lines.txt': 'a\nb\n', '/in/t.tsv': 'a\tb\nc\td\n', '/in/j.json': '{"x": [1, 2.5]}' });
     assert.equal(evalText('read_int("/in/n.txt")', {}, files), 42);
     assert.deepEqual(evalText('read_lines("/in/lines.txt")', {}, files), ['a', 'b']);
-    assert.deepEqual(evalText('read_tsv("/in/t.tsv")', {}, files), [['a', 'b'], ['c', 'd']]);
+    assert.deepEqual(evalText('read_tsv("/in/t.tsv")', {}, files), [
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     assert.deepEqual(evalText('read_map("/in/t.tsv")', {}, files), { a: 'b', c: 'd' });
     assert.deepEqual(evalText('read_json("/in/j.json")', {}, files), { x: [1, 2.5] });
     assert.deepEqual(evalText('read_lines(write_lines(["x", "y"]))', {}, files), ['x', 'y']);
@@ -102,19 +123,27 @@ describe('WDL documents: parse and type errors name the file, line and column', 
     ['an undeclared name', 'version 1.1\nworkflow w {\n  Int x = y\n}', /main\.wdl:3:11: 'y' is not declared here/],
     ['a String for an Int', 'version 1.1\nworkflow w {\n  Int x = [1]\n}', /main\.wdl:3:11: 'x' is declared Int, but its value is Array\[Int\]\+/],
     ['an unknown task', 'version 1.1\nworkflow w {\n  call nope\n}', /main\.wdl:3:3: no task or workflow 'nope'/],
-    ['an unknown call input', 'version 1.1\ntask t { input { Int a } command <<< >>> }\nworkflow w {\n  call t { input: b = 1 }\n}', /main\.wdl:4:23: 't' has no input 'b'/],
+    [
+      'an unknown call input',
+      'version 1.1\ntask t { input { Int a } command <<< >>> }\nworkflow w {\n  call t { input: b = 1 }\n}',
+      /main\.wdl:4:23: 't' has no input 'b'/,
+    ],
     ['an unclosed command', 'version 1.1\ntask t {\n  command <<<\n echo', /main\.wdl:3:11: this command is not closed/],
     ['an import that is not there', 'version 1.1\nimport "lib.wdl"\n', /main\.wdl:2:1: import 'lib\.wdl': no file lib\.wdl/],
     ['a duplicate name', 'version 1.1\nworkflow w {\n  Int x = 1\n  Int x = 2\n}', /'x' is declared twice/],
   ];
   for (const [what, text, message] of bad) {
     it(what, () => {
-      assert.throws(() => loadWdl({ main: text }), (error: unknown) => error instanceof WdlError && message.test(error.message));
+      assert.throws(
+        () => loadWdl({ main: text }),
+        (error: unknown) => error instanceof WdlError && message.test(error.message),
+      );
     });
   }
 
   it('imports with aliases, structs, scatter, if, after and the inputs template', () => {
-    const lib = 'version 1.1\nstruct P { String name Int? age }\ntask greet { input { P p String greeting = "hi" } command <<< echo ~{greeting} ~{p.name} >>> output { String out = read_string(stdout()) } }';
+    const lib =
+      'version 1.1\nstruct P { String name Int? age }\ntask greet { input { P p String greeting = "hi" } command <<< echo ~{greeting} ~{p.name} >>> output { String out = read_string(stdout()) } }';
     const main = `version 1.1
 import "lib/lib.wdl" as lib alias P as Person
 workflow w {

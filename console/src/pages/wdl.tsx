@@ -47,7 +47,11 @@ export function WdlWorkflowTable() {
                 </td>
                 <td class="versions">
                   {versions.map((v) => (
-                    <a key={v.version} class="version" href={href(['wdl', v.id, v.version])} aria-label={t('{name} version {v}', { name: v.name, v: v.version })}>
+                    <a
+                      key={v.version}
+                      class="version"
+                      href={href(['wdl', v.id, v.version])}
+                      aria-label={t('{name} version {v}', { name: v.name, v: v.version })}>
                       v{v.version}
                     </a>
                   ))}

@@ -42,7 +42,15 @@ export async function createDeferredRun(
   for (let attempt = 1; ; attempt++) {
     const taskId = newId(at.getTime());
     const taskName = typeof name === 'string' ? name : name(at, taskId);
-    const root: StepJobSpec = { kind: 'step', nodeId: run.rootKey, alias: run.rootKey, deps: [], resolver: run.resolver, key: run.rootKey, payload: run.payload };
+    const root: StepJobSpec = {
+      kind: 'step',
+      nodeId: run.rootKey,
+      alias: run.rootKey,
+      deps: [],
+      resolver: run.resolver,
+      key: run.rootKey,
+      payload: run.payload,
+    };
     const rootJob: NewJob = {
       id: jobIdFor(taskId, run.rootKey),
       taskId,

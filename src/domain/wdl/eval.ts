@@ -143,7 +143,8 @@ function binary(op: string, leftExpr: Expr, rightExpr: Expr, scope: Scope, fail:
 }
 
 function compare(op: string, left: WdlValue, right: WdlValue, fail: (m: string) => never): boolean {
-  const comparable = (NUMERIC.has(left.t) && NUMERIC.has(right.t)) || (TEXT.has(left.t) && TEXT.has(right.t)) || (left.t === 'Boolean' && right.t === 'Boolean');
+  const comparable =
+    (NUMERIC.has(left.t) && NUMERIC.has(right.t)) || (TEXT.has(left.t) && TEXT.has(right.t)) || (left.t === 'Boolean' && right.t === 'Boolean');
   if (!comparable || !('v' in left) || !('v' in right)) return fail(`'${op}' cannot compare a ${left.t} with a ${right.t}`);
   const a = left.v;
   const b = right.v;

@@ -20,7 +20,9 @@ export interface LoadedDocument {
 }
 
 /** A task or workflow a call names, with the document it is in. */
-export type Callee = { readonly kind: 'task'; readonly task: Task; readonly in: LoadedDocument } | { readonly kind: 'workflow'; readonly workflow: Workflow; readonly in: LoadedDocument };
+export type Callee =
+  | { readonly kind: 'task'; readonly task: Task; readonly in: LoadedDocument }
+  | { readonly kind: 'workflow'; readonly workflow: Workflow; readonly in: LoadedDocument };
 
 /** How deep imports may nest: a cycle is an error before this. */
 const MAX_DEPTH = 32;
@@ -44,7 +46,8 @@ export function loadDocuments(sources: WdlSources): { main: LoadedDocument; stru
       if (/^[a-z]+:\/\//i.test(imp.uri)) throw new WdlError(imp.pos, `import '${imp.uri}': gdflow imports only files of the workflow's dependencies, not URLs`);
       const target = normalize(joinPath(dirOf(path), imp.uri));
       if (!files.has(target)) throw new WdlError(imp.pos, `import '${imp.uri}': no file ${target} among the workflow's dependencies`);
-      if (chain.includes(target) || chain.length > MAX_DEPTH) throw new WdlError(imp.pos, `import '${imp.uri}' imports itself (${[...chain, target].join(' -> ')})`);
+      if (chain.includes(target) || chain.length > MAX_DEPTH)
+        throw new WdlError(imp.pos, `import '${imp.uri}' imports itself (${[...chain, target].join(' -> ')})`);
       if (namespaces.has(imp.namespace)) throw new WdlError(imp.pos, `two imports are named '${imp.namespace}': give one another name with 'as'`);
       const child = load(target, [...chain, target]);
       namespaces.set(imp.namespace, child);

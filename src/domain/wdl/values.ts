@@ -74,9 +74,13 @@ export function coerce(value: WdlValue, type: WdlType, structs: StructTable): Wd
       return array(value.items.map((item) => coerce(item, type.item, structs)));
     }
     case 'Map':
-      if (value.t === 'Map') return { t: 'Map', entries: value.entries.map(([k, v]) => [coerce(k, type.key, structs), coerce(v, type.value, structs)] as const) };
+      if (value.t === 'Map')
+        return { t: 'Map', entries: value.entries.map(([k, v]) => [coerce(k, type.key, structs), coerce(v, type.value, structs)] as const) };
       if (value.t === 'Object' || value.t === 'Struct')
-        return { t: 'Map', entries: Object.entries(value.members).map(([k, v]) => [coerce(str(k), type.key, structs), coerce(v, type.value, structs)] as const) };
+        return {
+          t: 'Map',
+          entries: Object.entries(value.members).map(([k, v]) => [coerce(str(k), type.key, structs), coerce(v, type.value, structs)] as const),
+        };
       return fail();
     case 'Pair':
       return value.t === 'Pair' ? { t: 'Pair', left: coerce(value.left, type.left, structs), right: coerce(value.right, type.right, structs) } : fail();
@@ -195,7 +199,8 @@ export function equal(a: WdlValue, b: WdlValue): boolean {
   if ('v' in a && 'v' in b) return a.v === b.v;
   if (a.t === 'Array' && b.t === 'Array') return a.items.length === b.items.length && a.items.every((item, i) => equal(item, b.items[i]!));
   if (a.t === 'Pair' && b.t === 'Pair') return equal(a.left, b.left) && equal(a.right, b.right);
-  if (a.t === 'Map' && b.t === 'Map') return a.entries.length === b.entries.length && a.entries.every(([k, v], i) => equal(k, b.entries[i]![0]) && equal(v, b.entries[i]![1]));
+  if (a.t === 'Map' && b.t === 'Map')
+    return a.entries.length === b.entries.length && a.entries.every(([k, v], i) => equal(k, b.entries[i]![0]) && equal(v, b.entries[i]![1]));
   if ((a.t === 'Object' || a.t === 'Struct') && (b.t === 'Object' || b.t === 'Struct')) {
     const keys = Object.keys(a.members);
     return keys.length === Object.keys(b.members).length && keys.every((k) => b.members[k] !== undefined && equal(a.members[k]!, b.members[k]!));

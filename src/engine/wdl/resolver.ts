@@ -109,7 +109,9 @@ export class WdlResolver implements JobResolver {
     const payload = run.collect as unknown as CollectPayload;
     const codes = payload.returnCodes;
     if (codes !== '*' && !codes.includes(ended.exitCode)) {
-      return { failed: `exit code ${ended.exitCode}${codes.length === 1 && codes[0] === 0 ? '' : `, which is not among the task's returnCodes ${codes.join(', ')}`}` };
+      return {
+        failed: `exit code ${ended.exitCode}${codes.length === 1 && codes[0] === 0 ? '' : `, which is not among the task's returnCodes ${codes.join(', ')}`}`,
+      };
     }
     const { context } = this.load(job.task);
     const task = this.taskOf(context, payload);
@@ -151,7 +153,10 @@ export class WdlResolver implements JobResolver {
     const plan = wdlPlanOf(task.plan);
     if (!plan) throw new Error(`task ${task.id} is not a WDL run`);
     const bundle = loadWdl(sourcesOf(plan));
-    const loaded: Loaded = { plan, context: { bundle, docs: documentsByFile(bundle.main), inputs: plan.inputs, ...(plan.target !== undefined ? { target: plan.target } : {}) } };
+    const loaded: Loaded = {
+      plan,
+      context: { bundle, docs: documentsByFile(bundle.main), inputs: plan.inputs, ...(plan.target !== undefined ? { target: plan.target } : {}) },
+    };
     this.loaded.set(task.id, loaded);
     while (this.loaded.size > KEPT) this.loaded.delete(this.loaded.keys().next().value!);
     return loaded;

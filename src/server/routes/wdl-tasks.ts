@@ -16,5 +16,7 @@ export function registerWdlTaskRoutes(app: FastifyInstance, context: RouteContex
     return sourceId === undefined || sourceId === '' ? tasks.list(request.scope, query) : wdlTasks.restartedFrom(request.scope, sourceId);
   });
   app.post<RouteTypes<typeof r.create>>(r.create.url, routeOptions(r.create), async (request) => wdlTasks.create(request.scope, request.body));
-  app.put<RouteTypes<typeof r.restart>>(r.restart.url, routeOptions(r.restart), async (request) => wdlTasks.restart(request.scope, request.params.task, request.body ?? {}));
+  app.put<RouteTypes<typeof r.restart>>(r.restart.url, routeOptions(r.restart), async (request) =>
+    wdlTasks.restart(request.scope, request.params.task, request.body ?? {}),
+  );
 }

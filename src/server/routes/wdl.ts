@@ -52,7 +52,8 @@ export function registerWdlRoutes(app: FastifyInstance, context: RouteContext, l
     const problem = await links.check(version, part, request.query.expires, request.query.signature);
     if (problem) throw httpError('AccessDenied', problem);
     const files = await context.services.store.wdl.wdlVersionFiles(version);
-    if (!files || (part === 'dependencies' && files.dependencies === null)) throw httpError('ResourceNotFound', `the WDL version '${version.slice(0, 64)}' or its ${part} no longer exists`);
+    if (!files || (part === 'dependencies' && files.dependencies === null))
+      throw httpError('ResourceNotFound', `the WDL version '${version.slice(0, 64)}' or its ${part} no longer exists`);
     const [data, name, type] =
       part === 'source'
         ? [Buffer.from(files.source, 'utf8'), files.sourceName, 'text/plain; charset=utf-8']

@@ -30,12 +30,24 @@ export function typeOf(expr: Expr, scope: CheckScope): WdlType {
       return type.kind === 'Call' ? { kind: 'Object', optional: false } : type;
     }
     case 'array':
-      return arrayOf(unify(expr.items.map((item) => typeOf(item, scope)), scope.structs), expr.items.length > 0);
+      return arrayOf(
+        unify(
+          expr.items.map((item) => typeOf(item, scope)),
+          scope.structs,
+        ),
+        expr.items.length > 0,
+      );
     case 'pair':
       return { kind: 'Pair', left: typeOf(expr.left, scope), right: typeOf(expr.right, scope), optional: false };
     case 'map': {
-      const keys = unify(expr.entries.map(([k]) => typeOf(k, scope)), scope.structs);
-      const values = unify(expr.entries.map(([, v]) => typeOf(v, scope)), scope.structs);
+      const keys = unify(
+        expr.entries.map(([k]) => typeOf(k, scope)),
+        scope.structs,
+      );
+      const values = unify(
+        expr.entries.map(([, v]) => typeOf(v, scope)),
+        scope.structs,
+      );
       return { kind: 'Map', key: keys, value: values, optional: false };
     }
     case 'object':
@@ -85,7 +97,10 @@ function binaryType(op: string, left: WdlType, right: WdlType, scope: CheckScope
   }
   if (op === '==' || op === '!=') return prim('Boolean');
   if (['<', '<=', '>', '>='].includes(op)) {
-    const ok = (NUMERIC.has(left.kind) && NUMERIC.has(right.kind)) || (TEXT.has(left.kind) && TEXT.has(right.kind)) || (left.kind === 'Boolean' && right.kind === 'Boolean');
+    const ok =
+      (NUMERIC.has(left.kind) && NUMERIC.has(right.kind)) ||
+      (TEXT.has(left.kind) && TEXT.has(right.kind)) ||
+      (left.kind === 'Boolean' && right.kind === 'Boolean');
     if (!ok) fail(`'${op}' cannot compare ${typeText(left)} with ${typeText(right)}`);
     return prim('Boolean');
   }
@@ -129,7 +144,8 @@ function memberType(expr: Extract<Expr, { kind: 'member' }>, scope: CheckScope, 
 function functionType(expr: Extract<Expr, { kind: 'call' }>, scope: CheckScope, fail: (w: string) => never): WdlType {
   const entry = FUNCTIONS.get(expr.name) ?? fail(`unknown function '${expr.name}'`);
   const [min, max] = entry.arity;
-  if (expr.args.length < min || expr.args.length > max) fail(`${expr.name}() takes ${min === max ? min : `${min} to ${max}`} arguments, not ${expr.args.length}`);
+  if (expr.args.length < min || expr.args.length > max)
+    fail(`${expr.name}() takes ${min === max ? min : `${min} to ${max}`} arguments, not ${expr.args.length}`);
   const args = expr.args.map((arg) => typeOf(arg, scope));
   const first = args[0];
   const itemOf = (t: WdlType | undefined): WdlType => (t?.kind === 'Array' ? t.item : ANY);

@@ -63,7 +63,12 @@ export class ExpressionParser {
     switch (token.type) {
       case 'int':
         this.s.next();
-        return { kind: 'literal', pos, type: 'Int', value: Number(token.text.startsWith('0') && /^0[0-7]+$/.test(token.text) ? parseInt(token.text, 8) : token.text) };
+        return {
+          kind: 'literal',
+          pos,
+          type: 'Int',
+          value: Number(token.text.startsWith('0') && /^0[0-7]+$/.test(token.text) ? parseInt(token.text, 8) : token.text),
+        };
       case 'float':
         this.s.next();
         return { kind: 'literal', pos, type: 'Float', value: Number(token.text) };
@@ -159,7 +164,8 @@ export class ExpressionParser {
   plainString(): string {
     const pos = this.s.peek().pos;
     const string = this.string();
-    if (string.kind !== 'string' || string.parts.some((part) => typeof part !== 'string')) throw this.s.error('expected a string without placeholders', this.s.offset);
+    if (string.kind !== 'string' || string.parts.some((part) => typeof part !== 'string'))
+      throw this.s.error('expected a string without placeholders', this.s.offset);
     void pos;
     return string.parts.join('');
   }

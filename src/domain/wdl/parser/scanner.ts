@@ -9,7 +9,37 @@ export interface Token {
   readonly end: number;
 }
 
-const PUNCTS = ['<<<', '>>>', '==', '!=', '<=', '>=', '&&', '||', '~{', '${', '{', '}', '(', ')', '[', ']', ',', ':', '.', '=', '<', '>', '!', '+', '-', '*', '/', '%', '?'];
+const PUNCTS = [
+  '<<<',
+  '>>>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '~{',
+  '${',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  ':',
+  '.',
+  '=',
+  '<',
+  '>',
+  '!',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '?',
+];
 
 /**
  * The characters of a WDL document as tokens, read on demand: strings and commands are read by the parser from the

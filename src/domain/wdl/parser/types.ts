@@ -27,5 +27,8 @@ export function parseType(s: Scanner): WdlType {
 /** Whether the next tokens start a declaration (a type then a name), not an expression or a keyword. */
 export function startsDeclaration(s: Scanner): boolean {
   const token = s.peek();
-  return token.type === 'ident' && !['call', 'scatter', 'if', 'input', 'output', 'meta', 'parameter_meta', 'command', 'runtime', 'requirements', 'hints'].includes(token.text);
+  return (
+    token.type === 'ident' &&
+    !['call', 'scatter', 'if', 'input', 'output', 'meta', 'parameter_meta', 'command', 'runtime', 'requirements', 'hints'].includes(token.text)
+  );
 }

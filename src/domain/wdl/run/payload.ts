@@ -27,7 +27,12 @@ export type WdlGatherPayload =
   /** A workflow's body ran: its outputs, evaluated with its bindings. `root`: the run's own outputs. */
   | { readonly kind: 'workflow'; readonly doc: string; readonly bindings: Bindings; readonly root: boolean; readonly prefix: string; readonly alias?: string }
   /** A scatter's instances ran: each name the body declares, as an array over the instances (a call's outputs member by member). */
-  | { readonly kind: 'scatter'; readonly names: readonly string[]; readonly calls: { readonly [alias: string]: readonly string[] }; readonly instances: readonly Bindings[] }
+  | {
+      readonly kind: 'scatter';
+      readonly names: readonly string[];
+      readonly calls: { readonly [alias: string]: readonly string[] };
+      readonly instances: readonly Bindings[];
+    }
   /** An if's body ran (its condition was true): each name, as it is. */
   | { readonly kind: 'if'; readonly names: readonly string[]; readonly bindings: Bindings };
 

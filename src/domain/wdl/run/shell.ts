@@ -62,7 +62,12 @@ function quoteFor(state: QuoteState, text: string): string {
   }
 }
 
-function placeholderText(value: WdlValue, options: { sep?: string; true?: string; false?: string; default?: string }, quote: (t: string) => string, pos: { file: string; line: number; column: number }): string {
+function placeholderText(
+  value: WdlValue,
+  options: { sep?: string; true?: string; false?: string; default?: string },
+  quote: (t: string) => string,
+  pos: { file: string; line: number; column: number },
+): string {
   // Option strings are the document's own text, not values: written as they are.
   if (value.t === 'None') return options.default ?? '';
   if (options.true !== undefined || options.false !== undefined) {

@@ -40,7 +40,11 @@ export interface TaskPreparation {
   readonly stage: (value: WdlValue) => WdlValue;
 }
 
-const scopeOf = (values: ReadonlyMap<string, WdlValue>, structs: StructTable, files: WdlFiles): Scope => ({ lookup: (name) => values.get(name), structs, files });
+const scopeOf = (values: ReadonlyMap<string, WdlValue>, structs: StructTable, files: WdlFiles): Scope => ({
+  lookup: (name) => values.get(name),
+  structs,
+  files,
+});
 
 /** A task's inputs, private declarations, runtime and command, evaluated (spec "Task Definition"). */
 export function prepareTask(task: Task, given: ReadonlyMap<string, WdlValue>, how: TaskPreparation): PreparedTask {
@@ -76,12 +80,20 @@ function readRuntime(task: Task, scope: Scope): TaskRuntime {
   const memory = value('memory');
   let memMb = 0;
   if (memory?.t === 'Int') memMb = Math.ceil(memory.v / 2 ** 20);
-  else if (memory?.t === 'String') memMb = Math.ceil(sizeBytes(memory.v, () => fail('memory', `'${memory.v}' is not an amount of memory such as "4 GiB"`)) / 2 ** 20);
+  else if (memory?.t === 'String')
+    memMb = Math.ceil(sizeBytes(memory.v, () => fail('memory', `'${memory.v}' is not an amount of memory such as "4 GiB"`)) / 2 ** 20);
   else if (memory !== undefined) fail('memory', `an Int of bytes or a String such as "4 GiB", not a ${memory.t}`);
   const retries = value('maxRetries') ?? value('max_retries');
   const maxRetries = retries?.t === 'Int' ? Math.max(0, retries.v) : 0;
   const gpu = value('gpu');
-  return { image: imageName, cpu, memMb, maxRetries, returnCodes: returnCodes(value('returnCodes') ?? value('return_codes'), fail), gpu: gpu?.t === 'Boolean' && gpu.v };
+  return {
+    image: imageName,
+    cpu,
+    memMb,
+    maxRetries,
+    returnCodes: returnCodes(value('returnCodes') ?? value('return_codes'), fail),
+    gpu: gpu?.t === 'Boolean' && gpu.v,
+  };
 }
 
 function returnCodes(value: WdlValue | undefined, fail: (key: string, what: string) => never): readonly number[] | '*' {
@@ -108,7 +120,14 @@ export function sizeBytes(text: string, fail: () => never): number {
  * run's own task: `{"task.out": value}`). A File output names a file that must exist; an optional one that does not
  * is None.
  */
-export function collectTaskOutputs(task: Task, values: { readonly [name: string]: WdlValue }, structs: StructTable, files: WdlFiles, prefix: string, alias?: string) {
+export function collectTaskOutputs(
+  task: Task,
+  values: { readonly [name: string]: WdlValue },
+  structs: StructTable,
+  files: WdlFiles,
+  prefix: string,
+  alias?: string,
+) {
   const scope = scopeOf(new Map(Object.entries(values)), structs, files);
   const outputs = evaluateDecls(task.outputs, scope, new Map(), () => undefined, prefix);
   const located = new Map([...outputs].map(([name, value]) => [name, locate(value, files, name, task.outputs.find((d) => d.name === name)!.type.optional)]));

@@ -36,7 +36,14 @@ export type WdlResolution =
    * A call of a task: the inputs the call gives; the engine prepares its run (run/task.ts), reading the others from the
    * inputs JSON under `prefix`. `alias`: the name its outputs go under (none: the run's own task).
    */
-  | { readonly kind: 'task'; readonly task: Task; readonly doc: string; readonly inputs: ReadonlyMap<string, WdlValue>; readonly prefix: string; readonly alias?: string };
+  | {
+      readonly kind: 'task';
+      readonly task: Task;
+      readonly doc: string;
+      readonly inputs: ReadonlyMap<string, WdlValue>;
+      readonly prefix: string;
+      readonly alias?: string;
+    };
 
 /** What a job of a WDL run is, now that the jobs it reads from have ended. */
 export function resolveWdlJob(context: WdlRunContext, key: string, payload: WdlJobPayload): WdlResolution {
@@ -108,7 +115,13 @@ function onlyNames(bindings: Bindings, names: readonly string[]): Bindings {
 }
 
 /** A job for each element of a body, waiting for the jobs whose names it reads. */
-function bodyJobs(body: readonly WorkflowElement[], parent: Extract<WdlJobPayload, { kind: 'element' }>, bindings: Bindings, key: string, path: readonly number[]): NewWdlJob[] {
+function bodyJobs(
+  body: readonly WorkflowElement[],
+  parent: Extract<WdlJobPayload, { kind: 'element' }>,
+  bindings: Bindings,
+  key: string,
+  path: readonly number[],
+): NewWdlJob[] {
   return body.map((element, index) => {
     const own = `${key}/${elementName(element)}`;
     const reads = [...freeNames(element)].filter((name) => bindings[name] !== undefined);

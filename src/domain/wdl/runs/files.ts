@@ -14,7 +14,8 @@ export function dataPathOf(text: string, account: string, field: string): string
     if (prefixed[1] !== account) throw invalid(`${field}: '${text}' is in account '${prefixed[1]}', not in '${account}'`);
     path = prefixed[2]!;
   }
-  if (!path.startsWith('/') || path.split('/').includes('..')) throw invalid(`${field}: '${text}' is not a path of the data store such as '${account}:/home/admin/reads.fq'`);
+  if (!path.startsWith('/') || path.split('/').includes('..'))
+    throw invalid(`${field}: '${text}' is not a path of the data store such as '${account}:/home/admin/reads.fq'`);
   return path.replace(/\/+$/, '') || '/';
 }
 
@@ -34,7 +35,10 @@ export async function hostFiles(value: unknown, type: WdlType, account: string, 
     case 'Pair': {
       if (typeof value !== 'object' || Array.isArray(value)) return value;
       const pair = value as { left?: unknown; right?: unknown };
-      return { left: await hostFiles(pair.left, type.left, account, locations, `${field}.left`), right: await hostFiles(pair.right, type.right, account, locations, `${field}.right`) };
+      return {
+        left: await hostFiles(pair.left, type.left, account, locations, `${field}.left`),
+        right: await hostFiles(pair.right, type.right, account, locations, `${field}.right`),
+      };
     }
     case 'Map': {
       if (typeof value !== 'object' || Array.isArray(value)) return value;

@@ -3,7 +3,6 @@ import { array, bool, equal, int, type WdlValue } from '../values.js';
 import type { FunctionEntry as Entry } from './types.js';
 import { arrayArg, intArg } from './util.js';
 
-
 const pair = (left: WdlValue, right: WdlValue): WdlValue => ({ t: 'Pair', left, right });
 
 function mapArg(value: WdlValue | undefined, fn: string): readonly (readonly [WdlValue, WdlValue])[] {

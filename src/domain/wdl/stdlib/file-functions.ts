@@ -3,7 +3,6 @@ import { array, bool, float, guess, int, str, stringOf, toJson, type WdlValue } 
 import type { FunctionContext, FunctionEntry as Entry } from './types.js';
 import { arrayArg, textArg } from './util.js';
 
-
 const file = (v: string): WdlValue => ({ t: 'File', v });
 
 /** A file's lines, without the newline that ends the last one. */
@@ -91,9 +90,19 @@ export const FILE_FUNCTIONS: readonly Entry[] = [
     return objects[0]!;
   }),
   reader('read_objects', (text) => array(readObjects(text, 'read_objects'))),
-  writer('write_lines', (value) => arrayArg(value, 'write_lines').map((item) => `${stringOf(item)}\n`).join('')),
-  writer('write_tsv', (value) => arrayArg(value, 'write_tsv').map((row) => `${arrayArg(row, 'write_tsv').map(stringOf).join('\t')}\n`).join('')),
-  writer('write_map', (value) => (value.t === 'Map' ? value.entries.map(([k, v]) => `${stringOf(k)}\t${stringOf(v)}\n`).join('') : failWith('write_map() needs a Map'))),
+  writer('write_lines', (value) =>
+    arrayArg(value, 'write_lines')
+      .map((item) => `${stringOf(item)}\n`)
+      .join(''),
+  ),
+  writer('write_tsv', (value) =>
+    arrayArg(value, 'write_tsv')
+      .map((row) => `${arrayArg(row, 'write_tsv').map(stringOf).join('\t')}\n`)
+      .join(''),
+  ),
+  writer('write_map', (value) =>
+    value.t === 'Map' ? value.entries.map(([k, v]) => `${stringOf(k)}\t${stringOf(v)}\n`).join('') : failWith('write_map() needs a Map'),
+  ),
   writer('write_json', (value) => JSON.stringify(toJson(value))),
   writer('write_object', (value) => objectsTsv([value], 'write_object')),
   writer('write_objects', (value) => objectsTsv(arrayArg(value, 'write_objects'), 'write_objects')),
@@ -126,7 +135,25 @@ function sizeOf(value: WdlValue, size: (path: string) => number): number {
   }
 }
 
-const UNITS: Record<string, number> = { B: 1, KB: 1e3, K: 1e3, MB: 1e6, M: 1e6, GB: 1e9, G: 1e9, TB: 1e12, T: 1e12, KIB: 1024, KI: 1024, MIB: 1024 ** 2, MI: 1024 ** 2, GIB: 1024 ** 3, GI: 1024 ** 3, TIB: 1024 ** 4, TI: 1024 ** 4 };
+const UNITS: Record<string, number> = {
+  B: 1,
+  KB: 1e3,
+  K: 1e3,
+  MB: 1e6,
+  M: 1e6,
+  GB: 1e9,
+  G: 1e9,
+  TB: 1e12,
+  T: 1e12,
+  KIB: 1024,
+  KI: 1024,
+  MIB: 1024 ** 2,
+  MI: 1024 ** 2,
+  GIB: 1024 ** 3,
+  GI: 1024 ** 3,
+  TIB: 1024 ** 4,
+  TI: 1024 ** 4,
+};
 
 /** The bytes of a unit (spec "Units of Storage"): B, KB/K, MB/M... decimal, KiB/Ki... binary. */
 export function unitFactor(unit: string): number {

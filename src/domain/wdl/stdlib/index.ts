@@ -21,6 +21,7 @@ export function callFunction(name: string, args: readonly WdlValue[], context: F
   const entry = FUNCTIONS.get(name);
   if (!entry) throw new WdlRuntimeError(`unknown function '${name}'`);
   const [min, max] = entry.arity;
-  if (args.length < min || args.length > max) throw new WdlRuntimeError(`${name}() takes ${min === max ? min : `${min} to ${max}`} arguments, not ${args.length}`);
+  if (args.length < min || args.length > max)
+    throw new WdlRuntimeError(`${name}() takes ${min === max ? min : `${min} to ${max}`} arguments, not ${args.length}`);
   return entry.fn(args, context);
 }

@@ -3,7 +3,6 @@ import { float, int, type WdlValue } from '../values.js';
 import type { FunctionEntry as Entry } from './types.js';
 import { numberArg } from './util.js';
 
-
 const rounding = (name: string, round: (n: number) => number): Entry => [name, { arity: [1, 1], fn: ([x]) => int(round(numberArg(x, name))) }];
 
 /** min and max: an Int of two Ints, else a Float. */

@@ -3,16 +3,25 @@ import { array, str, stringOf, type WdlValue } from '../values.js';
 import type { FunctionEntry as Entry } from './types.js';
 import { arrayArg, textArg } from './util.js';
 
-
 const strings = (value: WdlValue | undefined, fn: string): string[] =>
   arrayArg(value, fn).map((item) => {
-    if (item.t === 'Array' || item.t === 'Map' || item.t === 'Pair' || item.t === 'Object' || item.t === 'Struct') throw new WdlRuntimeError(`${fn}() needs an Array of primitive values`);
+    if (item.t === 'Array' || item.t === 'Map' || item.t === 'Pair' || item.t === 'Object' || item.t === 'Struct')
+      throw new WdlRuntimeError(`${fn}() needs an Array of primitive values`);
     return stringOf(item);
   });
 
 /** A POSIX extended regular expression as JavaScript's (the common subset: classes like [[:space:]] mapped). */
 export function posixRegex(pattern: string): RegExp {
-  const classes: Record<string, string> = { alpha: 'A-Za-z', digit: '0-9', alnum: 'A-Za-z0-9', space: '\\s', upper: 'A-Z', lower: 'a-z', punct: '!-/:-@[-`{-~', xdigit: '0-9A-Fa-f' };
+  const classes: Record<string, string> = {
+    alpha: 'A-Za-z',
+    digit: '0-9',
+    alnum: 'A-Za-z0-9',
+    space: '\\s',
+    upper: 'A-Z',
+    lower: 'a-z',
+    punct: '!-/:-@[-`{-~',
+    xdigit: '0-9A-Fa-f',
+  };
   const translated = pattern.replace(/\[:([a-z]+):\]/g, (whole, name: string) => classes[name] ?? whole);
   try {
     return new RegExp(translated, 'g');

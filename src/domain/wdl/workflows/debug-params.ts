@@ -29,7 +29,12 @@ function cpuOf(value: unknown, path: string): number {
 
 /** `2G`, `512M`, `2GiB`, `100 GB`, a number of bytes → bytes (binary units, as GeneDock's runtime sizes are). */
 function bytesOf(value: unknown, path: string): number {
-  const match = typeof value === 'number' ? [String(value), String(value), ''] : typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*([BKMGT]?)(?:i?B)?\s*$/i.exec(value) : null;
+  const match =
+    typeof value === 'number'
+      ? [String(value), String(value), '']
+      : typeof value === 'string'
+        ? /^\s*(\d+(?:\.\d+)?)\s*([BKMGT]?)(?:i?B)?\s*$/i.exec(value)
+        : null;
   const bytes = match ? Number(match[1]) * UNITS[match[2]!.toUpperCase()]! : NaN;
   if (!(bytes > 0 && Number.isFinite(bytes) && bytes <= 2 ** 53)) throw invalid(`${path} ${describe(value)} is not a size such as '2G' or '512M'`);
   return Math.ceil(bytes);
@@ -47,13 +52,15 @@ export function readDebugParams(value: unknown, calls: readonly string[]): Debug
     if (typeof name !== 'string' || name === '') throw invalid(`${at}.job_name is required: the call to run again`);
     // A scatter's instance (`call[3]`) names its call.
     const call = name.replace(/\[\d+\]$/, '');
-    if (!calls.includes(call)) throw invalid(`${at}.job_name '${name.slice(0, 128)}' is no call of the workflow (its calls: ${calls.slice(0, 20).join(', ') || 'none'})`);
+    if (!calls.includes(call))
+      throw invalid(`${at}.job_name '${name.slice(0, 128)}' is no call of the workflow (its calls: ${calls.slice(0, 20).join(', ') || 'none'})`);
     if (seen.has(call)) throw invalid(`${at}.job_name '${call}' is named twice`);
     seen.add(call);
     const param: DebugParam = { call };
     if (item.runtime !== undefined && item.runtime !== null) {
       if (!isObject(item.runtime)) throw invalid(`${at}.runtime must be an object {cpu, memory, disk}, not ${describe(item.runtime)}`);
-      for (const key of Object.keys(item.runtime)) if (!['cpu', 'memory', 'disk'].includes(key)) throw invalid(`${at}.runtime.${key.slice(0, 64)} is not one of cpu, memory, disk`);
+      for (const key of Object.keys(item.runtime))
+        if (!['cpu', 'memory', 'disk'].includes(key)) throw invalid(`${at}.runtime.${key.slice(0, 64)} is not one of cpu, memory, disk`);
       const { cpu, memory, disk } = item.runtime;
       if (cpu !== undefined && cpu !== '') param.cpu = cpuOf(cpu, `${at}.runtime.cpu`);
       if (memory !== undefined && memory !== '') param.memoryBytes = bytesOf(memory, `${at}.runtime.memory`);

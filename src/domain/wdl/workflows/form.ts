@@ -72,7 +72,8 @@ export function booleanField(form: MultipartForm, name: string): boolean | undef
 export function fileField(form: MultipartForm, name: string, maxBytes: number): FormFile | undefined {
   const file = form.files[name];
   if (file === undefined) {
-    if (form.fields[name] !== undefined && form.fields[name] !== '') throw invalid(`${name} must be sent as a file part (with a filename), not as a text field`);
+    if (form.fields[name] !== undefined && form.fields[name] !== '')
+      throw invalid(`${name} must be sent as a file part (with a filename), not as a text field`);
     return undefined;
   }
   if (file.data.length > maxBytes) throw invalid(`${name} '${file.filename.slice(0, 100)}' has ${file.data.length} bytes; the limit is ${maxBytes}`);

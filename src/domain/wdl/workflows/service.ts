@@ -11,7 +11,16 @@ import { invalid, notFound } from '../../errors.js';
 import { checkName } from '../../names.js';
 import type { Scope } from '../../tools/service.js';
 import {
-  booleanField, expectForm, fileField, keptFileName, MAX_DEPENDENCIES_BYTES, MAX_SOURCE_BYTES, textField, utf8Text, versionField, type FormFile,
+  booleanField,
+  expectForm,
+  fileField,
+  keptFileName,
+  MAX_DEPENDENCIES_BYTES,
+  MAX_SOURCE_BYTES,
+  textField,
+  utf8Text,
+  versionField,
+  type FormFile,
 } from './form.js';
 import { groupedSummaries, wdlDetail, wdlSummary, type WdlFileLinks } from './views.js';
 import { unpackDependencies } from './zip.js';
@@ -29,7 +38,10 @@ export interface WdlDocument {
  */
 export type WdlChecker = (document: WdlDocument, kind: WdlKind) => { inputs: Record<string, unknown>; calls: string[] };
 
-const FIELDS = { workflow: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'", tool: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'" };
+const FIELDS = {
+  workflow: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'",
+  tool: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'",
+};
 const NOUN: Record<WdlKind, string> = { workflow: 'WDL workflow', tool: 'WDL tool' };
 const OPERATION: Record<WdlKind, { create: string; update: string; delete: string }> = {
   workflow: { create: 'CreateWdlWorkflow', update: 'UpdateWdlWorkflow', delete: 'DeleteWdlWorkflow' },
@@ -66,7 +78,8 @@ export class WdlWorkflowService {
       const created = await this.store.wdl.createWdlWorkflow(project.id, kind, name, content, audit);
       return wdlSummary(created);
     } catch (error) {
-      if (error instanceof AlreadyExists) throw invalid(`name '${name}' is already used by a ${NOUN[kind]} of project '${project.name}'; update it (PUT with override) to add a version`);
+      if (error instanceof AlreadyExists)
+        throw invalid(`name '${name}' is already used by a ${NOUN[kind]} of project '${project.name}'; update it (PUT with override) to add a version`);
       throw error;
     }
   }
@@ -102,7 +115,12 @@ export class WdlWorkflowService {
       source ?? { filename: files.sourceName, data: Buffer.from(files.source, 'utf8') },
       dependencies === undefined ? storedDependencies(files) : dependencies.data.length === 0 ? null : dependencies,
     );
-    const audit = audited(actorOf(scope.caller), OPERATION[kind].update, project.accountName, `${project.accountName}/${project.name}/wdl/${name ?? base.name}`);
+    const audit = audited(
+      actorOf(scope.caller),
+      OPERATION[kind].update,
+      project.accountName,
+      `${project.accountName}/${project.name}/wdl/${name ?? base.name}`,
+    );
     try {
       const changed = await this.store.wdl.changeWdlWorkflow(
         base.workflowId,
@@ -144,7 +162,8 @@ export class WdlWorkflowService {
   async getByName(scope: Scope, kind: WdlKind, name: string, version: number | undefined) {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     const versions = (await this.store.wdl.wdlVersionsByName(project.id, kind, name)).filter((v) => version === undefined || v.version === version);
-    if (versions.length === 0) throw notFound(`${NOUN[kind]} '${name.slice(0, 128)}'${version === undefined ? '' : ` version ${version}`} does not exist in project '${project.name}'`);
+    if (versions.length === 0)
+      throw notFound(`${NOUN[kind]} '${name.slice(0, 128)}'${version === undefined ? '' : ` version ${version}`} does not exist in project '${project.name}'`);
     return Promise.all(versions.map((v) => wdlDetail(v, this.links, scope.baseUrl)));
   }
 

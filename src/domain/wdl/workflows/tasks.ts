@@ -60,7 +60,13 @@ export class WdlTaskService {
     const files = await this.workflows.versionFiles(scope, 'workflow', body.workflow_id, chosen);
     const outputDir = outputDirOf(body.output_dir, scope, taskName ?? files.name);
     const request: WdlRequest = { inputs, output_dir: outputDir, keep_output_structure: keep, task_name: taskName };
-    return this.run(scope, documentOf(files), { workflowId: files.workflowId, version: files.version, sourceId: null, request: request as unknown as JsonObject }, files.name, {});
+    return this.run(
+      scope,
+      documentOf(files),
+      { workflowId: files.workflowId, version: files.version, sourceId: null, request: request as unknown as JsonObject },
+      files.name,
+      {},
+    );
   }
 
   /** GET wdl/tasks/?source_id=<task>: the tasks restarted from it, newest first, as the task list answers. */
@@ -81,7 +87,8 @@ export class WdlTaskService {
   async restart(scope: Scope, taskId: string, body: WdlRestartBody): Promise<{ task_id: string; task_name: string }> {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
-    if (!task || task.projectId !== project.id || task.deleteRequested) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
+    if (!task || task.projectId !== project.id || task.deleteRequested)
+      throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
     const link = await this.store.wdl.wdlTask(task.id);
     if (!link) throw invalid(`task '${task.id}' is not a WDL task (restart the others with POST tasks/<id>/rerun/)`);
     const versions = await this.store.wdl.wdlVersions(link.workflowId);
@@ -91,7 +98,9 @@ export class WdlTaskService {
     const document = documentOf(files);
     const debug = readDebugParams(body.debug_params, this.workflows.check(document, 'workflow').calls);
     const request = { ...(link.request as unknown as WdlRequest), task_name: restartName(task.name) };
-    return this.run(scope, document, { ...link, sourceId: task.id, request: request as unknown as JsonObject }, files.name, { restart: { fromTaskId: task.id, debug } });
+    return this.run(scope, document, { ...link, sourceId: task.id, request: request as unknown as JsonObject }, files.name, {
+      restart: { fromTaskId: task.id, debug },
+    });
   }
 
   private async run(scope: Scope, document: WdlDocument, link: WdlTaskLink, name: string, extra: Pick<StartWdlRun, 'restart'>) {
