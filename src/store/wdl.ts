@@ -3,7 +3,7 @@
  * versions that hold the document as uploaded, and which tasks run them. Store.wdl is this interface; the Kysely
  * implementation is wdl-store.ts, run by the contract suite on SQLite and PostgreSQL.
  */
-import type { AuditEntry } from './audit-entry.js';
+import type { AuditEntry } from './interface/audit.js';
 
 type Json = Record<string, unknown>;
 

@@ -59,7 +59,7 @@ export async function createDeferredRun(
       status: 'queued',
       reason: 'ready',
       command: '',
-      spec: root as unknown as JsonObject,
+      spec: root,
       attempt: 0,
       cpu: 0,
       memMb: 0,

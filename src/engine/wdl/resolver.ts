@@ -130,7 +130,7 @@ export class WdlResolver implements JobResolver {
   private async final(job: DeferredJob, outputs: WdlJobOutputs): Promise<Json> {
     if (job.key !== WDL_ROOT_KEY) return outputs as unknown as Json;
     const { plan } = this.load(job.task);
-    const allowed = [this.layout.taskDir(job.task.id), join(this.layout.storeRoot, job.task.accountName)];
+    const allowed = [this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)];
     const final = await storeWdlOutputs(outputs, this.dataStore, job.task.accountName, plan.outputDir, allowed);
     return { final, values: outputs } as unknown as Json;
   }

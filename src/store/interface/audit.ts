@@ -1,3 +1,5 @@
+/** The audit log's records and the part of the Store interface that writes and reads them. */
+
 /** One write asked of the API or of `gdflow admin`, made or refused (docs/operating.md, "Audit log"). */
 export interface AuditEntry {
   /** The request's id (`x-gd-requestid`), or the id `gdflow admin` made up for its command. */
@@ -19,4 +21,27 @@ export interface AuditEntry {
   reason: string;
   /** The client's address as the server saw it (behind a trusted proxy, the one it forwarded); none for `gdflow admin`. */
   clientAddress?: string | null;
+}
+
+export interface AuditRecord extends AuditEntry {
+  id: number;
+  clientAddress: string | null;
+  /** Seconds since the epoch (the writing process's clock). */
+  at: number;
+}
+
+export interface AuditQuery {
+  /** Entries whose actor or subject is this account. */
+  account?: string;
+  /** Entries at or after this time (seconds since the epoch). */
+  since?: number;
+  /** At most this many, the newest kept (default 1000). */
+  limit?: number;
+}
+
+export interface AuditStore {
+  /** Add an entry; inside a transaction, it commits (or not) with the write it records. */
+  recordAudit(entry: AuditEntry): Promise<void>;
+  /** Entries oldest first. */
+  listAudit(query: AuditQuery): Promise<AuditRecord[]>;
 }
