@@ -90,11 +90,12 @@ async function runOne(test: SpecTest): Promise<{ ok: boolean; why: string }> {
   } catch (error) {
     return test.fail ? { ok: true, why: 'refused as expected' } : { ok: false, why: `refused: ${(error as Error).message}` };
   }
-  const task = await waitForTask(account, started.task_id, { timeoutMs: 45_000 }).catch(async (e: Error) => {
+  // The task as the wire gives it (waitForTask, a test helper, leaves it untyped).
+  const task = (await waitForTask(account, started.task_id, { timeoutMs: 45_000 }).catch(async (e: Error) => {
     // Stopped, so that a run that cannot end does not hold the worker's slots from the tests after it.
     await account.api.json('PUT', projectPath(account.name, `tasks/${started.task_id}/`)).catch(() => undefined);
     return { status: 'timeout', reason: e.message };
-  });
+  })) as { status: string; reason: string };
   if (test.fail) return task.status === 'succeeded' ? { ok: false, why: 'succeeded, but the test expects a failure' } : { ok: true, why: 'failed as expected' };
   if (task.status !== 'succeeded') return { ok: false, why: `${task.status}: ${task.reason}` };
   const { outputs } = await server.services.wdlRuns.outputs(scope, started.task_id);

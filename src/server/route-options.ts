@@ -20,7 +20,7 @@ export function routeOptions<E extends RouteEntry>(entry: E): Options<E> {
   // A form's fields are read by the domain, which names each it refuses: `form` only documents them (openapi.ts).
   const { form: _form, ...schema } = entry.schema;
   return {
-    schema: schema as E['schema'],
+    schema,
     ...(entry.multipart ? { bodyLimit: MULTIPART_BODY_LIMIT } : {}),
     config: {
       ...(operation ? { operation } : {}),

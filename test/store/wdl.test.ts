@@ -65,7 +65,7 @@ for (const backend of BACKENDS) {
       );
       const replaced = await store.wdl.changeWdlWorkflow(v1.workflowId, { replace: { version: 2, content: { source: 'two, edited', description: 'new' } } });
       assert.equal(replaced?.description, 'new');
-      assert.equal((await store.wdl.wdlVersionFiles(replaced!.versionId))?.source, 'two, edited');
+      assert.equal((await store.wdl.wdlVersionFiles(replaced.versionId))?.source, 'two, edited');
       // A rename with a replacement of a version that does not exist: nothing is written.
       assert.equal(await store.wdl.changeWdlWorkflow(v1.workflowId, { name: 'renamed', replace: { version: 9, content: { source: 'x' } } }), undefined);
       assert.equal((await store.wdl.wdlVersions(v1.workflowId))[0]?.name, 'calls');

@@ -137,8 +137,7 @@ export function fromJson(json: unknown, type: WdlType, structs: StructTable, whe
       return array(json.map((item, i) => fromJson(item, type.item, structs, `${where}[${i}]`)));
     case 'Pair': {
       if (typeof json !== 'object' || Array.isArray(json) || !('left' in json) || !('right' in json)) return fail();
-      const pair = json as { left: unknown; right: unknown };
-      return { t: 'Pair', left: fromJson(pair.left, type.left, structs, `${where}.left`), right: fromJson(pair.right, type.right, structs, `${where}.right`) };
+      return { t: 'Pair', left: fromJson(json.left, type.left, structs, `${where}.left`), right: fromJson(json.right, type.right, structs, `${where}.right`) };
     }
     case 'Map':
       if (typeof json !== 'object' || Array.isArray(json)) return fail();
@@ -171,7 +170,7 @@ export function guess(json: unknown): WdlValue {
   if (typeof json === 'number') return Number.isInteger(json) ? int(json) : float(json);
   if (typeof json === 'string') return str(json);
   if (Array.isArray(json)) return array(json.map(guess));
-  return { t: 'Object', members: Object.fromEntries(Object.entries(json as object).map(([k, v]) => [k, guess(v)])) };
+  return { t: 'Object', members: Object.fromEntries(Object.entries(json).map(([k, v]) => [k, guess(v)])) };
 }
 
 /** The value as JSON, as engines print outputs: Pairs as {left, right}, Maps and structs as objects. */
@@ -203,7 +202,7 @@ export function equal(a: WdlValue, b: WdlValue): boolean {
     return a.entries.length === b.entries.length && a.entries.every(([k, v], i) => equal(k, b.entries[i]![0]) && equal(v, b.entries[i]![1]));
   if ((a.t === 'Object' || a.t === 'Struct') && (b.t === 'Object' || b.t === 'Struct')) {
     const keys = Object.keys(a.members);
-    return keys.length === Object.keys(b.members).length && keys.every((k) => b.members[k] !== undefined && equal(a.members[k]!, b.members[k]!));
+    return keys.length === Object.keys(b.members).length && keys.every((k) => b.members[k] !== undefined && equal(a.members[k]!, b.members[k]));
   }
   return false;
 }

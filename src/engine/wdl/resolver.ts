@@ -54,17 +54,17 @@ export class WdlResolver implements JobResolver {
   resolve(job: DeferredJob, _signal: AbortSignal): Promise<ResolverAnswer> {
     const context = this.contextOf(job);
     const resolution = resolveWdlJob(context, job.key, job.payload as unknown as WdlJobPayload);
-    return this.answer(job, resolution);
+    return Promise.resolve(this.answer(job, resolution));
   }
 
-  private async answer(job: DeferredJob, resolution: WdlResolution): Promise<ResolverAnswer> {
+  private answer(job: DeferredJob, resolution: WdlResolution): ResolverAnswer {
     switch (resolution.kind) {
       case 'value':
         return { kind: 'value', outputs: resolution.outputs as unknown as Json };
       case 'skip':
         return { kind: 'skip', outputs: resolution.outputs as unknown as Json };
       case 'expand': {
-        const jobs = resolution.jobs.map((added) => ({ key: added.key, name: added.name, deps: added.deps, payload: added.payload as unknown as Json }));
+        const jobs = resolution.jobs.map((added) => ({ key: added.key, name: added.name, deps: added.deps, payload: added.payload }));
         return { kind: 'expand', jobs, gather: resolution.gather as unknown as Json };
       }
       case 'task':
@@ -128,11 +128,11 @@ export class WdlResolver implements JobResolver {
 
   /** The run's own outputs (the root job's) are copied into its output_dir; any other job's stay where they are. */
   private async final(job: DeferredJob, outputs: WdlJobOutputs): Promise<Json> {
-    if (job.key !== WDL_ROOT_KEY) return outputs as unknown as Json;
+    if (job.key !== WDL_ROOT_KEY) return outputs;
     const { plan } = this.load(job.task);
     const allowed = [this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)];
     const final = await storeWdlOutputs(outputs, this.dataStore, job.task.accountName, plan.outputDir, allowed);
-    return { final, values: outputs } as unknown as Json;
+    return { final, values: outputs };
   }
 
   private taskOf(context: Loaded['context'], payload: CollectPayload): WdlTask {

@@ -162,12 +162,11 @@ export class ExpressionParser {
 
   /** A string literal without placeholders (an import's URI, a placeholder option, a meta value). */
   plainString(): string {
-    const pos = this.s.peek().pos;
     const string = this.string();
-    if (string.kind !== 'string' || string.parts.some((part) => typeof part !== 'string'))
-      throw this.s.error('expected a string without placeholders', this.s.offset);
-    void pos;
-    return string.parts.join('');
+    const parts = string.kind === 'string' ? string.parts : [];
+    const text = parts.filter((part): part is string => typeof part === 'string');
+    if (string.kind !== 'string' || text.length !== parts.length) throw this.s.error('expected a string without placeholders', this.s.offset);
+    return text.join('');
   }
 
   /** A quoted string, its placeholders `~{}` and `${}` parsed (spec "Strings", escape sequences). */

@@ -18,7 +18,7 @@ export interface WdlRunContext {
   readonly inputs: { readonly [name: string]: unknown };
   /** The task of the main document to run instead of its workflow. */
   readonly target?: string;
-  outputsOf(key: string): WdlJobOutputs | undefined;
+  readonly outputsOf: (key: string) => WdlJobOutputs | undefined;
 }
 
 export interface NewWdlJob {
@@ -198,7 +198,7 @@ export function gatherWdlJob(context: WdlRunContext, gather: WdlGatherPayload): 
       const scopes = gather.instances.map((bindings) => bindingScope(bindings, context.outputsOf, structs));
       const column = (name: string) => scopes.map((scope) => scope.lookup(name) ?? NONE);
       return Object.fromEntries(
-        gather.names.map((name) => {
+        gather.names.map((name): [string, WdlValue] => {
           const members = gather.calls[name];
           if (!members) return [name, { t: 'Array', items: column(name) }];
           const values = column(name);

@@ -16,7 +16,7 @@ export interface WdlTaskPlan {
 
 const KEY = 'wdl';
 
-export const wdlTaskPlan = (plan: WdlTaskPlan): JsonObject => ({ [KEY]: plan as unknown as JsonObject });
+export const wdlTaskPlan = (plan: WdlTaskPlan): JsonObject => ({ [KEY]: plan });
 
 /** The WDL plan of a task, or undefined when the task is not a WDL run. */
 export function wdlPlanOf(plan: JsonObject): WdlTaskPlan | undefined {

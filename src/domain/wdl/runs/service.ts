@@ -74,7 +74,7 @@ export class WdlRunService {
     const digest = createHash('sha256').update(JSON.stringify(sources)).digest('hex').slice(0, 24);
     const deferred = {
       plan: { ...plan, call_caching: null },
-      parameters: { inputs: run.inputs as JsonObject, output_dir: run.outputDir, description: '' },
+      parameters: { inputs: run.inputs, output_dir: run.outputDir, description: '' },
       resolver: WDL_RESOLVER,
       rootKey: WDL_ROOT_KEY,
       payload: { kind: 'root' },
@@ -104,7 +104,7 @@ export class WdlRunService {
         if (error instanceof WdlRuntimeError) throw invalid(error.message);
         throw error;
       }
-      out[key] = (await hostFiles(value, decl.type, account, this.locations, `inputs.${key}`)) as JsonObject[string];
+      out[key] = await hostFiles(value, decl.type, account, this.locations, `inputs.${key}`);
     }
     return out;
   }

@@ -98,7 +98,7 @@ export class WdlTaskService {
     const document = documentOf(files);
     const debug = readDebugParams(body.debug_params, this.workflows.check(document, 'workflow').calls);
     const request = { ...(link.request as unknown as WdlRequest), task_name: restartName(task.name) };
-    return this.run(scope, document, { ...link, sourceId: task.id, request: request as unknown as JsonObject }, files.name, {
+    return this.run(scope, document, { ...link, sourceId: task.id, request }, files.name, {
       restart: { fromTaskId: task.id, debug },
     });
   }
