@@ -8,6 +8,7 @@ import { session, signOut } from './session.js';
 import { SignIn } from './pages/sign-in.js';
 import { ToolList, ToolPage, ToolEditor } from './pages/tools.js';
 import { WorkflowList, WorkflowPage } from './pages/workflows.js';
+import { WdlWorkflowPage } from './pages/wdl.js';
 import { RunForm } from './pages/run.js';
 import { TaskList, TaskPage } from './pages/tasks.js';
 import { DataPage } from './pages/data.js';
@@ -120,6 +121,9 @@ function Page({ route }: { route: Route }) {
           owner={route.query.get('owner') ?? undefined}
         />
       );
+    case 'wdl':
+      if (a === undefined) return <WorkflowList />;
+      return <WdlWorkflowPage key={`${a}/${b}`} id={a} version={b === undefined ? undefined : Number(b)} />;
     case 'run':
       if (a === undefined) return <NotFound />;
       return <RunForm key={`${a}/${b}`} name={a} version={b === undefined ? undefined : Number(b)} owner={route.query.get('owner') ?? undefined} />;

@@ -117,6 +117,7 @@ export interface Task {
   reason: string;
   workflow_name: string;
   workflow_version: number;
+  workflow_id?: string;
   user_name: string;
   description: string;
   createTime: number | null;

@@ -102,6 +102,13 @@ export const ZH: Record<string, string> = {
   Project: '项目',
   'Public tools': '公共工具',
   'Public workflows': '公共工作流',
+  'WDL workflows': 'WDL 工作流',
+  'No WDL workflows in this project yet (gwc workflow create -c FILE.wdl registers one).':
+    '本项目还没有 WDL 工作流（gwc workflow create -c FILE.wdl 可注册一个）。',
+  'This WDL workflow does not exist.': '该 WDL 工作流不存在。',
+  Document: '文档',
+  'Download the imports ({name})': '下载导入的文件（{name}）',
+  'No task has run this version yet.': '还没有任务运行过这个版本。',
   Range: '范围',
   Reason: '原因',
   Remove: '移除',

@@ -11,12 +11,13 @@ import { DEFINITION_ROUTES } from './routes/definitions.js';
 import { GA4GH_ROUTES } from './routes/ga4gh.js';
 import { SERVICE_ROUTES } from './routes/service.js';
 import { TASK_ROUTES } from './routes/tasks.js';
+import { WDL_ROUTES } from './routes/wdl.js';
 import { WES_ROUTES } from './routes/wes.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 
 /** The table, one file per area under routes/, in the order OpenAPI lists them. */
-export const ROUTES = { ...DEFINITION_ROUTES, ...TASK_ROUTES, ...DATA_ROUTES, ...GA4GH_ROUTES, ...WES_ROUTES, ...SERVICE_ROUTES } as const;
+export const ROUTES = { ...DEFINITION_ROUTES, ...WDL_ROUTES, ...TASK_ROUTES, ...DATA_ROUTES, ...GA4GH_ROUTES, ...WES_ROUTES, ...SERVICE_ROUTES } as const;
 
 export interface RouteEntry {
   method: Method;
@@ -31,9 +32,11 @@ export interface RouteEntry {
   bodyType?: 'multipart/form-data';
   /** The body or answer is not JSON (files, text, metrics). */
   raw?: true;
+  /** The body is a multipart form (the wdl/ routes); `schema.form` documents its fields. */
+  multipart?: true;
   /** What the `*` at the end of the URL stands for (default: a data item's path). */
   pathDescription?: string;
-  schema: { params?: object; querystring?: object; body?: object; response?: Record<number, object> };
+  schema: { params?: object; querystring?: object; body?: object; form?: object; response?: Record<number, object> };
 }
 
 /** Every entry with its id (`GetTool`, `Tasks.list`), in the table's order. */

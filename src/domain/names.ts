@@ -7,7 +7,7 @@ import { invalid } from './errors.js';
  */
 export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{2,127}$/;
 
-export type NamedThing = 'tool_name' | 'workflow_name' | 'task_name' | 'account_name' | 'project_name';
+export type NamedThing = 'tool_name' | 'workflow_name' | 'task_name' | 'account_name' | 'project_name' | 'name';
 
 /** Returns the name, or throws InvalidInput whose reason says exactly what is wrong. */
 export function checkName(field: NamedThing, value: unknown): string {

@@ -15,6 +15,11 @@ import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
 import { WesService } from './wes/service.js';
 import { WorkflowService } from './workflows/service.js';
+import { WdlRunService } from './wdl/runs/service.js';
+import { checkWdlDocument } from './wdl/workflows/checker.js';
+import { WdlWorkflowService } from './wdl/workflows/service.js';
+import { WdlTaskService } from './wdl/workflows/tasks.js';
+import type { WdlFileLinks } from './wdl/workflows/views.js';
 
 /** The services that need only the store (what `gdflow admin` uses). */
 export interface CoreServices {
@@ -31,8 +36,14 @@ export interface Services extends CoreServices {
   tasks: TaskService;
   data: DataService;
   cwlRuns: CwlRunService;
+  /** WDL runs (docs/wdl.md): what the `wdl/tasks/` routes start. */
+  wdlRuns: WdlRunService;
   tes: TesService;
   wes: WesService;
+  /** WDL workflows and tools (docs/wdl.md): what the `wdl/workflow/` and `wdl/tools/` routes keep. */
+  wdlWorkflows: WdlWorkflowService;
+  /** The `wdl/tasks/` routes: stored WDL versions run, listed by the task they were restarted from, restarted. */
+  wdlTasks: WdlTaskService;
 }
 
 export function createCoreServices(store: Store): CoreServices {
@@ -55,6 +66,8 @@ export interface Runtime {
   locations: CwlDataLocations;
   /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
   tes: { files: TesFiles; policy: TesStagingPolicy };
+  /** The signed links of WDL documents (their `source` and `dependencies`). */
+  wdlFiles: WdlFileLinks;
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
@@ -63,7 +76,17 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
   const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
-  const tes = new TesService(store, tasks, runtime.tes.files, runtime.tes.policy);
-  const wes = new WesService(store, tasks, cwlRuns, runtime.data, runtime.locations, runtime.logs);
-  return { ...core, data: runtime.data, tasks, cwlRuns, tes, wes };
+  const wdlRuns = new WdlRunService(store, runtime.locations);
+  const wdlWorkflows = new WdlWorkflowService(store, checkWdlDocument, runtime.wdlFiles);
+  return {
+    ...core,
+    data: runtime.data,
+    tasks,
+    cwlRuns,
+    wdlRuns,
+    tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy),
+    wes: new WesService(store, tasks, cwlRuns, runtime.data, runtime.locations, runtime.logs),
+    wdlWorkflows,
+    wdlTasks: new WdlTaskService(store, wdlWorkflows, wdlRuns),
+  };
 }

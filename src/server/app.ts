@@ -21,6 +21,10 @@ import { silentLogger, type Logger } from './logger.js';
 import './fastify-types.js';
 import type { JobLogs } from '../engine/index.js';
 import type { SignedLogLinks } from './log-links.js';
+import { parseMultipartBody } from './multipart.js';
+import type { SignedWdlFileLinks } from './wdl-file-links.js';
+import { registerWdlRoutes } from './routes/wdl.js';
+import { registerWdlTaskRoutes } from './routes/wdl-tasks.js';
 import { registerConsoleRoutes } from './routes/console.js';
 import { registerCwlImportRoutes } from './routes/cwl-import.js';
 import { registerCwlRunRoutes } from './routes/cwl-runs.js';
@@ -40,6 +44,8 @@ import { mayHoldUnsafeIntegers, parseExactJson, stringifyExactJson } from '../co
 export interface AppOptions {
   services: Services;
   logLinks: SignedLogLinks;
+  /** The signed links of WDL documents, which GET /wdl-files/... checks. */
+  wdlFileLinks: SignedWdlFileLinks;
   /** The jobs' logs, which GET /logs/<job>/ serves. */
   jobLogs: JobLogs;
   lookupKey: (id: string) => Promise<AccessKey | undefined>;
@@ -168,6 +174,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // operation's error form, whatever it holds. A body-less request needs no Content-Type.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
+  // Forms only where the API table says so (the wdl/ routes); anywhere else one is refused like any non-JSON body.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, parseMultipartBody);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (body.length === 0) return parseJsonBody(request, body, done);
     const type = request.headers['content-type'];
@@ -236,6 +244,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerTaskRoutes(app, context);
   registerCwlRunRoutes(app, context);
   registerCwlImportRoutes(app, context);
+  registerWdlRoutes(app, context, options.wdlFileLinks);
+  registerWdlTaskRoutes(app, context);
   registerLogRoutes(app, { store: options.services.store, logs: options.jobLogs, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);

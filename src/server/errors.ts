@@ -92,6 +92,43 @@ export const OPERATION_ERRORS = {
     invalid: spec(400, 'InvalidParameter', 'Get CWL run failed, since {reason}.', '获取 CWL 运行失败，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Get CWL run failed, since {reason}.', '获取 CWL 运行失败，原因：{reason}。'),
   },
+  // GeneDock's WDL routes (docs/wire.md §8, docs/wdl.md).
+  ListWdlWorkflow: { invalid: spec(400, 'InvalidParameter', 'List WDL workflow failed, since {reason}.', '列出 WDL 工作流失败，原因：{reason}。') },
+  CreateWdlWorkflow: { invalid: spec(400, 'InvalidParameter', 'Create WDL workflow failed, since {reason}.', '创建 WDL 工作流失败，原因：{reason}。') },
+  GetWdlWorkflow: {
+    invalid: spec(400, 'InvalidParameter', 'Get WDL workflow failed, since {reason}.', '获取 WDL 工作流失败，原因：{reason}。'),
+    notFound: spec(404, 'WorkflowNotExists', 'Get WDL workflow failed, since {reason}.', '获取 WDL 工作流失败，原因：{reason}。'),
+  },
+  UpdateWdlWorkflow: {
+    invalid: spec(400, 'InvalidParameter', 'Update WDL workflow failed, since {reason}.', '更新 WDL 工作流失败，原因：{reason}。'),
+    notFound: spec(404, 'WorkflowNotExists', 'Update WDL workflow failed, since {reason}.', '更新 WDL 工作流失败，原因：{reason}。'),
+  },
+  DeleteWdlWorkflow: {
+    invalid: spec(400, 'InvalidParameter', 'Delete WDL workflow failed, since {reason}.', '删除 WDL 工作流失败，原因：{reason}。'),
+    notFound: spec(404, 'WorkflowNotExists', 'Delete WDL workflow failed, since {reason}.', '删除 WDL 工作流失败，原因：{reason}。'),
+  },
+  ListWdlTool: { invalid: spec(400, 'InvalidParameter', 'List WDL tool failed, since {reason}.', '列出 WDL 工具失败，原因：{reason}。') },
+  CreateWdlTool: { invalid: spec(400, 'InvalidParameter', 'Create WDL tool failed, since {reason}.', '创建 WDL 工具失败，原因：{reason}。') },
+  GetWdlTool: {
+    invalid: spec(400, 'InvalidParameter', 'Get WDL tool failed, since {reason}.', '获取 WDL 工具失败，原因：{reason}。'),
+    notFound: spec(404, 'ToolNotExists', 'Get WDL tool failed, since {reason}.', '获取 WDL 工具失败，原因：{reason}。'),
+  },
+  UpdateWdlTool: {
+    invalid: spec(400, 'InvalidParameter', 'Update WDL tool failed, since {reason}.', '更新 WDL 工具失败，原因：{reason}。'),
+    notFound: spec(404, 'ToolNotExists', 'Update WDL tool failed, since {reason}.', '更新 WDL 工具失败，原因：{reason}。'),
+  },
+  DeleteWdlTool: {
+    invalid: spec(400, 'InvalidParameter', 'Delete WDL tool failed, since {reason}.', '删除 WDL 工具失败，原因：{reason}。'),
+    notFound: spec(404, 'ToolNotExists', 'Delete WDL tool failed, since {reason}.', '删除 WDL 工具失败，原因：{reason}。'),
+  },
+  RunWdlWorkflow: {
+    invalid: spec(400, 'InvalidParameter', 'Run WDL workflow failed, since {reason}.', '运行 WDL 工作流失败，原因：{reason}。'),
+    notFound: spec(404, 'WorkflowNotExists', 'Run WDL workflow failed, since {reason}.', '运行 WDL 工作流失败，原因：{reason}。'),
+  },
+  RestartWdlTask: {
+    invalid: spec(400, 'InvalidParameter', 'Restart WDL task failed, since {reason}.', '重启 WDL 任务失败，原因：{reason}。'),
+    notFound: spec(404, 'TaskNotFound', 'Restart WDL task failed, since {reason}.', '重启 WDL 任务失败，原因：{reason}。'),
+  },
   Task: {
     invalid: spec(400, 'InvalidParameter', 'Task request failed, since {reason}.', '任务请求失败，原因：{reason}。'),
     notFound: spec(404, 'TaskNotFound', 'Task request failed, since {reason}.', '任务请求失败，原因：{reason}。'),

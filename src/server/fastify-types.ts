@@ -6,6 +6,8 @@ declare module 'fastify' {
     operation?: Operation;
     /** False for the few routes that carry their own proof (signed log URLs, health); 'ga4gh' for the GA4GH APIs' credentials. */
     auth?: boolean | 'ga4gh';
+    /** The body is a multipart form (the wdl/ routes): the only routes that take one (multipart.ts). */
+    multipart?: boolean;
   }
   interface FastifyRequest {
     /** The bytes of a JSON body as received (for Content-MD5). */

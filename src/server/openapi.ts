@@ -118,11 +118,15 @@ export function openApiDocument(): OpenApiDocument {
   const paths: Record<string, Record<string, OperationObject>> = {};
   for (const [id, entry] of allRoutes()) {
     const path = openApiPath(entry.url);
-    const requestBody: OperationObject['requestBody'] = entry.schema.body
-      ? { required: false, content: { [entry.bodyType ?? 'application/json']: { schema: entry.schema.body as SchemaObject } } }
-      : entry.raw && entry.method === 'PUT'
-        ? { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
-        : undefined;
+    // Two kinds of form: the wdl/ routes describe theirs in schema.form (multipart parsed by their own plugin), WES's
+    // body schema describes the parsed fields of a form it names in bodyType.
+    const requestBody: OperationObject['requestBody'] = entry.schema.form
+      ? { required: true, content: { 'multipart/form-data': { schema: entry.schema.form as SchemaObject } } }
+      : entry.schema.body
+        ? { required: false, content: { [entry.bodyType ?? 'application/json']: { schema: entry.schema.body as SchemaObject } } }
+        : entry.raw && entry.method === 'PUT'
+          ? { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+          : undefined;
     const operation: OperationObject = {
       operationId: id.replace(/\./g, '_'),
       summary: entry.summary,

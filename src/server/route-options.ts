@@ -6,11 +6,27 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RouteEntry } from '../contract/routes.js';
 import { OPERATION_ERRORS, type Operation } from './errors.js';
 
-export function routeOptions<E extends RouteEntry>(entry: E): { schema: E['schema']; config: { operation?: Operation; auth?: boolean | 'ga4gh' } } {
+/** The largest multipart form (a WDL document and its zip of imports, with the form's own bytes). */
+export const MULTIPART_BODY_LIMIT = 40 * 1024 * 1024;
+
+type Options<E extends RouteEntry> = {
+  schema: E['schema'];
+  bodyLimit?: number;
+  config: { operation?: Operation; auth?: boolean | 'ga4gh'; multipart?: boolean };
+};
+
+export function routeOptions<E extends RouteEntry>(entry: E): Options<E> {
   const operation = entry.operation in OPERATION_ERRORS ? (entry.operation as Operation) : undefined;
+  // A form's fields are read by the domain, which names each it refuses: `form` only documents them (openapi.ts).
+  const { form: _form, ...schema } = entry.schema;
   return {
-    schema: entry.schema,
-    config: { ...(operation ? { operation } : {}), ...(entry.auth === false ? { auth: false } : entry.auth === 'ga4gh' ? { auth: 'ga4gh' as const } : {}) },
+    schema,
+    ...(entry.multipart ? { bodyLimit: MULTIPART_BODY_LIMIT } : {}),
+    config: {
+      ...(operation ? { operation } : {}),
+      ...(entry.auth === false ? { auth: false } : entry.auth === 'ga4gh' ? { auth: 'ga4gh' as const } : {}),
+      ...(entry.multipart ? { multipart: true } : {}),
+    },
   };
 }
 

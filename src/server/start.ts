@@ -7,6 +7,7 @@ import { createServices, type Services } from '../domain/services.js';
 import type { TesStagingPolicy } from '../domain/tes/compile.js';
 import {
   createCwlResolver,
+  createWdlResolver,
   createExecutor,
   createJavaScriptSandbox,
   DataStoreLocations,
@@ -27,6 +28,8 @@ import { Metrics } from '../metrics/metrics.js';
 import { buildApp, trustProxyOption } from './app.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { SignedLogLinks } from './log-links.js';
+import { LinkSigner } from './link-signer.js';
+import { SignedWdlFileLinks } from './wdl-file-links.js';
 import { createLogger, type Logger } from './logger.js';
 import { ACCEPT_BACKLOG, reservePort, type Reservation } from './listener.js';
 
@@ -132,7 +135,7 @@ const runsContainers = (config: Config): boolean =>
 function startEngine(config: Config, store: Store, layout: Layout, dataStore: DataStore, logger: Logger, metrics: Metrics, sandbox: JavaScriptSandbox): Worker {
   const executor = configuredExecutor(config);
   return new Worker({
-    resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }) },
+    resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }), wdl: createWdlResolver({ dataStore, layout }) },
     containers: runsContainers(config),
     store,
     dataStore,
@@ -207,12 +210,15 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     app.get('/healthz', () => ({ status: 'ok', ...health() }));
   } else {
     const jobLogs = new FileJobLogs(layout);
-    const links = new SignedLogLinks(store, jobLogs, config.logUrlTtl);
+    const signer = new LinkSigner(store, config.logUrlTtl);
+    const links = new SignedLogLinks(signer, jobLogs);
+    const wdlFiles = new SignedWdlFileLinks(signer);
     services = createServices(store, {
       files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
+      wdlFiles,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
     });
@@ -220,6 +226,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     app = await buildApp({
       services,
       logLinks: links,
+      wdlFileLinks: wdlFiles,
       jobLogs,
       lookupKey: (id) => store.getAccessKey(id),
       peekKey: store.peekAccessKey ? (id) => store.peekAccessKey!(id) : undefined,

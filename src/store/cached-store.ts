@@ -34,6 +34,7 @@ import type {
   WorkflowUpdate,
   Workflow,
 } from './store.js';
+import type { WdlStore } from './wdl.js';
 
 /**
  * A read cache in front of a store for what every request reads (access keys, projects, tool
@@ -64,6 +65,11 @@ export class CachedStore implements Store {
 
   get events(): WorkEvents {
     return this.inner.events;
+  }
+
+  /** WDL documents are read by few requests: not cached. */
+  get wdl(): WdlStore {
+    return this.inner.wdl;
   }
 
   private invalidate(): void {

@@ -8,6 +8,8 @@ import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash }
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { LocalWorkEvents } from './local-events.js';
+import { KyselyWdlStore } from './wdl-store.js';
+import type { WdlStore } from './wdl.js';
 import { insertJobs, recordTransition, toJob, toTask } from './task-rows.js';
 import type { Database } from './schema.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
@@ -53,10 +55,12 @@ const ACTIVE_TASK = sql`status in ('scheduled', 'queued', 'running', 'stopping')
  */
 export class KyselyStore extends DefinitionStore implements Store {
   readonly events: WorkEvents;
+  readonly wdl: WdlStore;
 
   constructor(db: Kysely<Database>, capabilities: StoreCapabilities, options: KyselyStoreOptions = {}, txState?: TransactionState) {
     super(db, capabilities, options, txState);
     this.events = options.events ?? new LocalWorkEvents();
+    this.wdl = new KyselyWdlStore(db, this.dialect, (fn) => this.retrying(fn, () => false));
   }
 
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {

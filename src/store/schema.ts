@@ -208,6 +208,45 @@ export interface TesTaskTagsTable {
   value: string;
 }
 
+/** A WDL workflow or tool of a project (migration 0013); its versions are in wdl_workflow_versions. */
+export interface WdlWorkflowsTable {
+  id: string;
+  project_id: string;
+  /** 'workflow' or 'tool'. */
+  kind: string;
+  name: string;
+  created_at: number;
+}
+
+/** One version of a WDL workflow or tool: its document as uploaded and its input template (migration 0013). */
+export interface WdlWorkflowVersionsTable {
+  id: string;
+  workflow_id: string;
+  version: number;
+  description: string;
+  source_name: string;
+  source: string;
+  dependencies_name: string | null;
+  /** The zip of the imports, base64. */
+  dependencies: string | null;
+  /** JSON: the input template. */
+  inputs: string;
+  created_at: number;
+  modified_at: number;
+}
+
+/** Which tasks run a WDL version, and the task a restart was made from (migration 0013). */
+export interface WdlTasksTable {
+  task_id: string;
+  project_id: string;
+  workflow_id: string;
+  version: number;
+  source_id: string | null;
+  /** JSON: what the task was asked to run (inputs, output_dir, ...). */
+  request: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   projects: ProjectsTable;
@@ -225,4 +264,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   tes_tasks: TesTasksTable;
   tes_task_tags: TesTaskTagsTable;
+  wdl_workflows: WdlWorkflowsTable;
+  wdl_workflow_versions: WdlWorkflowVersionsTable;
+  wdl_tasks: WdlTasksTable;
 }

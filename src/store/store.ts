@@ -11,6 +11,7 @@ import type { AccountStore, TokenStore, ToolStore, WorkflowStore } from './inter
 import type { DataProvenanceStore } from './interface/provenance.js';
 import type { CallCacheStore, SettingsStore, WorkEvents } from './interface/records.js';
 import type { TaskStore, WorkStore } from './interface/tasks.js';
+import type { WdlStore } from './wdl.js';
 
 export type { JobStatus, TaskStatus };
 export * from './interface/definitions.js';
@@ -33,6 +34,8 @@ export interface Store
   extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
+  /** WDL workflows and tools, and which tasks run them (wdl.ts). */
+  readonly wdl: WdlStore;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -6,6 +6,7 @@ import { Graph } from '../components/graph.js';
 import { formatTime, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, ownerPath, projectPath, session } from '../session.js';
+import { WdlWorkflowTable } from './wdl.js';
 import type { GraphNode, GraphView, RunTemplate, ToolAsRead, WorkflowAsRead, WorkflowSummary } from '../types.js';
 
 const PUBLIC = 'public';
@@ -32,6 +33,8 @@ export function WorkflowList() {
       ) : (
         own.data && <WorkflowTable groups={own.data} empty={t('No workflows in this project yet (gdflow workflow create -f FILE registers one).')} />
       )}
+      <h2>{t('WDL workflows')}</h2>
+      <WdlWorkflowTable />
       {shared.data && shared.data.length > 0 && (
         <>
           <h2>{t('Public workflows')}</h2>

@@ -1,4 +1,4 @@
-/** GeneDock tools and workflows (INTERFACE.md 4.1-4.14), their CWL documents and runs, and the WDL workflow look-ups gwc makes. */
+/** GeneDock tools and workflows (INTERFACE.md 4.1-4.14), their CWL documents and runs (the WDL routes are in wdl.ts). */
 import {
   anyObject,
   latestToolVersionQuery,
@@ -16,7 +16,7 @@ import { activatedTask } from '../tasks.js';
 import { cwlDocument, cwlRun, importCwlBody, importedCwl, runCwlBody } from '../cwl.js';
 import { createToolBody, getToolResponse, putToolBody, toolDetailsResponse, toolList, toolParameterTemplate } from '../tools.js';
 import { createWorkflowBody, executableWorkflowResponse, getWorkflowResponse, putWorkflowBody, setRunTemplateBody, workflowList } from '../workflows.js';
-import { empty, emptyList, P } from './shared.js';
+import { empty, P } from './shared.js';
 
 export const DEFINITION_ROUTES = {
   // INTERFACE.md 4.1–4.7
@@ -190,21 +190,5 @@ export const DEFINITION_ROUTES = {
     summary:
       'Import a packed CWL document: its CommandLineTools and ExpressionTools as tool versions, its Workflows as workflow versions (each keeping its CWL document)',
     schema: { params: projectParams, body: importCwlBody, response: { 200: importedCwl } },
-  },
-  WdlListWorkflow: {
-    method: 'GET',
-    url: `${P}/wdl/workflow/`,
-    operation: 'ListWorkflow',
-    tag: 'gwc',
-    summary: 'WDL workflows (gwc looks for them): always an empty list',
-    schema: { params: projectParams, response: { 200: emptyList } },
-  },
-  WdlGetWorkflow: {
-    method: 'GET',
-    url: `${P}/wdl/workflow/:workflow/`,
-    operation: 'GetWorkflow',
-    tag: 'gwc',
-    summary: 'A WDL workflow (gwc looks for them): always an empty list',
-    schema: { params: workflowParams, response: { 200: emptyList } },
   },
 } as const;

@@ -1,4 +1,4 @@
-/** Tasks and jobs (INTERFACE.md 4.15, docs/wire.md §2), also under wdl/tasks/ for gwc, and what gwc asks about the caller. */
+/** Tasks and jobs (INTERFACE.md 4.15, docs/wire.md §2), and what gwc asks about the caller. */
 import { jobParams, projectParams, taskParams } from '../common.js';
 import {
   activatedTask,
@@ -16,7 +16,8 @@ import {
 import { callerIdentity } from '../data.js';
 import { empty, P } from './shared.js';
 
-function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
+/** The task routes under `tasks/`, and under `wdl/tasks/` for gwc and gdpy (wdl.ts adds the WDL-only ones there). */
+export function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
   const base = `${P}/${collection}` as const;
   const tag = collection === 'tasks' ? 'tasks' : 'gwc';
   return {
@@ -105,7 +106,7 @@ function taskRoutes<C extends 'tasks' | 'wdl/tasks'>(collection: C) {
 }
 
 export const TASK_ROUTES = {
-  // INTERFACE.md 4.15 and the task routes of docs/wire.md §2, also under wdl/tasks/ for gwc
+  // INTERFACE.md 4.15 and the task routes of docs/wire.md §2 (also under wdl/tasks/: wdl.ts)
   ActivateWorkflow: {
     method: 'POST',
     url: `${P}/tasks/`,
@@ -115,7 +116,6 @@ export const TASK_ROUTES = {
     schema: { params: projectParams, body: activateWorkflowBody, response: { 200: activatedTask } },
   },
   Tasks: taskRoutes('tasks'),
-  WdlTasks: taskRoutes('wdl/tasks'),
   // docs/wire.md §2: what gwc asks about the caller
   Credentials: {
     method: 'GET',

@@ -224,6 +224,8 @@ const resolvedRun = {
     callCaching: { type: 'boolean' },
     /** The resolver's payload for turning the finished working directory into the job's outputs. */
     collect: { type: 'object' },
+    /** The run's retry policy document (a tool's `retry`: WDL's maxRetries); absent: the server's default. */
+    retry: { type: 'object' },
   },
   required: ['kind', 'command', 'env', 'staging', 'cpu', 'memMb', 'network', 'image', 'timeLimit', 'callCaching', 'collect'],
   additionalProperties: false,

@@ -12,8 +12,11 @@ export function registerTaskRoutes(app: FastifyInstance, context: RouteContext):
     tasks.activate(request.scope, request.body),
   );
 
+  app.get<RouteTypes<typeof ROUTES.Tasks.list>>(ROUTES.Tasks.list.url, routeOptions(ROUTES.Tasks.list), async (request) =>
+    tasks.list(request.scope, request.query),
+  );
+  // The list under wdl/tasks/ also answers ?source_id= (routes/wdl-tasks.ts).
   for (const r of [ROUTES.Tasks, ROUTES.WdlTasks]) {
-    app.get<RouteTypes<typeof r.list>>(r.list.url, routeOptions(r.list), async (request) => tasks.list(request.scope, request.query));
     app.get<RouteTypes<typeof r.get>>(r.get.url, routeOptions(r.get), async (request) => tasks.get(request.scope, request.params.task));
     // Stop: a PUT with no body. Stopping an ended task is a harmless 200.
     app.put<RouteTypes<typeof r.stop>>(r.stop.url, routeOptions(r.stop), async (request) => tasks.stop(request.scope, request.params.task));

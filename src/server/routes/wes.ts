@@ -31,8 +31,10 @@ export async function registerWesRoutes(app: FastifyInstance, context: RouteCont
 
   app.get(ROUTES.Wes.serviceInfo.url, routeOptions(ROUTES.Wes.serviceInfo), (request) => serviceInfo(context.baseUrl(request), context.services));
 
-  // The form parser is scoped to this plugin, so that no other route takes multipart bodies.
+  // WES's form (repeated workflow_attachment parts, fields sent as files) has its own parser, scoped to this plugin: it
+  // takes the place of the app's (server/multipart.ts, the wdl/ routes' forms, which refuses a repeated part) here only.
   await app.register((forms, _options, registered) => {
+    forms.removeContentTypeParser('multipart/form-data');
     forms.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: WES_BODY_LIMIT }, (request, body: Buffer, done) => {
       const md5 = getHeader(request.headers, 'content-md5');
       if (md5 !== undefined && md5 !== contentMd5(body)) {

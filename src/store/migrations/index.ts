@@ -11,6 +11,7 @@ import * as m0009 from './0009_data_provenance.js';
 import * as m0010 from './0010_job_outputs.js';
 import * as m0011 from './0011_cwl_documents.js';
 import * as m0012 from './0012_ga4gh.js';
+import * as m0013 from './0013_wdl_workflows.js';
 
 /**
  * Numbered migrations, applied in order by Kysely's Migrator, which takes a lock so that two
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_job_outputs': m0010,
   '0011_cwl_documents': m0011,
   '0012_ga4gh': m0012,
+  '0013_wdl_workflows': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
-import { newId } from '../../../ids.js';
 import type { RunCwlBody } from '../../../contract/cwl.js';
-import { AlreadyExists, StoreUnavailable, type NewJob, type Project, type Store, type Task } from '../../../store/store.js';
+import type { Project, Store, Task } from '../../../store/store.js';
 import { openProject } from '../../access.js';
-import { actorOf, audited } from '../../audit.js';
 import { invalid, notFound, Unsupported } from '../../errors.js';
 import { describe, isObject, type JsonObject } from '../../json.js';
 import { checkName } from '../../names.js';
-import { jobIdFor } from '../../tasks/plan.js';
-import type { StepJobSpec } from '../../tasks/job-spec.js';
+import { createDeferredRun, generatedRunName, type DeferredRun } from '../../tasks/deferred-run.js';
 import type { Scope } from '../../tools/service.js';
 import { InMemoryDocumentSource } from '../document/source.js';
 import { loadDocument } from '../document/load.js';
@@ -38,9 +35,6 @@ interface NewRun {
 
 /** The resolver that runs CWL's deferred jobs (src/engine/cwl/resolver.ts). */
 export const CWL_RESOLVER = 'cwl';
-
-/** How many ids a run draws when the one it drew is taken (as ActivateWorkflow). */
-const ID_ATTEMPTS = 3;
 
 /**
  * CWL runs (docs/cwl.md, "Running CWL"; the routes `cwl/runs/`): a posted document and job object become a task whose
@@ -115,57 +109,20 @@ export class CwlRunService {
   }
 
   /** A run's task and its root job; `name` is the name asked for, or makes one from the time and the task's id. */
-  private async create(scope: Scope, project: Project, run: NewRun, name: string | ((at: Date, taskId: string) => string)) {
-    const at = new Date();
-    for (let attempt = 1; ; attempt++) {
-      const taskId = newId(at.getTime());
-      const taskName = typeof name === 'string' ? name : name(at, taskId);
-      const payload = { kind: 'root', inputs: run.inputs };
-      const root: StepJobSpec = { kind: 'step', nodeId: ROOT_JOB_KEY, alias: ROOT_JOB_KEY, deps: [], resolver: CWL_RESOLVER, key: ROOT_JOB_KEY, payload };
-      const rootJob: NewJob = {
-        id: jobIdFor(taskId, ROOT_JOB_KEY),
-        taskId,
-        nodeId: ROOT_JOB_KEY,
-        name: run.processName,
-        status: 'queued',
-        reason: 'ready',
-        command: '',
-        spec: root,
-        attempt: 0,
-        cpu: 0,
-        memMb: 0,
-      };
-      const target = `${project.accountName}/${project.name}/tasks/${taskId} (${taskName}, CWL ${run.processName})`;
-      try {
-        await this.store.createTask(
-          {
-            id: taskId,
-            projectId: project.id,
-            name: taskName,
-            workflowId: run.workflow?.id ?? run.digest,
-            workflowName: run.processName,
-            workflowVersion: run.workflow?.version ?? 1,
-            userName: scope.caller.userName,
-            status: 'queued',
-            reason: 'activated',
-            parameters: run.parameters,
-            plan: run.plan,
-            scheduleAt: null,
-            stopRequested: false,
-            createdAt: at.getTime() / 1000,
-          },
-          [rootJob],
-          audited(actorOf(scope.caller), 'RunCwl', project.accountName, target),
-        );
-      } catch (error) {
-        if (!(error instanceof AlreadyExists)) throw error;
-        if (error.key === 'name' && typeof name === 'string') throw invalid(`name '${name}' is already used by a task of project '${project.name}'`);
-        if (attempt < ID_ATTEMPTS) continue;
-        throw new StoreUnavailable(`no free task id in ${ID_ATTEMPTS} attempts`);
-      }
-      await this.store.events.publish({ kind: 'task', taskId });
-      return { task_id: taskId, task_name: taskName };
-    }
+  private create(scope: Scope, project: Project, run: NewRun, name: string | ((at: Date, taskId: string) => string)) {
+    const deferred: DeferredRun = {
+      plan: run.plan,
+      parameters: run.parameters,
+      resolver: CWL_RESOLVER,
+      rootKey: ROOT_JOB_KEY,
+      payload: { kind: 'root', inputs: run.inputs },
+      processName: run.processName,
+      workflowId: run.workflow?.id ?? run.digest,
+      workflowVersion: run.workflow?.version ?? 1,
+      operation: 'RunCwl',
+      label: `CWL ${run.processName}`,
+    };
+    return createDeferredRun(this.store, scope, project, deferred, name);
   }
 
   /** GetCwlRun: the run's state, and its outputs once it succeeded, with gdflow: locations. */
@@ -207,9 +164,4 @@ function displayName(id: string): string {
   return /^[A-Za-z]/.test(name) ? name.slice(0, 64) : `cwl_${name}`.slice(0, 64);
 }
 
-/** A task name for a run given none: `<process>_<yyyymmddhhmmss>_<task id>`, which no other task has. */
-function generatedName(process: string, at: Date, taskId: string): string {
-  const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  const suffix = `_${stamp}_${taskId}`;
-  return process.slice(0, 128 - suffix.length) + suffix;
-}
+const generatedName = generatedRunName;

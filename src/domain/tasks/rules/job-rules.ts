@@ -1,7 +1,7 @@
 import type { Job, JobAttempt, JobPatch, Json } from '../../../store/store.js';
 import { parseSizeMb } from '../../tools/definition.js';
 import { backoffBefore, failureKind, nextMemory, readRetryPolicy, type RetryOn } from '../../tools/retry-policy.js';
-import { expansionOf } from '../job-spec.js';
+import { expansionOf, runOf } from '../job-spec.js';
 import { provenanceOf } from '../outputs.js';
 import { isTerminalJob } from '../states.js';
 import { DecisionBuilder, type Decision } from './decision.js';
@@ -142,9 +142,10 @@ export function retryOf(job: JobState, result: AttemptResult, memMb: number, wor
   const kind = failureKind(result.outcome, result.exitCode);
   if (kind === undefined) return { again: false };
   let policy = worker.retry;
-  if (job.spec.kind === 'tool' && job.spec.retry) {
+  const retry = job.spec.kind === 'tool' ? job.spec.retry : runOf(job.spec)?.retry;
+  if (retry) {
     try {
-      policy = readRetryPolicy(job.spec.retry, 'retry', worker.retry, parseSizeMb);
+      policy = readRetryPolicy(retry, 'retry', worker.retry, parseSizeMb);
     } catch {
       policy = worker.retry; // checked when the tool was put; a policy this version cannot read falls back to the default
     }
