@@ -6,6 +6,7 @@ import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
 import type { TesStagingPolicy } from '../domain/tes/compile.js';
 import {
+  CallCache,
   createCwlResolver,
   createExecutor,
   createJavaScriptSandbox,
@@ -215,6 +216,8 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       logs: links,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
+      // Keys are made at activation where the executor resolves no image digest (host, bwrap): docs/tasks.md, "Call caching".
+      ...(runsContainers(config) ? {} : { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } }),
     });
     await services.accounts.bootstrap();
     app = await buildApp({

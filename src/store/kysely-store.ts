@@ -3,7 +3,7 @@ import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
-import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
+import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { LocalWorkEvents } from './local-events.js';
@@ -97,7 +97,7 @@ function toJob(row: Selectable<JobsTable>): Job {
 
 /** A new job's row (NewJob has what the plan or an expansion decides; the rest starts empty). */
 function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
-  return {
+  const row: Insertable<JobsTable> = {
     id: job.id,
     task_id: job.taskId,
     node_id: job.nodeId,
@@ -115,7 +115,15 @@ function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
     started_at: null,
     ended_at: null,
     modified_at: at,
+    // Every row of a multi-row insert names the same columns: those an ended job sets are named in all (their defaults).
+    attempts: '[]',
+    cache_key: null,
+    cache_parts: null,
+    cached_from: null,
+    cache_lookup: null,
+    output_stamps: null,
   };
+  return job.ended ? { ...row, ...(jobPatchColumns(job.ended) as Partial<Insertable<JobsTable>>) } : row;
 }
 
 /** Insert jobs in chunks: SQLite limits the number of bound parameters per statement. */
@@ -126,6 +134,12 @@ async function insertJobs(trx: Kysely<Database>, jobs: readonly NewJob[], at: nu
       .values(jobs.slice(i, i + 50).map((job) => jobRow(job, at)))
       .execute();
   }
+}
+
+/** The task events of jobs that ended as they were created (NewJob.ended): in chunks, as the jobs. */
+async function insertEndedJobEvents(trx: Kysely<Database>, jobs: readonly NewJob[], at: number): Promise<void> {
+  const events = jobs.filter((job) => job.ended).map((job) => ({ task_id: job.taskId, job_id: job.id, from_status: null, to_status: job.status, reason: job.reason, at }));
+  for (let i = 0; i < events.length; i += 200) await trx.insertInto('task_events').values(events.slice(i, i + 200)).execute();
 }
 
 /** Write a task event when a patch changes a task's or job's status. */
@@ -228,6 +242,7 @@ export class KyselyStore extends DefinitionStore implements Store {
           .execute();
         await insertJobs(trx, jobs, at);
         await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
+        await insertEndedJobEvents(trx, jobs, at);
         if (task.tes) await insertTesRows(trx, task, task.tes);
       }, audit), () => false);
     } catch (error) {
@@ -539,6 +554,10 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   async findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]> {
     return (await findCachedJobRows(this.db, accountName, cacheKey, limit)).map(toJob);
+  }
+
+  async findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]> {
+    return (await findCachedJobRowsByKeys(this.db, accountName, cacheKeys, limitPerKey)).map(toJob);
   }
 
   async keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {

@@ -367,10 +367,19 @@ export interface TesTaskQuery {
 export type NewJob = Omit<
   Job,
   'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
->;
+> & {
+  /**
+   * A job that ends as it is created (a call-cache hit decided at activation, domain/tasks/cached-rerun.ts): what its
+   * end records. Written with the row, with a task event for its state.
+   */
+  ended?: EndedJob;
+};
+
+/** What a job created ended records of its end. */
+export type EndedJob = Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
 /** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
-export function freshJob(job: NewJob, modifiedAt: number): Job {
-  return {
+export function freshJob({ ended, ...job }: NewJob, modifiedAt: number): Job {
+  const fresh: Job = {
     ...job,
     exitCode: null,
     externalId: null,
@@ -386,6 +395,7 @@ export function freshJob(job: NewJob, modifiedAt: number): Job {
     outputStamps: null,
     outputs: null,
   };
+  return ended ? { ...fresh, ...ended } : fresh;
 }
 
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;
@@ -569,6 +579,11 @@ export interface AuditStore {
 export interface CallCacheStore {
   /** Succeeded jobs of the account's tasks (not being deleted) with this key, newest first. */
   findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]>;
+  /**
+   * findCachedJobs for many keys in one query: the succeeded jobs of the account's tasks with any of these keys,
+   * newest first, at most `limitPerKey` of each key.
+   */
+  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]>;
   /** Jobs of the account's tasks that ran this tool and recorded a cache key, newest first (for explain). */
   keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]>;
   getContentHash(accountName: string, path: string): Promise<FileHash | undefined>;
