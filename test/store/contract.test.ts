@@ -200,7 +200,7 @@ for (const backend of BACKENDS) {
       const [planned] = jobsFor(rerun.id, ['a']);
       const end = { attempt: 1, exitCode: 0, startedAt: 70, endedAt: 70, attempts: [{ ...attempts[0]!, outcome: 'succeeded', exitCode: 0 }] };
       const cached = { cacheKey: 'k1', cacheParts: parts, cachedFrom: `${mine.id}.b`, cacheLookup: 'hit' as const, outputStamps: hashes };
-      await store.createTask(rerun, [{ ...planned!, status: 'succeeded', reason: 'from the call cache', ended: { ...end, ...cached } }]);
+      await store.createTask(rerun, [{ ...planned!, name: 'toolrerun', status: 'succeeded', reason: 'from the call cache', ended: { ...end, ...cached } }]);
       const created = (await store.getJob(`${rerun.id}.a`))!;
       assert.deepEqual(
         { status: created.status, attempt: created.attempt, exitCode: created.exitCode, startedAt: created.startedAt, endedAt: created.endedAt, attempts: created.attempts },
