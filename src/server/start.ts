@@ -216,8 +216,10 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       logs: links,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
-      // Keys are made at activation where the executor resolves no image digest (host, bwrap): docs/tasks.md, "Call caching".
-      ...(runsContainers(config) ? {} : { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } }),
+      // Hits are decided at activation (docs/tasks.md, "Call caching") by a process that runs jobs too, with its own
+      // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
+      // the workers' executor nor their --call-caching: it leaves every job to them.
+      ...(config.role === 'all' && !runsContainers(config) ? { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } } : {}),
     });
     await services.accounts.bootstrap();
     app = await buildApp({
