@@ -23,7 +23,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const definition = (name: string) => ({
   name,
-  cmd_template: 'bwa mem -t {{ requirements.resources.cpu }} {{ inputs.reference[0].path }} {% for r in inputs.reads %}{{ r.path }} {% endfor %}> {{ outputs.sam[0].path }}',
+  cmd_template:
+    'bwa mem -t {{ requirements.resources.cpu }} {{ inputs.reference[0].path }} {% for r in inputs.reads %}{{ r.path }} {% endfor %}> {{ outputs.sam[0].path }}',
   inputs: {
     reference: { type: 'file', formats: ['fasta', 'fa'], required: true, minitems: 1, maxitems: 1, hint: 'reference' },
     reads: { type: 'file', formats: ['fastq', 'fq'], required: true, minitems: 1, maxitems: 2, hint: 'reads' },
@@ -55,7 +56,10 @@ async function gdflowWithTools(databaseArgs: string[] = [], cli?: string) {
     path: target,
     headers: { Date: date, Authorization: authorizationHeader(account.id, signRequest(account.secret, { method: 'GET', target, headers: { Date: date } })) },
   });
-  const getTargets = Array.from({ length: TOOLS * VERSIONS }, (_, i) => `${project}/tools/tool_${String(i % TOOLS).padStart(3, '0')}/?tool_version=${(i % VERSIONS) + 1}`);
+  const getTargets = Array.from(
+    { length: TOOLS * VERSIONS },
+    (_, i) => `${project}/tools/tool_${String(i % TOOLS).padStart(3, '0')}/?tool_version=${(i % VERSIONS) + 1}`,
+  );
   const scenarios: Record<'GetTool' | 'ListTool', Request[]> = { GetTool: getTargets.map(signed), ListTool: [signed(`${project}/tools/`)] };
   return { server, scenarios };
 }
@@ -100,7 +104,9 @@ async function main() {
         const cpuUs = ((cpuSeconds(pids[label]) - cpuBefore) * 1e6) / result.requests.total;
         const errors = result.errors + result.non2xx + result.timeouts;
         results[scenario]![label].push({ rps: result.requests.average, p99: result.latency.p99, errors, cpuUs });
-        process.stdout.write(`  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, server CPU ${cpuUs.toFixed(1)} us/request, errors ${errors}\n`);
+        process.stdout.write(
+          `  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, server CPU ${cpuUs.toFixed(1)} us/request, errors ${errors}\n`,
+        );
       }
     }
   }
@@ -118,18 +124,24 @@ async function main() {
   }
 
   process.stdout.write(`\nbench:api on ${machine()}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds, medians\n`);
-  process.stdout.write('| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | server CPU per request, bare / gdflow | gdflow errors |\n|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write(
+    '| operation | bare node:http req/s | gdflow req/s | ratio | bare p99 ms | gdflow p99 ms | server CPU per request, bare / gdflow | gdflow errors |\n|---|---|---|---|---|---|---|---|\n',
+  );
   for (const [scenario, r] of Object.entries(results)) {
     const bareRps = median(r.bare.map((x) => x.rps));
     const gdRps = median(r.gdflow.map((x) => x.rps));
     const errors = r.gdflow.reduce((sum, x) => sum + x.errors, 0);
     const cpu = `${median(r.bare.map((x) => x.cpuUs)).toFixed(1)} / ${median(r.gdflow.map((x) => x.cpuUs)).toFixed(1)} us`;
-    process.stdout.write(`| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${cpu} | ${errors} |\n`);
+    process.stdout.write(
+      `| ${scenario} | ${bareRps.toFixed(0)} | ${gdRps.toFixed(0)} | ${(gdRps / bareRps).toFixed(2)}x | ${median(r.bare.map((x) => x.p99))} | ${median(r.gdflow.map((x) => x.p99))} | ${cpu} | ${errors} |\n`,
+    );
   }
   if (onPostgres) {
     for (const [scenario, r] of Object.entries(results)) {
       const rps = (label: Label) => median(r[label].map((x) => x.rps));
-      process.stdout.write(`${scenario} on PostgreSQL: ${rps('gdflow-pg').toFixed(0)} req/s, ${(rps('gdflow-pg') / rps('gdflow')).toFixed(2)}x of SQLite, ${(rps('gdflow-pg') / rps('bare')).toFixed(2)}x of bare\n`);
+      process.stdout.write(
+        `${scenario} on PostgreSQL: ${rps('gdflow-pg').toFixed(0)} req/s, ${(rps('gdflow-pg') / rps('gdflow')).toFixed(2)}x of SQLite, ${(rps('gdflow-pg') / rps('bare')).toFixed(2)}x of bare\n`,
+      );
     }
   }
   if (baseline) {

@@ -72,7 +72,10 @@ async function main() {
           const label = `${build}, ${named ? 'named' : 'unnamed'}`;
           const result = await burst(named, cli, round, (name) => database.fresh(name));
           (results.get(label) ?? results.set(label, []).get(label)!).push(result);
-          const errors = Object.entries(result.errors).map(([kind, n]) => `${n} x ${kind}`).join(', ') || 'none';
+          const errors =
+            Object.entries(result.errors)
+              .map(([kind, n]) => `${n} x ${kind}`)
+              .join(', ') || 'none';
           process.stdout.write(`  round ${round}, ${label}: ${result.rate.toFixed(0)}/s (${result.seconds.toFixed(2)} s), errors: ${errors}\n`);
         }
       }

@@ -141,7 +141,11 @@ async function checkTaskList(page: Page): Promise<number> {
     const button = [...doc.querySelectorAll('nav.pager button')].find((b: any) => b.textContent.trim() === 'Older');
     button.click();
   });
-  await page.waitForFunction(([name, count]) => (globalThis as any).performance.getEntriesByName(name).length > (count as number), [TASK_LIST.painted, before] as const, { polling: 'raf' });
+  await page.waitForFunction(
+    ([name, count]) => (globalThis as any).performance.getEntriesByName(name).length > (count as number),
+    [TASK_LIST.painted, before] as const,
+    { polling: 'raf' },
+  );
   const ms = await page.evaluate((name) => {
     const perf = (globalThis as any).performance;
     const painted = perf.getEntriesByName(name);
@@ -166,7 +170,9 @@ async function graphInput(page: Page, account: TestAccount) {
       return { id: String(g.dataset.node), width: Number(rect.getAttribute('width')), height: Number(rect.getAttribute('height')) };
     }),
   );
-  const view = await account.api.json<{ edges: Array<{ from: string; to: string }> }>('GET', projectPath(account.name, 'workflows/wide/graph/'), { query: { workflow_version: 1 } });
+  const view = await account.api.json<{ edges: Array<{ from: string; to: string }> }>('GET', projectPath(account.name, 'workflows/wide/graph/'), {
+    query: { workflow_version: 1 },
+  });
   return { nodes: boxes, edges: view.edges.map((e) => ({ from: e.from, to: e.to })) };
 }
 
@@ -184,14 +190,26 @@ function dagreLayout(input: LayoutInput): { width: number; height: number } {
   return { width: graph.width ?? NaN, height: graph.height ?? NaN };
 }
 
-type Layered = (nodes: LayoutInput['nodes'], edges: LayoutInput['edges'], options: { rankGap: number; nodeGap: number; linkGap: number; margin: number }) => { width: number; height: number };
+type Layered = (
+  nodes: LayoutInput['nodes'],
+  edges: LayoutInput['edges'],
+  options: { rankGap: number; nodeGap: number; linkGap: number; margin: number },
+) => { width: number; height: number };
 
 /** console/src/layered.ts (browser code, not compiled by tsc for Node), bundled for Node by esbuild. */
 async function loadLayered(): Promise<Layered> {
   const dir = mkdtempSync(join(tmpdir(), 'gdflow-bench-console-'));
   try {
     const out = join(dir, 'layered.mjs');
-    const result = await build({ entryPoints: [join(ROOT, 'console', 'src', 'layered.ts')], bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, logLevel: 'warning' });
+    const result = await build({
+      entryPoints: [join(ROOT, 'console', 'src', 'layered.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      logLevel: 'warning',
+    });
     writeFileSync(out, result.outputFiles[0]!.contents);
     return ((await import(pathToFileURL(out).href)) as { layered: Layered }).layered;
   } finally {
@@ -232,7 +250,10 @@ async function main() {
   try {
     server = await startTestServer();
     const account = await server.account('benchconsole');
-    const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+    const loadAverage = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ');
     process.stdout.write(`bench:console on ${machine()}, store SQLite, Chromium headless; ${ITERATIONS} iterations; load average ${loadAverage()}\n`);
     const [, fillMs] = await (async () => {
       const started = process.hrtime.bigint();
@@ -241,7 +262,13 @@ async function main() {
     })();
     process.stdout.write(`  ${TASKS} tasks (3 jobs each) written to the store in ${(fillMs / 1000).toFixed(1)} s\n`);
     const nodeCount = await registerWideWorkflow(account, 'wide', SAMPLES);
-    const client = new Client({ endpoint: server.url, accessKeyId: account.accessKeyId, accessKeySecret: account.accessKeySecret, account: account.name, retries: 0 });
+    const client = new Client({
+      endpoint: server.url,
+      accessKeyId: account.accessKeyId,
+      accessKeySecret: account.accessKeySecret,
+      account: account.name,
+      retries: 0,
+    });
     const layered = await loadLayered();
 
     browser = await launchBrowser();
@@ -309,7 +336,9 @@ async function main() {
       await checkGraph(page, nodeCount);
       r.graphRoute.push(await routeChange(page, server.url, '#/workflows', 'Workflows', GRAPH));
       await checkGraph(page, nodeCount);
-      process.stdout.write(`  iteration ${i + 1}: task list cold ${f(r.tasksCold[i]!.painted)} ms (API alone ${f(r.api[i]!)} ms), graph cold ${f(r.graphCold[i]!.painted)} ms (dagre alone ${f(r.dagre[i]!)} ms)\n`);
+      process.stdout.write(
+        `  iteration ${i + 1}: task list cold ${f(r.tasksCold[i]!.painted)} ms (API alone ${f(r.api[i]!)} ms), graph cold ${f(r.graphCold[i]!.painted)} ms (dagre alone ${f(r.dagre[i]!)} ms)\n`,
+      );
     }
     process.stdout.write(`  load average at the end ${loadAverage()}\n`);
     const errors = logs.flatMap((log) => log.errors);
@@ -324,29 +353,52 @@ async function main() {
     const row = (what: string, values: number[], target = '') => process.stdout.write(`| ${what} | ${stats(values)} (${list(values)}) | ${target} |\n`);
     const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(1)}x`;
     process.stdout.write(`\n| measure | value (iterations) | target |\n|---|---|---|\n`);
-    row(`task list, ${TASKS} tasks, cold load (new context): navigation → first ${PAGE_SIZE} rows painted, Older enabled`, pick(r.tasksCold, 'painted'), '< 1000 ms');
+    row(
+      `task list, ${TASKS} tasks, cold load (new context): navigation → first ${PAGE_SIZE} rows painted, Older enabled`,
+      pick(r.tasksCold, 'painted'),
+      '< 1000 ms',
+    );
     row('task list, warm load (same tab, cached script)', pick(r.tasksWarm, 'painted'), '< 1000 ms');
     row('task list, route change inside the console (#/tools → #/tasks)', pick(r.tasksRoute, 'painted'), '< 1000 ms');
     row('task list, the same as Playwright saw it from Node (cold load)', pick(r.tasksCold, 'wall'));
     row('task list, Older clicked right after the first paint → page 2 painted', r.older);
     row(`peer: signed ListTasks (size ${PAGE_SIZE}) from Node, the SDK`, r.api);
-    process.stdout.write(`| ratio: console cold load / bare API request; warm load / API; route change / API | ${ratio(pick(r.tasksCold, 'painted'), r.api)}; ${ratio(pick(r.tasksWarm, 'painted'), r.api)}; ${ratio(pick(r.tasksRoute, 'painted'), r.api)} | |\n`);
+    process.stdout.write(
+      `| ratio: console cold load / bare API request; warm load / API; route change / API | ${ratio(pick(r.tasksCold, 'painted'), r.api)}; ${ratio(pick(r.tasksWarm, 'painted'), r.api)}; ${ratio(pick(r.tasksRoute, 'painted'), r.api)} | |\n`,
+    );
     row(`graph, ${nodeCount} nodes, cold load (new context): navigation → SVG with all nodes painted`, pick(r.graphCold, 'painted'), '< 1000 ms');
     row('graph, warm load (same tab)', pick(r.graphWarm, 'painted'), '< 1000 ms');
     row('graph, route change inside the console (#/workflows → the graph)', pick(r.graphRoute, 'painted'), '< 1000 ms');
-    row('graph, its data in hand → painted (layout and drawing), warm load', r.graphWarm.map((v) => v.painted - v.data));
-    row('graph, the console\'s layout alone in the browser (layoutGraph: label widths and layered.ts), warm load', pick(r.graphWarm, 'layoutMs'));
+    row(
+      'graph, its data in hand → painted (layout and drawing), warm load',
+      r.graphWarm.map((v) => v.painted - v.data),
+    );
+    row("graph, the console's layout alone in the browser (layoutGraph: label widths and layered.ts), warm load", pick(r.graphWarm, 'layoutMs'));
     row('peer: dagre (@dagrejs/dagre) layout of the same boxes and links, in Node', r.dagre);
-    row('the console\'s layered.ts on the same input, in Node', r.layered);
-    process.stdout.write(`| ratio: dagre in Node / the console's layout in the browser; dagre / layered.ts, both in Node; dagre / the console's data → painted | ${ratio(r.dagre, pick(r.graphWarm, 'layoutMs'))}; ${ratio(r.dagre, r.layered)}; ${ratio(r.dagre, r.graphWarm.map((v) => v.painted - v.data))} | |\n`);
-    process.stdout.write(`| console JavaScript in dist/console/, ${sizes.length} files | ${kb(rawTotal)} raw, **${kb(gzTotal)} gzipped** (main ${kb(main?.raw ?? NaN)} raw, ${kb(main?.gzipped ?? NaN)} gzipped) | < 300 KB gzipped |\n`);
+    row("the console's layered.ts on the same input, in Node", r.layered);
+    process.stdout.write(
+      `| ratio: dagre in Node / the console's layout in the browser; dagre / layered.ts, both in Node; dagre / the console's data → painted | ${ratio(r.dagre, pick(r.graphWarm, 'layoutMs'))}; ${ratio(r.dagre, r.layered)}; ${ratio(
+        r.dagre,
+        r.graphWarm.map((v) => v.painted - v.data),
+      )} | |\n`,
+    );
+    process.stdout.write(
+      `| console JavaScript in dist/console/, ${sizes.length} files | ${kb(rawTotal)} raw, **${kb(gzTotal)} gzipped** (main ${kb(main?.raw ?? NaN)} raw, ${kb(main?.gzipped ?? NaN)} gzipped) | < 300 KB gzipped |\n`,
+    );
 
     process.stdout.write(`\nWhere the time goes (medians, ms from the start; cold / warm / route change):\n`);
-    for (const [name, sets] of [['task list', [r.tasksCold, r.tasksWarm, r.tasksRoute]], ['graph', [r.graphCold, r.graphWarm, r.graphRoute]]] as const) {
+    for (const [name, sets] of [
+      ['task list', [r.tasksCold, r.tasksWarm, r.tasksRoute]],
+      ['graph', [r.graphCold, r.graphWarm, r.graphRoute]],
+    ] as const) {
       const part = (key: keyof Visit) => sets.map((visits) => f(median(pick(visits, key).filter((v) => v !== null)))).join(' / ');
-      process.stdout.write(`  ${name}: HTML received ${part('html')}; script requested ${part('scriptStart')}, received ${part('script')}; API request sent ${part('apiStart')}, answered ${part('apiEnd')}; data in hand ${part('data')}; painted ${part('painted')}; main-thread long tasks before the paint ${part('longTasks')}; JavaScript transferred ${sets.map((visits) => kb(median(pick(visits, 'jsTransferred')))).join(' / ')}\n`);
+      process.stdout.write(
+        `  ${name}: HTML received ${part('html')}; script requested ${part('scriptStart')}, received ${part('script')}; API request sent ${part('apiStart')}, answered ${part('apiEnd')}; data in hand ${part('data')}; painted ${part('painted')}; main-thread long tasks before the paint ${part('longTasks')}; JavaScript transferred ${sets.map((visits) => kb(median(pick(visits, 'jsTransferred')))).join(' / ')}\n`,
+      );
     }
-    process.stdout.write(`  graph extents: dagre ${dagreSize.width.toFixed(0)}x${dagreSize.height.toFixed(0)}, layered.ts ${layeredSize.width.toFixed(0)}x${layeredSize.height.toFixed(0)}\n`);
+    process.stdout.write(
+      `  graph extents: dagre ${dagreSize.width.toFixed(0)}x${dagreSize.height.toFixed(0)}, layered.ts ${layeredSize.width.toFixed(0)}x${layeredSize.height.toFixed(0)}\n`,
+    );
     process.stdout.write(`  JavaScript files: ${sizes.map((s) => `${s.name} ${kb(s.raw)} (${kb(s.gzipped)} gz)`).join(', ')}\n`);
   } finally {
     for (const context of contexts) await context.close().catch(() => undefined);

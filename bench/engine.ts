@@ -72,8 +72,12 @@ function makefile(sandbox: 'none' | 'bwrap' | 'podman', chains = CHAINS): string
 }
 
 function snakefile(): string {
-  const rules = [`rule all:\n    input: expand("s${STEPS}/{i}.txt", i=range(1, ${CHAINS + 1}))`, 'rule s1:\n    output: "s1/{i}.txt"\n    shell: "echo x > {output}"'];
-  for (let s = 2; s <= STEPS; s++) rules.push(`rule s${s}:\n    input: "s${s - 1}/{i}.txt"\n    output: "s${s}/{i}.txt"\n    shell: "cat {input} > {output}; echo x >> {output}"`);
+  const rules = [
+    `rule all:\n    input: expand("s${STEPS}/{i}.txt", i=range(1, ${CHAINS + 1}))`,
+    'rule s1:\n    output: "s1/{i}.txt"\n    shell: "echo x > {output}"',
+  ];
+  for (let s = 2; s <= STEPS; s++)
+    rules.push(`rule s${s}:\n    input: "s${s - 1}/{i}.txt"\n    output: "s${s}/{i}.txt"\n    shell: "cat {input} > {output}; echo x >> {output}"`);
   return `${rules.join('\n')}\n`;
 }
 
@@ -115,7 +119,9 @@ async function gdflowSetup(
   const run = async () => {
     const cpuBefore = cpuSeconds(server.pid);
     const start = performance.now();
-    const { task_id } = await transport.json<{ task_id: string }>('POST', `${project}/tasks/`, { json: { workflow_name: 'dag', workflow_version: 1, parameters: {} } });
+    const { task_id } = await transport.json<{ task_id: string }>('POST', `${project}/tasks/`, {
+      json: { workflow_name: 'dag', workflow_version: 1, parameters: {} },
+    });
     activation.push((performance.now() - start) / 1000);
     for (;;) {
       const task = await transport.json<{ status: string; reason: string }>('GET', `${project}/tasks/${task_id}/`);
@@ -143,7 +149,11 @@ async function gdflowSetup(
  * starts from nothing: gdflow's two tasks are deleted after it (so the next round's first run runs), the peers'
  * directories are made afresh.
  */
-async function cacheCase(work: string, record: (name: string, measure: () => number | Promise<number>, jobs?: number) => Promise<void>, peers: { make: boolean; snakemake: boolean }) {
+async function cacheCase(
+  work: string,
+  record: (name: string, measure: () => number | Promise<number>, jobs?: number) => Promise<void>,
+  peers: { make: boolean; snakemake: boolean },
+) {
   const cached = await gdflowSetup('host', [], CHAINS, { keep: true, caching: true });
   for (let round = 0; round < ROUNDS; round++) {
     await record('gdflow cache: first', cached.run);
@@ -161,7 +171,11 @@ async function cacheCase(work: string, record: (name: string, measure: () => num
     }
   }
   // Each round runs the task twice: the second of each pair is the run from the cache, whose jobs the activation decides.
-  const answered = (runs: number) => cached.activation.filter((_, i) => i % 2 === runs).map((s) => `${(s * 1000).toFixed(0)} ms`).join(', ');
+  const answered = (runs: number) =>
+    cached.activation
+      .filter((_, i) => i % 2 === runs)
+      .map((s) => `${(s * 1000).toFixed(0)} ms`)
+      .join(', ');
   process.stdout.write(`cache case: ActivateWorkflow answered in ${answered(0)} (first runs), ${answered(1)} (runs from the cache)\n`);
   await cached.server.stop();
   if (!process.env.BENCH_KEEP) rmSync(cached.server.dataDir, { recursive: true, force: true });
@@ -217,11 +231,18 @@ async function main() {
     if (onPostgres) await record('gdflow (host, pg)', onPostgres.run);
     if (hasMake && hasBwrap) await record('make -j2 + bwrap', () => runIn(join(work, 'makebwrap'), { Makefile: makefile('bwrap') }, 'make', ['-j2', '-s']));
     if (sandboxed) await record('gdflow (bwrap)', sandboxed.run);
-    if (hasMake && contained) await record('make -j2 + podman', () => runIn(join(work, 'makepodman'), { Makefile: makefile('podman', CONTAINER_CHAINS) }, 'make', ['-j2', '-s']), CONTAINER_JOBS);
+    if (hasMake && contained)
+      await record(
+        'make -j2 + podman',
+        () => runIn(join(work, 'makepodman'), { Makefile: makefile('podman', CONTAINER_CHAINS) }, 'make', ['-j2', '-s']),
+        CONTAINER_JOBS,
+      );
     if (contained) await record('gdflow (podman)', contained.run, CONTAINER_JOBS);
     if (hasSnakemake) {
       await record('snakemake --cores 2', () => runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet']));
-      await record('snakemake, greedy', () => runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet', '--scheduler', 'greedy']));
+      await record('snakemake, greedy', () =>
+        runIn(join(work, 'snakemake'), { Snakefile: snakefile() }, 'snakemake', ['--cores', '2', '--quiet', '--scheduler', 'greedy']),
+      );
     }
   }
   // BENCH_CACHE=0 leaves the cache case out.
@@ -245,7 +266,8 @@ async function main() {
   process.stdout.write('| runner | wall time | machine CPU per job | compared with | ratio |\n|---|---|---|---|---|\n');
   row('make -j2', 'make -j2', '', '');
   row('gdflow, host executor', 'gdflow (host)', 'make -j2', ratio(m('gdflow (host)'), m('make -j2')));
-  if (onPostgres) row('gdflow, host executor, on PostgreSQL', 'gdflow (host, pg)', 'gdflow, host, SQLite: throughput', ratio(m('gdflow (host)'), m('gdflow (host, pg)')));
+  if (onPostgres)
+    row('gdflow, host executor, on PostgreSQL', 'gdflow (host, pg)', 'gdflow, host, SQLite: throughput', ratio(m('gdflow (host)'), m('gdflow (host, pg)')));
   row('make -j2, each recipe under bwrap', 'make -j2 + bwrap', '', '');
   row('gdflow, bwrap sandbox', 'gdflow (bwrap)', 'make -j2 + bwrap', ratio(m('gdflow (bwrap)'), m('make -j2 + bwrap')));
   row(`make -j2, each recipe under podman run (${CONTAINER_JOBS} jobs)`, 'make -j2 + podman', '', '');
@@ -280,12 +302,26 @@ async function main() {
     );
     row('gdflow, first run (host executor)', 'gdflow cache: first', '', '');
     row('gdflow, second run: all from the cache', 'gdflow cache: second', 'its first run', ratio(m('gdflow cache: second'), m('gdflow cache: first')));
-    row('snakemake, everything up to date', 'snakemake, up to date', 'gdflow from the cache', `${ratio(m('snakemake, up to date'), m('gdflow cache: second'))} faster`);
-    row('make -j2, everything up to date', 'make -j2, up to date', 'gdflow from the cache', `${ratio(m('make -j2, up to date'), m('gdflow cache: second'))} faster`);
-    process.stdout.write(`per round: second / first ${perRound('gdflow cache: second', 'gdflow cache: first')}; snakemake up to date / gdflow cached ${perRound('snakemake, up to date', 'gdflow cache: second')}\n`);
+    row(
+      'snakemake, everything up to date',
+      'snakemake, up to date',
+      'gdflow from the cache',
+      `${ratio(m('snakemake, up to date'), m('gdflow cache: second'))} faster`,
+    );
+    row(
+      'make -j2, everything up to date',
+      'make -j2, up to date',
+      'gdflow from the cache',
+      `${ratio(m('make -j2, up to date'), m('gdflow cache: second'))} faster`,
+    );
+    process.stdout.write(
+      `per round: second / first ${perRound('gdflow cache: second', 'gdflow cache: first')}; snakemake up to date / gdflow cached ${perRound('snakemake, up to date', 'gdflow cache: second')}\n`,
+    );
   }
   const medianMs = (seconds: number[] | undefined) => (seconds && seconds.length ? `${(median(seconds) * 1000).toFixed(1)} ms` : '?');
-  process.stdout.write(`server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}, podman ${medianMs(contained?.serverCpu)}\n`);
+  process.stdout.write(
+    `server CPU per job (median): host ${medianMs(host.serverCpu)}, bwrap ${medianMs(sandboxed?.serverCpu)}, podman ${medianMs(contained?.serverCpu)}\n`,
+  );
   process.stdout.write(`ActivateWorkflow answered in (median): host ${medianMs(host.activation)}, bwrap ${medianMs(sandboxed?.activation)}\n`);
   process.stdout.write(`server peak RSS: host ${rss.host?.toFixed(0) ?? '?'} MiB, bwrap ${rss.bwrap?.toFixed(0) ?? '?'} MiB\n`);
 }

@@ -45,7 +45,7 @@ const mark = (value: string): string => OPEN + value + CLOSE;
 function largeCases(): LexCase[] {
   const paths = Array.from({ length: 1000 }, (_, n) => `/var/data/inputs/reads/sample_${n}_R${(n % 2) + 1}.fastq.gz`);
   const userValues = paths.map((value, n) => ({ member: `inputs.reads[${n}]`, value }));
-  const named = [...userValues, { member: 'parameters.title', value: "it's a \"run\" $HOME" }];
+  const named = [...userValues, { member: 'parameters.title', value: 'it\'s a "run" $HOME' }];
   const list = paths.map(mark).join(' ');
   const cases: LexCase[] = [
     { text: `bwa mem -t 4 ${mark('/var/data/inputs/ref/hg38.fa')} ${list} | samtools sort -o ${mark('/var/data/outputs/bam/x.bam')} -`, userValues: named },

@@ -159,7 +159,10 @@ async function stopServer(server: ServerProcess): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windows: Window[]; startSeconds: number; endSeconds: number; peak: number; stopSeconds: number }> {
+async function run(
+  executor: 'host' | 'bwrap',
+  probe: LagProbe,
+): Promise<{ windows: Window[]; startSeconds: number; endSeconds: number; peak: number; stopSeconds: number }> {
   process.stdout.write(`${executor}: starting a server for ${JOBS} jobs\n`);
   const server = await startGdflow(['--executor', executor, '--cpus', String(JOBS), '--memory', `${JOBS * 64 + 1024}m`]);
   const taskIds: string[] = [];
@@ -181,7 +184,11 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
     // A fresh Date for each phase: the server allows 15 minutes of skew.
     const signed = (): autocannon.Request => {
       const d = new Date().toUTCString();
-      return { method: 'GET', path: target, headers: { Date: d, Authorization: authorizationHeader(key.id, signRequest(key.secret, { method: 'GET', target, headers: { Date: d } })) } };
+      return {
+        method: 'GET',
+        path: target,
+        headers: { Date: d, Authorization: authorizationHeader(key.id, signRequest(key.secret, { method: 'GET', target, headers: { Date: d } })) },
+      };
     };
     const check = await fetch(server.url + target, { headers: signed().headers as Record<string, string> });
     if (check.status !== 200) throw new Error(`GetTool answered ${check.status}: ${await check.text()}`);
@@ -205,7 +212,12 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
       8,
       async (i) => {
         if (giveUp) return;
-        const task = await client.activateWorkflow({ workflow_name: workflow.workflow_name, workflow_version: workflow.workflow_version, task_name: `load-${i}`, parameters: {} });
+        const task = await client.activateWorkflow({
+          workflow_name: workflow.workflow_name,
+          workflow_version: workflow.workflow_version,
+          task_name: `load-${i}`,
+          parameters: {},
+        });
         taskIds.push(task.task_id);
         submitted++;
       },
@@ -283,7 +295,9 @@ async function run(executor: 'host' | 'bwrap', probe: LagProbe): Promise<{ windo
 }
 
 async function main() {
-  process.stdout.write(`bench:load: ${JOBS} jobs of ${COMMAND}, executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
+  process.stdout.write(
+    `bench:load: ${JOBS} jobs of ${COMMAND}, executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`,
+  );
   process.stdout.write(`limits: ${machineLimits()}\n`);
   const results: Array<{ executor: string } & Awaited<ReturnType<typeof run>>> = [];
   const probe = new LagProbe();
@@ -293,7 +307,9 @@ async function main() {
     probe.close();
   }
 
-  process.stdout.write(`\nbench:load on ${machine()}; ${JOBS} jobs; GetTool at ${RATE} req/s, ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`);
+  process.stdout.write(
+    `\nbench:load on ${machine()}; ${JOBS} jobs; GetTool at ${RATE} req/s, ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`,
+  );
   process.stdout.write(
     '| executor | phase | jobs running (start → end) | GetTool requests | errors | p50 ms | p99 ms | max ms | p99 / idle p99 | server CPU | machine CPU (of 200%) | bystander timer late, p99 / max ms |\n' +
       '|---|---|---|---|---|---|---|---|---|---|---|---|\n',

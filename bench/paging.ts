@@ -62,18 +62,22 @@ async function filled(label: string, database: BenchDatabase, cli: string): Prom
   process.stdout.write(`  ${label}: queueing ${TASKS} tasks from ${CLIENTS} clients...\n`);
   const started = Date.now();
   const stopped: string[] = [];
-  await pool(Array.from({ length: TASKS }, (_, i) => i), CLIENTS, async (i) => {
-    const { task_id } = await client.activateWorkflow({
-      workflow_name: workflow,
-      task_name: `sample_${String(i).padStart(5, '0')}_L${i % 8}`,
-      parameters: {
-        Inputs: { load: { data: [{ name: input }] } },
-        Outputs: { save: { data: [{ name: `/paging/out/${i}.fastq` }] } },
-        Conditions: { schedule: i % 50 === 1 ? '' : String(tomorrow) },
-      },
-    });
-    if (i % 25 === 0) stopped.push(task_id);
-  });
+  await pool(
+    Array.from({ length: TASKS }, (_, i) => i),
+    CLIENTS,
+    async (i) => {
+      const { task_id } = await client.activateWorkflow({
+        workflow_name: workflow,
+        task_name: `sample_${String(i).padStart(5, '0')}_L${i % 8}`,
+        parameters: {
+          Inputs: { load: { data: [{ name: input }] } },
+          Outputs: { save: { data: [{ name: `/paging/out/${i}.fastq` }] } },
+          Conditions: { schedule: i % 50 === 1 ? '' : String(tomorrow) },
+        },
+      });
+      if (i % 25 === 0) stopped.push(task_id);
+    },
+  );
   await pool(stopped, CLIENTS, async (id) => {
     await client.stopTask(id);
   });
@@ -176,7 +180,12 @@ async function measure(store: string, build: 'this build' | 'baseline', cli: str
     const bare = await bareServer(walked.answers, server.dataDir);
     let replayed: Walked | undefined;
     try {
-      replayed = await walk(bare.url, (query) => query, () => ({}), walked);
+      replayed = await walk(
+        bare.url,
+        (query) => query,
+        () => ({}),
+        walked,
+      );
     } finally {
       await bare.stop();
     }

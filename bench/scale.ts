@@ -26,7 +26,8 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-const ms = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(1)} ms, p99 ${quantile(values, 0.99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
+const ms = (values: number[]) =>
+  `p50 ${quantile(values, 0.5).toFixed(1)} ms, p99 ${quantile(values, 0.99).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const started = process.hrtime.bigint();
@@ -52,11 +53,15 @@ async function main() {
     process.stdout.write(`bench:scale on ${machine()}, store ${database.name}: queueing ${TASKS} tasks from ${CLIENTS} clients...\n`);
     const latencies: Array<{ at: number; ms: number }> = [];
     const fillStart = process.hrtime.bigint();
-    await pool(Array.from({ length: TASKS }, (_, i) => i), CLIENTS, async (i) => {
-      const [, took] = await timed(() => client.activateWorkflow(request(i)));
-      latencies.push({ at: Number(process.hrtime.bigint() - fillStart) / 1e9, ms: took });
-      if (latencies.length % 10_000 === 0) process.stdout.write(`  ${latencies.length} queued\n`);
-    });
+    await pool(
+      Array.from({ length: TASKS }, (_, i) => i),
+      CLIENTS,
+      async (i) => {
+        const [, took] = await timed(() => client.activateWorkflow(request(i)));
+        latencies.push({ at: Number(process.hrtime.bigint() - fillStart) / 1e9, ms: took });
+        if (latencies.length % 10_000 === 0) process.stdout.write(`  ${latencies.length} queued\n`);
+      },
+    );
     const fillSeconds = Number(process.hrtime.bigint() - fillStart) / 1e9;
     const lastTenth = latencies.slice(Math.floor(TASKS * 0.9));
     const lastRate = lastTenth.length / (lastTenth[lastTenth.length - 1]!.at - lastTenth[0]!.at);
@@ -65,7 +70,7 @@ async function main() {
     // with it: PostgreSQL's autovacuum), pages at random offsets, the oldest page, and every page by cursor again.
     const walk = async (): Promise<number[]> => {
       const took: number[] = [];
-      for (let cursor: string | undefined; ; ) {
+      for (let cursor: string | undefined; ;) {
         const [page, ms] = await timed(() => client.listTasks({ size: PAGE, ...(cursor ? { cursor } : {}) }));
         took.push(ms);
         if (!page.next_cursor) return took;
@@ -92,7 +97,7 @@ async function main() {
     }
     const health = (await (await fetch(`${worker.url}/healthz`)).json()) as { tasks: number };
     let succeeded = 0;
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const page = await client.listTasks({ size: 1000, ...(cursor ? { cursor } : {}) });
       succeeded += page.task_list.filter((t) => t.status === 'succeeded').length;
       if (!page.next_cursor) break;
@@ -101,12 +106,16 @@ async function main() {
 
     process.stdout.write(`\n| measure | value | target |\n|---|---|---|\n`);
     process.stdout.write(`| ActivateWorkflow, ${CLIENTS} clients, whole fill (0 → ${TASKS} queued) | ${(TASKS / fillSeconds).toFixed(0)}/s | |\n`);
-    process.stdout.write(`| ActivateWorkflow, last tenth (${Math.floor(TASKS * 0.9)} → ${TASKS} queued) | ${lastRate.toFixed(0)}/s; ${ms(lastTenth.map((l) => l.ms))} | >= 300/s |\n`);
+    process.stdout.write(
+      `| ActivateWorkflow, last tenth (${Math.floor(TASKS * 0.9)} → ${TASKS} queued) | ${lastRate.toFixed(0)}/s; ${ms(lastTenth.map((l) => l.ms))} | >= 300/s |\n`,
+    );
     process.stdout.write(`| task list, all ${keyset.length} pages of ${PAGE} by cursor, right after the fill | ${ms(keyset)} | p99 <= 50 ms |\n`);
     process.stdout.write(`| task list, 200 pages at random offsets | ${ms(offsets)} | p99 <= 50 ms |\n`);
     process.stdout.write(`| task list, the oldest page by offset (50 times) | ${ms(oldest)} | p99 <= 50 ms |\n`);
     process.stdout.write(`| task list, all pages by cursor again | ${ms(keysetAgain)} | p99 <= 50 ms |\n`);
-    process.stdout.write(`| worker RSS over ${WORKER_SECONDS} s on the backlog (holding ${health.tasks} tasks at the end) | max ${Math.max(...rss).toFixed(0)} MB, last ${rss[rss.length - 1]!.toFixed(0)} MB | < 200 MB |\n`);
+    process.stdout.write(
+      `| worker RSS over ${WORKER_SECONDS} s on the backlog (holding ${health.tasks} tasks at the end) | max ${Math.max(...rss).toFixed(0)} MB, last ${rss[rss.length - 1]!.toFixed(0)} MB | < 200 MB |\n`,
+    );
     process.stdout.write(`| worker throughput on the backlog | ${(succeeded / WORKER_SECONDS).toFixed(1)} tasks/s (${succeeded} succeeded) | |\n`);
   } finally {
     await worker?.stop();

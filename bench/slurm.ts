@@ -112,7 +112,9 @@ async function gdflowSetup(cluster: SlurmCluster) {
   const round = async (): Promise<Measure> => {
     const counts = resetCounts(cluster);
     const start = performance.now();
-    const { task_id } = await transport.json<{ task_id: string }>('POST', `${project}/tasks/`, { json: { workflow_name: 'dag', workflow_version: 1, parameters: {} } });
+    const { task_id } = await transport.json<{ task_id: string }>('POST', `${project}/tasks/`, {
+      json: { workflow_name: 'dag', workflow_version: 1, parameters: {} },
+    });
     for (;;) {
       const task = await transport.json<{ status: string; reason: string }>('GET', `${project}/tasks/${task_id}/`);
       if (task.status === 'succeeded') break;
@@ -149,11 +151,17 @@ async function main() {
   const gr = median(results.gdflow.map((m) => m.rpcs / JOBS));
   const sr = median(results.snakemake.map((m) => m.rpcs / JOBS));
   const dbd = (ms: Measure[]) => (ACCOUNTING ? ` ${median(ms.map((m) => (m.dbdRpcs ?? 0) / JOBS)).toFixed(2)} |` : '');
-  process.stdout.write(`\nbench:slurm on ${machine()}; ${JOBS} jobs (${CHAINS} chains of 2) on a single-node Slurm 22.05${ACCOUNTING ? ' with accounting (slurmdbd)' : ''}, medians of ${ROUNDS}\n`);
-  process.stdout.write(`| runner | wall time | controller RPCs per job |${ACCOUNTING ? ' slurmdbd RPCs per job |' : ''}\n|---|---|---|${ACCOUNTING ? '---|' : ''}\n`);
+  process.stdout.write(
+    `\nbench:slurm on ${machine()}; ${JOBS} jobs (${CHAINS} chains of 2) on a single-node Slurm 22.05${ACCOUNTING ? ' with accounting (slurmdbd)' : ''}, medians of ${ROUNDS}\n`,
+  );
+  process.stdout.write(
+    `| runner | wall time | controller RPCs per job |${ACCOUNTING ? ' slurmdbd RPCs per job |' : ''}\n|---|---|---|${ACCOUNTING ? '---|' : ''}\n`,
+  );
   process.stdout.write(`| gdflow serve --executor slurm | ${g.toFixed(1)} s | ${gr.toFixed(2)} |${dbd(results.gdflow)}\n`);
   process.stdout.write(`| ${PEER_NAME} | ${s.toFixed(1)} s | ${sr.toFixed(2)} |${dbd(results.snakemake)}\n`);
-  process.stdout.write(`gdflow is ${(s / g).toFixed(2)}x faster (target 2x); per round: ${results.gdflow.map((m, i) => (results.snakemake[i]!.seconds / m.seconds).toFixed(2)).join(', ')}\n`);
+  process.stdout.write(
+    `gdflow is ${(s / g).toFixed(2)}x faster (target 2x); per round: ${results.gdflow.map((m, i) => (results.snakemake[i]!.seconds / m.seconds).toFixed(2)).join(', ')}\n`,
+  );
   process.stdout.write(`gdflow RPCs per job ${gr.toFixed(2)} (target <= 3)\n`);
 }
 

@@ -33,7 +33,6 @@ const TOOL = {
   requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '256m', disk: '256m', network: false } },
 };
 
-
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; seconds: number }> {
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
@@ -67,14 +66,24 @@ async function setup(work: string, databaseArgs: string[] = []): Promise<Setup> 
   await client.registerWorkflow('benchwf', {
     nodelist: [
       { node_id: 'load_reads', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'reads' } } },
-      { node_id: 'copy', app_id: `/benchsubmit/benchcopy/${tool.tool_version}`, inputs: { reads: [{ enid: 'reads' }] }, outputs: { out: [{ enid: 'copied' }] }, parameters: { threads: { value: 1, variable: true } } },
+      {
+        node_id: 'copy',
+        app_id: `/benchsubmit/benchcopy/${tool.tool_version}`,
+        inputs: { reads: [{ enid: 'reads' }] },
+        outputs: { out: [{ enid: 'copied' }] },
+        parameters: { threads: { value: 1, variable: true } },
+      },
       { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'copied' } } },
     ],
   });
   const samples = Array.from({ length: ROWS }, (_, i) => `s${String(i + 1).padStart(5, '0')}`);
   await pool(samples, 8, async (sample) => void (await client.putData(`/bench/reads/${sample}.fastq`, Buffer.from(`@${sample}\nACGT\n+\nIIII\n`))));
   const configFile = join(work, 'config.yml');
-  writeFileSync(configFile, stringify({ default_profile: 'bench', profiles: { bench: { endpoint: server.url, access_key_id: key.id, access_key_secret: key.secret } } }), { mode: 0o600 });
+  writeFileSync(
+    configFile,
+    stringify({ default_profile: 'bench', profiles: { bench: { endpoint: server.url, access_key_id: key.id, access_key_secret: key.secret } } }),
+    { mode: 0o600 },
+  );
   chmodSync(configFile, 0o600);
   const sheet = join(work, 'samples.tsv');
   writeFileSync(sheet, `sample\tread\tthreads\n${samples.map((s, i) => `${s}\t/bench/reads/${s}.fastq\t${(i % 4) + 1}`).join('\n')}\n`);
@@ -138,12 +147,17 @@ async function main() {
             Conditions: { schedule: schedule() },
           }),
         );
-        const result = await runCli(['batch', template, env.sheet, '--workflow', 'benchwf', '--concurrency', String(CONCURRENCY), '--log', join(work, `batch${round}.jsonl`), '--json'], { GDFLOW_CONFIG_FILE: env.configFile });
+        const result = await runCli(
+          ['batch', template, env.sheet, '--workflow', 'benchwf', '--concurrency', String(CONCURRENCY), '--log', join(work, `batch${round}.jsonl`), '--json'],
+          { GDFLOW_CONFIG_FILE: env.configFile },
+        );
         if (result.code !== 0) throw new Error(`gdflow batch exited ${result.code}: ${result.stderr}`);
         const outcome = JSON.parse(result.stdout) as { submitted: unknown[]; tasks_per_second: number };
         if (outcome.submitted.length !== ROWS) throw new Error(`gdflow batch submitted ${outcome.submitted.length} of ${ROWS}`);
         cli.push({ submitRate: outcome.tasks_per_second, wallRate: ROWS / result.seconds, seconds: result.seconds });
-        process.stdout.write(`  round ${round} gdflow batch: ${outcome.tasks_per_second.toFixed(1)} tasks/s submitting, ${(ROWS / result.seconds).toFixed(1)} tasks/s end to end (${result.seconds.toFixed(2)} s)\n`);
+        process.stdout.write(
+          `  round ${round} gdflow batch: ${outcome.tasks_per_second.toFixed(1)} tasks/s submitting, ${(ROWS / result.seconds).toFixed(1)} tasks/s end to end (${result.seconds.toFixed(2)} s)\n`,
+        );
       } finally {
         await env.stop();
       }
@@ -167,14 +181,18 @@ async function main() {
   const batchRate = median(cli.map((c) => c.submitRate));
   const wallRate = median(cli.map((c) => c.wallRate));
   const loopRate = median(sdk);
-  process.stdout.write(`\nbench:submit on ${machine()}; ${ROWS} rows, concurrency ${CONCURRENCY}, ${ROUNDS} rounds, each on a fresh server, medians${RUN_TASKS ? '' : ', tasks scheduled a day ahead'}\n`);
+  process.stdout.write(
+    `\nbench:submit on ${machine()}; ${ROWS} rows, concurrency ${CONCURRENCY}, ${ROUNDS} rounds, each on a fresh server, medians${RUN_TASKS ? '' : ', tasks scheduled a day ahead'}\n`,
+  );
   process.stdout.write('| submitter | tasks/s | ratio to SDK loop |\n|---|---|---|\n');
   process.stdout.write(`| gdflow batch (submission phase) | ${batchRate.toFixed(1)} | ${(batchRate / loopRate).toFixed(2)}x |\n`);
   process.stdout.write(`| gdflow batch (end to end: start, validate, submit, exit) | ${wallRate.toFixed(1)} | ${(wallRate / loopRate).toFixed(2)}x |\n`);
   process.stdout.write(`| SDK loop of signed POSTs (peer) | ${loopRate.toFixed(1)} | 1.00x |\n`);
   if (onPostgres.length > 0) {
     const pgRate = median(onPostgres);
-    process.stdout.write(`| SDK loop on PostgreSQL | ${pgRate.toFixed(1)} | ${(pgRate / loopRate).toFixed(2)}x (PostgreSQL / SQLite; per round: ${onPostgres.map((r, i) => `${(r / sdk[i]!).toFixed(2)}x`).join(', ')}) |\n`);
+    process.stdout.write(
+      `| SDK loop on PostgreSQL | ${pgRate.toFixed(1)} | ${(pgRate / loopRate).toFixed(2)}x (PostgreSQL / SQLite; per round: ${onPostgres.map((r, i) => `${(r / sdk[i]!).toFixed(2)}x`).join(', ')}) |\n`,
+    );
   }
   process.stdout.write(`\ntarget >= 100 tasks/s: ${wallRate >= 100 ? 'met' : 'NOT met'} (end to end ${wallRate.toFixed(1)} tasks/s)\n`);
 }

@@ -52,7 +52,12 @@ async function main() {
       await client.registerWorkflow(`takeover${round}`, {
         nodelist: [
           { node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'in' } } },
-          { node_id: 'slow', app_id: `/benchtakeover/slow${round}/${tool.tool_version}`, inputs: { src: [{ enid: 'in' }] }, outputs: { out: [{ enid: 'out' }] } },
+          {
+            node_id: 'slow',
+            app_id: `/benchtakeover/slow${round}/${tool.tool_version}`,
+            inputs: { src: [{ enid: 'in' }] },
+            outputs: { out: [{ enid: 'out' }] },
+          },
           { node_id: 'save', app_id: 'storedata', name: 'storedata', inputs: { data: { enid: 'out' } } },
         ],
       });
@@ -82,12 +87,15 @@ async function main() {
           break;
         }
         // Fail rather than wait forever: the take-over is late by far.
-        if (Date.now() - killedAt > (LEASE * 4 + 30) * 1000) throw new Error(`round ${round}: no new start ${LEASE * 4 + 30} s after the kill: ${JSON.stringify(jobs)}`);
+        if (Date.now() - killedAt > (LEASE * 4 + 30) * 1000)
+          throw new Error(`round ${round}: no new start ${LEASE * 4 + 30} s after the kill: ${JSON.stringify(jobs)}`);
         await pause(20);
       }
       if (process.env.BENCH_DEBUG) process.stdout.write(`${JSON.stringify(await client.getTaskEvents(task_id))}\n`);
       takeovers.push((again - killedAt) / 1000);
-      process.stdout.write(`  round ${round}: the job ran again ${((again - killedAt) / 1000).toFixed(2)} s after its worker was killed (attempt ${attempt})\n`);
+      process.stdout.write(
+        `  round ${round}: the job ran again ${((again - killedAt) / 1000).toFixed(2)} s after its worker was killed (attempt ${attempt})\n`,
+      );
       await workers[victim]!.stop();
       workers[victim] = await startGdflow(workerArgs, api.dataDir);
     }
@@ -99,7 +107,9 @@ async function main() {
   }
   const typical = median(takeovers);
   process.stdout.write(`\nbench:takeover on ${machine()}, store ${database.name}, lease ${LEASE} s, ${ROUNDS} rounds\n`);
-  process.stdout.write(`take-over after SIGKILL: median ${typical.toFixed(2)} s, max ${Math.max(...takeovers).toFixed(2)} s; target <= ${LEASE + 2} s (lease + 2 s): ${Math.max(...takeovers) <= LEASE + 2 ? 'met' : 'NOT met'}\n`);
+  process.stdout.write(
+    `take-over after SIGKILL: median ${typical.toFixed(2)} s, max ${Math.max(...takeovers).toFixed(2)} s; target <= ${LEASE + 2} s (lease + 2 s): ${Math.max(...takeovers) <= LEASE + 2 ? 'met' : 'NOT met'}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -20,7 +20,13 @@ function generate(toolId: string) {
     let previous = `in_${c}`;
     for (let s = 0; s < 8 && nodelist.length < NODES - 1; s++) {
       const out = `l_${c}_${s}`;
-      nodelist.push({ node_id: `step_${c}_${s}`, app_id: toolId, inputs: { src: [{ enid: previous }] }, outputs: { dst: [{ enid: out }] }, parameters: { level: { value: s, variable: true } } });
+      nodelist.push({
+        node_id: `step_${c}_${s}`,
+        app_id: toolId,
+        inputs: { src: [{ enid: previous }] },
+        outputs: { dst: [{ enid: out }] },
+        parameters: { level: { value: s, variable: true } },
+      });
       previous = out;
     }
     nodelist.push({ node_id: `store_${c}`, app_id: 'storedata', name: 'storedata', inputs: { data: { enid: previous } } });
@@ -46,7 +52,7 @@ async function main() {
       },
     },
   });
-  const tool = ((await transport.json<any>('GET', `${project}/tools/step/`)).tools[0].configs._id) as string;
+  const tool = (await transport.json<any>('GET', `${project}/tools/step/`)).tools[0].configs._id as string;
   const configs = generate(tool);
   const body = Buffer.from(JSON.stringify({ workflow_version: 1, configs }));
 
@@ -82,11 +88,17 @@ async function main() {
   await gdflow.stop();
   rmSync(gdflow.dataDir, { recursive: true, force: true });
   const m = (xs: number[]) => median(xs).toFixed(1);
-  process.stdout.write(`\nbench:workflow on ${machine()}; ${configs.nodelist.length} nodes, body ${(body.length / 1024).toFixed(0)} KiB, template ${(size / 1024).toFixed(0)} KiB, ${ROUNDS} rounds, medians\n`);
+  process.stdout.write(
+    `\nbench:workflow on ${machine()}; ${configs.nodelist.length} nodes, body ${(body.length / 1024).toFixed(0)} KiB, template ${(size / 1024).toFixed(0)} KiB, ${ROUNDS} rounds, medians\n`,
+  );
   process.stdout.write('| step | gdflow ms | bare node:http (receive + JSON.parse) ms | ratio |\n|---|---|---|---|\n');
-  process.stdout.write(`| PutWorkflow (validate ${configs.nodelist.length} nodes, pin tools, store) | ${m(put)} | ${m(peer)} | ${(median(put) / median(peer)).toFixed(1)}x |\n`);
+  process.stdout.write(
+    `| PutWorkflow (validate ${configs.nodelist.length} nodes, pin tools, store) | ${m(put)} | ${m(peer)} | ${(median(put) / median(peer)).toFixed(1)}x |\n`,
+  );
   process.stdout.write(`| GetExecutableWorkflow (build the run template) | ${m(get)} | - | - |\n`);
-  process.stdout.write(`all PutWorkflow ms: ${put.map((x) => x.toFixed(1)).join(', ')}; all GetExecutableWorkflow ms: ${get.map((x) => x.toFixed(1)).join(', ')}\n`);
+  process.stdout.write(
+    `all PutWorkflow ms: ${put.map((x) => x.toFixed(1)).join(', ')}; all GetExecutableWorkflow ms: ${get.map((x) => x.toFixed(1)).join(', ')}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

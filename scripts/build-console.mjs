@@ -40,13 +40,19 @@ const script = outputs.find((name) => name.startsWith('main-') && name.endsWith(
 const style = outputs.find((name) => name.startsWith('main-') && name.endsWith('.css'));
 if (!script || !style) throw new Error(`the console build made no script or no style sheet: ${outputs.join(', ')}`);
 copyFileSync(join(root, 'console', 'favicon.svg'), join(out, 'favicon.svg'));
-const html = readFileSync(join(root, 'console', 'index.html'), 'utf8').replaceAll('{{script}}', script).replaceAll('{{style}}', style);
+const html = readFileSync(join(root, 'console', 'index.html'), 'utf8')
+  .replaceAll('{{script}}', script)
+  .replaceAll('{{style}}', style);
 writeFileSync(join(out, 'index.html'), html);
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-const sizes = outputs.filter((name) => name.endsWith('.js')).map((name) => {
-  const js = readFileSync(join(out, name));
-  return { name, size: js.length, gzipped: gzipSync(js, { level: 9 }).length };
-});
+const sizes = outputs
+  .filter((name) => name.endsWith('.js'))
+  .map((name) => {
+    const js = readFileSync(join(out, name));
+    return { name, size: js.length, gzipped: gzipSync(js, { level: 9 }).length };
+  });
 const total = sizes.reduce((sum, s) => sum + s.gzipped, 0);
-console.log(`gdflow: console built in dist/console/: ${sizes.map((s) => `${s.name} ${kb(s.size)} (${kb(s.gzipped)} gzipped)`).join(', ')}; all JavaScript ${kb(total)} gzipped`);
+console.log(
+  `gdflow: console built in dist/console/: ${sizes.map((s) => `${s.name} ${kb(s.size)} (${kb(s.gzipped)} gzipped)`).join(', ')}; all JavaScript ${kb(total)} gzipped`,
+);

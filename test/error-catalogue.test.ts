@@ -12,7 +12,10 @@ function documentedErrors(): Array<{ status: number; code: string; operations: s
     .split('\n')
     .filter((line) => /^\| \d{3} \|/.test(line))
     .map((line) => {
-      const [status, code, operations, pattern] = line.split('|').slice(1, 5).map((c) => c.trim());
+      const [status, code, operations, pattern] = line
+        .split('|')
+        .slice(1, 5)
+        .map((c) => c.trim());
       return { status: Number(status), code: code!, operations: operations!.split(',').map((o) => o.trim()), pattern: pattern! };
     });
 }

@@ -69,8 +69,14 @@ describe('signing: HMAC-SHA1', () => {
   const reference = (key: string | Buffer, text: string) => createHmac('sha1', key).update(text, 'utf8').digest('base64');
 
   it('matches RFC 2202 test cases 1, 2 and 6', () => {
-    assert.equal(Buffer.from(hmacSha1Base64(hmacSha1Key(Buffer.alloc(20, 0x0b)), 'Hi There'), 'base64').toString('hex'), 'b617318655057264e28bc0b6fb378c8ef146be00');
-    assert.equal(Buffer.from(hmacSha1Base64(hmacSha1Key('Jefe'), 'what do ya want for nothing?'), 'base64').toString('hex'), 'effcdf6ae5eb2fa2d27416d5f184df9c259a7c79');
+    assert.equal(
+      Buffer.from(hmacSha1Base64(hmacSha1Key(Buffer.alloc(20, 0x0b)), 'Hi There'), 'base64').toString('hex'),
+      'b617318655057264e28bc0b6fb378c8ef146be00',
+    );
+    assert.equal(
+      Buffer.from(hmacSha1Base64(hmacSha1Key('Jefe'), 'what do ya want for nothing?'), 'base64').toString('hex'),
+      'effcdf6ae5eb2fa2d27416d5f184df9c259a7c79',
+    );
     // A key longer than a block is hashed first.
     assert.equal(
       Buffer.from(hmacSha1Base64(hmacSha1Key(Buffer.alloc(80, 0xaa)), 'Test Using Larger Than Block-Size Key - Hash Key First'), 'base64').toString('hex'),
@@ -85,7 +91,9 @@ describe('signing: HMAC-SHA1', () => {
       assert.equal(hmacSha1Base64(key, text), reference(fixture.access_key_secret, text), `length ${length}`);
     }
     for (let i = 0; i < 500; i++) {
-      const secret = randomBytes(1 + (i % 100)).toString('base64').slice(0, 1 + (i % 90));
+      const secret = randomBytes(1 + (i % 100))
+        .toString('base64')
+        .slice(0, 1 + (i % 90));
       const text = randomBytes(i * 3).toString('latin1');
       assert.equal(hmacSha1Base64(hmacSha1Key(secret), text), reference(secret, text), `key ${JSON.stringify(secret)}`);
     }

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
  */
 const answers = new Map<string, { status: number; body: Buffer; type: string }>();
 const recorded = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Record<string, { status: number; body: string; type: string }>;
-for (const [target, answer] of Object.entries(recorded)) answers.set(target, { status: answer.status, type: answer.type, body: Buffer.from(answer.body, 'utf8') });
+for (const [target, answer] of Object.entries(recorded))
+  answers.set(target, { status: answer.status, type: answer.type, body: Buffer.from(answer.body, 'utf8') });
 
 const server = createServer((req, res) => {
   const answer = answers.get(req.url ?? '');

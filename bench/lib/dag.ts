@@ -5,7 +5,11 @@ import type { Transport } from '../../src/client/transport.js';
  * of `steps` jobs, the first writing a line (`echo x > out`), each next one copying its input and adding a line.
  * Peers (make, snakemake) run the same shape.
  */
-export async function registerDag(transport: Transport, project: string, options: { chains: number; steps: number; requirements: Record<string, unknown> }): Promise<void> {
+export async function registerDag(
+  transport: Transport,
+  project: string,
+  options: { chains: number; steps: number; requirements: Record<string, unknown> },
+): Promise<void> {
   const { chains, steps, requirements } = options;
   const tools = {
     first: { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements },

@@ -37,7 +37,9 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<Re
 export async function startGdflow(extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'gdflow-bench-')), cli = CLI): Promise<ServerProcess> {
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", profiles the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const match = await waitFor(child, /listening on (http:\/\/\S+)/, 'gdflow');
   return {
     url: match[1]!,
@@ -57,7 +59,13 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Create an account with the CLI (as an operator would) and return a client for it. */
-export function createAccount(dataDir: string, url: string, name: string, extraArgs: string[] = [], cli = CLI): { transport: Transport; id: string; secret: string } {
+export function createAccount(
+  dataDir: string,
+  url: string,
+  name: string,
+  extraArgs: string[] = [],
+  cli = CLI,
+): { transport: Transport; id: string; secret: string } {
   const result = spawnSync(process.execPath, [cli, 'admin', 'create-account', name, '--data-dir', dataDir, ...extraArgs, '--json'], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`create-account failed: ${result.stderr}`);
   const key = JSON.parse(result.stdout) as { access_key_id: string; access_key_secret: string };

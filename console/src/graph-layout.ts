@@ -51,7 +51,12 @@ export function textWidth(text: string, font = FONT): number {
 /** What a node shows: its alias (or id) on top, the tool or step below. */
 export function nodeLines(node: GraphView['nodes'][number]): [string, string] {
   const title = node.alias?.trim() || node.node_id;
-  const sub = node.kind === 'tool' ? `${node.tool?.name ?? node.name}${node.tool ? ` v${node.tool.version}` : ''}` : node.kind === 'load' ? t('load data') : t('store data');
+  const sub =
+    node.kind === 'tool'
+      ? `${node.tool?.name ?? node.name}${node.tool ? ` v${node.tool.version}` : ''}`
+      : node.kind === 'load'
+        ? t('load data')
+        : t('store data');
   return [title, sub];
 }
 
@@ -61,7 +66,11 @@ export const edgeLabel = (edge: GraphEdge): string => (edge.formats.length > 0 ?
 export function layoutGraph(view: GraphView): GraphLayout {
   const sized = view.nodes.map((node) => {
     const [title, sub] = nodeLines(node);
-    return { id: node.node_id, width: Math.min(260, Math.max(110, Math.ceil(Math.max(textWidth(title), textWidth(sub, SMALL_FONT))) + 28)), height: NODE_HEIGHT };
+    return {
+      id: node.node_id,
+      width: Math.min(260, Math.max(110, Math.ceil(Math.max(textWidth(title), textWidth(sub, SMALL_FONT))) + 28)),
+      height: NODE_HEIGHT,
+    };
   });
   const placed = layered(sized, view.edges, { rankGap: 80, nodeGap: 16, linkGap: 6, margin: 14 });
   const nodes = new Map<string, PlacedNode>();

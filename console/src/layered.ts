@@ -141,7 +141,12 @@ export function layered(nodes: LayoutNode[], edges: LayoutEdge[], options: Layou
   const sweeps = options.sweeps ?? 16;
   for (let s = 0; s < sweeps && fewest > 0; s++) {
     const downward = s % 2 === 0;
-    const sequence = downward ? ranks.map((_, r) => r).slice(1) : ranks.map((_, r) => r).reverse().slice(1);
+    const sequence = downward
+      ? ranks.map((_, r) => r).slice(1)
+      : ranks
+          .map((_, r) => r)
+          .reverse()
+          .slice(1);
     for (const r of sequence) {
       const row = ranks[r]!;
       const key = new Map<number, number>();

@@ -90,7 +90,12 @@ function App() {
 function LangSwitch() {
   const lang = useLang();
   return (
-    <button type="button" class="lang" onClick={() => setLang(lang === 'zh' ? 'en' : 'zh')} lang={lang === 'zh' ? 'en' : 'zh-CN'} aria-label={lang === 'zh' ? 'Switch to English' : '切换到中文'}>
+    <button
+      type="button"
+      class="lang"
+      onClick={() => setLang(lang === 'zh' ? 'en' : 'zh')}
+      lang={lang === 'zh' ? 'en' : 'zh-CN'}
+      aria-label={lang === 'zh' ? 'Switch to English' : '切换到中文'}>
       {lang === 'zh' ? 'English' : '中文'}
     </button>
   );
@@ -106,7 +111,15 @@ function Page({ route }: { route: Route }) {
       return <ToolPage key={`${a}/${b}`} name={a} version={b === undefined ? undefined : Number(b)} owner={route.query.get('owner') ?? undefined} />;
     case 'workflows':
       if (a === undefined) return <WorkflowList />;
-      return <WorkflowPage key={`${a}/${b}`} name={a} version={b === undefined ? undefined : Number(b)} node={route.query.get('node') ?? undefined} owner={route.query.get('owner') ?? undefined} />;
+      return (
+        <WorkflowPage
+          key={`${a}/${b}`}
+          name={a}
+          version={b === undefined ? undefined : Number(b)}
+          node={route.query.get('node') ?? undefined}
+          owner={route.query.get('owner') ?? undefined}
+        />
+      );
     case 'run':
       if (a === undefined) return <NotFound />;
       return <RunForm key={`${a}/${b}`} name={a} version={b === undefined ? undefined : Number(b)} owner={route.query.get('owner') ?? undefined} />;

@@ -15,7 +15,10 @@ export function parseHash(hash: string): Route {
   const q = text.indexOf('?');
   const path = q < 0 ? text : text.slice(0, q);
   return {
-    parts: path.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p)),
+    parts: path
+      .split('/')
+      .filter((p) => p !== '')
+      .map((p) => decodeURIComponent(p)),
     query: new URLSearchParams(q < 0 ? '' : text.slice(q + 1)),
   };
 }

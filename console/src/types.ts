@@ -98,7 +98,10 @@ export interface DataEntry {
 export interface RunTemplate {
   name: string | null;
   description: string;
-  Inputs: Record<string, { alias?: string; category?: string; type?: string; required: boolean; minitems: number; maxitems: number; formats: string[]; data: DataEntry[] }>;
+  Inputs: Record<
+    string,
+    { alias?: string; category?: string; type?: string; required: boolean; minitems: number; maxitems: number; formats: string[]; data: DataEntry[] }
+  >;
   Outputs: Record<string, { alias?: string; type?: string; minitems: number; maxitems: number; formats: string[]; data: DataEntry[] }>;
   Parameters: Record<string, { alias?: string; parameters: Record<string, TemplateParameter> }>;
   [key: string]: unknown;

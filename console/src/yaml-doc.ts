@@ -27,13 +27,21 @@ export interface Problem {
   column?: number;
 }
 
-export type Parsed = { ok: true; definition: Record<string, unknown>; inApp: boolean; counter: LineCounter; doc: Document.Parsed } | { ok: false; problems: Problem[] };
+export type Parsed =
+  { ok: true; definition: Record<string, unknown>; inApp: boolean; counter: LineCounter; doc: Document.Parsed } | { ok: false; problems: Problem[] };
 
 export function parseTool(text: string): Parsed {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    return { ok: false, problems: doc.errors.map((e) => ({ message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), line: e.linePos?.[0].line, column: e.linePos?.[0].col })) };
+    return {
+      ok: false,
+      problems: doc.errors.map((e) => ({
+        message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+        line: e.linePos?.[0].line,
+        column: e.linePos?.[0].col,
+      })),
+    };
   }
   const value = doc.toJS() as unknown;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,7 +57,10 @@ export function parseTool(text: string): Parsed {
 export function locate(parsed: Extract<Parsed, { ok: true }>, message: string): Problem {
   const match = /since ([A-Za-z_][\w-]*(?:(?:\.[\w-]+)|\[\d+\])*)/.exec(message) ?? /^([A-Za-z_][\w-]*(?:(?:\.[\w-]+)|\[\d+\])+)/.exec(message);
   if (!match) return { message };
-  const path = match[1]!.split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const path = match[1]!
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== '')
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   const base = parsed.inApp ? ['app'] : [];
   for (let k = path.length; k > 0; k--) {
     const node = parsed.doc.getIn([...base, ...path.slice(0, k)], true) as { range?: [number, number, number] } | undefined;

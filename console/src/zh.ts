@@ -123,7 +123,8 @@ export const ZH: Record<string, string> = {
   'Selected node': '所选节点',
   'Show every format (this input takes {f})': '显示所有格式（此输入接受 {f}）',
   'Sign in': '登录',
-  'Sign in with an access key of your account (gdflow admin create-account or create-key prints one).': '使用您账户的访问密钥登录（gdflow admin create-account 或 create-key 会打印一个）。',
+  'Sign in with an access key of your account (gdflow admin create-account or create-key prints one).':
+    '使用您账户的访问密钥登录（gdflow admin create-account 或 create-key 会打印一个）。',
   'Sign out': '退出登录',
   'Signing in…': '登录中…',
   Size: '大小',
@@ -147,7 +148,8 @@ export const ZH: Record<string, string> = {
   'The smallest value is {n}.': '最小值为 {n}。',
   'The task {status}: this is one of its partial outputs.': '任务{status}：这是它的部分输出之一。',
   'The task {status}: what it stored is only part of its outputs.': '任务{status}：它存储的只是其输出的一部分。',
-  'The task, its jobs, logs and working files are removed (stored outputs stay in the data store). This cannot be undone.': '任务及其作业、日志和工作文件将被删除（已存储的输出保留在数据存储中）。此操作无法撤销。',
+  'The task, its jobs, logs and working files are removed (stored outputs stay in the data store). This cannot be undone.':
+    '任务及其作业、日志和工作文件将被删除（已存储的输出保留在数据存储中）。此操作无法撤销。',
   'The workflow graph is not available; the jobs are listed below.': '无法获取工作流图；作业列在下方。',
   'There is no access key with this ID (or it was revoked).': '不存在此 ID 的访问密钥（或已被吊销）。',
   'This folder is empty.': '此文件夹为空。',

@@ -18,8 +18,7 @@ export function junitXml(finished: Finished[], suiteName: string, classname: str
     .map(({ entry: { test }, result }) => {
       const attributes = `name="${escape(test.id)}" classname="${escape(classname)}" file="${escape(test.tool)}" time="${result.outcome.seconds.toFixed(3)}"`;
       const properties =
-        `<properties><property name="category" value="${escape(test.tags.join(', '))}"/>` +
-        `<property name="doc" value="${escape(test.doc)}"/></properties>`;
+        `<properties><property name="category" value="${escape(test.tags.join(', '))}"/>` + `<property name="doc" value="${escape(test.doc)}"/></properties>`;
       if (result.status === 'PASS') return `  <testcase ${attributes}>${properties}</testcase>`;
       const verdict =
         result.status === 'UNSUPPORTED'

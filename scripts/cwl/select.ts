@@ -28,7 +28,10 @@ export class SelectionError extends Error {
 /** The tests the tag filters keep, numbered from 1 in suite order. */
 export function numberTests(tests: ConformanceTest[], selection: Selection): NumberedTest[] {
   const known = new Set(tests.flatMap((test) => test.tags));
-  for (const [option, names] of [['--tags', selection.tags], ['--exclude-tags', selection.excludeTags]] as const) {
+  for (const [option, names] of [
+    ['--tags', selection.tags],
+    ['--exclude-tags', selection.excludeTags],
+  ] as const) {
     const unknown = (names ?? []).filter((name) => !known.has(name));
     // A misspelt tag would otherwise select nothing, or exclude nothing, and look like a result.
     if (unknown.length > 0) throw new SelectionError(`${option}: no test is tagged ${unknown.join(', ')} (tags: ${[...known].sort().join(', ')})`);

@@ -63,7 +63,6 @@ export function describeMismatch(mismatch: Mismatch): string {
   ].join('\n');
 }
 
-
 export function clip(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= length ? flat : `${flat.slice(0, length)}... (${flat.length} characters)`;

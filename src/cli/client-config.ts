@@ -21,7 +21,11 @@ export const SETTINGS = {
   access_key_secret: { env: 'GDFLOW_ACCESS_KEY_SECRET', flag: '--access-key-secret', description: 'access key secret' },
   account: { env: 'GDFLOW_ACCOUNT', flag: '--account', description: "account to address (default: the key's own account)" },
   project: { env: 'GDFLOW_PROJECT', flag: '--project', description: "project of tools, workflows and tasks (default: 'default')" },
-  ca_file: { env: 'GDFLOW_CA_FILE', flag: '--ca-file', description: 'PEM file of a CA to trust for an https:// endpoint (a private CA), besides the usual ones' },
+  ca_file: {
+    env: 'GDFLOW_CA_FILE',
+    flag: '--ca-file',
+    description: 'PEM file of a CA to trust for an https:// endpoint (a private CA), besides the usual ones',
+  },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -67,12 +71,14 @@ export function readConfigFile(path: string = configFilePath()): ConfigFile {
   const doc = raw as Record<string, unknown>;
   const profiles: Record<string, Profile> = {};
   const given = doc.profiles ?? {};
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw usageError(`config file ${path}: 'profiles' must be a mapping of profile names`);
+  if (typeof given !== 'object' || given === null || Array.isArray(given))
+    throw usageError(`config file ${path}: 'profiles' must be a mapping of profile names`);
   for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
     if (typeof value !== 'object' || value === null) throw usageError(`config file ${path}: profile '${name}' must be a mapping`);
     const profile: Profile = {};
     for (const [key, setting] of Object.entries(value as Record<string, unknown>)) {
-      if (!(SETTING_NAMES as string[]).includes(key)) throw usageError(`config file ${path}: profile '${name}' has unknown setting '${key}' (known: ${SETTING_NAMES.join(', ')})`);
+      if (!(SETTING_NAMES as string[]).includes(key))
+        throw usageError(`config file ${path}: profile '${name}' has unknown setting '${key}' (known: ${SETTING_NAMES.join(', ')})`);
       if (setting !== null && setting !== undefined) profile[key as SettingName] = String(setting);
     }
     profiles[name] = profile;
@@ -118,7 +124,9 @@ export function resolveSettings(options: { profile?: string | undefined; flags?:
   const explicit = Boolean(options.profile || env.GDFLOW_PROFILE);
   if (explicit && !config.profiles[profile]) {
     const known = Object.keys(config.profiles);
-    throw usageError(`profile '${profile}' is not in ${file} (${known.length ? `known: ${known.join(', ')}` : 'it has no profiles'}); create it with: gdflow config set --profile ${profile} --endpoint URL ...`);
+    throw usageError(
+      `profile '${profile}' is not in ${file} (${known.length ? `known: ${known.join(', ')}` : 'it has no profiles'}); create it with: gdflow config set --profile ${profile} --endpoint URL ...`,
+    );
   }
   const values: Profile = {};
   const sources: ResolvedSettings['sources'] = {};

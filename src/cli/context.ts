@@ -24,7 +24,10 @@ export function clientCommand(command: Command, options: { json?: boolean | stri
 }
 
 export function settingsFor(flags: ClientFlags): ResolvedSettings {
-  return resolveSettings({ profile: flags.profile, flags: { ...(flags.project ? { project: flags.project } : {}), ...(flags.caFile ? { ca_file: flags.caFile } : {}) } });
+  return resolveSettings({
+    profile: flags.profile,
+    flags: { ...(flags.project ? { project: flags.project } : {}), ...(flags.caFile ? { ca_file: flags.caFile } : {}) },
+  });
 }
 
 /** A signed client for the chosen profile (exit 2 when nothing is configured). */
@@ -34,5 +37,9 @@ export function clientFor(flags: ClientFlags): Client {
 
 /** The `--profile`/`--project`/`--ca-file` a command was given, to repeat in the commands it suggests. */
 export function contextArgs(flags: ClientFlags): string {
-  return [flags.profile ? ` --profile ${flags.profile}` : '', flags.project ? ` --project ${flags.project}` : '', flags.caFile ? ` --ca-file ${flags.caFile}` : ''].join('');
+  return [
+    flags.profile ? ` --profile ${flags.profile}` : '',
+    flags.project ? ` --project ${flags.project}` : '',
+    flags.caFile ? ` --ca-file ${flags.caFile}` : '',
+  ].join('');
 }

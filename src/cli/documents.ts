@@ -85,7 +85,8 @@ export function workflowDocument(doc: unknown, path: string): { name: string | u
     body = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   }
-  if (!isObject(body) || !Array.isArray(body.nodelist)) throw usageError(`${path}: expected a workflow with a 'nodelist' (a mapping under 'workflow:'), as in 'gdflow workflow get' output`);
+  if (!isObject(body) || !Array.isArray(body.nodelist))
+    throw usageError(`${path}: expected a workflow with a 'nodelist' (a mapping under 'workflow:'), as in 'gdflow workflow get' output`);
   name ??= body.name;
   description ??= body.description;
   // Only the node list is the configuration; name, version and account are the document's.
@@ -111,7 +112,9 @@ export const usesAccountPlaceholder = (configs: WorkflowConfigs): boolean =>
 export function fillAccount(configs: WorkflowConfigs, account: string): WorkflowConfigs {
   return {
     ...configs,
-    nodelist: configs.nodelist.map((node) => (typeof node.app_id === 'string' ? { ...node, app_id: node.app_id.replaceAll(ACCOUNT_PLACEHOLDER, account) } : node)),
+    nodelist: configs.nodelist.map((node) =>
+      typeof node.app_id === 'string' ? { ...node, app_id: node.app_id.replaceAll(ACCOUNT_PLACEHOLDER, account) } : node,
+    ),
   };
 }
 
@@ -120,7 +123,8 @@ export function fillAccount(configs: WorkflowConfigs, account: string): Workflow
  * or a whole ActivateWorkflow body `{workflow_name, workflow_version, task_name, parameters}`.
  */
 export function runDocument(doc: unknown, path: string): Partial<ActivateWorkflowRequest> & { parameters: RunParameters } {
-  if (!isObject(doc)) throw usageError(`${path}: expected run parameters (a mapping with Inputs, Outputs, Parameters), as 'gdflow workflow getparam' prints them`);
+  if (!isObject(doc))
+    throw usageError(`${path}: expected run parameters (a mapping with Inputs, Outputs, Parameters), as 'gdflow workflow getparam' prints them`);
   if (isObject(doc.parameters) && (doc.workflow_name !== undefined || doc.parameters.Inputs !== undefined || doc.parameters.Outputs !== undefined)) {
     const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters as RunParameters };
     if (typeof doc.workflow_name === 'string') body.workflow_name = doc.workflow_name;

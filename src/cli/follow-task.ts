@@ -49,7 +49,10 @@ export async function followTask(client: Client, taskId: string, options: Follow
         jobs = seen ?? [];
         const running = current(jobs).join(', ') || '-';
         if (live) {
-          bar ??= progressBar(task.progress.total, `${task.task_name} [{bar}] {value}/{total} nodes | {status} | running: {running}`, { enabled: true, payload: { status: task.status, running } });
+          bar ??= progressBar(task.progress.total, `${task.task_name} [{bar}] {value}/{total} nodes | {status} | running: {running}`, {
+            enabled: true,
+            payload: { status: task.status, running },
+          });
           bar.setTotal(task.progress.total);
           bar.update(task.progress.done, { status: task.status, running });
         } else if (!options.quiet) {
@@ -80,7 +83,9 @@ export function jobFailure(job: Pick<Job, 'exit_code' | 'reason'>): string {
 
 /** The closing lines of a followed task: how it ended and, when it failed, which jobs and why. */
 export function reportEnd(task: Task, jobs: Job[]): string[] {
-  const lines = [`task ${task.task_name} (${task.task_id}) ${task.status} after ${formatDuration(runTime(task))}: ${task.progress.done}/${task.progress.total} nodes done`];
+  const lines = [
+    `task ${task.task_name} (${task.task_id}) ${task.status} after ${formatDuration(runTime(task))}: ${task.progress.done}/${task.progress.total} nodes done`,
+  ];
   if (task.status !== 'succeeded') {
     if (task.reason) lines.push(`  reason: ${task.reason}`);
     for (const job of jobs.filter((j) => j.status === 'failed')) {

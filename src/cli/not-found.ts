@@ -81,7 +81,7 @@ function inPublic(client: Client, kind: string, name: string, names: (client: Cl
   };
 }
 
-export const missingTool = (client: Client, name: string): (error: unknown) => Promise<never> =>
+export const missingTool = (client: Client, name: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => ({
     kind: 'tool',
     name,
@@ -90,7 +90,7 @@ export const missingTool = (client: Client, name: string): (error: unknown) => P
     elsewhere: inPublic(client, 'tool', name, toolNames),
   }));
 
-export const missingWorkflow = (client: Client, name: string): (error: unknown) => Promise<never> =>
+export const missingWorkflow = (client: Client, name: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => ({
     kind: 'workflow',
     name,
@@ -100,7 +100,7 @@ export const missingWorkflow = (client: Client, name: string): (error: unknown) 
   }));
 
 /** Tasks are looked for among the newest thousand; a task name given for an id is pointed at its id. */
-export const missingTask = (client: Client, id: string): (error: unknown) => Promise<never> =>
+export const missingTask = (client: Client, id: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => {
     const tasks = (await client.listTasks({ size: 1000 }).catch(() => ({ task_list: [] }))).task_list;
     const named = tasks.find((t) => t.task_name === id);
@@ -118,7 +118,7 @@ export const missingTask = (client: Client, id: string): (error: unknown) => Pro
   });
 
 /** A data item is looked for in its directory: `alice:/reads/a.fq` among the items of `alice:/reads/`. */
-export const missingData = (client: Client, name: string): (error: unknown) => Promise<never> =>
+export const missingData = (client: Client, name: string): ((error: unknown) => Promise<never>) =>
   unlessMissing(async () => {
     const ref = await client.dataRef(name);
     const dir = `${ref.account}:${ref.path.slice(0, ref.path.lastIndexOf('/') + 1)}`;

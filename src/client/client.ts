@@ -92,10 +92,14 @@ export class TaskWaitTimeout extends Error {
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /**
@@ -255,7 +259,9 @@ export class Client {
 
   /** 4.13 GetExecutableWorkflow: the run-parameter template (latest checked version when none is given). */
   async getExecutableWorkflow(workflowName: string, workflowVersion?: number): Promise<{ parameter: RunParameters }> {
-    return this.transport.json('GET', await this.projectPath(`executable-workflows/${segment(workflowName)}/`), { query: { workflow_version: workflowVersion } });
+    return this.transport.json('GET', await this.projectPath(`executable-workflows/${segment(workflowName)}/`), {
+      query: { workflow_version: workflowVersion },
+    });
   }
 
   /** 4.14 ListExecutableWorkflow. */
@@ -265,7 +271,9 @@ export class Client {
 
   /** docs/wire.md §2 "set run template": save defaults that later templates return. */
   async setRunTemplate(workflowName: string, workflowVersion: number, parameters: RunParameters): Promise<void> {
-    await this.transport.send('PUT', await this.projectPath(`executable-workflows/${segment(workflowName)}/`), { json: { workflow_version: workflowVersion, parameters } });
+    await this.transport.send('PUT', await this.projectPath(`executable-workflows/${segment(workflowName)}/`), {
+      json: { workflow_version: workflowVersion, parameters },
+    });
   }
 
   /** Nodes and links of a validated version (latest checked when none is given). */
@@ -283,12 +291,19 @@ export class Client {
     // GetWorkflow answers an unknown name with a 400 like any other bad request (INTERFACE.md
     // 4.10), so the versions are read from ListWorkflow, whose only 404 is an empty project.
     const list = await this.listWorkflows().catch(notFoundAs<WorkflowList>({ items: [], workflow_url: '' }));
-    const versions = list.items.flat().filter((w) => w.workflow_name === workflowName).map((w) => w.workflow_version);
+    const versions = list.items
+      .flat()
+      .filter((w) => w.workflow_name === workflowName)
+      .map((w) => w.workflow_version);
     return Math.max(0, ...versions) + 1;
   }
 
   /** CreateWorkflow then PutWorkflow, as registerTool. */
-  async registerWorkflow(workflowName: string, configs: WorkflowConfigs, options: { description?: string } = {}): Promise<{ workflow_name: string; workflow_version: number }> {
+  async registerWorkflow(
+    workflowName: string,
+    configs: WorkflowConfigs,
+    options: { description?: string } = {},
+  ): Promise<{ workflow_name: string; workflow_version: number }> {
     const description = options.description ?? '';
     const version = await this.nextWorkflowVersion(workflowName);
     await this.createWorkflow({ workflow_name: workflowName, description, workflow_version: version });

@@ -27,7 +27,13 @@ export class GdApiError extends Error {
 
   /** The wire body plus status and request id, e.g. for `--json` error output. */
   toJSON() {
-    return { status: this.status, error_code: this.errorCode, error_message: this.errorMessage, error_message_chs: this.errorMessageChs, request_id: this.requestId };
+    return {
+      status: this.status,
+      error_code: this.errorCode,
+      error_message: this.errorMessage,
+      error_message_chs: this.errorMessageChs,
+      request_id: this.requestId,
+    };
   }
 }
 

@@ -89,7 +89,8 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { ...request.headers, Date: (this.options.now?.() ?? new Date()).toUTCString() };
       if (contentType) headers['Content-Type'] = contentType;
-      if (body instanceof Uint8Array && (this.options.contentMd5 ?? true) && headers['Content-MD5'] === undefined) headers['Content-MD5'] = contentMd5(Buffer.from(body));
+      if (body instanceof Uint8Array && (this.options.contentMd5 ?? true) && headers['Content-MD5'] === undefined)
+        headers['Content-MD5'] = contentMd5(Buffer.from(body));
       const signature = signRequest(this.options.credentials.accessKeySecret, { method, target, headers });
       headers.Authorization = authorizationHeader(this.options.credentials.accessKeyId, signature);
       let response: Response;
@@ -97,7 +98,7 @@ export class Transport {
         response = await (this.options.fetch ?? fetch)(this.endpoint + target, {
           method,
           headers,
-          body: body as RequestInit["body"],
+          body: body as RequestInit['body'],
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
           ...(streaming ? { duplex: 'half' } : {}),
         } as RequestInit);
@@ -107,7 +108,10 @@ export class Transport {
           await sleep(Math.random() * (this.options.backoffMs ?? 200) * 2 ** attempt);
           continue;
         }
-        throw new GdConnectionError(`cannot reach ${this.endpoint}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`, { cause: error });
+        throw new GdConnectionError(
+          `cannot reach ${this.endpoint}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+          { cause: error },
+        );
       }
       if (response.status < 400) return response;
       if (response.status >= 500 && attempt < retries && request.retryOn !== 'unsent') {

@@ -24,7 +24,8 @@ export const importCwlBody = {
   properties: {
     document: {
       type: 'object',
-      description: 'the packed CWL document as JSON (as gdflow cwl run sends it: one process or a $graph, every `run` inlined, default Files at gdflow: locations)',
+      description:
+        'the packed CWL document as JSON (as gdflow cwl run sends it: one process or a $graph, every `run` inlined, default Files at gdflow: locations)',
     },
     process: { type: 'string', description: 'the process to import, such as #main (absent: #main, or the only process); what it runs is imported with it' },
     name: { type: 'string', description: "the name of that process's tool or workflow (absent: made from its id); the others are named after their ids" },

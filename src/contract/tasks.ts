@@ -202,7 +202,12 @@ export const taskEvent = {
   additionalProperties: false,
 } as const;
 
-export const taskEvents = { type: 'object', properties: { events: { type: 'array', items: taskEvent } }, required: ['events'], additionalProperties: false } as const;
+export const taskEvents = {
+  type: 'object',
+  properties: { events: { type: 'array', items: taskEvent } },
+  required: ['events'],
+  additionalProperties: false,
+} as const;
 
 /** One planned output of a task (docs/tasks.md, "Outputs"); domain/tasks/outputs.ts writes it. */
 export const taskOutput = {

@@ -23,12 +23,14 @@ export const tesExecutor = {
   type: 'object',
   required: ['image', 'command'],
   properties: {
-    image: text('the container image (all executors of a task name the same one on gdflow); the podman, docker and Slurm (podman) executors run in it, bwrap and host ignore it'),
+    image: text(
+      'the container image (all executors of a task name the same one on gdflow); the podman, docker and Slurm (podman) executors run in it, bwrap and host ignore it',
+    ),
     command: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'argv: the program and its arguments, never read by a shell' },
     workdir: text('absolute path the command runs in (default /var/data, the job directory)'),
     stdin: text('absolute path of a file piped to the command'),
-    stdout: text('absolute path the command\'s standard output is written to'),
-    stderr: text('absolute path the command\'s standard error is written to'),
+    stdout: text("absolute path the command's standard output is written to"),
+    stderr: text("absolute path the command's standard error is written to"),
     env: stringMap('environment variables'),
     ignore_error: { type: 'boolean', description: 'go on with the next executor when this one exits non-zero' },
   },
@@ -40,10 +42,12 @@ export const tesInput = {
   properties: {
     name: text('a name'),
     description: text('a description'),
-    url: text('gdflow:/data/name (the caller\'s data store; gdflow://public/name for public data), file:///path under a root the operator allows, or http(s):// when the operator allows it'),
+    url: text(
+      "gdflow:/data/name (the caller's data store; gdflow://public/name for public data), file:///path under a root the operator allows, or http(s):// when the operator allows it",
+    ),
     path: text('absolute path in the container'),
     type: fileType,
-    content: text('the file\'s content (UTF-8, up to 128 KiB); url is then ignored'),
+    content: text("the file's content (UTF-8, up to 128 KiB); url is then ignored"),
     streamable: { type: 'boolean', description: 'accepted; inputs are always staged whole' },
   },
 } as const;
@@ -54,7 +58,7 @@ export const tesOutput = {
   properties: {
     name: text('a name'),
     description: text('a description'),
-    url: text('gdflow:/data/name: where in the caller\'s data store the file (or, for a DIRECTORY, the files below it) is stored'),
+    url: text("gdflow:/data/name: where in the caller's data store the file (or, for a DIRECTORY, the files below it) is stored"),
     path: text('absolute path in the container'),
     path_prefix: text('TES 1.1 wildcards: not supported'),
     type: fileType,
@@ -79,7 +83,7 @@ export const tesTaskBody = {
   type: 'object',
   required: ['executors'],
   properties: {
-    name: text('a name (free text; the gdflow task\'s name is made from it)'),
+    name: text("a name (free text; the gdflow task's name is made from it)"),
     description: text('a description'),
     inputs: { type: 'array', items: tesInput },
     outputs: { type: 'array', items: tesOutput },
@@ -113,11 +117,11 @@ const taskLog = {
   required: ['logs', 'outputs'],
   properties: {
     logs: { type: 'array', items: executorLog },
-    metadata: stringMap('gdflow\'s task and job ids, the job\'s attempt, image digest and cache hit'),
+    metadata: stringMap("gdflow's task and job ids, the job's attempt, image digest and cache hit"),
     start_time: text('RFC 3339'),
     end_time: text('RFC 3339'),
     outputs: { type: 'array', items: outputFileLog },
-    system_logs: { type: 'array', items: { type: 'string' }, description: 'the job\'s reason and events (FULL view only)' },
+    system_logs: { type: 'array', items: { type: 'string' }, description: "the job's reason and events (FULL view only)" },
   },
 } as const;
 
@@ -141,7 +145,7 @@ export const tesTaskView = {
   },
 } as const;
 
-export const tesCreateResponse = { type: 'object', required: ['id'], properties: { id: text('the new task\'s id (a gdflow task id)') } } as const;
+export const tesCreateResponse = { type: 'object', required: ['id'], properties: { id: text("the new task's id (a gdflow task id)") } } as const;
 export const tesCancelResponse = { type: 'object', description: 'an empty object', additionalProperties: false } as const;
 
 export const tesListResponse = {
@@ -189,7 +193,7 @@ export const tesServiceInfo = {
     createdAt: text('RFC 3339'),
     updatedAt: text('RFC 3339'),
     environment: text('prod'),
-    version: text('gdflow\'s version'),
+    version: text("gdflow's version"),
     storage: { type: 'array', items: { type: 'string' }, description: 'the URL forms inputs and outputs may use here' },
     tesResources_backend_parameters: { type: 'array', items: { type: 'string' } },
   },

@@ -29,7 +29,7 @@ export const inputDefinition = {
   properties: {
     ...portMembers,
     formats: { type: 'array', items: { type: 'string' }, description: 'the format names the input accepts (file name endings); empty: any' },
-    stdin: { type: 'boolean', description: 'the input is connected to the command\'s stdin' },
+    stdin: { type: 'boolean', description: "the input is connected to the command's stdin" },
   },
   additionalProperties: false,
 } as const;
@@ -40,7 +40,7 @@ export const outputDefinition = {
   properties: {
     ...portMembers,
     formats: { type: 'string', description: 'the format names the output is written in, comma-separated (`bam` or `bam,bai`)' },
-    stdout: { type: 'boolean', description: 'the command\'s stdout is written to the output' },
+    stdout: { type: 'boolean', description: "the command's stdout is written to the output" },
   },
   additionalProperties: false,
 } as const;
@@ -98,7 +98,10 @@ export const toolDefinition = {
     requirements: {
       type: 'object',
       properties: {
-        container: { type: 'object', properties: { image: { type: 'string', description: 'an image reference with tag' }, type: { type: 'string', description: 'docker' } } },
+        container: {
+          type: 'object',
+          properties: { image: { type: 'string', description: 'an image reference with tag' }, type: { type: 'string', description: 'docker' } },
+        },
         resources: {
           type: 'object',
           properties: {

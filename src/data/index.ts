@@ -11,11 +11,4 @@ export {
   TEMP_PREFIX,
   type DataRef,
 } from './names.js';
-export {
-  DataChecksumError,
-  DataNotFoundError,
-  DataStore,
-  DataTooLargeError,
-  type DataItemInfo,
-  type WriteOptions,
-} from './data-store.js';
+export { DataChecksumError, DataNotFoundError, DataStore, DataTooLargeError, type DataItemInfo, type WriteOptions } from './data-store.js';

@@ -26,7 +26,8 @@ export interface DemoOptions {
   say: (line: string) => void;
 }
 
-const inContainers = (config: Config) => config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
+const inContainers = (config: Config) =>
+  config.executor === 'podman' || config.executor === 'docker' || (config.executor === 'slurm' && config.slurmWrap === 'podman');
 
 /** The commands the demo needs on the host: the tools themselves unless they run in the demo image. */
 function missingCommands(config: Config): string[] {
@@ -85,16 +86,27 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
 
     // A sample: a 20 kb reference and simulated 100 bp pairs.
     const { reference, r1, r2 } = demoSample(options.reads);
-    for (const [name, content] of [['/demo/input/ref.fa', Buffer.from(reference)], ['/demo/input/sample1_R1.fq', r1], ['/demo/input/sample1_R2.fq', r2]] as const) {
+    for (const [name, content] of [
+      ['/demo/input/ref.fa', Buffer.from(reference)],
+      ['/demo/input/sample1_R1.fq', r1],
+      ['/demo/input/sample1_R2.fq', r2],
+    ] as const) {
       await api.send('PUT', `/accounts/${ACCOUNT}/data${name}`, { body: content, contentType: 'application/octet-stream' });
     }
     say(`uploaded a 20 kb reference and ${options.reads} simulated read pairs (wgsim)`);
 
-    const { parameter } = await api.json<{ parameter: any }>('GET', `${project}/executable-workflows/${workflow.name}/`, { query: { workflow_version: workflowVersion } });
+    const { parameter } = await api.json<{ parameter: any }>('GET', `${project}/executable-workflows/${workflow.name}/`, {
+      query: { workflow_version: workflowVersion },
+    });
     parameter.Inputs.load_read1.data[0].name = '/demo/input/sample1_R1.fq';
     parameter.Inputs.load_read2.data[0].name = '/demo/input/sample1_R2.fq';
     parameter.Inputs.load_reference.data[0].name = '/demo/input/ref.fa';
-    const outputs = { store_bam: 'sample1.sorted.bam', store_bai: 'sample1.sorted.bam.bai', store_flagstat: 'sample1.flagstat.txt', store_fastp: 'sample1.fastp.json' };
+    const outputs = {
+      store_bam: 'sample1.sorted.bam',
+      store_bai: 'sample1.sorted.bam.bai',
+      store_flagstat: 'sample1.flagstat.txt',
+      store_fastp: 'sample1.fastp.json',
+    };
     for (const [node, file] of Object.entries(outputs)) parameter.Outputs[node].data[0].name = `/demo/results/${file}`;
     const { task_id, task_name } = await api.json<{ task_id: string; task_name: string }>('POST', `${project}/tasks/`, {
       json: { workflow_name: workflow.name, workflow_version: workflowVersion, parameters: parameter },
@@ -134,15 +146,24 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     const fastp = JSON.parse(await read(outputs.store_fastp)) as {
       summary: { before_filtering: { total_reads: number; read1_mean_length: number; gc_content: number }; after_filtering: { total_reads: number } };
     };
-    const line = (pattern: RegExp) => flagstat.split('\n').find((l) => pattern.test(l))?.trim() ?? '?';
-    const { items } = await api.json<{ items: Array<{ name: string; size: number }> }>('GET', `/accounts/${ACCOUNT}/data/`, { query: { prefix: '/demo/results/' } });
+    const line = (pattern: RegExp) =>
+      flagstat
+        .split('\n')
+        .find((l) => pattern.test(l))
+        ?.trim() ?? '?';
+    const { items } = await api.json<{ items: Array<{ name: string; size: number }> }>('GET', `/accounts/${ACCOUNT}/data/`, {
+      query: { prefix: '/demo/results/' },
+    });
     say('');
     say('results (data name, size, file on disk):');
-    for (const item of items) say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.storeRoot, ACCOUNT, item.name.split(':')[1]!)}`);
+    for (const item of items)
+      say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.storeRoot, ACCOUNT, item.name.split(':')[1]!)}`);
     say('');
     say('summary:');
     const before = fastp.summary.before_filtering;
-    say(`  fastp: ${before.total_reads} reads in, ${fastp.summary.after_filtering.total_reads} kept; mean length ${before.read1_mean_length} bp, GC ${(before.gc_content * 100).toFixed(1)}%`);
+    say(
+      `  fastp: ${before.total_reads} reads in, ${fastp.summary.after_filtering.total_reads} kept; mean length ${before.read1_mean_length} bp, GC ${(before.gc_content * 100).toFixed(1)}%`,
+    );
     say(`  flagstat: ${line(/in total/)}; ${line(/ mapped \(/)}; ${line(/properly paired/)}`);
     say('');
     say(`to look further, run: gdflow serve --data-dir ${config.dataDir}   and use the key above`);

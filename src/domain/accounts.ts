@@ -33,7 +33,8 @@ export interface NewAccount {
 }
 
 /** How the audit log names a domain refusal outside HTTP (the API records its error codes instead). */
-export const refusalCode = (error: DomainError): string => ({ invalid: 'InvalidInput', not_found: 'NotFound', forbidden: 'Forbidden', unsupported: 'Unsupported' })[error.kind];
+export const refusalCode = (error: DomainError): string =>
+  ({ invalid: 'InvalidInput', not_found: 'NotFound', forbidden: 'Forbidden', unsupported: 'Unsupported' })[error.kind];
 
 /** The operator running `gdflow admin` (or a program using the services directly): no account, no key. */
 export function operator(user: string = operatorUser()): Actor {

@@ -16,7 +16,8 @@ export function checkName(field: NamedThing, value: unknown): string {
   const shown = value.length > 140 ? `${value.slice(0, 137)}...` : value;
   if (value.length < 3) throw invalid(`${field} '${shown}' is too short (3 to 128 characters)`);
   if (value.length > 128) throw invalid(`${field} '${shown}' is too long (3 to 128 characters)`);
-  if (/[^\x20-\x7e]/.test(value)) throw invalid(`${field} '${shown}' may contain only letters, digits, '-' and '_' (Chinese and other non-ASCII characters are not supported)`);
+  if (/[^\x20-\x7e]/.test(value))
+    throw invalid(`${field} '${shown}' may contain only letters, digits, '-' and '_' (Chinese and other non-ASCII characters are not supported)`);
   if (!/^[A-Za-z]/.test(value)) throw invalid(`${field} '${shown}' must start with a letter`);
   if (!NAME_PATTERN.test(value)) throw invalid(`${field} '${shown}' may contain only letters, digits, '-' and '_'`);
   return value;

@@ -53,7 +53,8 @@ export class CallCache implements CacheFiles {
       if (source.kind === 'data') inputs[mount.sandboxPath] = await this.dataHash(source.account, source.path);
       else {
         const upstream = context.upstreamKey(source.jobId);
-        inputs[mount.sandboxPath] = upstream !== null ? `${upstream}:${source.path}` : (await hashFile(join(this.layout.workDir(taskId, source.nodeId), source.path))).sha256;
+        inputs[mount.sandboxPath] =
+          upstream !== null ? `${upstream}:${source.path}` : (await hashFile(join(this.layout.workDir(taskId, source.nodeId), source.path))).sha256;
       }
     }
     // A TES task's inputs (docs/ga4gh.md): placed by the job itself, known by their content.
@@ -83,7 +84,9 @@ export class CallCache implements CacheFiles {
    * there was none when an earlier job had the key but cannot be used (its outputs are gone or changed).
    */
   async find(key: string, jobId: string, outputs: number, context: CacheContext): Promise<{ hit?: CacheHit; note?: string }> {
-    const found = await this.findJob(key, jobId, context, (_job, spec) => (spec.kind === 'tool' && spec.outputFiles.length === outputs ? spec.outputFiles : undefined));
+    const found = await this.findJob(key, jobId, context, (_job, spec) =>
+      spec.kind === 'tool' && spec.outputFiles.length === outputs ? spec.outputFiles : undefined,
+    );
     if (found.hit?.spec.kind === 'tool') return { hit: { source: found.hit.job, sourceSpec: found.hit.spec } };
     return found.note === undefined ? {} : { note: found.note };
   }
@@ -158,7 +161,11 @@ export class CallCache implements CacheFiles {
    * removed first. With the file system's calls made directly: an activation places a whole task's outputs at once,
    * and a trip through the thread pool per file (several per job) cost more than the call itself.
    */
-  async reuseAtActivation(source: Job, sourceFiles: readonly string[], target: { taskId: string; nodeId: string; files: readonly string[] }): Promise<Record<string, FileStamp>> {
+  async reuseAtActivation(
+    source: Job,
+    sourceFiles: readonly string[],
+    target: { taskId: string; nodeId: string; files: readonly string[] },
+  ): Promise<Record<string, FileStamp>> {
     const from = this.layout.workDir(source.taskId, source.nodeId);
     const to = this.layout.workDir(target.taskId, target.nodeId);
     const stamps: Record<string, FileStamp> = {};

@@ -48,7 +48,9 @@ export async function hashFile(path: string): Promise<FileHash> {
   try {
     before = await handle.stat();
     if (before.size <= READ_WHOLE) {
-      const sha256 = createHash('sha256').update(await handle.readFile()).digest('hex');
+      const sha256 = createHash('sha256')
+        .update(await handle.readFile())
+        .digest('hex');
       return { sha256, size: before.size, mtimeMs: before.mtimeMs };
     }
   } finally {

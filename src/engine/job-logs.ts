@@ -70,7 +70,14 @@ export class FileJobLogs implements JobLogs {
   }
 
   async exists(job: LoggedJob): Promise<boolean> {
-    const found = await Promise.all(this.files(job).map((p) => access(p).then(() => true, () => false)));
+    const found = await Promise.all(
+      this.files(job).map((p) =>
+        access(p).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     return found.some(Boolean);
   }
 

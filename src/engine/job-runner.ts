@@ -131,7 +131,13 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
       return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is missing`, startedAt, endedAt: now() };
     }
     if (!staysInside(mount.source, hostPath, context)) {
-      return { outcome: 'failed', exitCode: null, reason: `input ${describeSource(mount.source)} is a symbolic link out of its job's directory`, startedAt, endedAt: now() };
+      return {
+        outcome: 'failed',
+        exitCode: null,
+        reason: `input ${describeSource(mount.source)} is a symbolic link out of its job's directory`,
+        startedAt,
+        endedAt: now(),
+      };
     }
     mounts.push({ hostPath, sandboxPath: mount.sandboxPath, readOnly: true });
   }

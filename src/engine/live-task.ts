@@ -85,7 +85,10 @@ export class LiveTask implements TaskState {
   respec(entry: LiveJob): void {
     const before = new Set(upstreamOf(entry.spec));
     entry.spec = parseJobSpec(entry.job.spec);
-    this.wire(entry, upstreamOf(entry.spec).filter((id) => !before.has(id)));
+    this.wire(
+      entry,
+      upstreamOf(entry.spec).filter((id) => !before.has(id)),
+    );
   }
 
   private index(entry: LiveJob): void {

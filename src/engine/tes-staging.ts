@@ -74,7 +74,13 @@ async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: st
 }
 
 const describe = (source: StageSource): string =>
-  source.kind === 'data' ? `gdflow:${source.account === '' ? '' : `//${source.account}`}${source.path}` : source.kind === 'file' ? `file://${source.path}` : source.kind === 'url' ? source.url : 'content';
+  source.kind === 'data'
+    ? `gdflow:${source.account === '' ? '' : `//${source.account}`}${source.path}`
+    : source.kind === 'file'
+      ? `file://${source.path}`
+      : source.kind === 'url'
+        ? source.url
+        : 'content';
 
 /** Make the roots and place the inputs; the reason the task cannot run, or undefined. */
 export async function stageTes(part: TesJobPart, workDir: string, dataStore: DataStore, signal: AbortSignal): Promise<string | undefined> {
@@ -105,7 +111,12 @@ async function filesBelow(dir: string, prefix = ''): Promise<string[]> {
 }
 
 /** Store the outputs of a task whose command succeeded; what was stored, and why it stopped when it did. */
-export async function storeTesOutputs(part: TesJobPart, workDir: string, dataStore: DataStore, job: { id: string; nodeId: string }): Promise<{ stored: StoredItem[]; failure?: string }> {
+export async function storeTesOutputs(
+  part: TesJobPart,
+  workDir: string,
+  dataStore: DataStore,
+  job: { id: string; nodeId: string },
+): Promise<{ stored: StoredItem[]; failure?: string }> {
   const stored: StoredItem[] = [];
   for (const output of part.store) {
     const source = hostPath(part, workDir, output.path);

@@ -123,10 +123,13 @@ export class Worker {
       },
     });
     // A wait is a job's reason, not a transition: written with the job's next write, if the job is still in that state.
-    this.waits = new WaitNotes((live, entry, reason) => {
-      entry.job.reason = reason;
-      this.writer.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { reason }, expect: [entry.job.status] });
-    }, () => this.wake());
+    this.waits = new WaitNotes(
+      (live, entry, reason) => {
+        entry.job.reason = reason;
+        this.writer.pending.jobs.push({ id: entry.job.id, taskId: live.task.id, patch: { reason }, expect: [entry.job.status] });
+      },
+      () => this.wake(),
+    );
     const schedulerHost = {
       held: (live: LiveTask) => this.holds(live),
       deleting: (taskId: string) => this.deleting.has(taskId),

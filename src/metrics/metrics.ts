@@ -45,11 +45,39 @@ export class Metrics {
   constructor(sources: MetricsSources = {}, options: { executor?: string; processMetrics?: boolean } = {}) {
     const registers = [this.registry];
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'gdflow_' });
-    this.httpRequests = new Counter({ name: 'gdflow_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
-    this.httpDuration = new Histogram({ name: 'gdflow_http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route pattern and status', labelNames: ['method', 'route', 'status'], buckets: HTTP_BUCKETS, registers });
-    this.jobDuration = new Histogram({ name: 'gdflow_job_duration_seconds', help: 'Run time of the jobs this process ran, by outcome (succeeded, failed, killed, timed_out, lost)', labelNames: ['outcome'], buckets: JOB_BUCKETS, registers });
-    this.executorFailures = new Counter({ name: 'gdflow_executor_failures_total', help: "Jobs the executor could not run or follow: failed before the command gave an exit code (kind failed_to_run), or lost (kind lost)", labelNames: ['executor', 'kind'], registers });
-    this.queryDuration = new Histogram({ name: 'gdflow_store_query_duration_seconds', help: 'Time of the store\'s SQL statements, by statement kind (select, insert, update, delete, other)', labelNames: ['statement'], buckets: QUERY_BUCKETS, registers });
+    this.httpRequests = new Counter({
+      name: 'gdflow_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'gdflow_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: HTTP_BUCKETS,
+      registers,
+    });
+    this.jobDuration = new Histogram({
+      name: 'gdflow_job_duration_seconds',
+      help: 'Run time of the jobs this process ran, by outcome (succeeded, failed, killed, timed_out, lost)',
+      labelNames: ['outcome'],
+      buckets: JOB_BUCKETS,
+      registers,
+    });
+    this.executorFailures = new Counter({
+      name: 'gdflow_executor_failures_total',
+      help: 'Jobs the executor could not run or follow: failed before the command gave an exit code (kind failed_to_run), or lost (kind lost)',
+      labelNames: ['executor', 'kind'],
+      registers,
+    });
+    this.queryDuration = new Histogram({
+      name: 'gdflow_store_query_duration_seconds',
+      help: "Time of the store's SQL statements, by statement kind (select, insert, update, delete, other)",
+      labelNames: ['statement'],
+      buckets: QUERY_BUCKETS,
+      registers,
+    });
     this.executor = options.executor ?? 'none';
 
     const { stateCounts, worker } = sources;
@@ -57,22 +85,40 @@ export class Metrics {
       // Both gauges come from one query per scrape.
       let counts: Promise<StateCounts> | undefined;
       const read = () => (counts ??= stateCounts().finally(() => setImmediate(() => (counts = undefined))));
-      new Gauge({ name: 'gdflow_tasks', help: 'Tasks by state (the whole store)', labelNames: ['state'], registers, async collect() {
-        this.reset();
-        for (const [state, n] of Object.entries((await read()).tasks)) this.set({ state }, n);
-      } });
-      new Gauge({ name: 'gdflow_jobs', help: 'Jobs of unfinished tasks by state (the whole store)', labelNames: ['state'], registers, async collect() {
-        this.reset();
-        for (const [state, n] of Object.entries((await read()).jobs)) this.set({ state }, n);
-      } });
+      new Gauge({
+        name: 'gdflow_tasks',
+        help: 'Tasks by state (the whole store)',
+        labelNames: ['state'],
+        registers,
+        async collect() {
+          this.reset();
+          for (const [state, n] of Object.entries((await read()).tasks)) this.set({ state }, n);
+        },
+      });
+      new Gauge({
+        name: 'gdflow_jobs',
+        help: 'Jobs of unfinished tasks by state (the whole store)',
+        labelNames: ['state'],
+        registers,
+        async collect() {
+          this.reset();
+          for (const [state, n] of Object.entries((await read()).jobs)) this.set({ state }, n);
+        },
+      });
     }
     if (worker) {
       const gauge = (name: string, help: string, value: (w: WorkerState) => number) =>
-        new Gauge({ name, help, labelNames: ['worker'], registers, collect() {
-          const w = worker();
-          this.reset();
-          this.set({ worker: w.worker }, value(w));
-        } });
+        new Gauge({
+          name,
+          help,
+          labelNames: ['worker'],
+          registers,
+          collect() {
+            const w = worker();
+            this.reset();
+            this.set({ worker: w.worker }, value(w));
+          },
+        });
       gauge('gdflow_worker_queued_jobs', "Jobs of the worker's tasks waiting for a free slot", (w) => w.queued_jobs);
       gauge('gdflow_worker_running_jobs', 'Jobs the worker runs', (w) => w.jobs);
       gauge('gdflow_worker_held_tasks', 'Tasks the worker holds', (w) => w.tasks);

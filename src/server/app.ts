@@ -112,7 +112,12 @@ function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => v
     withId(req, res);
   });
   server.on('checkExpectation', (req, res) => {
-    sendRawError(res, COMMON_ERRORS.ExpectationFailed, `Expect '${String(req.headers.expect).slice(0, 64)}' is not supported; only 100-continue is`, newRequestId());
+    sendRawError(
+      res,
+      COMMON_ERRORS.ExpectationFailed,
+      `Expect '${String(req.headers.expect).slice(0, 64)}' is not supported; only 100-continue is`,
+      newRequestId(),
+    );
   });
   return server;
 }
@@ -164,7 +169,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (body.length === 0) return parseJsonBody(request, body, done);
     const type = request.headers['content-type'];
-    done(invalid(type === undefined ? 'the body has no Content-Type; send it as application/json' : `the Content-Type '${String(type).slice(0, 100)}' is not application/json`));
+    done(
+      invalid(
+        type === undefined
+          ? 'the body has no Content-Type; send it as application/json'
+          : `the Content-Type '${String(type).slice(0, 100)}' is not application/json`,
+      ),
+    );
   });
 
   // Signed routes (all but those marked auth: false) verify the signature first, and carry the caller and scope.
@@ -192,7 +203,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (logger.isLevelEnabled('info')) {
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
       const account = signedCaller(request)?.accountName;
-      logger.info({ reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account, ip: request.ip }, 'request');
+      logger.info(
+        { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime, account, ip: request.ip },
+        'request',
+      );
     });
   }
 
@@ -201,7 +215,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, COMMON_ERRORS.ResourceNotFound, emptySegment(request.url) ?? `there is no route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`);
+    sendError(
+      reply,
+      COMMON_ERRORS.ResourceNotFound,
+      emptySegment(request.url) ?? `there is no route for ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`,
+    );
   });
 
   const readCache = options.cacheGeneration ? new ReadCache(options.cacheGeneration) : undefined;

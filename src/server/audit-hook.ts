@@ -21,7 +21,6 @@ function operationName(operation: string | undefined, method: string): string {
   return operation ?? `${method} request`;
 }
 
-
 function entryFor(request: FastifyRequest, reply: FastifyReply, payload: unknown): AuditEntry | undefined {
   const caller = signedCaller(request);
   if (!caller) return undefined;
@@ -44,7 +43,10 @@ function errorOf(payload: unknown): { code?: string; message?: string } {
     const body = JSON.parse(payload.toString()) as { error_code?: unknown; error_message?: unknown; msg?: unknown; status_code?: unknown };
     // A GA4GH error body (docs/ga4gh.md) has its message and status only.
     if (typeof body.msg === 'string') return { code: `HTTP ${String(body.status_code)}`, message: body.msg };
-    return { ...(typeof body.error_code === 'string' ? { code: body.error_code } : {}), ...(typeof body.error_message === 'string' ? { message: body.error_message } : {}) };
+    return {
+      ...(typeof body.error_code === 'string' ? { code: body.error_code } : {}),
+      ...(typeof body.error_message === 'string' ? { message: body.error_message } : {}),
+    };
   } catch {
     return {};
   }

@@ -45,10 +45,14 @@ function checkHeaders(request: FastifyRequest, options: VerifyOptions): ParsedAu
   const dateHeader = (Array.isArray(gdDate) ? gdDate.join(',') : gdDate) ?? headers.date;
   if (dateHeader === undefined) throw httpError('InvalidAuthorization', 'the request has neither a Date nor an x-gd-date header');
   const sent = parseDate(dateHeader);
-  if (Number.isNaN(sent)) throw httpError('InvalidAuthorization', `the date '${dateHeader.slice(0, 64)}' is not an HTTP date such as 'Wed, 19 Dec 2018 09:39:55 GMT'`);
+  if (Number.isNaN(sent))
+    throw httpError('InvalidAuthorization', `the date '${dateHeader.slice(0, 64)}' is not an HTTP date such as 'Wed, 19 Dec 2018 09:39:55 GMT'`);
   const skew = Math.round((sent - options.now()) / 1000);
   if (Math.abs(skew) > options.clockSkewSeconds) {
-    throw httpError('RequestTimeTooSkewed', `the request date '${dateHeader}' is ${Math.abs(skew)} seconds ${skew < 0 ? 'behind' : 'ahead of'} the server clock; at most ${options.clockSkewSeconds} are allowed`);
+    throw httpError(
+      'RequestTimeTooSkewed',
+      `the request date '${dateHeader}' is ${Math.abs(skew)} seconds ${skew < 0 ? 'behind' : 'ahead of'} the server clock; at most ${options.clockSkewSeconds} are allowed`,
+    );
   }
   return parsed;
 }
@@ -66,11 +70,21 @@ function checkSignature(request: FastifyRequest, parsed: ParsedAuthorization, ke
     const collapsed = raw.startsWith('//') ? raw.replace(/^\/+/, '/') : undefined;
     if (!collapsed || !signaturesEqual(signRequest(key.secret, { method, target: collapsed, headers }), parsed.signature)) {
       const expected = stringToSign({ method, target: raw, headers });
-      throw httpError('SignatureDoesNotMatch', `the signature is not the HMAC-SHA1 of the string to sign ${JSON.stringify(expected)} (canonical resource ${JSON.stringify(canonicalResource(raw))})`);
+      throw httpError(
+        'SignatureDoesNotMatch',
+        `the signature is not the HMAC-SHA1 of the string to sign ${JSON.stringify(expected)} (canonical resource ${JSON.stringify(canonicalResource(raw))})`,
+      );
     }
   }
   // request.ip is the socket's peer, or behind a trusted proxy (--trust-proxy) the client it forwarded for.
-  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id, requestId: String(request.id), clientAddress: request.ip };
+  return {
+    accountId: key.accountId,
+    accountName: key.accountName,
+    userName: key.userName,
+    accessKeyId: key.id,
+    requestId: String(request.id),
+    clientAddress: request.ip,
+  };
 }
 
 /**

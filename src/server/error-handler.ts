@@ -40,7 +40,10 @@ function frameworkSpec(error: FastifyError, request: FastifyRequest): { spec: Er
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { spec: COMMON_ERRORS.EntityTooLarge, reason: `the body is larger than the limit of ${request.routeOptions.bodyLimit} bytes` };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { spec: COMMON_ERRORS.UnsupportedMediaType, reason: `Content-Type '${request.headers['content-type'] ?? ''}' is not accepted here; send application/json` };
+      return {
+        spec: COMMON_ERRORS.UnsupportedMediaType,
+        reason: `Content-Type '${request.headers['content-type'] ?? ''}' is not accepted here; send application/json`,
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { spec: COMMON_ERRORS.MalformedRequest, reason: 'Content-Length does not match the body' };
     case 'FST_ERR_BAD_URL':

@@ -128,7 +128,12 @@ export type Operation = keyof typeof OPERATION_ERRORS;
 /** Errors common to every operation. */
 export const COMMON_ERRORS = {
   MissingAuthorization: spec(401, 'MissingAuthorization', 'The request is not signed, since {reason}.', '请求未签名，原因：{reason}。'),
-  InvalidAuthorization: spec(401, 'InvalidAuthorization', 'The Authorization header is malformed, since {reason}.', 'Authorization 请求头格式错误，原因：{reason}。'),
+  InvalidAuthorization: spec(
+    401,
+    'InvalidAuthorization',
+    'The Authorization header is malformed, since {reason}.',
+    'Authorization 请求头格式错误，原因：{reason}。',
+  ),
   InvalidAccessKeyId: spec(401, 'InvalidAccessKeyId', 'The access key is not valid, since {reason}.', '访问密钥无效，原因：{reason}。'),
   SignatureDoesNotMatch: spec(401, 'SignatureDoesNotMatch', 'The request signature does not match, since {reason}.', '请求签名不匹配，原因：{reason}。'),
   RequestTimeTooSkewed: spec(401, 'RequestTimeTooSkewed', 'The request time is not acceptable, since {reason}.', '请求时间不可接受，原因：{reason}。'),

@@ -27,7 +27,10 @@ type Parsed = { kind: 'basic'; id: string; secret: string } | { kind: 'bearer'; 
 function parse(request: FastifyRequest): Parsed {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
-    throw httpError('MissingAuthorization', 'the Authorization header is missing; send Basic (access key id and secret) or Bearer (a token of gdflow admin create-token)');
+    throw httpError(
+      'MissingAuthorization',
+      'the Authorization header is missing; send Basic (access key id and secret) or Bearer (a token of gdflow admin create-token)',
+    );
   }
   const space = header.indexOf(' ');
   const scheme = (space < 0 ? header : header.slice(0, space)).toLowerCase();
@@ -51,7 +54,14 @@ function basicCaller(request: FastifyRequest, id: string, secret: string, key: A
   if (!key) throw httpError('InvalidAccessKeyId', `access key '${id.slice(0, 64)}' does not exist`);
   if (key.status !== 'active') throw httpError('InvalidAccessKeyId', `access key '${key.id}' has been revoked`);
   if (!timingSafeEqual(sha256(secret), sha256(key.secret))) throw httpError('SignatureDoesNotMatch', `the secret is not the one of access key '${key.id}'`);
-  return { accountId: key.accountId, accountName: key.accountName, userName: key.userName, accessKeyId: key.id, requestId: String(request.id), clientAddress: request.ip };
+  return {
+    accountId: key.accountId,
+    accountName: key.accountName,
+    userName: key.userName,
+    accessKeyId: key.id,
+    requestId: String(request.id),
+    clientAddress: request.ip,
+  };
 }
 
 function bearerCaller(request: FastifyRequest, secret: string, token: AccessToken | null | undefined, now: number): Caller {

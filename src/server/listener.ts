@@ -34,14 +34,26 @@ function explain(error: NodeJS.ErrnoException, host: string, port: number): List
   const at = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   switch (error.code) {
     case 'EADDRINUSE':
-      return new ListenError(`cannot listen on ${at}: port ${port} is already in use there (another gdflow, or another program); stop it, or choose another port with ${WHERE}`, { cause: error });
+      return new ListenError(
+        `cannot listen on ${at}: port ${port} is already in use there (another gdflow, or another program); stop it, or choose another port with ${WHERE}`,
+        { cause: error },
+      );
     case 'EACCES':
-      return new ListenError(`cannot listen on ${at}: port ${port} needs privileges (ports below 1024 do); choose a port from 1024 with ${WHERE} and put a reverse proxy in front (docs/operating.md)`, { cause: error });
+      return new ListenError(
+        `cannot listen on ${at}: port ${port} needs privileges (ports below 1024 do); choose a port from 1024 with ${WHERE} and put a reverse proxy in front (docs/operating.md)`,
+        { cause: error },
+      );
     case 'EADDRNOTAVAIL':
-      return new ListenError(`cannot listen on ${at}: ${host} is not an address of this machine; choose one with --host (GDFLOW_HOST, host in the config file)`, { cause: error });
+      return new ListenError(
+        `cannot listen on ${at}: ${host} is not an address of this machine; choose one with --host (GDFLOW_HOST, host in the config file)`,
+        { cause: error },
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ListenError(`cannot listen on ${at}: the host name '${host}' does not resolve; choose an address with --host (GDFLOW_HOST, host in the config file)`, { cause: error });
+      return new ListenError(
+        `cannot listen on ${at}: the host name '${host}' does not resolve; choose an address with --host (GDFLOW_HOST, host in the config file)`,
+        { cause: error },
+      );
     default:
       return new ListenError(`cannot listen on ${at}: ${error.message}`, { cause: error });
   }

@@ -23,7 +23,9 @@ export class SignedLogLinks implements LogLinks {
   }
 
   private async signature(jobId: string, expires: number): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(`${jobId}\n${expires}`).digest('base64url');
+    return createHmac('sha256', await this.secret())
+      .update(`${jobId}\n${expires}`)
+      .digest('base64url');
   }
 
   async url(baseUrl: string, jobId: string): Promise<string> {

@@ -50,8 +50,16 @@ export function openApiMarkdown(document: Json): string {
         .map((p) => `\`${p.name}\`${p.required ? '' : '?'} ${typeOf(p.schema)}`)
         .join(', ');
       const body = operation.requestBody?.content?.['application/json']?.schema as Json | undefined;
-      const members = body ? Object.entries((body.properties ?? {}) as Record<string, Json>).map(([k, v]) => `\`${k}\` ${typeOf(v)}`).join(', ') : operation.requestBody ? 'the file' : '';
-      lines.push(`| \`${method} ${path}\` | ${cell(operation.summary)} | ${cell(query)} | ${cell(members)} | ${operation['x-genedock-operation']} | ${operation.security.length > 0 ? 'yes' : 'no'} |`);
+      const members = body
+        ? Object.entries((body.properties ?? {}) as Record<string, Json>)
+            .map(([k, v]) => `\`${k}\` ${typeOf(v)}`)
+            .join(', ')
+        : operation.requestBody
+          ? 'the file'
+          : '';
+      lines.push(
+        `| \`${method} ${path}\` | ${cell(operation.summary)} | ${cell(query)} | ${cell(members)} | ${operation['x-genedock-operation']} | ${operation.security.length > 0 ? 'yes' : 'no'} |`,
+      );
     }
   }
   lines.push('');

@@ -16,16 +16,32 @@ type Json = Record<string, unknown>;
 /** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
 function openApiPath(url: string): string {
   // `::` is a literal colon (TES's `/tasks/{id}:cancel`).
-  return url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
+  return url
+    .replace(/\([^)]*\)/g, '')
+    .replace(/::/g, '\0')
+    .replace(/:([A-Za-z_]+)/g, '{$1}')
+    .replace(/\0/g, ':')
+    .replace(/\*$/, '{path}');
 }
 
 function parameters(entry: RouteEntry): Json[] {
   const out: Json[] = [];
   const params = entry.schema.params as { properties?: Record<string, Json> } | undefined;
-  for (const name of entry.url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').match(/:([A-Za-z_]+)/g)?.map((p) => p.slice(1)) ?? []) {
+  for (const name of entry.url
+    .replace(/\([^)]*\)/g, '')
+    .replace(/::/g, '\0')
+    .match(/:([A-Za-z_]+)/g)
+    ?.map((p) => p.slice(1)) ?? []) {
     out.push({ name, in: 'path', required: true, schema: params?.properties?.[name] ?? { type: 'string' } });
   }
-  if (entry.url.endsWith('*')) out.push({ name: 'path', in: 'path', required: true, description: entry.pathDescription ?? "the data item's path below the account", schema: { type: 'string' } });
+  if (entry.url.endsWith('*'))
+    out.push({
+      name: 'path',
+      in: 'path',
+      required: true,
+      description: entry.pathDescription ?? "the data item's path below the account",
+      schema: { type: 'string' },
+    });
   const query = entry.schema.querystring as { properties?: Record<string, Json>; required?: readonly string[] } | undefined;
   for (const [name, schema] of Object.entries(query?.properties ?? {})) {
     out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });
@@ -69,7 +85,11 @@ export function openApiDocument(): Json {
       responses: responses(entry),
     };
     if (entry.schema.body) operation.requestBody = { required: false, content: { 'application/json': { schema: entry.schema.body } } };
-    else if (entry.raw && entry.method === 'PUT') operation.requestBody = { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    else if (entry.raw && entry.method === 'PUT')
+      operation.requestBody = {
+        required: false,
+        content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      };
     operation.security = entry.auth === false ? [] : entry.auth === 'ga4gh' ? [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }] : [{ GeneDock: [] }];
     (paths[path] ??= {})[entry.method.toLowerCase()] = operation;
   }

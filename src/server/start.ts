@@ -219,7 +219,9 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       // Hits are decided at activation (docs/tasks.md, "Call caching") by a process that runs jobs too, with its own
       // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
       // the workers' executor nor their --call-caching: it leaves every job to them.
-      ...(config.role === 'all' && !runsContainers(config) ? { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } } : {}),
+      ...(config.role === 'all' && !runsContainers(config)
+        ? { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } }
+        : {}),
     });
     await services.accounts.bootstrap();
     app = await buildApp({
@@ -264,5 +266,16 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     })();
     return closing;
   };
-  return { app, services, engine, layout, url: `http://${host}:${reservation.port}`, logger, store: storeDescription, version, close: () => shutdown(0), shutdown };
+  return {
+    app,
+    services,
+    engine,
+    layout,
+    url: `http://${host}:${reservation.port}`,
+    logger,
+    store: storeDescription,
+    version,
+    close: () => shutdown(0),
+    shutdown,
+  };
 }

@@ -33,7 +33,10 @@ export async function selectAudit(db: Kysely<Database>, query: AuditQuery): Prom
   if (account !== undefined) select = select.where((eb) => eb.or([eb('actor_account', '=', account), eb('account', '=', account)]));
   if (since !== undefined) select = select.where('at', '>=', since);
   // The newest `limit`, then turned oldest first: a log reads top to bottom.
-  const rows = await select.orderBy('id', 'desc').limit(query.limit ?? 1000).execute();
+  const rows = await select
+    .orderBy('id', 'desc')
+    .limit(query.limit ?? 1000)
+    .execute();
   return rows.reverse().map((row) => ({
     id: Number(row.id),
     at: row.at,

@@ -40,7 +40,11 @@ export async function findCachedJobRowsByKeys(db: Kysely<Database>, accountName:
   for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
     const part = keys.slice(i, i + KEYS_PER_QUERY);
     rows.push(
-      ...(await accountJobs(db, accountName).where('jobs.cache_key', 'in', part).where('jobs.status', '=', 'succeeded').orderBy('jobs.ended_at', 'desc').execute()),
+      ...(await accountJobs(db, accountName)
+        .where('jobs.cache_key', 'in', part)
+        .where('jobs.status', '=', 'succeeded')
+        .orderBy('jobs.ended_at', 'desc')
+        .execute()),
     );
   }
   const kept = new Map<string, number>();

@@ -106,7 +106,15 @@ const toToken = (row: Selectable<AccessTokensTable> & { account_name: string }):
   revokedAt: row.revoked_at,
 });
 
-const toKey = (row: { id: string; secret: string; account_id: string; user_name: string; status: string; created_at: number; account_name: string }): AccessKey => ({
+const toKey = (row: {
+  id: string;
+  secret: string;
+  account_id: string;
+  user_name: string;
+  status: string;
+  created_at: number;
+  account_name: string;
+}): AccessKey => ({
   id: row.id,
   secret: row.secret,
   accountId: row.account_id,
@@ -272,7 +280,8 @@ export abstract class DefinitionStore {
 
   async revokeAccessKey(id: string, audit?: AuditEntry): Promise<boolean> {
     const result = await this.changing(
-      (trx) => trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
+      (trx) =>
+        trx.updateTable('access_keys').set({ status: 'revoked', revoked_at: now() }).where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
       undefined,
       audit,
     );
@@ -387,33 +396,41 @@ export abstract class DefinitionStore {
   }
 
   async putTool(id: string, update: ToolUpdate, options: { refuseIfPinned?: boolean } = {}, audit?: AuditEntry): Promise<void> {
-    await this.changing(async (trx) => {
-      if (options.refuseIfPinned) {
-        // The check and the write are atomic against a concurrent PutWorkflow: it locks the tools it
-        // pins FOR SHARE before inserting the pins, so either it waits for this transaction, or this
-        // lock waits for it and the check below (a new statement, a new snapshot) sees its pins.
-        await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', '=', id), 'update').execute();
-        const users = await this.usersOf(trx, id);
-        if (users.length > 0) throw new InUse(users);
-      }
-      await trx
-        .updateTable('tools')
-        .set({
-          ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
-          category: update.category,
-          status: update.status,
-          modified_at: now(),
-        })
-        .where('id', '=', id)
-        .execute();
-    }, undefined, audit);
+    await this.changing(
+      async (trx) => {
+        if (options.refuseIfPinned) {
+          // The check and the write are atomic against a concurrent PutWorkflow: it locks the tools it
+          // pins FOR SHARE before inserting the pins, so either it waits for this transaction, or this
+          // lock waits for it and the check below (a new statement, a new snapshot) sees its pins.
+          await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', '=', id), 'update').execute();
+          const users = await this.usersOf(trx, id);
+          if (users.length > 0) throw new InUse(users);
+        }
+        await trx
+          .updateTable('tools')
+          .set({
+            ...(update.description !== undefined ? { description: update.description } : {}),
+            configs: JSON.stringify(update.configs),
+            ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+            category: update.category,
+            status: update.status,
+            modified_at: now(),
+          })
+          .where('id', '=', id)
+          .execute();
+      },
+      undefined,
+      audit,
+    );
   }
 
   async getTool(projectId: string, name: string, version: number): Promise<Tool | undefined> {
     if (!possibleVersion(version)) return undefined;
-    const row = await this.toolQuery().where('tools.project_id', '=', projectId).where('tools.name', '=', name).where('tools.version', '=', version).executeTakeFirst();
+    const row = await this.toolQuery()
+      .where('tools.project_id', '=', projectId)
+      .where('tools.name', '=', name)
+      .where('tools.version', '=', version)
+      .executeTakeFirst();
     return row && toTool(row);
   }
 
@@ -428,7 +445,11 @@ export abstract class DefinitionStore {
   }
 
   async listTools(projectId: string): Promise<Tool[]> {
-    const rows = await this.toolQuery().where('tools.project_id', '=', projectId).orderBy(this.dialect.byteOrder('tools.name')).orderBy('tools.version').execute();
+    const rows = await this.toolQuery()
+      .where('tools.project_id', '=', projectId)
+      .orderBy(this.dialect.byteOrder('tools.name'))
+      .orderBy('tools.version')
+      .execute();
     return rows.map(toTool);
   }
 
@@ -460,35 +481,48 @@ export abstract class DefinitionStore {
   }
 
   async putWorkflow(id: string, update: WorkflowUpdate, audit?: AuditEntry): Promise<void> {
-    await this.changing(async (trx) => {
-      await trx
-        .updateTable('workflows')
-        .set({
-          ...(update.description !== undefined ? { description: update.description } : {}),
-          configs: JSON.stringify(update.configs),
-          ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
-          status: update.status,
-          // A new configuration invalidates saved run defaults, which were keyed by its nodes.
-          run_template: null,
-          modified_at: now(),
-        })
-        .where('id', '=', id)
-        .execute();
-      await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
-      const toolIds = [...new Set(update.toolIds)].sort();
-      if (toolIds.length > 0) {
-        // Hold the pinned tool versions unchanged until the pins are committed (see putTool).
-        await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', 'in', toolIds).orderBy('id'), 'share').execute();
+    await this.changing(
+      async (trx) => {
         await trx
-          .insertInto('workflow_tools')
-          .values(toolIds.map((toolId) => ({ workflow_id: id, tool_id: toolId })))
+          .updateTable('workflows')
+          .set({
+            ...(update.description !== undefined ? { description: update.description } : {}),
+            configs: JSON.stringify(update.configs),
+            ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+            status: update.status,
+            // A new configuration invalidates saved run defaults, which were keyed by its nodes.
+            run_template: null,
+            modified_at: now(),
+          })
+          .where('id', '=', id)
           .execute();
-      }
-    }, undefined, audit);
+        await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
+        const toolIds = [...new Set(update.toolIds)].sort();
+        if (toolIds.length > 0) {
+          // Hold the pinned tool versions unchanged until the pins are committed (see putTool).
+          await this.dialect.lockRows(trx.selectFrom('tools').select('id').where('id', 'in', toolIds).orderBy('id'), 'share').execute();
+          await trx
+            .insertInto('workflow_tools')
+            .values(toolIds.map((toolId) => ({ workflow_id: id, tool_id: toolId })))
+            .execute();
+        }
+      },
+      undefined,
+      audit,
+    );
   }
 
   async setRunTemplate(id: string, template: Json, audit?: AuditEntry): Promise<void> {
-    await this.changing((trx) => trx.updateTable('workflows').set({ run_template: JSON.stringify(template), modified_at: now() }).where('id', '=', id).execute(), undefined, audit);
+    await this.changing(
+      (trx) =>
+        trx
+          .updateTable('workflows')
+          .set({ run_template: JSON.stringify(template), modified_at: now() })
+          .where('id', '=', id)
+          .execute(),
+      undefined,
+      audit,
+    );
   }
 
   async getWorkflow(projectId: string, name: string, version: number): Promise<Workflow | undefined> {
@@ -507,7 +541,11 @@ export abstract class DefinitionStore {
   }
 
   async getWorkflowVersions(projectId: string, name: string): Promise<Workflow[]> {
-    const rows = await this.workflowQuery().where('workflows.project_id', '=', projectId).where('workflows.name', '=', name).orderBy('workflows.version').execute();
+    const rows = await this.workflowQuery()
+      .where('workflows.project_id', '=', projectId)
+      .where('workflows.name', '=', name)
+      .orderBy('workflows.version')
+      .execute();
     return rows.map(toWorkflow);
   }
 
@@ -540,10 +578,14 @@ export abstract class DefinitionStore {
   }
 
   async deleteWorkflow(id: string, audit?: AuditEntry): Promise<void> {
-    await this.changing(async (trx) => {
-      await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
-      await trx.deleteFrom('workflows').where('id', '=', id).execute();
-    }, undefined, audit);
+    await this.changing(
+      async (trx) => {
+        await trx.deleteFrom('workflow_tools').where('workflow_id', '=', id).execute();
+        await trx.deleteFrom('workflows').where('id', '=', id).execute();
+      },
+      undefined,
+      audit,
+    );
   }
 
   // ---- settings ---------------------------------------------------------------------------------

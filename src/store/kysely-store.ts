@@ -138,8 +138,14 @@ async function insertJobs(trx: Kysely<Database>, jobs: readonly NewJob[], at: nu
 
 /** The task events of jobs that ended as they were created (NewJob.ended): in chunks, as the jobs. */
 async function insertEndedJobEvents(trx: Kysely<Database>, jobs: readonly NewJob[], at: number): Promise<void> {
-  const events = jobs.filter((job) => job.ended).map((job) => ({ task_id: job.taskId, job_id: job.id, from_status: null, to_status: job.status, reason: job.reason, at }));
-  for (let i = 0; i < events.length; i += 200) await trx.insertInto('task_events').values(events.slice(i, i + 200)).execute();
+  const events = jobs
+    .filter((job) => job.ended)
+    .map((job) => ({ task_id: job.taskId, job_id: job.id, from_status: null, to_status: job.status, reason: job.reason, at }));
+  for (let i = 0; i < events.length; i += 200)
+    await trx
+      .insertInto('task_events')
+      .values(events.slice(i, i + 200))
+      .execute();
 }
 
 /** Write a task event when a patch changes a task's or job's status. */
@@ -149,7 +155,10 @@ async function recordTransition(
 ): Promise<void> {
   const { taskId, jobId, from, patch, at } = change;
   if (patch.status === undefined || patch.status === from) return;
-  await trx.insertInto('task_events').values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at }).execute();
+  await trx
+    .insertInto('task_events')
+    .values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at })
+    .execute();
 }
 
 /** Unfinished task states, written as in the partial index tasks_claimable (migration 0003) so that it is used. */
@@ -171,12 +180,15 @@ export class KyselyStore extends DefinitionStore implements Store {
   async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
     const options = { ...this.options, events: this.events };
-    return this.retrying(async (trx) => {
-      const state: TransactionState = { cacheChanged: false };
-      const result = await fn(new KyselyStore(trx, this.capabilities, options, state));
-      if (state.cacheChanged) await bumpCacheGeneration(trx, this.dialect);
-      return result;
-    }, () => false);
+    return this.retrying(
+      async (trx) => {
+        const state: TransactionState = { cacheChanged: false };
+        const result = await fn(new KyselyStore(trx, this.capabilities, options, state));
+        if (state.cacheChanged) await bumpCacheGeneration(trx, this.dialect);
+        return result;
+      },
+      () => false,
+    );
   }
 
   /** The database's clock (leases are measured with it). */
@@ -215,36 +227,42 @@ export class KyselyStore extends DefinitionStore implements Store {
   async createTask(task: NewTask, jobs: NewJob[], audit?: AuditEntry): Promise<void> {
     const at = now();
     try {
-      await this.retrying(withAudit(async (trx) => {
-        await trx
-          .insertInto('tasks')
-          .values({
-            id: task.id,
-            project_id: task.projectId,
-            name: task.name,
-            workflow_id: task.workflowId,
-            workflow_name: task.workflowName,
-            workflow_version: task.workflowVersion,
-            user_name: task.userName,
-            status: task.status,
-            reason: task.reason,
-            parameters: JSON.stringify(task.parameters),
-            plan: JSON.stringify(task.plan),
-            schedule_at: task.scheduleAt,
-            stop_requested: task.stopRequested ? 1 : 0,
-            owner: null,
-            lease_expires_at: null,
-            created_at: task.createdAt,
-            started_at: null,
-            ended_at: null,
-            modified_at: at,
-          })
-          .execute();
-        await insertJobs(trx, jobs, at);
-        await trx.insertInto('task_events').values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at }).execute();
-        await insertEndedJobEvents(trx, jobs, at);
-        if (task.tes) await insertTesRows(trx, task, task.tes);
-      }, audit), () => false);
+      await this.retrying(
+        withAudit(async (trx) => {
+          await trx
+            .insertInto('tasks')
+            .values({
+              id: task.id,
+              project_id: task.projectId,
+              name: task.name,
+              workflow_id: task.workflowId,
+              workflow_name: task.workflowName,
+              workflow_version: task.workflowVersion,
+              user_name: task.userName,
+              status: task.status,
+              reason: task.reason,
+              parameters: JSON.stringify(task.parameters),
+              plan: JSON.stringify(task.plan),
+              schedule_at: task.scheduleAt,
+              stop_requested: task.stopRequested ? 1 : 0,
+              owner: null,
+              lease_expires_at: null,
+              created_at: task.createdAt,
+              started_at: null,
+              ended_at: null,
+              modified_at: at,
+            })
+            .execute();
+          await insertJobs(trx, jobs, at);
+          await trx
+            .insertInto('task_events')
+            .values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at })
+            .execute();
+          await insertEndedJobEvents(trx, jobs, at);
+          if (task.tes) await insertTesRows(trx, task, task.tes);
+        }, audit),
+        () => false,
+      );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // Which key: the name, or (as good as never: 8 random bytes in the same second) the task's id.
@@ -289,7 +307,15 @@ export class KyselyStore extends DefinitionStore implements Store {
     } else {
       // Several states: each state's newest tasks are a range of tasks_project_status, and the page is the newest of
       // those. (status IN (...) would make both databases sort every task in those states, or read the whole list.)
-      const arms = statuses.map((status, i) => this.db.selectFrom(newestFirst(status).limit(offset + limit).as(`s${i}`)).select(['id', 'created_at']));
+      const arms = statuses.map((status, i) =>
+        this.db
+          .selectFrom(
+            newestFirst(status)
+              .limit(offset + limit)
+              .as(`s${i}`),
+          )
+          .select(['id', 'created_at']),
+      );
       const merged = arms.slice(1).reduce((union, arm) => union.unionAll(arm), arms[0]!);
       page = this.db
         .selectFrom(merged.as('states'))
@@ -302,7 +328,8 @@ export class KyselyStore extends DefinitionStore implements Store {
     const ids = (await page.execute()).map((r) => r.id);
     const more = ids.length > range.limit;
     if (more) ids.pop();
-    const rows = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
+    const rows =
+      ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     return { tasks: rows.map(toTask), total: await this.countTasks(ids.length, more, inRange, statuses, range), more };
   }
 
@@ -310,7 +337,8 @@ export class KyselyStore extends DefinitionStore implements Store {
     const rows = await tesTaskPage(this.db, projectId, query);
     const more = rows.length > query.limit;
     const ids = rows.slice(0, query.limit).map((r) => r.task_id);
-    const tasks = ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
+    const tasks =
+      ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     return { tasks: tasks.map(toTask), more };
   }
 
@@ -330,13 +358,23 @@ export class KyselyStore extends DefinitionStore implements Store {
     const count =
       cap === undefined
         ? matching.select((eb) => eb.fn.countAll<number>().as('n'))
-        : this.db.selectFrom(matching.select('id').limit(cap + 1).as('matching')).select((eb) => eb.fn.countAll<number>().as('n'));
+        : this.db
+            .selectFrom(
+              matching
+                .select('id')
+                .limit(cap + 1)
+                .as('matching'),
+            )
+            .select((eb) => eb.fn.countAll<number>().as('n'));
     const n = Number((await count.executeTakeFirstOrThrow()).n);
     return cap !== undefined && n > cap ? undefined : n;
   }
 
   async updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
-    return this.retrying((trx) => this.patchTask(trx, id, patch, expect), () => false);
+    return this.retrying(
+      (trx) => this.patchTask(trx, id, patch, expect),
+      () => false,
+    );
   }
 
   /** Change one task inside a transaction; a status change is also written as a task event. */
@@ -362,13 +400,16 @@ export class KyselyStore extends DefinitionStore implements Store {
   }
 
   async deleteTask(id: string, owner?: string): Promise<boolean> {
-    return this.retrying(async (trx) => {
-      if (owner !== undefined && (await this.heldBy(trx, owner, [id])).size === 0) return false;
-      await trx.deleteFrom('task_events').where('task_id', '=', id).execute();
-      await trx.deleteFrom('jobs').where('task_id', '=', id).execute();
-      const result = await trx.deleteFrom('tasks').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    }, () => false);
+    return this.retrying(
+      async (trx) => {
+        if (owner !== undefined && (await this.heldBy(trx, owner, [id])).size === 0) return false;
+        await trx.deleteFrom('task_events').where('task_id', '=', id).execute();
+        await trx.deleteFrom('jobs').where('task_id', '=', id).execute();
+        const result = await trx.deleteFrom('tasks').where('id', '=', id).executeTakeFirst();
+        return Number(result.numDeletedRows) > 0;
+      },
+      () => false,
+    );
   }
 
   async listJobs(taskId: string): Promise<Job[]> {
@@ -416,7 +457,10 @@ export class KyselyStore extends DefinitionStore implements Store {
   }
 
   async updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
-    return this.retrying((trx) => this.patchJob(trx, id, patch, expect), () => false);
+    return this.retrying(
+      (trx) => this.patchJob(trx, id, patch, expect),
+      () => false,
+    );
   }
 
   async applyChanges(changes: StateChanges): Promise<AppliedChanges> {
@@ -440,10 +484,22 @@ export class KyselyStore extends DefinitionStore implements Store {
         const held = owner === undefined ? touched : await this.heldBy(trx, owner, [...touched]);
         const at = now();
         // New jobs first: the changes of the same pass may move them on.
-        await insertJobs(trx, newJobs.filter((j) => held.has(j.taskId)), at);
-        await writeJobChanges(trx, this.dialect, (changes.jobs ?? []).filter((c) => held.has(c.taskId)), at);
+        await insertJobs(
+          trx,
+          newJobs.filter((j) => held.has(j.taskId)),
+          at,
+        );
+        await writeJobChanges(
+          trx,
+          this.dialect,
+          (changes.jobs ?? []).filter((c) => held.has(c.taskId)),
+          at,
+        );
         for (const { id, patch, expect } of changes.tasks ?? []) if (held.has(id)) await this.patchTask(trx, id, patch, expect);
-        await putProvenance(trx, stored.filter((p) => held.has(p.taskId)));
+        await putProvenance(
+          trx,
+          stored.filter((p) => held.has(p.taskId)),
+        );
         const released = release.filter((id) => held.has(id));
         if (released.length > 0) await trx.updateTable('tasks').set({ owner: null, lease_expires_at: null }).where('id', 'in', released).execute();
         return { lost: [...touched].filter((id) => !held.has(id)) };
@@ -471,26 +527,29 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   async claimTasks(owner: string, limit: number, ttlSeconds: number): Promise<Task[]> {
     if (limit <= 0) return [];
-    const ids = await this.retrying(async (trx) => {
-      // One statement each: the choice and the take are atomic (on PostgreSQL the candidates are locked, and rows
-      // another worker is taking are skipped rather than waited for). Expired leases first: their tasks were
-      // running and their owner is gone.
-      const lock = this.dialect.rowLocks ? sql`for update skip locked` : sql``;
-      const take = async (candidates: RawBuilder<unknown>) => {
-        const { rows } = await sql<{ id: string }>`update tasks set owner = ${owner}, lease_expires_at = ${this.now} + ${ttlSeconds}
+    const ids = await this.retrying(
+      async (trx) => {
+        // One statement each: the choice and the take are atomic (on PostgreSQL the candidates are locked, and rows
+        // another worker is taking are skipped rather than waited for). Expired leases first: their tasks were
+        // running and their owner is gone.
+        const lock = this.dialect.rowLocks ? sql`for update skip locked` : sql``;
+        const take = async (candidates: RawBuilder<unknown>) => {
+          const { rows } = await sql<{ id: string }>`update tasks set owner = ${owner}, lease_expires_at = ${this.now} + ${ttlSeconds}
           where id in (${candidates}) returning id`.execute(trx);
-        return rows.map((r) => r.id);
-      };
-      const expired = await take(sql`select id from tasks where owner is not null and lease_expires_at < ${this.now} and ${ACTIVE_TASK}
+          return rows.map((r) => r.id);
+        };
+        const expired = await take(sql`select id from tasks where owner is not null and lease_expires_at < ${this.now} and ${ACTIVE_TASK}
         order by lease_expires_at limit ${limit} ${lock}`);
-      const room = limit - expired.length;
-      const fresh =
-        room <= 0
-          ? []
-          : await take(sql`select id from tasks where ${ACTIVE_TASK} and owner is null and (schedule_at is null or schedule_at <= ${this.now})
+        const room = limit - expired.length;
+        const fresh =
+          room <= 0
+            ? []
+            : await take(sql`select id from tasks where ${ACTIVE_TASK} and owner is null and (schedule_at is null or schedule_at <= ${this.now})
               order by created_at limit ${room} ${lock}`);
-      return [...expired, ...fresh];
-    }, () => false);
+        return [...expired, ...fresh];
+      },
+      () => false,
+    );
     if (ids.length === 0) return [];
     const rows = await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at').execute();
     return rows.map(toTask);
@@ -569,7 +628,10 @@ export class KyselyStore extends DefinitionStore implements Store {
   }
 
   async putContentHash(accountName: string, path: string, hash: FileHash): Promise<void> {
-    await this.retrying((trx) => putContentHash(trx, accountName, path, hash), () => false);
+    await this.retrying(
+      (trx) => putContentHash(trx, accountName, path, hash),
+      () => false,
+    );
   }
 
   getProvenance(account: string, paths: string[]): Promise<Array<DataProvenance & { taskStatus: TaskStatus | null }>> {

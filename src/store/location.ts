@@ -12,7 +12,8 @@ export function parseDatabase(value: string): DatabaseLocation | { problem: stri
   if (value === '') return { kind: 'sqlite', file: undefined };
   if (/^postgres(ql)?:\/\//i.test(value)) {
     // pg would fail on it only when connecting, as if the server were down: say what is wrong with the URL now.
-    if (!URL.canParse(value)) return { problem: `'${redact(value)}' is not a valid URL (postgres://USER[:PASSWORD]@HOST:PORT/DB; percent-encode special characters)` };
+    if (!URL.canParse(value))
+      return { problem: `'${redact(value)}' is not a valid URL (postgres://USER[:PASSWORD]@HOST:PORT/DB; percent-encode special characters)` };
     return { kind: 'postgres', url: value };
   }
   if (/^sqlite:/i.test(value)) {
@@ -23,7 +24,9 @@ export function parseDatabase(value: string): DatabaseLocation | { problem: stri
   // Any other URL scheme (mysql://, postgres+ssl://, mysql:host/db, ...) is a mistake, not a file name.
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value);
   if (scheme) {
-    return { problem: `'${scheme[1]}:' databases are not supported: use postgres://user@host:port/db, sqlite:<file> or a file path (./${scheme[1]}:... for a file whose name has a colon)` };
+    return {
+      problem: `'${scheme[1]}:' databases are not supported: use postgres://user@host:port/db, sqlite:<file> or a file path (./${scheme[1]}:... for a file whose name has a colon)`,
+    };
   }
   return { kind: 'sqlite', file: value };
 }

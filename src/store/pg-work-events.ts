@@ -44,7 +44,8 @@ export class PgWorkEvents implements WorkEvents {
 function parseEvent(payload: string): WorkEvent | undefined {
   try {
     const value = JSON.parse(payload) as Partial<WorkEvent>;
-    if ((value.kind === 'task' || value.kind === 'stop' || value.kind === 'delete') && typeof value.taskId === 'string') return { kind: value.kind, taskId: value.taskId };
+    if ((value.kind === 'task' || value.kind === 'stop' || value.kind === 'delete') && typeof value.taskId === 'string')
+      return { kind: value.kind, taskId: value.taskId };
   } catch {
     // not ours
   }

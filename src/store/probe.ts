@@ -29,7 +29,9 @@ export async function storeExists(location: DatabaseLocation, sqliteFile: string
     await client.connect();
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw new Error(`cannot connect to PostgreSQL at ${redactedUrl(location.url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`cannot connect to PostgreSQL at ${redactedUrl(location.url)}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   try {
     // In the schemas of the search path, where the migrations create the tables.

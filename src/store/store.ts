@@ -366,7 +366,19 @@ export interface TesTaskQuery {
 }
 export type NewJob = Omit<
   Job,
-  'modifiedAt' | 'startedAt' | 'endedAt' | 'exitCode' | 'externalId' | 'imageDigest' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs'
+  | 'modifiedAt'
+  | 'startedAt'
+  | 'endedAt'
+  | 'exitCode'
+  | 'externalId'
+  | 'imageDigest'
+  | 'attempts'
+  | 'cacheKey'
+  | 'cacheParts'
+  | 'cachedFrom'
+  | 'cacheLookup'
+  | 'outputStamps'
+  | 'outputs'
 > & {
   /**
    * A job that ends as it is created (a call-cache hit decided at activation, domain/tasks/cached-rerun.ts): what its
@@ -376,7 +388,10 @@ export type NewJob = Omit<
 };
 
 /** What a job created ended records of its end. */
-export type EndedJob = Pick<Job, 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'>;
+export type EndedJob = Pick<
+  Job,
+  'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'
+>;
 /** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
 export function freshJob({ ended, ...job }: NewJob, modifiedAt: number): Job {
   const fresh: Job = {
@@ -402,8 +417,25 @@ export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | '
 export type JobPatch = Partial<
   Pick<
     Job,
-    | 'status' | 'reason' | 'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'command' | 'externalId' | 'imageDigest' | 'cpu' | 'memMb' | 'attempts'
-    | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps' | 'outputs' | 'spec'
+    | 'status'
+    | 'reason'
+    | 'attempt'
+    | 'exitCode'
+    | 'startedAt'
+    | 'endedAt'
+    | 'command'
+    | 'externalId'
+    | 'imageDigest'
+    | 'cpu'
+    | 'memMb'
+    | 'attempts'
+    | 'cacheKey'
+    | 'cacheParts'
+    | 'cachedFrom'
+    | 'cacheLookup'
+    | 'outputStamps'
+    | 'outputs'
+    | 'spec'
   >
 >;
 
@@ -645,7 +677,8 @@ export interface WorkEvents {
   subscribe(listener: (event: WorkEvent) => void): () => void;
 }
 
-export interface Store extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
+export interface Store
+  extends AccountStore, TokenStore, ToolStore, WorkflowStore, TaskStore, WorkStore, SettingsStore, AuditStore, CallCacheStore, DataProvenanceStore {
   readonly capabilities: StoreCapabilities;
   readonly events: WorkEvents;
   /** Run `fn` in one transaction; everything it does through the given store commits or none of it. */

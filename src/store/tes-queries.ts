@@ -44,5 +44,9 @@ export function tesTaskPage(db: Kysely<Database>, projectId: string, query: TesT
       ),
     );
   }
-  return q.orderBy('tes_tasks.created_at', 'desc').orderBy('tes_tasks.task_id', 'desc').limit(query.limit + 1).execute();
+  return q
+    .orderBy('tes_tasks.created_at', 'desc')
+    .orderBy('tes_tasks.task_id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
 }

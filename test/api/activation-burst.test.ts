@@ -56,7 +56,7 @@ describe('ActivateWorkflow in a burst', () => {
     // Every one is stored once: the list, paged by cursor, holds them all, and its last page (a full one) ends it.
     const listed: string[] = [];
     let pages = 0;
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const page = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 100, ...(cursor ? { cursor } : {}) } });
       pages++;
       assert.equal(page.total, BURST);
@@ -89,7 +89,9 @@ describe('ActivateWorkflow in a burst', () => {
   it('gives reruns of one task at once a name each (the task, _rerun_, the time, the new task id), never a name collision', { timeout: 60_000 }, async () => {
     // Reruns were named <task>_rerun_<time> only: a second rerun in the same second was refused as a name collision.
     const first = await activate(alice, { workflow_name: 'burst', workflow_version: 1, task_name: 'rerun_me', parameters });
-    const results = await burst(20, () => alice.api.json<{ task_id: string; task_name: string }>('POST', projectPath(alice.name, `tasks/${first.task_id}/rerun/`)));
+    const results = await burst(20, () =>
+      alice.api.json<{ task_id: string; task_name: string }>('POST', projectPath(alice.name, `tasks/${first.task_id}/rerun/`)),
+    );
     const failed = results.filter((r) => !('ok' in r));
     assert.deepEqual(failed, []);
     const reruns = results.map((r) => (r as { ok: { task_id: string; task_name: string } }).ok);

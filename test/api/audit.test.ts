@@ -71,15 +71,27 @@ describe('audit log', () => {
   });
 
   it('records data uploads and deletes, and task stops', async () => {
-    const upload = await alice.api.send('PUT', `/accounts/${alice.name}/data/audit/x.txt`, { body: Buffer.from('hello\n'), contentType: 'application/octet-stream' });
+    const upload = await alice.api.send('PUT', `/accounts/${alice.name}/data/audit/x.txt`, {
+      body: Buffer.from('hello\n'),
+      contentType: 'application/octet-stream',
+    });
     assert.equal(upload.status, 200);
-    assert.deepEqual((await entriesOf(upload.headers.get('x-gd-requestid'))).map((e) => [e.operation, e.target, e.outcome]), [['PutData', `${alice.name}:/audit/x.txt`, 'ok']]);
+    assert.deepEqual(
+      (await entriesOf(upload.headers.get('x-gd-requestid'))).map((e) => [e.operation, e.target, e.outcome]),
+      [['PutData', `${alice.name}:/audit/x.txt`, 'ok']],
+    );
     const removed = await alice.api.send('DELETE', `/accounts/${alice.name}/data/audit/x.txt`);
     assert.equal(removed.status, 200);
-    assert.deepEqual((await entriesOf(removed.headers.get('x-gd-requestid'))).map((e) => e.operation), ['DeleteData']);
+    assert.deepEqual(
+      (await entriesOf(removed.headers.get('x-gd-requestid'))).map((e) => e.operation),
+      ['DeleteData'],
+    );
     const stop = await send(alice, 'PUT', projectPath(alice.name, 'tasks/000000000000000000000000/'));
     assert.equal(stop.status, 404);
-    assert.deepEqual((await entriesOf(stop.requestId)).map((e) => [e.operation, e.outcome]), [['StopTask', 'TaskNotFound']]);
+    assert.deepEqual(
+      (await entriesOf(stop.requestId)).map((e) => [e.operation, e.outcome]),
+      [['StopTask', 'TaskNotFound']],
+    );
   });
 
   it('is read by gdflow admin audit, which records its own key commands', async () => {

@@ -61,11 +61,21 @@ describe('signed requests', () => {
   });
 
   it('refuses an unknown key and a revoked key with 401 InvalidAccessKeyId', async () => {
-    expectError(await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: 'GDNOSUCHKEY', secret: 'x' } }), 401, 'InvalidAccessKeyId', 'does not exist');
+    expectError(
+      await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: 'GDNOSUCHKEY', secret: 'x' } }),
+      401,
+      'InvalidAccessKeyId',
+      'does not exist',
+    );
     const key = await server.services.accounts.createKey(alice.name);
     assert.equal((await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: key.id, secret: key.secret } })).status, 200);
     await server.services.accounts.revokeKey(key.id);
-    expectError(await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: key.id, secret: key.secret } }), 401, 'InvalidAccessKeyId', 'revoked');
+    expectError(
+      await rawRequest(server.url, { method: 'GET', target: target(), sign: { id: key.id, secret: key.secret } }),
+      401,
+      'InvalidAccessKeyId',
+      'revoked',
+    );
   });
 
   it('refuses a wrong signature with 401 SignatureDoesNotMatch, showing the string to sign', async () => {
@@ -101,14 +111,24 @@ describe('signed requests', () => {
     expectError(await rawRequest(server.url, { method: 'GET', target: target(), headers: { Date: future }, sign }), 401, 'RequestTimeTooSkewed', 'ahead of');
     const near = new Date(Date.now() - 10 * 60 * 1000).toUTCString();
     assert.equal((await rawRequest(server.url, { method: 'GET', target: target(), headers: { Date: near }, sign })).status, 200);
-    expectError(await rawRequest(server.url, { method: 'GET', target: target(), headers: { Date: 'yesterday' }, sign }), 401, 'InvalidAuthorization', 'not an HTTP date');
+    expectError(
+      await rawRequest(server.url, { method: 'GET', target: target(), headers: { Date: 'yesterday' }, sign }),
+      401,
+      'InvalidAuthorization',
+      'not an HTTP date',
+    );
   });
 
   it('accepts x-gd-date instead of Date and judges freshness on it', async () => {
     const sign = { id: alice.accessKeyId, secret: alice.accessKeySecret };
     const fresh = await rawRequest(server.url, { method: 'GET', target: target(), headers: { 'x-gd-date': new Date().toUTCString() }, sign });
     assert.equal(fresh.status, 200);
-    const stale = await rawRequest(server.url, { method: 'GET', target: target(), headers: { 'x-gd-date': new Date(Date.now() - 3600e3).toUTCString() }, sign });
+    const stale = await rawRequest(server.url, {
+      method: 'GET',
+      target: target(),
+      headers: { 'x-gd-date': new Date(Date.now() - 3600e3).toUTCString() },
+      sign,
+    });
     expectError(stale, 401, 'RequestTimeTooSkewed');
   });
 
@@ -145,7 +165,12 @@ describe('signed requests', () => {
 
 describe('accounts and projects', () => {
   it("refuses an account acting on another account's project with 403 AccessDenied", async () => {
-    await rejectsWith(bob.api.send('GET', projectPath(alice.name, 'tools/')), 403, 'AccessDenied', `account '${bob.name}' may not access projects of account '${alice.name}'`);
+    await rejectsWith(
+      bob.api.send('GET', projectPath(alice.name, 'tools/')),
+      403,
+      'AccessDenied',
+      `account '${bob.name}' may not access projects of account '${alice.name}'`,
+    );
     await rejectsWith(bob.api.send('POST', projectPath(alice.name, 'tools/'), { json: { tool_name: 'intruder' } }), 403, 'AccessDenied');
     await rejectsWith(bob.api.send('DELETE', projectPath(alice.name, 'tools/alicetool/'), { query: { tool_version: 1 } }), 403, 'AccessDenied');
   });
@@ -163,7 +188,12 @@ describe('accounts and projects', () => {
 
   it('answers an unknown project of the own account with the operation error', async () => {
     await rejectsWith(alice.api.send('GET', projectPath(alice.name, 'tools/', 'nosuchproject')), 404, 'ToolNotExists');
-    await rejectsWith(alice.api.send('POST', projectPath(alice.name, 'tools/', 'nosuchproject'), { json: { tool_name: 'x_tool' } }), 400, 'InvalidParameter', "project 'nosuchproject' does not exist");
+    await rejectsWith(
+      alice.api.send('POST', projectPath(alice.name, 'tools/', 'nosuchproject'), { json: { tool_name: 'x_tool' } }),
+      400,
+      'InvalidParameter',
+      "project 'nosuchproject' does not exist",
+    );
   });
 
   it('answers the gwc credentials and policies routes', async () => {

@@ -20,7 +20,8 @@ before(async () => {
 });
 after(async () => server.close());
 
-const get = (account: TestAccount, path: string, query: Record<string, string> = {}) => account.api.json<any>('GET', projectPath(account.name, path), { query });
+const get = (account: TestAccount, path: string, query: Record<string, string> = {}) =>
+  account.api.json<any>('GET', projectPath(account.name, path), { query });
 
 describe('export as CWL: GET tools/<name>/cwl/', () => {
   it('answers the version asked, or the latest checked one, as a CommandLineTool', async () => {

@@ -81,7 +81,8 @@ steps:
 const FILES = { 'revsort.cwl': WORKFLOW, 'tools/rev.cwl': REV, 'tools/sort.cwl': SORT };
 
 const post = (account: TestAccount, body: unknown) => account.api.json<any>('POST', projectPath(account.name, 'cwl/import/'), { json: body });
-const get = (account: TestAccount, path: string, query: Record<string, string> = {}) => account.api.json<any>('GET', projectPath(account.name, path), { query });
+const get = (account: TestAccount, path: string, query: Record<string, string> = {}) =>
+  account.api.json<any>('GET', projectPath(account.name, path), { query });
 
 describe('importing CWL: POST cwl/import/', () => {
   it('makes a workflow version of the process and tool versions of the tools it runs, each keeping its document', async () => {
@@ -96,7 +97,14 @@ describe('importing CWL: POST cwl/import/', () => {
     assert.ok((await post(alice, { document, process, name: 'revsort' })).imported.every((i: { created: boolean }) => !i.created));
     const changed = await packed({ ...FILES, 'tools/rev.cwl': REV.replace('Reverse each line.', 'Reverse each line, again.') }, 'revsort.cwl');
     const again = await post(alice, { ...changed, name: 'revsort' });
-    assert.deepEqual(again.imported.map((i: any) => [i.name, i.version, i.created]), [['rev', 2, true], ['sort', 1, false], ['revsort', 2, true]]);
+    assert.deepEqual(
+      again.imported.map((i: any) => [i.name, i.version, i.created]),
+      [
+        ['rev', 2, true],
+        ['sort', 1, false],
+        ['revsort', 2, true],
+      ],
+    );
 
     // Export gives back the document as imported: the workflow's whole, a tool's as a document of its own.
     assert.deepEqual(await get(alice, 'workflows/revsort/cwl/', { workflow_version: '1' }), document);
@@ -116,7 +124,10 @@ describe('importing CWL: POST cwl/import/', () => {
     assert.equal(configs.outputs.lines, undefined, 'an output that is not a file has no GeneDock place');
     assert.deepEqual(configs.parameters.count, { type: 'integer', hint: '', default: 3, required: false, variable: true });
     assert.deepEqual(configs.parameters.mode, { type: 'string', hint: 'CWL type enum [fast, slow]', default: '"fast"', required: false, variable: true });
-    assert.deepEqual(configs.requirements, { container: { image: 'debian:stable-slim', type: 'docker' }, resources: { cpu: 2, mem: '512m', disk: '1024m', network: false } });
+    assert.deepEqual(configs.requirements, {
+      container: { image: 'debian:stable-slim', type: 'docker' },
+      resources: { cpu: 2, mem: '512m', disk: '1024m', network: false },
+    });
     const list = await get(alice, 'tools/');
     assert.ok(list.items.flat().some((t: any) => t.tool_name === 'rev' && t.category === 'cwl' && t.status === 'checked'));
     const template = await get(alice, 'toolparameters/rev/');
@@ -128,16 +139,30 @@ describe('importing CWL: POST cwl/import/', () => {
   it('shows the workflow as load, step and store nodes, with a graph and a run template', async () => {
     const { workflows } = await get(alice, 'workflows/revsort/', { workflow_version: '1' });
     const nodes = workflows[0].configs.nodelist;
-    assert.deepEqual(nodes.map((n: any) => [n.node_id, n.app_id]), [
-      ['input', 'loaddata'],
-      ['rev', `/${alice.name}/rev/1`],
-      ['sorted', `/${alice.name}/sort/1`],
-      ['output', 'storedata'],
-    ]);
+    assert.deepEqual(
+      nodes.map((n: any) => [n.node_id, n.app_id]),
+      [
+        ['input', 'loaddata'],
+        ['rev', `/${alice.name}/rev/1`],
+        ['sorted', `/${alice.name}/sort/1`],
+        ['output', 'storedata'],
+      ],
+    );
     assert.deepEqual(nodes[2].inputs, { input: [{ enid: 'rev/output' }], reverse: [{ enid: 'reverse_sort' }] });
     const graph = await get(alice, 'workflows/revsort/graph/', { workflow_version: '1' });
-    assert.deepEqual(graph.nodes.map((n: any) => [n.node_id, n.kind, n.depth]), [['input', 'load', 0], ['rev', 'tool', 1], ['sorted', 'tool', 2], ['output', 'store', 3]]);
-    assert.deepEqual(graph.edges.map((e: any) => `${e.from}.${e.from_port}->${e.to}.${e.to_port}`), ['input.data->rev.input', 'rev.output->sorted.input', 'sorted.output->output.data']);
+    assert.deepEqual(
+      graph.nodes.map((n: any) => [n.node_id, n.kind, n.depth]),
+      [
+        ['input', 'load', 0],
+        ['rev', 'tool', 1],
+        ['sorted', 'tool', 2],
+        ['output', 'store', 3],
+      ],
+    );
+    assert.deepEqual(
+      graph.edges.map((e: any) => `${e.from}.${e.from_port}->${e.to}.${e.to_port}`),
+      ['input.data->rev.input', 'rev.output->sorted.input', 'sorted.output->output.data'],
+    );
     const { parameter } = await get(alice, 'executable-workflows/revsort/', { workflow_version: '1' });
     assert.deepEqual(Object.keys(parameter.Inputs), ['input']);
     assert.deepEqual(parameter.Inputs.input.formats, ['txt']);
@@ -150,7 +175,9 @@ describe('importing CWL: POST cwl/import/', () => {
     const { parameter } = await get(alice, 'executable-workflows/revsort/', { workflow_version: '1' });
     parameter.Inputs.input.data[0].name = '/samples/lines.txt';
     parameter.Parameters.inputs.parameters.reverse_sort.value = false;
-    const started = await alice.api.json<any>('POST', projectPath(alice.name, 'tasks/'), { json: { workflow_name: 'revsort', workflow_version: 1, parameters: parameter } });
+    const started = await alice.api.json<any>('POST', projectPath(alice.name, 'tasks/'), {
+      json: { workflow_name: 'revsort', workflow_version: 1, parameters: parameter },
+    });
     const run = await waitForCwlRun(alice, started.task_id);
     assert.equal(run.status, 'succeeded', run.reason ?? '');
     assert.equal(await readOutput(alice, run.outputs!.output), 'cba\nzyx\n');
@@ -158,12 +185,27 @@ describe('importing CWL: POST cwl/import/', () => {
     assert.deepEqual([task.workflow_name, task.workflow_version], ['revsort', 1]);
     // A data item of another account is not the caller's to read.
     parameter.Inputs.input.data[0].name = 'public:/samples/lines.txt';
-    await rejectsWith(alice.api.json('POST', projectPath(alice.name, 'tasks/'), { json: { workflow_name: 'revsort', workflow_version: 1, parameters: parameter } }), 400, 'InvalidParameter', "is data of account 'public'");
+    await rejectsWith(
+      alice.api.json('POST', projectPath(alice.name, 'tasks/'), { json: { workflow_name: 'revsort', workflow_version: 1, parameters: parameter } }),
+      400,
+      'InvalidParameter',
+      "is data of account 'public'",
+    );
   });
 
   it('keeps imported versions as they are: no PutTool or PutWorkflow, no node of a GeneDock workflow', async () => {
-    await rejectsWith(alice.api.send('PUT', projectPath(alice.name, 'tools/rev/'), { json: { tool_version: 1, configs: {} } }), 400, 'InvalidParameter', 'was imported from CWL');
-    await rejectsWith(alice.api.send('PUT', projectPath(alice.name, 'workflows/revsort/'), { json: { workflow_version: 1, configs: { nodelist: [] } } }), 400, 'InvalidParameter', 'was imported from CWL');
+    await rejectsWith(
+      alice.api.send('PUT', projectPath(alice.name, 'tools/rev/'), { json: { tool_version: 1, configs: {} } }),
+      400,
+      'InvalidParameter',
+      'was imported from CWL',
+    );
+    await rejectsWith(
+      alice.api.send('PUT', projectPath(alice.name, 'workflows/revsort/'), { json: { workflow_version: 1, configs: { nodelist: [] } } }),
+      400,
+      'InvalidParameter',
+      'was imported from CWL',
+    );
     const nodelist = [
       { node_id: 'load', app_id: 'loaddata', name: 'loaddata', outputs: { data: { enid: 'in' } } },
       { node_id: 'rev', app_id: `/${alice.name}/rev/1`, inputs: { input: [{ enid: 'in' }] }, outputs: { output: [{ enid: 'out' }] } },
@@ -178,12 +220,23 @@ describe('importing CWL: POST cwl/import/', () => {
     await rejectsWith(post(alice, { document, process: 'a b' }), 400, 'InvalidParameter', "process must name a process of the document's $graph");
     await rejectsWith(post(alice, { document, process: '#main', name: '1bad' }), 400, 'InvalidParameter', "tool_name '1bad' must start with a letter");
     await rejectsWith(post(alice, { document, process: '#nothing' }), 400, 'InvalidParameter', 'has no process #nothing');
-    await rejectsWith(post(alice, { document: { cwlVersion: 'v1.2', class: 'CommandLineTool', inputs: [], outputs: [], baseComand: 'x' } }), 400, 'InvalidParameter', "invalid field 'baseComand'");
+    await rejectsWith(
+      post(alice, { document: { cwlVersion: 'v1.2', class: 'CommandLineTool', inputs: [], outputs: [], baseComand: 'x' } }),
+      400,
+      'InvalidParameter',
+      "invalid field 'baseComand'",
+    );
     const needs = { cwlVersion: 'v1.2', class: 'CommandLineTool', requirements: [{ class: 'MPIRequirement', processes: 2 }], inputs: [], outputs: [] };
     await rejectsWith(post(alice, { document: needs }), 400, 'UnsupportedRequirement', "unknown requirement class 'MPIRequirement'");
     const bob = await server.account();
     await rejectsWith(bob.api.json('POST', projectPath(alice.name, 'cwl/import/'), { json: { document } }), 403, 'AccessDenied');
     // Nothing was written by the refusals.
-    assert.deepEqual((await get(alice, 'tools/')).items.flat().map((t: any) => `${t.tool_name}:${t.tool_version}`).sort(), ['rev:1', 'rev:2', 'sort:1']);
+    assert.deepEqual(
+      (await get(alice, 'tools/')).items
+        .flat()
+        .map((t: any) => `${t.tool_name}:${t.tool_version}`)
+        .sort(),
+      ['rev:1', 'rev:2', 'sort:1'],
+    );
   });
 });

@@ -43,13 +43,21 @@ describe('errors before routing are GeneDock JSON errors', () => {
     const unknown = await rawRequest(server.url, { method: 'GET', target: '/nothing/here/', sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.json().error_code, 'ResourceNotFound');
-    const patch = await rawRequest(server.url, { method: 'PATCH', target: projectPath(alice.name, 'tools/'), sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
+    const patch = await rawRequest(server.url, {
+      method: 'PATCH',
+      target: projectPath(alice.name, 'tools/'),
+      sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
+    });
     assert.equal(patch.json().error_code, 'ResourceNotFound');
     assertErrorBody(await rawSocket(server.url, 'BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n'), 405, 'MethodNotAllowed');
   });
 
   it('a malformed percent escape in the path', async () => {
-    const response = await rawRequest(server.url, { method: 'GET', target: projectPath(alice.name, 'tools/%E0%A4%A/'), sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
+    const response = await rawRequest(server.url, {
+      method: 'GET',
+      target: projectPath(alice.name, 'tools/%E0%A4%A/'),
+      sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
+    });
     assert.equal(response.status, 400);
     assert.ok(['MalformedRequest', 'InvaildParameter'].includes(response.json().error_code));
   });
@@ -63,6 +71,11 @@ describe('body limit', () => {
   });
 
   it('refuses a body whose content type is not JSON, without reading it', async () => {
-    await rejectsWith(alice.api.send('POST', projectPath(alice.name, 'tools/'), { body: Buffer.from('tool_name=x'), contentType: 'application/x-www-form-urlencoded' }), 400, 'InvalidParameter', "the Content-Type 'application/x-www-form-urlencoded' is not application/json");
+    await rejectsWith(
+      alice.api.send('POST', projectPath(alice.name, 'tools/'), { body: Buffer.from('tool_name=x'), contentType: 'application/x-www-form-urlencoded' }),
+      400,
+      'InvalidParameter',
+      "the Content-Type 'application/x-www-form-urlencoded' is not application/json",
+    );
   });
 });

@@ -28,22 +28,68 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 const int = (n: number): number => Math.floor(random() * n);
 
 const STRINGS = [
-  '', 'a', 'abc', 'fuzz_tool', 'x'.repeat(2000), '..', '../../etc/passwd', 'ü名字', '%00', '%ZZ', 'a b', '$(touch /tmp/pwned)',
-  "'; DROP TABLE tools; --", '0'.repeat(24), 'null', '-1', '1e309', '\u202e', '__proto__', 'constructor',
+  '',
+  'a',
+  'abc',
+  'fuzz_tool',
+  'x'.repeat(2000),
+  '..',
+  '../../etc/passwd',
+  'ü名字',
+  '%00',
+  '%ZZ',
+  'a b',
+  '$(touch /tmp/pwned)',
+  "'; DROP TABLE tools; --",
+  '0'.repeat(24),
+  'null',
+  '-1',
+  '1e309',
+  '\u202e',
+  '__proto__',
+  'constructor',
   // versions in odd number forms (issue 22)
-  '1e0', '0x1', '0b1', ' 1', '+1', '1.0',
+  '1e0',
+  '0x1',
+  '0b1',
+  ' 1',
+  '+1',
+  '1.0',
 ];
 const NUMBERS = [0, -1, 1, 1.5, 2 ** 31, 2 ** 53, -(2 ** 63), 1e308, Number.MIN_VALUE];
 
 function value(depth: number): unknown {
   switch (depth > 4 ? int(4) : int(8)) {
-    case 0: return pick(STRINGS);
-    case 1: return pick(NUMBERS);
-    case 2: return random() < 0.5;
-    case 3: return null;
-    case 4: return Array.from({ length: int(4) }, () => value(depth + 1));
+    case 0:
+      return pick(STRINGS);
+    case 1:
+      return pick(NUMBERS);
+    case 2:
+      return random() < 0.5;
+    case 3:
+      return null;
+    case 4:
+      return Array.from({ length: int(4) }, () => value(depth + 1));
     default: {
-      const keys = ['tool_name', 'tool_version', 'workflow_name', 'workflow_version', 'workflow_owner', 'task_name', 'description', 'configs', 'parameters', 'nodelist', 'inputs', 'outputs', 'cmd_template', 'requirements', '__proto__', 'constructor', pick(STRINGS)];
+      const keys = [
+        'tool_name',
+        'tool_version',
+        'workflow_name',
+        'workflow_version',
+        'workflow_owner',
+        'task_name',
+        'description',
+        'configs',
+        'parameters',
+        'nodelist',
+        'inputs',
+        'outputs',
+        'cmd_template',
+        'requirements',
+        '__proto__',
+        'constructor',
+        pick(STRINGS),
+      ];
       return Object.fromEntries(Array.from({ length: int(5) }, () => [pick(keys), value(depth + 1)]));
     }
   }
@@ -51,16 +97,29 @@ function value(depth: number): unknown {
 
 function body(): { text?: string | Buffer; type?: string } {
   switch (int(10)) {
-    case 0: return {};
-    case 1: return { text: JSON.stringify(value(0)), type: 'application/json' };
-    case 2: return { text: JSON.stringify({ tool_version: pick(NUMBERS), configs: { ...simpleTool('fuzz_tool'), ...(value(1) as object) } }), type: 'application/json' };
-    case 3: return { text: '{"a":', type: 'application/json' };
-    case 4: return { text: '['.repeat(100_000), type: 'application/json' };
-    case 5: return { text: Buffer.from([0xff, 0xfe, 0x7b, 0x00]), type: 'application/json; charset=utf-8' };
-    case 6: return { text: JSON.stringify(value(0)), type: pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', '', 'application/json;;;']) };
-    case 7: return { text: `{"__proto__":{"polluted":1},"tool_name":"fuzz_tool"}`, type: 'application/json' };
-    case 8: return { text: JSON.stringify({ tool_version: 1, configs: pick(SEED_TOOL_DEFINITIONS) }), type: 'application/json' };
-    default: return { text: JSON.stringify({ workflow_name: 'fuzz_wf', workflow_version: 1, parameters: value(1) }), type: 'application/json' };
+    case 0:
+      return {};
+    case 1:
+      return { text: JSON.stringify(value(0)), type: 'application/json' };
+    case 2:
+      return {
+        text: JSON.stringify({ tool_version: pick(NUMBERS), configs: { ...simpleTool('fuzz_tool'), ...(value(1) as object) } }),
+        type: 'application/json',
+      };
+    case 3:
+      return { text: '{"a":', type: 'application/json' };
+    case 4:
+      return { text: '['.repeat(100_000), type: 'application/json' };
+    case 5:
+      return { text: Buffer.from([0xff, 0xfe, 0x7b, 0x00]), type: 'application/json; charset=utf-8' };
+    case 6:
+      return { text: JSON.stringify(value(0)), type: pick(['text/plain', 'application/xml', 'multipart/form-data; boundary=x', '', 'application/json;;;']) };
+    case 7:
+      return { text: `{"__proto__":{"polluted":1},"tool_name":"fuzz_tool"}`, type: 'application/json' };
+    case 8:
+      return { text: JSON.stringify({ tool_version: 1, configs: pick(SEED_TOOL_DEFINITIONS) }), type: 'application/json' };
+    default:
+      return { text: JSON.stringify({ workflow_name: 'fuzz_wf', workflow_version: 1, parameters: value(1) }), type: 'application/json' };
   }
 }
 
@@ -70,7 +129,11 @@ function target(url: string): string {
     .replace(/::/g, ':')
     .replace(/:([A-Za-z_]+)/g, () => encodeURIComponent(pick(STRINGS)).replace(/%25/g, pick(['%25', '%']))) // sometimes a bad escape
     .replace(/\*$/, () => pick(['x.txt', 'a/b/c', '..%2F..%2Fetc', '', '%2e%2e/x']));
-  const query = Array.from({ length: int(4) }, () => `${encodeURIComponent(pick(['tool_version', 'workflow_version', 'size', 'from', 'to', 'cursor', 'prefix', 'limit', 'expires', 'signature', 'stream', 'view', 'page_size', 'page_token', 'tag_key', 'state', pick(STRINGS)]))}=${encodeURIComponent(String(pick([...STRINGS, ...NUMBERS])))}`);
+  const query = Array.from(
+    { length: int(4) },
+    () =>
+      `${encodeURIComponent(pick(['tool_version', 'workflow_version', 'size', 'from', 'to', 'cursor', 'prefix', 'limit', 'expires', 'signature', 'stream', 'view', 'page_size', 'page_token', 'tag_key', 'state', pick(STRINGS)]))}=${encodeURIComponent(String(pick([...STRINGS, ...NUMBERS])))}`,
+  );
   return query.length > 0 ? `${path}?${query.join('&')}` : path;
 }
 
@@ -177,14 +240,22 @@ describe(`fuzz: ${perRoute} malformed requests per route (FUZZ_SEED=${seed})`, (
   for (const [id, entry] of allRoutes()) {
     it(`${id}: ${entry.method} ${entry.url}`, async () => {
       for (let i = 0; i < perRoute; i++) {
-        const t = target(entry.url).replace(/^\/accounts\/[^/]*/, (m) => (random() < 0.7 ? `/accounts/${alice.name}` : m)).replace(/\/projects\/[^/]*/, (m) => (random() < 0.7 ? '/projects/default' : m));
+        const t = target(entry.url)
+          .replace(/^\/accounts\/[^/]*/, (m) => (random() < 0.7 ? `/accounts/${alice.name}` : m))
+          .replace(/\/projects\/[^/]*/, (m) => (random() < 0.7 ? '/projects/default' : m));
         const b = body();
         const headers: Record<string, string> = {};
         if (b.type) headers['Content-Type'] = b.type;
         if (random() < 0.15) headers['Content-MD5'] = pick(['', 'garbage', '1B2M2Y8AsgTpgAmY7PhCfg==']);
         if (random() < 0.1) headers['x-gd-date'] = pick(['yesterday', 'Thu, 01 Jan 1970 00:00:00 GMT']);
         const sign = random() < 0.85 ? { id: alice.accessKeyId, secret: alice.accessKeySecret } : undefined;
-        const response = await rawRequest(server.url, { method: entry.method, target: t, headers, ...(b.text !== undefined ? { body: b.text } : {}), ...(sign ? { sign } : {}) });
+        const response = await rawRequest(server.url, {
+          method: entry.method,
+          target: t,
+          headers,
+          ...(b.text !== undefined ? { body: b.text } : {}),
+          ...(sign ? { sign } : {}),
+        });
         const what = `${entry.method} ${t.slice(0, 200)} (${b.type ?? 'no type'}, ${sign ? 'signed' : 'unsigned'}): ${response.status} ${response.text.slice(0, 300)}`;
         assert.ok(response.status < 500, what);
         if (response.status >= 400 && entry.method !== 'HEAD') {

@@ -101,7 +101,11 @@ describe('GET /metrics', () => {
 
   it('counts tasks and jobs by state and times the jobs that ran', async () => {
     const requirements = TOOLS.stats!.requirements;
-    await registerTool(alice, 'metered_tool', { cmd_template: 'echo done > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+    await registerTool(alice, 'metered_tool', {
+      cmd_template: 'echo done > {{ outputs.out[0].path }}',
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
     const app = await toolId(alice, 'metered_tool', 1);
     await createWorkflow(alice, 'metered', {
       nodelist: [
@@ -151,7 +155,10 @@ describe('GET /metrics with --metrics-token', () => {
 
       // A worker (--role worker) serves /healthz and /metrics: its own queue and capacity.
       const worker = await startServer(
-        loadConfig({ env: {}, flags: { port: 0, dataDir: secured.dataDir, database: secured.database, logLevel: 'silent', role: 'worker', metricsToken: 'sekret-token', cpus: 3 } }),
+        loadConfig({
+          env: {},
+          flags: { port: 0, dataDir: secured.dataDir, database: secured.database, logLevel: 'silent', role: 'worker', metricsToken: 'sekret-token', cpus: 3 },
+        }),
       );
       try {
         assert.equal((await fetch(`${worker.url}/metrics`)).status, 401);

@@ -38,7 +38,13 @@ describe('GET /openapi.json', () => {
 
   it('has every route the server serves, each with its method, and the server has every route it lists', () => {
     // `(regex)` constrains a parameter and `::` is a literal colon (TES's /tasks/{id}:cancel).
-    const pathOf = (url: string) => url.replace(/\([^)]*\)/g, '').replace(/::/g, '\0').replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\0/g, ':').replace(/\*$/, '{path}');
+    const pathOf = (url: string) =>
+      url
+        .replace(/\([^)]*\)/g, '')
+        .replace(/::/g, '\0')
+        .replace(/:([A-Za-z_]+)/g, '{$1}')
+        .replace(/\0/g, ':')
+        .replace(/\*$/, '{path}');
     const entries = allRoutes();
     assert.ok(entries.length >= 40, `${entries.length} routes`);
     for (const [id, entry] of entries) {
@@ -51,8 +57,27 @@ describe('GET /openapi.json', () => {
     assert.equal(operations.length, entries.length);
     assert.equal(new Set(operations.map((o) => o.operationId)).size, operations.length, 'operation ids are unique');
     // The 15 operations of INTERFACE.md §4 by name.
-    for (const name of ['CreateTool', 'PutTool', 'DeleteTool', 'ListTool', 'GetTool', 'GetToolParameterTemplate', 'GetToolDetails', 'CreateWorkflow', 'PutWorkflow', 'GetWorkflow', 'DeleteWorkflow', 'ListWorkflow', 'GetExecutableWorkflow', 'ListExecutableWorkflow', 'ActivateWorkflow']) {
-      assert.ok(operations.some((o) => o.operationId === name), name);
+    for (const name of [
+      'CreateTool',
+      'PutTool',
+      'DeleteTool',
+      'ListTool',
+      'GetTool',
+      'GetToolParameterTemplate',
+      'GetToolDetails',
+      'CreateWorkflow',
+      'PutWorkflow',
+      'GetWorkflow',
+      'DeleteWorkflow',
+      'ListWorkflow',
+      'GetExecutableWorkflow',
+      'ListExecutableWorkflow',
+      'ActivateWorkflow',
+    ]) {
+      assert.ok(
+        operations.some((o) => o.operationId === name),
+        name,
+      );
     }
   });
 
@@ -73,7 +98,10 @@ describe('GET /openapi.json', () => {
     }
     assert.deepEqual(document.paths['/ga4gh/tes/v1/tasks'].post.security, [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }]);
     const putTool = document.paths['/accounts/{account}/projects/{project}/tools/{tool}/'].put;
-    assert.equal(putTool.requestBody.content['application/json'].schema.properties.configs.properties.requirements.properties.resources.properties.cpu.type, 'integer');
+    assert.equal(
+      putTool.requestBody.content['application/json'].schema.properties.configs.properties.requirements.properties.resources.properties.cpu.type,
+      'integer',
+    );
   });
 
   it('docs/api-reference.md is the rendering of this document (regenerate: gdflow openapi --markdown > docs/api-reference.md)', () => {

@@ -93,7 +93,7 @@ describe('read cache: answers are kept apart by who asks and how', () => {
     }
   });
 
-  it('builds links from each request\'s Host', async () => {
+  it("builds links from each request's Host", async () => {
     const sign = { id: alice.accessKeyId, secret: alice.accessKeySecret };
     for (let round = 0; round < 2; round++) {
       for (const host of ['first.example:8080', 'second.example']) {
@@ -104,7 +104,7 @@ describe('read cache: answers are kept apart by who asks and how', () => {
     }
   });
 
-  it('still checks every request\'s signature and key before answering from the cache', async () => {
+  it("still checks every request's signature and key before answering from the cache", async () => {
     const target = toolsPath(alice, 'cached_tool/');
     assert.equal((await alice.api.json<any>('GET', target)).tools.length, 1);
     const forged = await rawRequest(server.url, { method: 'GET', target, sign: { id: alice.accessKeyId, secret: 'not-the-secret' } });
@@ -148,7 +148,10 @@ describe('cachedReadHandler', () => {
   async function serve(cache: ReadCache | undefined) {
     let reads = 0;
     const app = Fastify();
-    app.get('/thing/', cachedReadHandler(cache, async () => ({ read: ++reads })));
+    app.get(
+      '/thing/',
+      cachedReadHandler(cache, async () => ({ read: ++reads })),
+    );
     const get = async () => {
       const response = await app.inject({ url: '/thing/', headers: { host: 'h' } });
       return { type: response.headers['content-type'], body: response.json() as { read: number } };

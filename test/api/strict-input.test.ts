@@ -26,9 +26,24 @@ const refused = assertRefused;
 
 describe('strict input', () => {
   it('a JSON route whose Content-Type is not application/json', async () => {
-    refused(await send('POST', 'tools/', { tool_name: 'ct_tool' }, { 'Content-Type': 'text/plain' }), 400, 'InvalidParameter', /^Create tool failed, since the Content-Type 'text\/plain' is not application\/json/);
-    refused(await send('PUT', 'tools/strict_tool/', { tool_version: 1 }, { 'Content-Type': 'application/x-www-form-urlencoded' }), 400, 'InvalidParameter', /^Put tool definition failed, since the Content-Type/);
-    const noType = await rawRequest(server.url, { method: 'POST', target: projectPath(alice.name, 'tools/'), body: '{"tool_name":"ct_tool"}', sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
+    refused(
+      await send('POST', 'tools/', { tool_name: 'ct_tool' }, { 'Content-Type': 'text/plain' }),
+      400,
+      'InvalidParameter',
+      /^Create tool failed, since the Content-Type 'text\/plain' is not application\/json/,
+    );
+    refused(
+      await send('PUT', 'tools/strict_tool/', { tool_version: 1 }, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      400,
+      'InvalidParameter',
+      /^Put tool definition failed, since the Content-Type/,
+    );
+    const noType = await rawRequest(server.url, {
+      method: 'POST',
+      target: projectPath(alice.name, 'tools/'),
+      body: '{"tool_name":"ct_tool"}',
+      sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
+    });
     refused(noType, 400, 'InvalidParameter', /has no Content-Type/);
     const listed = await send('GET', 'tools/ct_tool/');
     assert.equal(listed.status, 404, 'nothing was created');
@@ -83,7 +98,12 @@ describe('strict input', () => {
       ['{% for i in range(100000000) %}x{% endfor %}', /range\(\) is too long/],
       ['{% for i in range(90000) %}{% for j in range(90000) %}x{% endfor %}{% endfor %}', /steps to render/],
     ] as Array<[string, RegExp]>) {
-      refused(await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), cmd_template: tpl } }), 400, 'InvalidParameter', what);
+      refused(
+        await send('PUT', 'tools/strict_tool/', { tool_version: 1, configs: { ...simpleTool('strict_tool'), cmd_template: tpl } }),
+        400,
+        'InvalidParameter',
+        what,
+      );
     }
   });
   it('templates a long input would drive deep: the 400 naming the limit, never a 500 (issue 22)', async () => {
@@ -127,18 +147,36 @@ describe('strict input', () => {
     refused(await send('GET', 'tools//'), 400, 'InvaildParameter', /empty segment/);
     refused(await send('DELETE', 'tasks//'), 404, 'ResourceNotFound', /empty segment/);
     refused(await send('GET', 'tasks//jobs/'), 400, 'InvalidParameter', /empty segment/);
-    const doubled = await rawRequest(server.url, { method: 'GET', target: `/${projectPath(alice.name, 'tools/')}`, sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } });
+    const doubled = await rawRequest(server.url, {
+      method: 'GET',
+      target: `/${projectPath(alice.name, 'tools/')}`,
+      sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
+    });
     assert.equal(doubled.status, 200, doubled.text);
   });
   it('a NUL character anywhere in a request (PostgreSQL cannot store one): refused, a backslash before u0000 is text', async () => {
     refused(await send('POST', 'tools/', { tool_name: 'nul_tool', description: 'a\u0000b' }), 400, 'InvalidParameter', /NUL character/);
     refused(await send('GET', 'tools/a%00b/'), 400, 'InvaildParameter', /NUL character \(%00\)/);
-    refused(await rawRequest(server.url, { method: 'GET', target: `/accounts/${alice.name}/projects/%00/tasks/`, sign: { id: alice.accessKeyId, secret: alice.accessKeySecret } }), 400, 'InvalidParameter', /NUL/);
+    refused(
+      await rawRequest(server.url, {
+        method: 'GET',
+        target: `/accounts/${alice.name}/projects/%00/tasks/`,
+        sign: { id: alice.accessKeyId, secret: alice.accessKeySecret },
+      }),
+      400,
+      'InvalidParameter',
+      /NUL/,
+    );
     const text = await send('POST', 'tools/', { tool_name: 'nul_tool', description: 'a\\u0000b' });
     assert.equal(text.status, 200, text.text);
   });
 
   it('empty workflow_owner', async () => {
-    refused(await send('POST', 'tasks/', { workflow_name: 'nope_wf', workflow_version: 1, workflow_owner: '', parameters: {} }), 400, 'InvalidParameter', /workflow_owner/);
+    refused(
+      await send('POST', 'tasks/', { workflow_name: 'nope_wf', workflow_version: 1, workflow_owner: '', parameters: {} }),
+      400,
+      'InvalidParameter',
+      /workflow_owner/,
+    );
   });
 });

@@ -103,7 +103,14 @@ describe('TES: service info and credentials', () => {
     assert.match(revoked.json.msg, /revoked/);
     const secret = 'b'.repeat(64);
     const account = (await server.services.store.getAccount(alice.name))!;
-    await server.services.store.createAccessToken({ id: 'fedcba9876543210', secretSha256: createHash('sha256').update(secret).digest('hex'), accountId: account.id, projectName: null, userName: alice.name, expiresAt: Date.now() / 1000 - 1 });
+    await server.services.store.createAccessToken({
+      id: 'fedcba9876543210',
+      secretSha256: createHash('sha256').update(secret).digest('hex'),
+      accountId: account.id,
+      projectName: null,
+      userName: alice.name,
+      expiresAt: Date.now() / 1000 - 1,
+    });
     const expired = await call('GET', '/tasks', `Bearer gdt_fedcba9876543210_${secret}`);
     assert.equal(expired.status, 401);
     assert.match(expired.json.msg, /expired/);
@@ -149,7 +156,12 @@ describe('TES: running tasks', () => {
         { path: '/data/out/dir', url: 'gdflow:/out/dir', type: 'DIRECTORY' },
       ],
       executors: [
-        { image: 'alpine', command: ['sh', '-c', 'wc -l < reads.txt > /data/out/count.txt; echo "$GREETING"; cat greeting.txt'], workdir: '/data/in', env: { GREETING: "it's $HOME `x`" } },
+        {
+          image: 'alpine',
+          command: ['sh', '-c', 'wc -l < reads.txt > /data/out/count.txt; echo "$GREETING"; cat greeting.txt'],
+          workdir: '/data/in',
+          env: { GREETING: "it's $HOME `x`" },
+        },
         { image: 'alpine', command: ['cat'], stdin: '/data/in/reads.txt', stdout: '/data/out/dir/copy.txt' },
         { image: 'alpine', command: ['sh', '-c', 'echo to-stderr >&2; ls /tmp | wc -l'] },
       ],
@@ -158,7 +170,10 @@ describe('TES: running tasks', () => {
     const task = await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(task.state, 'COMPLETE', JSON.stringify(task.logs));
     const [log] = task.logs;
-    assert.deepEqual(log.logs.map((l: any) => l.exit_code), [0, 0, 0]);
+    assert.deepEqual(
+      log.logs.map((l: any) => l.exit_code),
+      [0, 0, 0],
+    );
     assert.equal(log.logs[0].stdout, "it's $HOME `x`\nhello from content\n", 'the env value reached the program as sent');
     assert.equal(log.logs[1].stdout, 'r1\nr2\nr3\n', 'stdout of a redirected executor is read from its file');
     assert.equal(log.logs[2].stderr, 'to-stderr\n');
@@ -204,14 +219,30 @@ describe('TES: running tasks', () => {
   });
 
   it('EXECUTOR_ERROR stops at the failing executor; ignore_error goes on to the next', async () => {
-    const failing = await create({ executors: [{ image: 'alpine', command: ['sh', '-c', 'exit 3'], ignore_error: false }, { image: 'alpine', command: ['echo', 'hello'] }] });
-    const ignored = await create({ executors: [{ image: 'alpine', command: ['sh', '-c', 'exit 3'], ignore_error: true }, { image: 'alpine', command: ['echo', 'hello'] }] });
+    const failing = await create({
+      executors: [
+        { image: 'alpine', command: ['sh', '-c', 'exit 3'], ignore_error: false },
+        { image: 'alpine', command: ['echo', 'hello'] },
+      ],
+    });
+    const ignored = await create({
+      executors: [
+        { image: 'alpine', command: ['sh', '-c', 'exit 3'], ignore_error: true },
+        { image: 'alpine', command: ['echo', 'hello'] },
+      ],
+    });
     const a = await until(failing, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(a.state, 'EXECUTOR_ERROR');
-    assert.deepEqual(a.logs[0].logs.map((l: any) => l.exit_code), [3]);
+    assert.deepEqual(
+      a.logs[0].logs.map((l: any) => l.exit_code),
+      [3],
+    );
     const b = await until(ignored, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(b.state, 'COMPLETE');
-    assert.deepEqual(b.logs[0].logs.map((l: any) => l.exit_code), [3, 0]);
+    assert.deepEqual(
+      b.logs[0].logs.map((l: any) => l.exit_code),
+      [3, 0],
+    );
   });
 
   it('SYSTEM_ERROR: a URL this server cannot reach, and an output the task did not write, with why in system_logs', async () => {
@@ -219,10 +250,16 @@ describe('TES: running tasks', () => {
     const missing = await create(echo(['true'], { outputs: [{ url: 'gdflow:/never.txt', path: '/data/never.txt' }] }));
     const a = await until(s3, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(a.state, 'SYSTEM_ERROR');
-    assert.ok(a.logs[0].system_logs.some((l: string) => /not s3:/.test(l)), JSON.stringify(a.logs));
+    assert.ok(
+      a.logs[0].system_logs.some((l: string) => /not s3:/.test(l)),
+      JSON.stringify(a.logs),
+    );
     const b = await until(missing, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(b.state, 'SYSTEM_ERROR');
-    assert.ok(b.logs[0].system_logs.some((l: string) => /did not write/.test(l)), JSON.stringify(b.logs));
+    assert.ok(
+      b.logs[0].system_logs.some((l: string) => /did not write/.test(l)),
+      JSON.stringify(b.logs),
+    );
   });
 
   it('RUNNING, CANCELING and CANCELED: a cancel kills the running executor', async () => {
@@ -239,10 +276,17 @@ describe('TES: running tasks', () => {
   });
 
   it('a second identical task comes from the call cache, outputs stored again', async () => {
-    const body = echo(['sh', '-c', 'cat /data/in.txt > /data/out.txt'], { inputs: [{ path: '/data/in.txt', content: 'cached\n' }], outputs: [{ path: '/data/out.txt', url: 'gdflow:/cache/a.txt' }] });
+    const body = echo(['sh', '-c', 'cat /data/in.txt > /data/out.txt'], {
+      inputs: [{ path: '/data/in.txt', content: 'cached\n' }],
+      outputs: [{ path: '/data/out.txt', url: 'gdflow:/cache/a.txt' }],
+    });
     const first = await until(await create(body), ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
     assert.equal(first.state, 'COMPLETE');
-    const second = await until(await create({ ...body, outputs: [{ path: '/data/out.txt', url: 'gdflow:/cache/b.txt' }] }), ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
+    const second = await until(await create({ ...body, outputs: [{ path: '/data/out.txt', url: 'gdflow:/cache/b.txt' }] }), [
+      'COMPLETE',
+      'EXECUTOR_ERROR',
+      'SYSTEM_ERROR',
+    ]);
     assert.equal(second.state, 'COMPLETE');
     assert.equal(second.logs[0].metadata.cached_from, first.logs[0].metadata.gdflow_job);
     assert.equal(second.logs[0].logs[0].exit_code, 0, 'the executor logs come with the reused outputs');
@@ -257,16 +301,25 @@ describe('TES: lists', () => {
     for (const name of ['pg-alpha', 'pg-beta', 'other']) ids.push(await create(echo(['true'], { name: `${tag}-${name}`, tags: { run: tag, kind: name } })));
     for (const id of ids) await until(id, ['COMPLETE']);
     const first = await call('GET', `/tasks?tag_key=run&tag_value=${tag}&page_size=2&view=BASIC`, basic(alice));
-    assert.deepEqual(first.json.tasks.map((t: any) => t.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.json.tasks.map((t: any) => t.id),
+      [ids[2], ids[1]],
+    );
     assert.ok(first.json.next_page_token);
     const second = await call('GET', `/tasks?tag_key=run&tag_value=${tag}&page_size=2&page_token=${first.json.next_page_token}`, basic(alice));
     assert.deepEqual(second.json.tasks, [{ id: ids[0], state: 'COMPLETE' }]);
     assert.equal(second.json.next_page_token, undefined);
     const prefix = await call('GET', `/tasks?name_prefix=${tag}-pg&view=BASIC`, basic(alice));
-    assert.deepEqual(prefix.json.tasks.map((t: any) => t.name), [`${tag}-pg-beta`, `${tag}-pg-alpha`]);
+    assert.deepEqual(
+      prefix.json.tasks.map((t: any) => t.name),
+      [`${tag}-pg-beta`, `${tag}-pg-alpha`],
+    );
     assert.deepEqual((await call('GET', `/tasks?name_prefix=pg-alpha`, basic(alice))).json.tasks, [], 'a prefix, not a part');
     const tags = await call('GET', `/tasks?tag_key=kind&tag_key=run&tag_value=other&tag_value=${tag}`, basic(alice));
-    assert.deepEqual(tags.json.tasks.map((t: any) => t.id), [ids[2]]);
+    assert.deepEqual(
+      tags.json.tasks.map((t: any) => t.id),
+      [ids[2]],
+    );
     const anyValue = await call('GET', `/tasks?tag_key=run&tag_key=kind&tag_value=${tag}`, basic(alice));
     assert.equal(anyValue.json.tasks.length, 3, 'a tag_key without its tag_value matches any value');
     assert.deepEqual((await call('GET', `/tasks?tag_key=run&tag_value=nope`, basic(alice))).json.tasks, []);
@@ -298,13 +351,22 @@ describe('TES: bad bodies', () => {
     ['empty executors', { executors: [] }, /executors/],
     ['command not a list', { executors: [{ image: 'a', command: 'echo hi' }] }, /command/],
     ['empty command', { executors: [{ image: 'a', command: [] }] }, /command/],
-    ['two images', { executors: [{ image: 'a', command: ['x'] }, { image: 'b', command: ['y'] }] }, /one image/],
+    [
+      'two images',
+      {
+        executors: [
+          { image: 'a', command: ['x'] },
+          { image: 'b', command: ['y'] },
+        ],
+      },
+      /one image/,
+    ],
     ['relative path', echo(['x'], { inputs: [{ path: 'data/x', content: 'x' }] }), /absolute/],
     ['.. in a path', echo(['x'], { outputs: [{ path: '/data/../etc/x', url: 'gdflow:/x' }] }), /normalised/],
     ['a system directory', echo(['x'], { volumes: ['/usr/local'] }), /system/],
     ['a file directly in /', echo(['x'], { inputs: [{ path: '/x', content: 'x' }] }), /directly in/],
     ['an input without url or content', echo(['x'], { inputs: [{ path: '/data/x' }] }), /url or a content/],
-    ['another account\'s output', echo(['x'], { outputs: [{ path: '/data/x', url: `gdflow://${'bob'}/x` }] }), /own account/],
+    ["another account's output", echo(['x'], { outputs: [{ path: '/data/x', url: `gdflow://${'bob'}/x` }] }), /own account/],
     ['a bad env name', { executors: [{ image: 'a', command: ['x'], env: { 'A-B': '1' } }] }, /variable name/],
     ['wildcards', echo(['x'], { outputs: [{ path: '/data/*.txt', url: 'gdflow:/x/' }] }), /wildcards/],
     ['strict unknown backend parameter', echo(['x'], { resources: { backend_parameters: { VmSize: 'x' }, backend_parameters_strict: true } }), /VmSize/],
@@ -328,7 +390,11 @@ describe('TES: bad bodies', () => {
   }
 
   it('a non-strict unknown backend parameter is accepted; network is one gdflow knows', async () => {
-    const id = await create(echo(['true'], { resources: { cpu_cores: 1, ram_gb: 0.5, disk_gb: 1, preemptible: true, zones: ['z'], backend_parameters: { VmSize: 'x', network: 'false' } } }));
+    const id = await create(
+      echo(['true'], {
+        resources: { cpu_cores: 1, ram_gb: 0.5, disk_gb: 1, preemptible: true, zones: ['z'], backend_parameters: { VmSize: 'x', network: 'false' } },
+      }),
+    );
     assert.equal((await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR'])).state, 'COMPLETE');
   });
 
@@ -394,7 +460,11 @@ describe('TES: QUEUED and INITIALIZING', () => {
     try {
       const dave = await api.account();
       const auth = basic(dave);
-      const post = await fetch(`${api.url}${TES}/tasks`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(echo(['true'])) });
+      const post = await fetch(`${api.url}${TES}/tasks`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify(echo(['true'])),
+      });
       const { id } = (await post.json()) as { id: string };
       const get = async () => (await (await fetch(`${api.url}${TES}/tasks/${id}`, { headers: { authorization: auth } })).json()) as any;
       assert.equal((await get()).state, 'QUEUED');

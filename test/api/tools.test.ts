@@ -47,10 +47,18 @@ describe('CreateTool', () => {
   it('numbers later versions by adding 1, and refuses a tool_version that disagrees', async () => {
     await createTool(alice, 'versioned');
     await createTool(alice, 'versioned', { tool_version: 2 });
-    await rejectsWith(createTool(alice, 'versioned', { tool_version: 7 }), 400, 'InvalidParameter', 'Create tool failed, since tool_version 7 does not match the next version 3');
+    await rejectsWith(
+      createTool(alice, 'versioned', { tool_version: 7 }),
+      400,
+      'InvalidParameter',
+      'Create tool failed, since tool_version 7 does not match the next version 3',
+    );
     await createTool(alice, 'versioned');
     const got = await alice.api.json<any>('GET', tools(alice, 'versioned/'));
-    assert.deepEqual(got.tools.map((t: any) => t.configs.version), [1, 2, 3]);
+    assert.deepEqual(
+      got.tools.map((t: any) => t.configs.version),
+      [1, 2, 3],
+    );
   });
 
   it('keeps versions unique and gap-free under concurrent creates of one name', async () => {
@@ -88,15 +96,27 @@ describe('CreateTool', () => {
   });
 
   it('refuses a body that is not JSON or not an object', async () => {
-    await rejectsWith(alice.api.send('POST', tools(alice), { body: Buffer.from('{"tool_name": '), contentType: 'application/json' }), 400, 'InvalidParameter', 'Create tool failed, since the request body is not valid JSON');
+    await rejectsWith(
+      alice.api.send('POST', tools(alice), { body: Buffer.from('{"tool_name": '), contentType: 'application/json' }),
+      400,
+      'InvalidParameter',
+      'Create tool failed, since the request body is not valid JSON',
+    );
     await rejectsWith(alice.api.send('POST', tools(alice), { json: ['x'] }), 400, 'InvalidParameter', 'must be a JSON object');
-    await rejectsWith(alice.api.send('POST', tools(alice), { body: Buffer.from('{"__proto__": {"x": 1}, "tool_name": "proto"}'), contentType: 'application/json' }), 400, 'InvalidParameter');
+    await rejectsWith(
+      alice.api.send('POST', tools(alice), { body: Buffer.from('{"__proto__": {"x": 1}, "tool_name": "proto"}'), contentType: 'application/json' }),
+      400,
+      'InvalidParameter',
+    );
   });
 });
 
 describe('PutTool', () => {
   it('accepts the example tools of the spec and marks the version checked', async () => {
-    for (const [file, name] of [['fastqc-tool.yml', 'Fastqc'], ['hello-tool.yml', 'Hello']] as const) {
+    for (const [file, name] of [
+      ['fastqc-tool.yml', 'Fastqc'],
+      ['hello-tool.yml', 'Hello'],
+    ] as const) {
       const { app } = fixture(file);
       await createTool(alice, name);
       const response = await putTool(alice, name, 1, app, { description: `the ${name} tool` });
@@ -146,10 +166,14 @@ describe('PutTool', () => {
     ['default outside the range', (c) => (c.parameters.threads.default = 99), 'parameters.threads default value is 99, above the maximum 16'],
     ['bad member name', (c) => (c.inputs['bad-name'] = { type: 'file', formats: ['x'] }), "inputs name 'bad-name'"],
     ['name differs', (c) => (c.name = 'other'), "configs.name 'other' differs from the tool name"],
-    ['two stdin inputs', (c) => {
-      c.inputs.a = { type: 'file', formats: ['x'], stdin: true };
-      c.inputs.b = { type: 'file', formats: ['x'], stdin: true };
-    }, 'only one input may be stdin'],
+    [
+      'two stdin inputs',
+      (c) => {
+        c.inputs.a = { type: 'file', formats: ['x'], stdin: true };
+        c.inputs.b = { type: 'file', formats: ['x'], stdin: true };
+      },
+      'only one input may be stdin',
+    ],
   ];
   for (const [label, mutate, reason] of broken) {
     it(`refuses a definition with ${label}, naming the member`, async () => {
@@ -166,9 +190,19 @@ describe('PutTool', () => {
   it('refuses a missing configs, a missing or unknown version', async () => {
     await createTool(alice, 'putmissing');
     await rejectsWith(alice.api.send('PUT', tools(alice, 'putmissing/'), { json: { tool_version: 1 } }), 400, 'InvalidParameter', 'configs is required');
-    await rejectsWith(alice.api.send('PUT', tools(alice, 'putmissing/'), { json: { configs: simpleTool('putmissing') } }), 400, 'InvalidParameter', 'tool_version is required');
+    await rejectsWith(
+      alice.api.send('PUT', tools(alice, 'putmissing/'), { json: { configs: simpleTool('putmissing') } }),
+      400,
+      'InvalidParameter',
+      'tool_version is required',
+    );
     await rejectsWith(putTool(alice, 'putmissing', 5, simpleTool('putmissing')), 400, 'InvalidParameter', "tool 'putmissing' version 5 does not exist");
-    await rejectsWith(putTool(alice, 'putmissing', 'one' as unknown as number, simpleTool('putmissing')), 400, 'InvalidParameter', "tool_version 'one' is not a positive integer");
+    await rejectsWith(
+      putTool(alice, 'putmissing', 'one' as unknown as number, simpleTool('putmissing')),
+      400,
+      'InvalidParameter',
+      "tool_version 'one' is not a positive integer",
+    );
   });
 });
 
@@ -186,7 +220,12 @@ describe('GetTool, ListTool, DeleteTool, GetToolParameterTemplate, GetToolDetail
     await rejectsWith(account.api.send('GET', tools(account, 'nosuchtool/')), 404, 'ToolNotExists', 'Get Tool cannot find anything.');
     await createTool(account, 'known');
     await rejectsWith(account.api.send('GET', tools(account, 'known/'), { query: { tool_version: 9 } }), 404, 'ToolNotExists');
-    await rejectsWith(account.api.send('GET', tools(account, 'known/'), { query: { tool_version: 'x' } }), 400, 'InvaildParameter', "Get Tool failed, since tool_version 'x' is not a positive integer");
+    await rejectsWith(
+      account.api.send('GET', tools(account, 'known/'), { query: { tool_version: 'x' } }),
+      400,
+      'InvaildParameter',
+      "Get Tool failed, since tool_version 'x' is not a positive integer",
+    );
   });
 
   it('decodes a percent-encoded name before checking it', async () => {
@@ -205,7 +244,22 @@ describe('GetTool, ListTool, DeleteTool, GetToolParameterTemplate, GetToolDetail
     const group = list.items.find((g: any[]) => g[0].tool_name === 'listed');
     assert.equal(group.length, 2);
     const [v1, v2] = group;
-    assert.deepEqual(Object.keys(v2).sort(), ['authorized_methods', 'category', 'created_time', 'description', 'modified_time', 'status', 'tool_id', 'tool_name', 'tool_url', 'tool_version', 'type'].sort());
+    assert.deepEqual(
+      Object.keys(v2).sort(),
+      [
+        'authorized_methods',
+        'category',
+        'created_time',
+        'description',
+        'modified_time',
+        'status',
+        'tool_id',
+        'tool_name',
+        'tool_url',
+        'tool_version',
+        'type',
+      ].sort(),
+    );
     assert.equal(v1.tool_version, 1);
     assert.equal(v1.status, 'unchecked');
     assert.equal(v2.status, 'checked');
@@ -218,7 +272,10 @@ describe('GetTool, ListTool, DeleteTool, GetToolParameterTemplate, GetToolDetail
 
   it('GetTool returns every version when tool_version is absent, one when given', async () => {
     const all = await account.api.json<any>('GET', tools(account, 'listed/'));
-    assert.deepEqual(all.tools.map((t: any) => t.configs.version), [1, 2]);
+    assert.deepEqual(
+      all.tools.map((t: any) => t.configs.version),
+      [1, 2],
+    );
     assert.deepEqual(Object.keys(all.tools[0]).sort(), ['configs', 'created_time', 'description', 'modified_time', 'status']);
     const one = await account.api.json<any>('GET', tools(account, 'listed/'), { query: { tool_version: 2 } });
     assert.equal(one.tools.length, 1);
@@ -249,13 +306,26 @@ describe('GetTool, ListTool, DeleteTool, GetToolParameterTemplate, GetToolDetail
   });
 
   it('DeleteTool removes one version and needs tool_version', async () => {
-    await rejectsWith(account.api.send('DELETE', tools(account, 'listed/')), 400, 'InvaildParameter', 'Delete Tool failed, since the query parameter tool_version is required');
-    await rejectsWith(account.api.send('DELETE', tools(account, 'listed/'), { query: { tool_version: 5 } }), 400, 'InvaildParameter', "tool 'listed' version 5 does not exist");
+    await rejectsWith(
+      account.api.send('DELETE', tools(account, 'listed/')),
+      400,
+      'InvaildParameter',
+      'Delete Tool failed, since the query parameter tool_version is required',
+    );
+    await rejectsWith(
+      account.api.send('DELETE', tools(account, 'listed/'), { query: { tool_version: 5 } }),
+      400,
+      'InvaildParameter',
+      "tool 'listed' version 5 does not exist",
+    );
     const response = await account.api.send('DELETE', tools(account, 'listed/'), { query: { tool_version: 1 } });
     assert.equal(response.status, 200);
     assert.equal(await response.text(), '');
     const all = await account.api.json<any>('GET', tools(account, 'listed/'));
-    assert.deepEqual(all.tools.map((t: any) => t.configs.version), [2]);
+    assert.deepEqual(
+      all.tools.map((t: any) => t.configs.version),
+      [2],
+    );
   });
 });
 
@@ -302,8 +372,22 @@ describe('issue 22: tool calls as the clients send them (raw signed requests)', 
     assert.equal((await send('PUT', 'tools/digits_tool/', { tool_version: 1, configs: simpleTool('digits_tool') })).status, 200);
     // As written in the query; `+` there is a space once decoded.
     const odd: Array<[string, string]> = [
-      ['1e0', '1e0'], ['0x1', '0x1'], ['0b1', '0b1'], ['0o1', '0o1'], ['%201', ' 1'], ['1%20', '1 '], ['%2B1', '+1'], ['+1', ' 1'],
-      ['1.0', '1.0'], ['1.', '1.'], ['', ''], ['0', '0'], ['-1', '-1'], ['1_0', '1_0'], ['Infinity', 'Infinity'], ['%EF%BC%91', '１'],
+      ['1e0', '1e0'],
+      ['0x1', '0x1'],
+      ['0b1', '0b1'],
+      ['0o1', '0o1'],
+      ['%201', ' 1'],
+      ['1%20', '1 '],
+      ['%2B1', '+1'],
+      ['+1', ' 1'],
+      ['1.0', '1.0'],
+      ['1.', '1.'],
+      ['', ''],
+      ['0', '0'],
+      ['-1', '-1'],
+      ['1_0', '1_0'],
+      ['Infinity', 'Infinity'],
+      ['%EF%BC%91', '１'],
       ['1000000000', '1000000000'],
     ];
     const reason = (shown: string) => new RegExp(`tool_version '${shown.replace(/[.+]/g, '\\$&')}' is not a positive integer`);

@@ -41,13 +41,20 @@ describe('workflow lifecycle', () => {
     // Version 2, unchecked; GetWorkflow without a version returns both.
     await alice.api.send('POST', wf(alice), { json: { workflow_name: 'pipeline', description: 'second' } });
     got = await alice.api.json<any>('GET', wf(alice, 'pipeline/'));
-    assert.deepEqual(got.workflows.map((w: any) => [w.version, w.status]), [[1, 'checked'], [2, 'unchecked']]);
+    assert.deepEqual(
+      got.workflows.map((w: any) => [w.version, w.status]),
+      [
+        [1, 'checked'],
+        [2, 'unchecked'],
+      ],
+    );
 
     const list = await alice.api.json<any>('GET', wf(alice));
     const group = list.items.find((g: any[]) => g[0].workflow_name === 'pipeline');
     assert.equal(group.length, 2);
     assert.deepEqual(group[0].authorized_methods, ['GET', 'PUT', 'DELETE']);
-    for (const key of ['workflow_url', 'workflow_name', 'workflow_version', 'workflow_id', 'description', 'status', 'created_time', 'modified_time']) assert.ok(key in group[0], key);
+    for (const key of ['workflow_url', 'workflow_name', 'workflow_version', 'workflow_id', 'description', 'status', 'created_time', 'modified_time'])
+      assert.ok(key in group[0], key);
     assert.match(group[0].workflow_id, /^[0-9a-f]{24}$/);
 
     const executable = await alice.api.json<any>('GET', projectPath(alice.name, 'executable-workflows/'));
@@ -55,11 +62,19 @@ describe('workflow lifecycle', () => {
     assert.equal(egroup.length, 1, 'only the checked version is executable');
     assert.equal('authorized_methods' in egroup[0], false);
 
-    await rejectsWith(alice.api.send('GET', projectPath(alice.name, 'executable-workflows/pipeline/'), { query: { workflow_version: 2 } }), 400, 'InvalidParameter', 'has no valid configuration yet');
+    await rejectsWith(
+      alice.api.send('GET', projectPath(alice.name, 'executable-workflows/pipeline/'), { query: { workflow_version: 2 } }),
+      400,
+      'InvalidParameter',
+      'has no valid configuration yet',
+    );
     const deleted = await alice.api.send('DELETE', wf(alice, 'pipeline/'), { query: { workflow_version: 2 } });
     assert.equal(deleted.status, 200);
     got = await alice.api.json<any>('GET', wf(alice, 'pipeline/'));
-    assert.deepEqual(got.workflows.map((w: any) => w.version), [1]);
+    assert.deepEqual(
+      got.workflows.map((w: any) => w.version),
+      [1],
+    );
   });
 
   it('builds the run-parameter template from the graph', async () => {
@@ -82,7 +97,15 @@ describe('workflow lifecycle', () => {
     assert.equal(parameter.Outputs.store_report.data[0].name, '/results/report.txt');
     assert.equal(parameter.Outputs.store_bam.data.length, 1);
     assert.deepEqual(Object.keys(parameter.Parameters).sort(), ['align_node', 'stats_node', 'trim_node']);
-    assert.deepEqual(parameter.Parameters.trim_node.parameters.quality, { variable: true, required: true, type: 'integer', value: 25, hint: 'minimum base quality', minvalue: 0, maxvalue: 60 });
+    assert.deepEqual(parameter.Parameters.trim_node.parameters.quality, {
+      variable: true,
+      required: true,
+      type: 'integer',
+      value: 25,
+      hint: 'minimum base quality',
+      minvalue: 0,
+      maxvalue: 60,
+    });
     assert.equal(parameter.Parameters.align_node.parameters.threads.value, 2);
     assert.equal(parameter.Parameters.align_node.parameters.rg.value, 'sample', 'a parameter the node does not set keeps the tool default');
     assert.deepEqual(parameter.Property.reference_task, [{ id: null }]);
@@ -94,14 +117,18 @@ describe('workflow lifecycle', () => {
     parameter.Inputs.load_reads.data[0].name = '/reads/sample1.fastq';
     parameter.Parameters.trim_node.parameters.quality.value = 30;
     parameter.name = 'saved_name';
-    const put = await alice.api.send('PUT', projectPath(alice.name, 'executable-workflows/pipeline/'), { json: { workflow_version: 1, parameters: parameter } });
+    const put = await alice.api.send('PUT', projectPath(alice.name, 'executable-workflows/pipeline/'), {
+      json: { workflow_version: 1, parameters: parameter },
+    });
     assert.equal(put.status, 200);
     const again = await alice.api.json<any>('GET', projectPath(alice.name, 'executable-workflows/pipeline/'), { query: { workflow_version: 1 } });
     assert.equal(again.parameter.Inputs.load_reads.data[0].name, '/reads/sample1.fastq');
     assert.equal(again.parameter.Parameters.trim_node.parameters.quality.value, 30);
     assert.equal(again.parameter.name, 'saved_name');
     await rejectsWith(
-      alice.api.send('PUT', projectPath(alice.name, 'executable-workflows/pipeline/'), { json: { workflow_version: 1, parameters: { Inputs: { nosuchnode: {} } } } }),
+      alice.api.send('PUT', projectPath(alice.name, 'executable-workflows/pipeline/'), {
+        json: { workflow_version: 1, parameters: { Inputs: { nosuchnode: {} } } },
+      }),
       400,
       'InvalidParameter',
       'parameters.Inputs.nosuchnode is not a loaddata node',
@@ -119,7 +146,10 @@ describe('workflow lifecycle', () => {
     assert.equal(byId.trim_node.depth, 1);
     assert.equal(byId.align_node.depth, 2);
     assert.equal(byId.stats_node.depth, 3);
-    const fanOut = graph.edges.filter((e: any) => e.enid === 'bam_link').map((e: any) => e.to).sort();
+    const fanOut = graph.edges
+      .filter((e: any) => e.enid === 'bam_link')
+      .map((e: any) => e.to)
+      .sort();
     assert.deepEqual(fanOut, ['stats_node', 'store_bam']);
     // Topological order: every edge goes forward.
     const position = new Map(graph.nodes.map((n: any, i: number) => [n.node_id, i]));
@@ -127,9 +157,24 @@ describe('workflow lifecycle', () => {
   });
 
   it('answers unknown workflows with 4xx JSON errors and empty lists on the wdl routes', async () => {
-    await rejectsWith(alice.api.send('GET', wf(alice, 'nosuchflow/')), 400, 'InvalidParameter', "Get workflow failed, since workflow 'nosuchflow' does not exist");
-    await rejectsWith(alice.api.send('DELETE', wf(alice, 'nosuchflow/'), { query: { workflow_version: 1 } }), 400, 'InvalidParameter', 'Delete workflow failed');
-    await rejectsWith(alice.api.send('GET', projectPath(alice.name, 'executable-workflows/nosuchflow/'), { query: { workflow_version: 1 } }), 400, 'InvalidParameter', 'Get executable workflow failed');
+    await rejectsWith(
+      alice.api.send('GET', wf(alice, 'nosuchflow/')),
+      400,
+      'InvalidParameter',
+      "Get workflow failed, since workflow 'nosuchflow' does not exist",
+    );
+    await rejectsWith(
+      alice.api.send('DELETE', wf(alice, 'nosuchflow/'), { query: { workflow_version: 1 } }),
+      400,
+      'InvalidParameter',
+      'Delete workflow failed',
+    );
+    await rejectsWith(
+      alice.api.send('GET', projectPath(alice.name, 'executable-workflows/nosuchflow/'), { query: { workflow_version: 1 } }),
+      400,
+      'InvalidParameter',
+      'Get executable workflow failed',
+    );
     assert.deepEqual(await alice.api.json('GET', projectPath(alice.name, 'wdl/workflow/')), []);
     assert.deepEqual(await alice.api.json('GET', projectPath(alice.name, 'wdl/workflow/'), { query: { name: 'nosuchflow', version: 1 } }), []);
     assert.deepEqual(await alice.api.json('GET', projectPath(alice.name, 'wdl/workflow/0123456789abcdef01234567/')), []);
@@ -138,26 +183,59 @@ describe('workflow lifecycle', () => {
   it('answers 404 WorkflowNotExists when nothing can be listed', async () => {
     const empty = await server.account();
     await rejectsWith(empty.api.send('GET', wf(empty)), 404, 'WorkflowNotExists', 'List workflow cannot find anything.');
-    await rejectsWith(empty.api.send('GET', projectPath(empty.name, 'executable-workflows/')), 404, 'WorkflowNotExists', 'List executable workflow cannot find anything.');
+    await rejectsWith(
+      empty.api.send('GET', projectPath(empty.name, 'executable-workflows/')),
+      404,
+      'WorkflowNotExists',
+      'List executable workflow cannot find anything.',
+    );
   });
 });
 
 describe('PutWorkflow validation', () => {
   const cases: Array<[string, (c: any) => void, string]> = [
     ['duplicate node ids', (c) => (c.nodelist[3].node_id = 'trim_node'), "node_id 'trim_node' is used by more than one node"],
-    ['an unknown app_id', (c) => (c.nodelist[2].app_id = '0123456789abcdef01234567'), "node 'trim_node': app_id '0123456789abcdef01234567' does not name a checked tool version"],
-    ['an unknown input name', (c) => (c.nodelist[2].inputs = { fastq: [{ enid: 'reads_link' }] }), "node 'trim_node': input 'fastq' is not an input of tool trim:1"],
-    ['an unknown output name', (c) => (c.nodelist[4].outputs = { summary: [{ enid: 'report_link' }] }), "node 'stats_node': output 'summary' is not an output of tool stats:1"],
+    [
+      'an unknown app_id',
+      (c) => (c.nodelist[2].app_id = '0123456789abcdef01234567'),
+      "node 'trim_node': app_id '0123456789abcdef01234567' does not name a checked tool version",
+    ],
+    [
+      'an unknown input name',
+      (c) => (c.nodelist[2].inputs = { fastq: [{ enid: 'reads_link' }] }),
+      "node 'trim_node': input 'fastq' is not an input of tool trim:1",
+    ],
+    [
+      'an unknown output name',
+      (c) => (c.nodelist[4].outputs = { summary: [{ enid: 'report_link' }] }),
+      "node 'stats_node': output 'summary' is not an output of tool stats:1",
+    ],
     ['an unknown parameter', (c) => (c.nodelist[2].parameters.qual = { value: 1 }), "node 'trim_node': parameter 'qual' is not a parameter of tool trim:1"],
     ['a parameter of the wrong type', (c) => (c.nodelist[2].parameters.quality.value = 'high'), "node 'trim_node': parameter 'quality' must be a number"],
     ['a parameter out of range', (c) => (c.nodelist[3].parameters.threads.value = 64), "node 'align_node': parameter 'threads' is 64, above the maximum 8"],
     ['a link produced twice', (c) => (c.nodelist[4].outputs = { report: [{ enid: 'bam_link' }] }), "link 'bam_link' is produced by both"],
-    ['a link nobody produces', (c) => (c.nodelist[4].inputs = { bam: [{ enid: 'ghost_link' }] }), "node 'stats_node': input 'bam' uses link 'ghost_link', which no output produces"],
+    [
+      'a link nobody produces',
+      (c) => (c.nodelist[4].inputs = { bam: [{ enid: 'ghost_link' }] }),
+      "node 'stats_node': input 'bam' uses link 'ghost_link', which no output produces",
+    ],
     ['a link nobody consumes', (c) => c.nodelist.splice(6, 1), "link 'report_link' from stats_node.report is not consumed by any input"],
-    ['formats that do not intersect', (c) => (c.nodelist[4].inputs = { bam: [{ enid: 'trimmed_link' }] }), "link 'trimmed_link': trim_node.trimmed writes fastq but stats_node.bam accepts only bam"],
-    ['a required input left unconnected', (c) => delete c.nodelist[3].inputs.reference, "node 'align_node': required input 'reference' of tool align is not connected"],
+    [
+      'formats that do not intersect',
+      (c) => (c.nodelist[4].inputs = { bam: [{ enid: 'trimmed_link' }] }),
+      "link 'trimmed_link': trim_node.trimmed writes fastq but stats_node.bam accepts only bam",
+    ],
+    [
+      'a required input left unconnected',
+      (c) => delete c.nodelist[3].inputs.reference,
+      "node 'align_node': required input 'reference' of tool align is not connected",
+    ],
     ['a load step with inputs', (c) => (c.nodelist[0].inputs = { data: { enid: 'x' } }), "node 'load_reads' is a loaddata step and takes no inputs"],
-    ['a store step with an odd parameter', (c) => (c.nodelist[5].parameters.colour = { value: 'red' }), "node 'store_bam' is a storedata step; its parameters are name and description, not 'colour'"],
+    [
+      'a store step with an odd parameter',
+      (c) => (c.nodelist[5].parameters.colour = { value: 'red' }),
+      "node 'store_bam' is a storedata step; its parameters are name and description, not 'colour'",
+    ],
     ['a bad node_id', (c) => (c.nodelist[2].node_id = 'trim node'), 'nodelist[2].node_id must be 1 to 128 letters'],
     ['an empty enid', (c) => (c.nodelist[2].inputs.reads = [{ enid: '' }]), "node 'trim_node': inputs.reads[0].enid must be a non-empty string"],
     ['an empty nodelist', (c) => (c.nodelist = []), 'configs.nodelist is empty'],
@@ -169,7 +247,12 @@ describe('PutWorkflow validation', () => {
       await alice.api.send('POST', wf(alice), { json: { workflow_name: name } });
       const configs: any = structuredClone(pipelineConfigs(ids));
       mutate(configs);
-      await rejectsWith(alice.api.send('PUT', wf(alice, `${name}/`), { json: { workflow_version: 1, configs } }), 400, 'InvalidParameter', `Put workflow definition failed, since ${reason}`);
+      await rejectsWith(
+        alice.api.send('PUT', wf(alice, `${name}/`), { json: { workflow_version: 1, configs } }),
+        400,
+        'InvalidParameter',
+        `Put workflow definition failed, since ${reason}`,
+      );
       const got = await alice.api.json<any>('GET', wf(alice, `${name}/`));
       assert.equal(got.workflows[0].status, 'unchecked', 'nothing was written');
     });
@@ -196,7 +279,12 @@ describe('PutWorkflow validation', () => {
     await alice.api.send('POST', projectPath(alice.name, 'tools/'), { json: { tool_name: 'undefined_tool' } });
     const configs: any = structuredClone(pipelineConfigs(ids));
     configs.nodelist[4].app_id = `/${alice.name}/undefined_tool/1`;
-    await rejectsWith(createWorkflow(alice, 'uses_unchecked', configs), 400, 'InvalidParameter', `app_id '/${alice.name}/undefined_tool/1' does not name a checked tool version`);
+    await rejectsWith(
+      createWorkflow(alice, 'uses_unchecked', configs),
+      400,
+      'InvalidParameter',
+      `app_id '/${alice.name}/undefined_tool/1' does not name a checked tool version`,
+    );
     configs.nodelist[4].app_id = `/${alice.name}/stats/1`;
     const ok = await createWorkflow(alice, 'readable_ids', configs);
     assert.equal(ok.status, 200);
@@ -217,7 +305,16 @@ describe('issue 22: workflow calls as the clients send them (raw signed requests
   it('reads a version only from decimal digits: 1e0, 0x1, 0b1, " 1", +1, 1.0 are the 400 naming workflow_version', async () => {
     assert.equal((await putChanged('digits_flow', () => {})).status, 200);
     const odd: Array<[string, string]> = [
-      ['1e0', '1e0'], ['0x1', '0x1'], ['0b1', '0b1'], ['%201', ' 1'], ['%2B1', '+1'], ['+1', ' 1'], ['1.0', '1.0'], ['', ''], ['0', '0'], ['-1', '-1'],
+      ['1e0', '1e0'],
+      ['0x1', '0x1'],
+      ['0b1', '0b1'],
+      ['%201', ' 1'],
+      ['%2B1', '+1'],
+      ['+1', ' 1'],
+      ['1.0', '1.0'],
+      ['', ''],
+      ['0', '0'],
+      ['-1', '-1'],
     ];
     const routes: Array<[string, string]> = [
       ['GET', 'workflows/digits_flow/'],
@@ -294,8 +391,18 @@ describe('version pinning and visibility', () => {
     assert.equal(newVersion, 2);
     const graph = await account.api.json<any>('GET', projectPath(account.name, 'workflows/pinned/graph/'), { query: { workflow_version: 1 } });
     assert.equal(graph.nodes.find((n: any) => n.node_id === 'trim_node').tool.version, 1);
-    await rejectsWith(account.api.send('DELETE', projectPath(account.name, 'tools/trim/'), { query: { tool_version: 1 } }), 400, 'InvaildParameter', `tool 'trim' version 1 is used by workflow ${account.name}/default/pinned:1`);
-    await rejectsWith(account.api.send('PUT', projectPath(account.name, 'tools/trim/'), { json: { tool_version: 1, configs: { name: 'trim', ...TOOLS.trim } } }), 400, 'InvalidParameter', 'is pinned by workflow');
+    await rejectsWith(
+      account.api.send('DELETE', projectPath(account.name, 'tools/trim/'), { query: { tool_version: 1 } }),
+      400,
+      'InvaildParameter',
+      `tool 'trim' version 1 is used by workflow ${account.name}/default/pinned:1`,
+    );
+    await rejectsWith(
+      account.api.send('PUT', projectPath(account.name, 'tools/trim/'), { json: { tool_version: 1, configs: { name: 'trim', ...TOOLS.trim } } }),
+      400,
+      'InvalidParameter',
+      'is pinned by workflow',
+    );
     // The unpinned version 2 can go; once the workflow is deleted, version 1 can too.
     assert.equal((await account.api.send('DELETE', projectPath(account.name, 'tools/trim/'), { query: { tool_version: 2 } })).status, 200);
     await account.api.send('DELETE', projectPath(account.name, 'workflows/pinned/'), { query: { workflow_version: 1 } });
@@ -304,7 +411,12 @@ describe('version pinning and visibility', () => {
 
   it("shows public workflows to every account, read-only, and refuses another account's private tools", async () => {
     const key = await server.services.accounts.createKey('public');
-    const publisher: TestAccount = { name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }) };
+    const publisher: TestAccount = {
+      name: 'public',
+      accessKeyId: key.id,
+      accessKeySecret: key.secret,
+      api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }),
+    };
     const publicIds = await registerPipeline(publisher);
     await createWorkflow(publisher, 'public_pipeline', pipelineConfigs(publicIds));
     const bob = await server.account();
@@ -313,9 +425,17 @@ describe('version pinning and visibility', () => {
     assert.deepEqual(summary.authorized_methods, ['GET']);
     const template = await bob.api.json<any>('GET', projectPath('public', 'executable-workflows/public_pipeline/'), { query: { workflow_version: 1 } });
     assert.ok(template.parameter.Inputs.load_reads);
-    await rejectsWith(bob.api.send('PUT', projectPath('public', 'workflows/public_pipeline/'), { json: { workflow_version: 1, configs: pipelineConfigs(publicIds) } }), 403, 'AccessDenied');
+    await rejectsWith(
+      bob.api.send('PUT', projectPath('public', 'workflows/public_pipeline/'), { json: { workflow_version: 1, configs: pipelineConfigs(publicIds) } }),
+      403,
+      'AccessDenied',
+    );
     await rejectsWith(bob.api.send('DELETE', projectPath('public', 'workflows/public_pipeline/'), { query: { workflow_version: 1 } }), 403, 'AccessDenied');
-    await rejectsWith(bob.api.send('PUT', projectPath('public', 'executable-workflows/public_pipeline/'), { json: { workflow_version: 1, parameters: {} } }), 403, 'AccessDenied');
+    await rejectsWith(
+      bob.api.send('PUT', projectPath('public', 'executable-workflows/public_pipeline/'), { json: { workflow_version: 1, parameters: {} } }),
+      403,
+      'AccessDenied',
+    );
     // Bob may build on public tools, but not on Alice's private ones.
     assert.equal((await createWorkflow(bob, 'on_public_tools', pipelineConfigs(publicIds))).status, 200);
     await rejectsWith(createWorkflow(bob, 'on_alice_tools', pipelineConfigs(ids)), 400, 'InvalidParameter', 'does not name a checked tool version you may use');
@@ -345,7 +465,10 @@ describe('version pinning and visibility', () => {
     assert.deepEqual(parameter.Inputs.loaddata_reads.formats.sort(), [...sample.Inputs.loaddata_reads.formats].sort());
     assert.equal(parameter.Inputs.loaddata_reads.maxitems, 1000);
     assert.deepEqual(parameter.Outputs.store_data_node_fastqc.formats, ['tgz']);
-    assert.deepEqual(Object.keys(parameter.Parameters.Fastqc_node1.parameters.threads).sort(), Object.keys(sample.Parameters.Fastqc_node1.parameters.threads).sort());
+    assert.deepEqual(
+      Object.keys(parameter.Parameters.Fastqc_node1.parameters.threads).sort(),
+      Object.keys(sample.Parameters.Fastqc_node1.parameters.threads).sort(),
+    );
     assert.equal(parameter.Parameters.Fastqc_node1.parameters.threads.value, 2);
   });
 });

@@ -39,7 +39,13 @@ for (const backend of STORE_BACKENDS) {
       try {
         const replicas: ServerChild[] = [await cluster.start('api'), await cluster.start('api')];
         const owner = cluster.account('chaotic', replicas[0]!);
-        for (const name of NAMES) await registerTool(owner, name, { cmd_template: 'cp {{ inputs.src[0].path }} {{ outputs.out[0].path }}', inputs: { src: { type: 'file', formats: ['txt'], required: true } }, outputs: { out: { type: 'file', formats: 'txt', required: true } }, requirements });
+        for (const name of NAMES)
+          await registerTool(owner, name, {
+            cmd_template: 'cp {{ inputs.src[0].path }} {{ outputs.out[0].path }}',
+            inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+            outputs: { out: { type: 'file', formats: 'txt', required: true } },
+            requirements,
+          });
         const tool = await toolId(owner, NAMES[0]!, 1);
         await createWorkflow(owner, 'chaos_flow', {
           nodelist: [
@@ -60,7 +66,8 @@ for (const backend of STORE_BACKENDS) {
         for (let round = 0; round < ROUNDS; round++) {
           const clients = replicas.map((r) => through(owner, r));
           const versions = new Map<string, number>();
-          for (const name of NAMES) versions.set(name, ((await clients[0]!.api.json<any>('GET', projectPath(owner.name, `tools/${name}/`))).tools as any[]).length);
+          for (const name of NAMES)
+            versions.set(name, ((await clients[0]!.api.json<any>('GET', projectPath(owner.name, `tools/${name}/`))).tools as any[]).length);
           const writes: Write[] = Array.from({ length: WRITES }, (_, i): Write => {
             const name = NAMES[i % NAMES.length]!;
             if (i % 3 === 0) return { kind: 'create', name };
@@ -79,11 +86,23 @@ for (const backend of STORE_BACKENDS) {
                 acknowledged.push({ write });
               } else if (write.kind === 'put') {
                 await client.api.send('PUT', projectPath(owner.name, `tools/${write.name}/`), {
-                  json: { tool_version: write.version, configs: { name: write.name, description: write.marker, cmd_template: `cp {{ inputs.src[0].path }} {{ outputs.out[0].path }} # ${write.marker}`, inputs: { src: { type: 'file', formats: ['txt'], required: true } }, outputs: { out: { type: 'file', formats: 'txt', required: true } }, requirements } },
+                  json: {
+                    tool_version: write.version,
+                    configs: {
+                      name: write.name,
+                      description: write.marker,
+                      cmd_template: `cp {{ inputs.src[0].path }} {{ outputs.out[0].path }} # ${write.marker}`,
+                      inputs: { src: { type: 'file', formats: ['txt'], required: true } },
+                      outputs: { out: { type: 'file', formats: 'txt', required: true } },
+                      requirements,
+                    },
+                  },
                 });
                 acknowledged.push({ write });
               } else {
-                const answer = await client.api.json<any>('POST', projectPath(owner.name, 'tasks/'), { json: { workflow_name: 'chaos_flow', workflow_version: 1, task_name: write.taskName, parameters: parameter } });
+                const answer = await client.api.json<any>('POST', projectPath(owner.name, 'tasks/'), {
+                  json: { workflow_name: 'chaos_flow', workflow_version: 1, task_name: write.taskName, parameters: parameter },
+                });
                 acknowledged.push({ write, result: answer.task_id });
               }
             } catch (error) {
@@ -104,12 +123,19 @@ for (const backend of STORE_BACKENDS) {
           for (const name of NAMES) tools.set(name, (await reader.api.json<any>('GET', projectPath(owner.name, `tools/${name}/`))).tools);
           for (const [name, list] of tools) {
             const numbers = list.map((t: any) => t.configs.version as number).sort((x, y) => x - y);
-            assert.deepEqual(numbers, Array.from({ length: numbers.length }, (_, i) => i + 1), `round ${round}: versions of ${name} are 1..n`);
+            assert.deepEqual(
+              numbers,
+              Array.from({ length: numbers.length }, (_, i) => i + 1),
+              `round ${round}: versions of ${name} are 1..n`,
+            );
           }
           for (const name of NAMES) {
             const creates = acknowledged.filter((a) => a.write.kind === 'create' && a.write.name === name).length;
             const count = tools.get(name)!.length;
-            assert.ok(count >= 1 + creates && count <= 1 + createsSent.get(name)!, `round ${round}: ${name} has ${count} versions for ${creates} acknowledged of ${createsSent.get(name)} creates sent`);
+            assert.ok(
+              count >= 1 + creates && count <= 1 + createsSent.get(name)!,
+              `round ${round}: ${name} has ${count} versions for ${creates} acknowledged of ${createsSent.get(name)} creates sent`,
+            );
           }
           for (const { write, result } of acknowledged) {
             if (write.kind === 'activate') {

@@ -32,7 +32,10 @@ describe('gdflow admin: which store', () => {
     mkdirSync(cwd);
     const byDefault = await cli(['admin', 'list-accounts'], { cwd });
     assert.equal(byDefault.status, 2, byDefault.stderr);
-    assert.match(byDefault.stderr, new RegExp(`no gdflow store at ${join(cwd, 'gdflow-data', 'gdflow.db')} .*the default: \\./gdflow-data in the current directory`));
+    assert.match(
+      byDefault.stderr,
+      new RegExp(`no gdflow store at ${join(cwd, 'gdflow-data', 'gdflow.db')} .*the default: \\./gdflow-data in the current directory`),
+    );
     const byEnv = await cli(['admin', 'list-accounts'], { cwd, env: { GDFLOW_DATA_DIR: join(dir, 'from-env') } });
     assert.equal(byEnv.status, 2, byEnv.stderr);
     assert.match(byEnv.stderr, /from GDFLOW_DATA_DIR\)/);

@@ -75,7 +75,17 @@ describe('gdflow batch', () => {
     const csv = writeFile(
       f.dir,
       'problems.csv',
-      ['sample,read,threads', 'b01,/reads/s01.fastq,1', 'b01,/reads/s02.fastq,2', 'b03,reads/s03.fastq,3', 'b04,/reads/s04.fastq,99', 'b05,/reads/s05.fastq', '9bad,/reads/s06.fastq,1', 'b07,/reads/s07.txt,1', 'b08,/reads/s08.fastq,many'].join('\n'),
+      [
+        'sample,read,threads',
+        'b01,/reads/s01.fastq,1',
+        'b01,/reads/s02.fastq,2',
+        'b03,reads/s03.fastq,3',
+        'b04,/reads/s04.fastq,99',
+        'b05,/reads/s05.fastq',
+        '9bad,/reads/s06.fastq,1',
+        'b07,/reads/s07.txt,1',
+        'b08,/reads/s08.fastq,many',
+      ].join('\n'),
     );
     const many = await f.run(['batch', template, csv, '--workflow', 'copywf']);
     assert.equal(many.status, 2);
@@ -140,7 +150,10 @@ describe('gdflow batch', () => {
     const log = logLines(join(f.dir, 'good.copywf.submitted.jsonl'));
     assert.equal(log.length, 20);
     const tasks = await tasksNamed('s');
-    assert.deepEqual(tasks.map((t) => t.task_name).sort(), SAMPLES.map((s) => `s${s}_copy`));
+    assert.deepEqual(
+      tasks.map((t) => t.task_name).sort(),
+      SAMPLES.map((s) => `s${s}_copy`),
+    );
     assert.deepEqual(new Set(log.map((l) => l.task_id)), new Set(tasks.map((t) => t.task_id)), 'the log maps rows to the tasks started');
     assert.equal((await f.client.readData('/results/s07/out.fastq')).toString(), '@read07\nACGT\n+\nIIII\n');
 
@@ -171,7 +184,10 @@ describe('gdflow batch', () => {
     assert.equal(resumed.json().already_submitted, 7);
     assert.equal(resumed.json().submitted.length, 13);
     const tasks = await tasksNamed('f');
-    assert.deepEqual(tasks.map((t) => t.task_name).sort(), SAMPLES.map((s) => `f${s}_copy`));
+    assert.deepEqual(
+      tasks.map((t) => t.task_name).sort(),
+      SAMPLES.map((s) => `f${s}_copy`),
+    );
     assert.equal(logLines(log).length, 20);
   });
 
@@ -180,7 +196,10 @@ describe('gdflow batch', () => {
     const log = join(f.dir, 'killed.copywf.submitted.jsonl');
     const proxy = await flakyProxy(f.server.url, { delayMs: 150 });
     try {
-      const child = spawnCli(['batch', template, rows, '--workflow', 'copywf', '--concurrency', '1'], { env: { ...f.env, GDFLOW_ENDPOINT: proxy.url }, cwd: f.dir });
+      const child = spawnCli(['batch', template, rows, '--workflow', 'copywf', '--concurrency', '1'], {
+        env: { ...f.env, GDFLOW_ENDPOINT: proxy.url },
+        cwd: f.dir,
+      });
       const done = collect(child);
       while (logLines(log).length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
       child.kill('SIGKILL');
@@ -199,9 +218,16 @@ describe('gdflow batch', () => {
     assert.equal(resumed.status, 0, resumed.stderr);
     const outcome = resumed.json();
     assert.equal(outcome.already_submitted, before.length - 1);
-    assert.ok(outcome.submitted.some((e: any) => e.adopted === true && e.task_id === before[before.length - 1].task_id), 'the task of the lost line was adopted, not started again');
+    assert.ok(
+      outcome.submitted.some((e: any) => e.adopted === true && e.task_id === before[before.length - 1].task_id),
+      'the task of the lost line was adopted, not started again',
+    );
     const tasks = await tasksNamed('k');
-    assert.deepEqual(tasks.map((t) => t.task_name).sort(), SAMPLES.map((s) => `k${s}_copy`), 'every row has exactly one task');
+    assert.deepEqual(
+      tasks.map((t) => t.task_name).sort(),
+      SAMPLES.map((s) => `k${s}_copy`),
+      'every row has exactly one task',
+    );
     assert.equal(new Set(logLines(log).map((e) => e.key)).size, 20);
   });
 });

@@ -27,7 +27,9 @@ describe('gdflow config', () => {
   it('writes the profile to a file readable only by its owner, in a private directory it creates', async () => {
     const file = join(dir, 'fresh', 'sub', 'config.yml');
     const env = { GDFLOW_CONFIG_FILE: file };
-    const set = await cli(['config', 'set', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', alice.accessKeySecret], { env });
+    const set = await cli(['config', 'set', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', alice.accessKeySecret], {
+      env,
+    });
     assert.equal(set.status, 0, set.stderr);
     assert.equal(mode(file), 0o600);
     assert.equal(mode(join(dir, 'fresh', 'sub')), 0o700);
@@ -50,7 +52,11 @@ describe('gdflow config', () => {
   it('refuses a config file that group or others can read, with exit code 2 and how to fix it', async () => {
     const file = join(dir, 'open', 'config.yml');
     const env = { GDFLOW_CONFIG_FILE: file };
-    assert.equal((await cli(['config', 'set', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', alice.accessKeySecret], { env })).status, 0);
+    assert.equal(
+      (await cli(['config', 'set', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', alice.accessKeySecret], { env }))
+        .status,
+      0,
+    );
     for (const bad of [0o644, 0o640, 0o604, 0o660]) {
       chmodSync(file, bad);
       const result = await cli(['tool', 'ls'], { env });
@@ -67,13 +73,31 @@ describe('gdflow config', () => {
   it('keeps profiles; --profile and GDFLOW_PROFILE choose one; use changes the default', async () => {
     const file = join(dir, 'profiles.yml');
     const env = { GDFLOW_CONFIG_FILE: file };
-    assert.equal((await cli(['config', 'set', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', alice.accessKeySecret], { env })).status, 0);
-    assert.equal((await cli(['config', 'set', '--profile', 'broken', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', 'wrong-secret'], { env })).status, 0);
+    assert.equal(
+      (await cli(['config', 'set', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', alice.accessKeySecret], { env }))
+        .status,
+      0,
+    );
+    assert.equal(
+      (
+        await cli(
+          ['config', 'set', '--profile', 'broken', '--endpoint', server.url, '--access-key-id', alice.accessKeyId, '--access-key-secret', 'wrong-secret'],
+          { env },
+        )
+      ).status,
+      0,
+    );
 
     const list = await cli(['config', 'ls', '--json'], { env });
     assert.equal(list.status, 0);
     assert.equal(list.json().default_profile, 'default');
-    assert.deepEqual(list.json().profiles.map((p: any) => p.profile).sort(), ['broken', 'default']);
+    assert.deepEqual(
+      list
+        .json()
+        .profiles.map((p: any) => p.profile)
+        .sort(),
+      ['broken', 'default'],
+    );
     assert.match((await cli(['config', 'ls'], { env })).stdout, /default \*/);
 
     assert.equal((await cli(['tool', 'ls'], { env })).status, 0);
@@ -101,7 +125,10 @@ describe('gdflow config', () => {
   it('lets the environment override the file, and shows where each setting comes from (secret masked)', async () => {
     const file = join(dir, 'env.yml');
     const env = { GDFLOW_CONFIG_FILE: file };
-    assert.equal((await cli(['config', 'set', '--endpoint', 'http://127.0.0.1:1', '--access-key-id', alice.accessKeyId, '--access-key-secret', 'wrong'], { env })).status, 0);
+    assert.equal(
+      (await cli(['config', 'set', '--endpoint', 'http://127.0.0.1:1', '--access-key-id', alice.accessKeyId, '--access-key-secret', 'wrong'], { env })).status,
+      0,
+    );
     const overridden = { ...env, GDFLOW_ENDPOINT: server.url, GDFLOW_ACCESS_KEY_SECRET: alice.accessKeySecret, GDFLOW_PROJECT: 'default' };
     assert.equal((await cli(['tool', 'ls'], { env: overridden })).status, 0);
 
@@ -129,7 +156,13 @@ describe('gdflow config', () => {
 
     // A port nothing listens on (the retries back off, so keep them short).
     const unreachable = await cli(['task', 'ls'], {
-      env: { GDFLOW_CONFIG_FILE: join(dir, 'none.yml'), GDFLOW_ENDPOINT: 'http://127.0.0.1:9', GDFLOW_ACCESS_KEY_ID: 'x', GDFLOW_ACCESS_KEY_SECRET: 'y', GDFLOW_ACCOUNT: 'someone' },
+      env: {
+        GDFLOW_CONFIG_FILE: join(dir, 'none.yml'),
+        GDFLOW_ENDPOINT: 'http://127.0.0.1:9',
+        GDFLOW_ACCESS_KEY_ID: 'x',
+        GDFLOW_ACCESS_KEY_SECRET: 'y',
+        GDFLOW_ACCOUNT: 'someone',
+      },
     });
     assert.equal(unreachable.status, 3, unreachable.stderr);
     assert.match(unreachable.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
@@ -144,7 +177,11 @@ describe('gdflow config', () => {
     for (const args of [['--help'], ['config', '--help'], ['task', 'wait', '--help'], ['batch', '--help'], ['data', 'put', '--help']]) {
       const help = await cli(args);
       assert.equal(help.status, 0, `${args.join(' ')}: ${help.stderr}`);
-      assert.match(help.stdout, /Exit codes:\n\s+0\s+success\n\s+1\s+the operation failed.*\n\s+2\s+usage.*\n\s+3\s+the server could not be reached/, args.join(' '));
+      assert.match(
+        help.stdout,
+        /Exit codes:\n\s+0\s+success\n\s+1\s+the operation failed.*\n\s+2\s+usage.*\n\s+3\s+the server could not be reached/,
+        args.join(' '),
+      );
     }
   });
 });

@@ -70,7 +70,10 @@ describe('uploading the inputs of a run', () => {
     write('data/sample/a.txt', 'a');
     write('data/sample/sub/b.txt', 'bb');
     write('data/my file #1.txt', 'spaces');
-    write('job.yml', 'reads: {class: File, path: data/reads.bam}\nsample: {class: Directory, location: data/sample}\nmany:\n  - {class: File, location: "data/my%20file%20%231.txt"}\n  - {class: File, path: data/ref.fa}\n');
+    write(
+      'job.yml',
+      'reads: {class: File, path: data/reads.bam}\nsample: {class: Directory, location: data/sample}\nmany:\n  - {class: File, location: "data/my%20file%20%231.txt"}\n  - {class: File, path: data/ref.fa}\n',
+    );
     const local = await loadLocalRun('tool.cwl', 'job.yml', { cwd: dir });
     const uploads = new InputUploads(client);
     const job = (await uploads.rewrite(local.inputs, 'inputs')) as Record<string, any>;
@@ -125,24 +128,53 @@ describe('uploading the inputs of a run', () => {
       assert.match(error.message, /unsupported: https locations: inputs\.a: https:\/\/example\.com\/x/);
       return true;
     });
-    await assert.rejects(uploads.rewrite({ a: { class: 'File', location: pathToFileURL(join(dir, 'none.txt')).href } }, 'inputs'), /inputs\.a: .*none\.txt does not exist/);
-    await assert.rejects(uploads.rewrite({ a: { class: 'File', location: pathToFileURL(join(dir, 'data')).href } }, 'inputs'), /inputs\.a: .*data is a directory, not a File/);
+    await assert.rejects(
+      uploads.rewrite({ a: { class: 'File', location: pathToFileURL(join(dir, 'none.txt')).href } }, 'inputs'),
+      /inputs\.a: .*none\.txt does not exist/,
+    );
+    await assert.rejects(
+      uploads.rewrite({ a: { class: 'File', location: pathToFileURL(join(dir, 'data')).href } }, 'inputs'),
+      /inputs\.a: .*data is a directory, not a File/,
+    );
   });
 });
 
 describe('downloading the outputs of a run', () => {
   it('writes each File and Directory under its basename and describes what it wrote', async () => {
     const run = '/cwl/runs/task1';
-    for (const [name, text] of [['out.txt', 'hello\n'], ['a/out.txt', 'other\n'], ['a/out.txt.idx', 'idx'], ['tree/x.txt', 'x'], ['tree/sub/y.txt', 'yy']]) {
+    for (const [name, text] of [
+      ['out.txt', 'hello\n'],
+      ['a/out.txt', 'other\n'],
+      ['a/out.txt.idx', 'idx'],
+      ['tree/x.txt', 'x'],
+      ['tree/sub/y.txt', 'yy'],
+    ]) {
       await client.putData(`${run}/${name}`, Buffer.from(text!));
     }
     const outputs = {
-      text: { class: 'File', location: dataLocationOf(`${run}/out.txt`, false), basename: 'out.txt', size: 6, checksum: 'sha1$server', format: 'http://edamontology.org/format_2330' },
+      text: {
+        class: 'File',
+        location: dataLocationOf(`${run}/out.txt`, false),
+        basename: 'out.txt',
+        size: 6,
+        checksum: 'sha1$server',
+        format: 'http://edamontology.org/format_2330',
+      },
       more: [
-        { class: 'File', location: dataLocationOf(`${run}/a/out.txt`, false), basename: 'out.txt', secondaryFiles: [{ class: 'File', location: dataLocationOf(`${run}/a/out.txt.idx`, false), basename: 'out.txt.idx' }] },
+        {
+          class: 'File',
+          location: dataLocationOf(`${run}/a/out.txt`, false),
+          basename: 'out.txt',
+          secondaryFiles: [{ class: 'File', location: dataLocationOf(`${run}/a/out.txt.idx`, false), basename: 'out.txt.idx' }],
+        },
         { class: 'File', location: dataLocationOf(`${run}/out.txt`, false), basename: 'out.txt' },
       ],
-      tree: { class: 'Directory', location: dataLocationOf(`${run}/tree`, true), basename: 'tree', listing: [{ class: 'Directory', basename: 'empty', listing: [] }] },
+      tree: {
+        class: 'Directory',
+        location: dataLocationOf(`${run}/tree`, true),
+        basename: 'tree',
+        listing: [{ class: 'Directory', basename: 'empty', listing: [] }],
+      },
       note: { class: 'File', basename: 'note.txt', contents: 'literal' },
       count: 3,
       nothing: null,
@@ -150,11 +182,20 @@ describe('downloading the outputs of a run', () => {
     const outdir = join(dir, 'outdir');
     const local = (await new OutputDownloads(client, outdir).localize(outputs)) as Record<string, any>;
     const here = (name: string) => ({ location: pathToFileURL(join(outdir, name)).href, path: join(outdir, name) });
-    assert.deepEqual(local.text, { class: 'File', ...here('out.txt'), basename: 'out.txt', size: 6, checksum: `sha1$${sha1('hello\n')}`, format: 'http://edamontology.org/format_2330' });
+    assert.deepEqual(local.text, {
+      class: 'File',
+      ...here('out.txt'),
+      basename: 'out.txt',
+      size: 6,
+      checksum: `sha1$${sha1('hello\n')}`,
+      format: 'http://edamontology.org/format_2330',
+    });
     // A second file of the same name gets another; the same location again is the same local file.
     assert.equal(local.more[0].basename, 'out.txt_2');
     assert.equal(readFileSync(join(outdir, 'out.txt_2'), 'utf8'), 'other\n');
-    assert.deepEqual(local.more[0].secondaryFiles, [{ class: 'File', ...here('out.txt.idx'), basename: 'out.txt.idx', size: 3, checksum: `sha1$${sha1('idx')}` }]);
+    assert.deepEqual(local.more[0].secondaryFiles, [
+      { class: 'File', ...here('out.txt.idx'), basename: 'out.txt.idx', size: 3, checksum: `sha1$${sha1('idx')}` },
+    ]);
     assert.deepEqual(local.more[1], local.text);
     assert.deepEqual(local.tree, {
       class: 'Directory',
@@ -162,20 +203,37 @@ describe('downloading the outputs of a run', () => {
       basename: 'tree',
       listing: [
         { class: 'Directory', ...here('tree/empty'), basename: 'empty', listing: [] },
-        { class: 'Directory', ...here('tree/sub'), basename: 'sub', listing: [{ class: 'File', ...here('tree/sub/y.txt'), basename: 'y.txt', size: 2, checksum: `sha1$${sha1('yy')}` }] },
+        {
+          class: 'Directory',
+          ...here('tree/sub'),
+          basename: 'sub',
+          listing: [{ class: 'File', ...here('tree/sub/y.txt'), basename: 'y.txt', size: 2, checksum: `sha1$${sha1('yy')}` }],
+        },
         { class: 'File', ...here('tree/x.txt'), basename: 'x.txt', size: 1, checksum: `sha1$${sha1('x')}` },
       ],
     });
-    assert.deepEqual(local.note, { class: 'File', ...here('note.txt'), basename: 'note.txt', contents: 'literal', size: 7, checksum: `sha1$${sha1('literal')}` });
+    assert.deepEqual(local.note, {
+      class: 'File',
+      ...here('note.txt'),
+      basename: 'note.txt',
+      contents: 'literal',
+      size: 7,
+      checksum: `sha1$${sha1('literal')}`,
+    });
     assert.deepEqual([local.count, local.nothing], [3, null]);
     assert.equal(existsSync(join(outdir, 'out.txt.gdflow-part')), false);
   });
 
   it('refuses an output the server gives outside the data store, and names that would leave the output directory', async () => {
     const outdir = join(dir, 'outdir2');
-    await assert.rejects(new OutputDownloads(client, outdir).localize({ x: { class: 'File', location: 'file:///etc/passwd' } }), /output passwd at file:\/\/\/etc\/passwd, not in the data store/);
+    await assert.rejects(
+      new OutputDownloads(client, outdir).localize({ x: { class: 'File', location: 'file:///etc/passwd' } }),
+      /output passwd at file:\/\/\/etc\/passwd, not in the data store/,
+    );
     await client.putData('/cwl/runs/task2/f', Buffer.from('f'));
-    const local = (await new OutputDownloads(client, outdir).localize({ x: { class: 'File', location: dataLocationOf('/cwl/runs/task2/f', false), basename: '../../escape' } })) as Record<string, any>;
+    const local = (await new OutputDownloads(client, outdir).localize({
+      x: { class: 'File', location: dataLocationOf('/cwl/runs/task2/f', false), basename: '../../escape' },
+    })) as Record<string, any>;
     assert.equal(local.x.path, join(outdir, 'file'));
   });
 });

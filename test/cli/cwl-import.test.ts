@@ -23,7 +23,9 @@ before(async () => {
   write('types/sample.yml', 'name: Sample\ntype: record\nfields:\n  label: string\n  reads: File\n');
   write('lib/greet.js', 'function greet(name) { return "hello " + name; }\n');
   write('data/banner.txt', '*** banner ***\n');
-  write('tools/greet.cwl', `cwlVersion: v1.2
+  write(
+    'tools/greet.cwl',
+    `cwlVersion: v1.2
 class: CommandLineTool
 requirements:
   InlineJavascriptRequirement:
@@ -38,8 +40,11 @@ baseCommand: echo
 stdout: greeting.txt
 outputs:
   greeting: stdout
-`);
-  write('hello.cwl', `cwlVersion: v1.2
+`,
+  );
+  write(
+    'hello.cwl',
+    `cwlVersion: v1.2
 class: Workflow
 label: say hello
 requirements: {SchemaDefRequirement: {types: [{$import: types/sample.yml}]}}
@@ -49,7 +54,8 @@ steps:
   greet: {run: tools/greet.cwl, in: {sample: sample}, out: [greeting]}
 outputs:
   greeting: {type: File, outputSource: greet/greeting}
-`);
+`,
+  );
   write('reads.fq', '@r\nACGT\n+\nIIII\n');
   write('job.yml', 'sample: {label: world, reads: {class: File, path: reads.fq}}\n');
 });
@@ -61,7 +67,13 @@ describe('gdflow cwl import', () => {
     assert.equal(first.status, 0, first.stderr);
     assert.equal(first.stdout, 'tool greet version 1 (#greet.cwl)\nworkflow hello version 1 (#main)\n');
     const again = await f.run(['cwl', 'import', 'hello.cwl', '--json']);
-    assert.deepEqual(again.json().imported.map((i: { name: string; created: boolean }) => [i.name, i.created]), [['greet', false], ['hello', false]]);
+    assert.deepEqual(
+      again.json().imported.map((i: { name: string; created: boolean }) => [i.name, i.created]),
+      [
+        ['greet', false],
+        ['hello', false],
+      ],
+    );
     const named = await f.run(['cwl', 'import', 'tools/greet.cwl', '--name', 'greeter']);
     assert.equal(named.stdout, 'tool greeter version 1 (#main)\n');
     const tools = await f.run(['tool', 'ls']);
@@ -89,7 +101,10 @@ describe('gdflow cwl import', () => {
   });
 
   it('exits 33 for a feature gdflow does not support and 1 for an invalid document, importing nothing', async () => {
-    write('mpi.cwl', 'cwlVersion: v1.2\nclass: CommandLineTool\nrequirements: [{class: MPIRequirement, processes: 2}]\ninputs: []\noutputs: []\nbaseCommand: "true"\n');
+    write(
+      'mpi.cwl',
+      'cwlVersion: v1.2\nclass: CommandLineTool\nrequirements: [{class: MPIRequirement, processes: 2}]\ninputs: []\noutputs: []\nbaseCommand: "true"\n',
+    );
     const mpi = await f.run(['cwl', 'import', 'mpi.cwl']);
     assert.equal(mpi.status, 33, mpi.stderr);
     assert.match(mpi.stderr, /unsupported: MPIRequirement/);

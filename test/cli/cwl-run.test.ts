@@ -97,13 +97,30 @@ describe('gdflow cwl run on the configured server', () => {
       checksum: sha1(all),
       nameroot: 'all',
       nameext: '.txt',
-      secondaryFiles: [{ class: 'File', location: `file://${outdir}/all.txt.idx`, path: join(outdir, 'all.txt.idx'), basename: 'all.txt.idx', size: 6, checksum: sha1('index\n'), nameroot: 'all.txt', nameext: '.idx' }],
+      secondaryFiles: [
+        {
+          class: 'File',
+          location: `file://${outdir}/all.txt.idx`,
+          path: join(outdir, 'all.txt.idx'),
+          basename: 'all.txt.idx',
+          size: 6,
+          checksum: sha1('index\n'),
+          nameroot: 'all.txt',
+          nameext: '.idx',
+        },
+      ],
     });
     assert.equal(readFileSync(join(outdir, 'all.txt'), 'utf8'), all);
     assert.equal(outputs.folder.class, 'Directory');
     assert.equal(outputs.folder.path, join(outdir, 'result'));
     // The InitialWorkDir entry took its secondary file along, as CWL stages a File's secondary files beside it.
-    assert.deepEqual(outputs.folder.listing.map((e: { basename: string; checksum: string }) => [e.basename, e.checksum]), [['all.txt', sha1(all)], ['all.txt.idx', sha1('index\n')]]);
+    assert.deepEqual(
+      outputs.folder.listing.map((e: { basename: string; checksum: string }) => [e.basename, e.checksum]),
+      [
+        ['all.txt', sha1(all)],
+        ['all.txt.idx', sha1('index\n')],
+      ],
+    );
     // The run is a task of the project like any other.
     const tasks = (await f.client.listTasks()).task_list;
     assert.equal(tasks[0]!.status, 'succeeded');
@@ -118,11 +135,17 @@ describe('gdflow cwl run on the configured server', () => {
   });
 
   it('exits 33 naming what gdflow does not support, found here or by the server', async () => {
-    write('mpi.cwl', 'cwlVersion: v1.2\nclass: CommandLineTool\nrequirements: [{class: MPIRequirement, processes: 2}]\ninputs: []\noutputs: []\nbaseCommand: "true"\n');
+    write(
+      'mpi.cwl',
+      'cwlVersion: v1.2\nclass: CommandLineTool\nrequirements: [{class: MPIRequirement, processes: 2}]\ninputs: []\noutputs: []\nbaseCommand: "true"\n',
+    );
     const local = await f.run(['cwl', 'run', '--quiet', 'mpi.cwl']);
     assert.equal(local.status, 33, local.stderr);
     assert.match(local.stderr, /^gdflow: unsupported: MPIRequirement: .*mpi\.cwl:3:\d+: unknown requirement class 'MPIRequirement'/m);
-    write('dockerfile.cwl', 'cwlVersion: v1.2\nclass: CommandLineTool\nrequirements: [{class: DockerRequirement, dockerFile: "FROM debian"}]\ninputs: []\noutputs: []\nbaseCommand: "true"\n');
+    write(
+      'dockerfile.cwl',
+      'cwlVersion: v1.2\nclass: CommandLineTool\nrequirements: [{class: DockerRequirement, dockerFile: "FROM debian"}]\ninputs: []\noutputs: []\nbaseCommand: "true"\n',
+    );
     const server = await f.run(['cwl', 'run', '--quiet', 'dockerfile.cwl']);
     assert.equal(server.status, 33, server.stderr);
     assert.match(server.stderr, /^gdflow: unsupported: .*DockerRequirement with dockerFile/m);
@@ -145,7 +168,7 @@ describe('gdflow cwl run on the configured server', () => {
     const failed = await f.run(['cwl', 'run', '--quiet', 'fails.cwl']);
     assert.equal(failed.status, 1);
     assert.match(failed.stderr, /^task \S+ \([0-9a-f]{24}\) failed/m);
-    assert.match(failed.stderr, /^ {4}broken$/m, 'the end of the failed job\'s stderr');
+    assert.match(failed.stderr, /^ {4}broken$/m, "the end of the failed job's stderr");
     assert.equal(failed.stdout, '');
     const usage = await f.run(['cwl', 'run']);
     assert.equal(usage.status, 2);
@@ -181,7 +204,7 @@ describe('gdflow cwl run with no server configured', () => {
     assert.equal(existsSync(join(f.dir, 'standalone', 'result', 'all.txt')), true);
   });
 
-  it('removes its data root when killed (SIGTERM, as a test driver\'s timeout does), and refuses a bad --executor (2)', async () => {
+  it("removes its data root when killed (SIGTERM, as a test driver's timeout does), and refuses a bad --executor (2)", async () => {
     const env = { GDFLOW_CONFIG_FILE: join(f.dir, 'no-config.yml') };
     const child = spawnCli(['cwl', 'run', 'sleep.cwl'], { env, cwd: f.dir });
     const ended = collect(child);

@@ -49,7 +49,12 @@ describe('gdflow data put and get of a folder', () => {
     assert.match(put.stderr, /s2\/up: skipped \(a link to a directory\)/);
     assert.match(put.stderr, /s2\/broken: skipped \(a broken link\)/);
     const listed = (await f.run(['data', 'ls', '/proj/', '--json'])).json().items.map((i: any) => i.name);
-    assert.deepEqual(listed, Object.keys(files).map((p) => `${f.account.name}:/proj/samples/${p}`).sort());
+    assert.deepEqual(
+      listed,
+      Object.keys(files)
+        .map((p) => `${f.account.name}:/proj/samples/${p}`)
+        .sort(),
+    );
 
     const back = await f.run(['data', 'get', '/proj/samples/', join(f.dir, 'back')]);
     assert.equal(back.status, 0, back.stderr);
@@ -66,7 +71,10 @@ describe('gdflow data put and get of a folder', () => {
   it("'put DIR NAME' stores the folder's files below NAME; a bad name anywhere uploads nothing; an empty prefix is said", async () => {
     const flat = await f.run(['data', 'put', join(source, 's1'), '/flat', '--json']);
     assert.equal(flat.status, 0, flat.stderr);
-    assert.deepEqual(flat.json().map((r: any) => r.name), [`${f.account.name}:/flat/r1.fastq`, `${f.account.name}:/flat/r2.fastq`]);
+    assert.deepEqual(
+      flat.json().map((r: any) => r.name),
+      [`${f.account.name}:/flat/r1.fastq`, `${f.account.name}:/flat/r2.fastq`],
+    );
 
     const bad = join(f.dir, 'bad');
     mkdirSync(join(bad, 'inner'), { recursive: true });

@@ -66,10 +66,18 @@ for (const backend of backends) {
         const revoked = await cli(['admin', 'revoke-key', keyId, '--database', url]);
         assert.equal(revoked.status, 0, revoked.stderr);
         // (whoami is remembered by the client: ask for something else.)
-        for (const client of [a, b]) await eventually(async () => assert.rejects(client.getTool('shared'), (e: unknown) => e instanceof GdApiError && e.errorCode === 'InvalidAccessKeyId' && /revoked/.test(e.errorMessage)));
+        for (const client of [a, b])
+          await eventually(async () =>
+            assert.rejects(
+              client.getTool('shared'),
+              (e: unknown) => e instanceof GdApiError && e.errorCode === 'InvalidAccessKeyId' && /revoked/.test(e.errorMessage),
+            ),
+          );
         const listed = await cli(['admin', 'list-accounts', '--json', '--config', configFile]);
         assert.equal(listed.status, 0, listed.stderr);
-        const alice = (listed.json() as Array<{ account_name: string; keys: Array<{ access_key_id: string; status: string }> }>).find((x) => x.account_name === 'alice')!;
+        const alice = (listed.json() as Array<{ account_name: string; keys: Array<{ access_key_id: string; status: string }> }>).find(
+          (x) => x.account_name === 'alice',
+        )!;
         assert.deepEqual(alice.keys, [{ access_key_id: keyId, user_name: 'alice', status: 'revoked' }]);
       } finally {
         for (const server of servers) {

@@ -21,7 +21,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Why the demo cannot run in podman containers here without building its image first (about a minute). */
 function podmanDemoUnavailable(): string | undefined {
-  return runtimeUnavailable('podman') ?? (hasImage('podman', DEMO_IMAGE) ? undefined : `${DEMO_IMAGE} is not built (scripts/images/build-demo.sh; gdflow demo builds it itself)`);
+  return (
+    runtimeUnavailable('podman') ??
+    (hasImage('podman', DEMO_IMAGE) ? undefined : `${DEMO_IMAGE} is not built (scripts/images/build-demo.sh; gdflow demo builds it itself)`)
+  );
 }
 
 const VARIANTS: Array<{ name: string; args: string[]; skip: string | undefined; slurm?: true; containers?: true }> = [
@@ -30,7 +33,13 @@ const VARIANTS: Array<{ name: string; args: string[]; skip: string | undefined; 
   // Each of the pipeline's jobs one sbatch on a throwaway single-node cluster, run in bwrap on the node ...
   { name: '--executor slurm', args: ['--executor', 'slurm'], skip: skipWithout(slurmUnavailable()), slurm: true },
   // ... or in the demo image's containers on the node.
-  { name: '--executor slurm --slurm-wrap podman', args: ['--executor', 'slurm', '--slurm-wrap', 'podman'], skip: skipWithout(slurmUnavailable() ?? podmanDemoUnavailable()), slurm: true, containers: true },
+  {
+    name: '--executor slurm --slurm-wrap podman',
+    args: ['--executor', 'slurm', '--slurm-wrap', 'podman'],
+    skip: skipWithout(slurmUnavailable() ?? podmanDemoUnavailable()),
+    slurm: true,
+    containers: true,
+  },
 ];
 
 describe('gdflow demo', { timeout: 180_000 }, () => {
@@ -74,7 +83,10 @@ describe('gdflow demo run again', { timeout: 180_000 }, () => {
       const gd = new Client({ endpoint: served.url, accessKeyId: accessKeyId!, accessKeySecret: accessKeySecret! });
       const tools = (await gd.listTools()).items.map((group) => group.map((t) => `${t.tool_name}:${t.tool_version}`));
       assert.deepEqual(tools.flat().sort(), DEMO_TOOLS.map((name) => `${name}:1`).sort());
-      assert.deepEqual((await gd.listWorkflows()).items.map((group) => group.map((w) => `${w.workflow_name}:${w.workflow_version}`)), [['align_paired:1']]);
+      assert.deepEqual(
+        (await gd.listWorkflows()).items.map((group) => group.map((w) => `${w.workflow_name}:${w.workflow_version}`)),
+        [['align_paired:1']],
+      );
       assert.equal((await gd.listTasks()).task_list.length, 2);
     } finally {
       served.child.kill('SIGTERM');

@@ -44,7 +44,10 @@ describe('gdflow task logs --follow', () => {
     assert.equal(every.status, 0, every.stderr);
     const lines = every.stdout.split('\n').slice(0, -1);
     // stdout's lines in their order, stderr's wherever a look found them.
-    assert.deepEqual(lines.filter((l) => l !== 'work | first error'), ['work | first line', 'work | second line', 'work | tail']);
+    assert.deepEqual(
+      lines.filter((l) => l !== 'work | first error'),
+      ['work | first line', 'work | second line', 'work | tail'],
+    );
     assert.equal(lines.length, 4, every.stdout);
     assert.match(every.stderr, /^work: succeeded, save: succeeded$/m);
     // Of an ended job, the whole log at once: stdout, then stderr.
@@ -90,7 +93,10 @@ describe('gdflow task stop and task rerun --wait', () => {
     assert.equal(first.status, 0, first.stderr);
     const rerun = await f.run(['task', 'rerun', first.json().task_id, '--wait', '--interval', '0.2']);
     assert.equal(rerun.status, 0, rerun.stderr);
-    assert.match(rerun.stderr, new RegExp(`started task [0-9a-f]{24} \\(quick_1_\\d{14}_[0-9a-f]{24}_rerun_\\d{14}_[0-9a-f]{24}\\), reusing what it can of ${first.json().task_id}`));
+    assert.match(
+      rerun.stderr,
+      new RegExp(`started task [0-9a-f]{24} \\(quick_1_\\d{14}_[0-9a-f]{24}_rerun_\\d{14}_[0-9a-f]{24}\\), reusing what it can of ${first.json().task_id}`),
+    );
     assert.match(rerun.stdout, /^task quick_1_\d{14}_[0-9a-f]{24}_rerun_\d{14}_[0-9a-f]{24} \([0-9a-f]{24}\) succeeded after \d+s: 2\/2 nodes done$/m);
   });
 

@@ -11,7 +11,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('scripts/install-cli.sh (run by scripts/setup.sh)', () => {
   it('puts a gdflow that runs this checkout on the PATH', () => {
-    const installed = spawnSync(join(repoRoot(), 'scripts', 'install-cli.sh'), [dir], { encoding: 'utf8', env: { ...process.env, PATH: `${join(process.execPath, '..')}:${process.env.PATH ?? ''}` } });
+    const installed = spawnSync(join(repoRoot(), 'scripts', 'install-cli.sh'), [dir], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${join(process.execPath, '..')}:${process.env.PATH ?? ''}` },
+    });
     assert.equal(installed.status, 0, installed.stderr);
     // As a new shell would find it: by name, from another directory.
     const ran = spawnSync('gdflow', ['--version'], { encoding: 'utf8', cwd: tmpdir(), env: { ...process.env, PATH: `${dir}:/usr/bin:/bin` } });

@@ -46,16 +46,28 @@ describe('public workflows from the CLI', () => {
     assert.ok(!own.stdout.includes('pubcopy') && !own.stdout.includes('public tools'), own.stdout);
     assert.match(own.stdout, /^NAME\s+VERSION/);
     const onlyPublic = await f.run(['tool', 'ls', '--owner', 'public', '--json']);
-    assert.deepEqual(onlyPublic.json().map((t: any) => [t.tool_name, t.owner]), [['pubcopy', 'public/default']]);
+    assert.deepEqual(
+      onlyPublic.json().map((t: any) => [t.tool_name, t.owner]),
+      [['pubcopy', 'public/default']],
+    );
     const both = await f.run(['tool', 'ls', '--json']);
-    assert.deepEqual(both.json().map((t: any) => [t.tool_name, t.owner]), [['copyreads', `${f.account.name}/default`], ['pubcopy', 'public/default']]);
+    assert.deepEqual(
+      both.json().map((t: any) => [t.tool_name, t.owner]),
+      [
+        ['copyreads', `${f.account.name}/default`],
+        ['pubcopy', 'public/default'],
+      ],
+    );
 
     const workflows = await f.run(['workflow', 'ls', '--executable']);
     assert.equal(workflows.status, 0, workflows.stderr);
     assert.match(workflows.stdout, new RegExp(`^workflows of ${f.account.name}/default:\\nNAME.*\\ncopywf\\s+1\\s+checked`, 'm'));
     assert.match(workflows.stdout, /\n\npublic workflows \(public\/default: every account can use them, with --owner public\):\nNAME.*\npubwf\s+1\s+checked/);
     assert.ok(!(await f.run(['workflow', 'ls', '--no-public'])).stdout.includes('pubwf'));
-    assert.deepEqual((await f.run(['workflow', 'ls', '--owner', 'public', '--json'])).json().map((w: any) => w.workflow_name), ['pubwf']);
+    assert.deepEqual(
+      (await f.run(['workflow', 'ls', '--owner', 'public', '--json'])).json().map((w: any) => w.workflow_name),
+      ['pubwf'],
+    );
     assert.equal((await f.run(['workflow', 'ls', '--owner', 'not an account'])).status, 2, 'a malformed --owner is a usage error');
   });
 
@@ -84,13 +96,26 @@ describe('public workflows from the CLI', () => {
     assert.match(toolWithout.stderr, /the public account has a tool 'pubcopy': add --owner public/);
   });
 
-  it('runs a public workflow with the user\'s own key: --owner public, --input from public data, --output and --param; the output is the user\'s', async () => {
+  it("runs a public workflow with the user's own key: --owner public, --input from public data, --output and --param; the output is the user's", async () => {
     const run = await f.run([
-      'workflow', 'run', 'pubwf', '--owner', 'public',
-      '--input', 'load_reads=public:/demo/reads.fastq',
-      '--output', 'save=/results/from-public.fastq',
-      '--param', 'copy.label=public-run', '--param', 'copy.threads=3',
-      '--name', 'public_run', '--wait', '--interval', '0.2',
+      'workflow',
+      'run',
+      'pubwf',
+      '--owner',
+      'public',
+      '--input',
+      'load_reads=public:/demo/reads.fastq',
+      '--output',
+      'save=/results/from-public.fastq',
+      '--param',
+      'copy.label=public-run',
+      '--param',
+      'copy.threads=3',
+      '--name',
+      'public_run',
+      '--wait',
+      '--interval',
+      '0.2',
     ]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^task public_run \([0-9a-f]{24}\) succeeded after \d+s: 3\/3 nodes done$/m);
@@ -125,16 +150,27 @@ describe('workflow run --input/--output/--param', () => {
   it('refuses unknown nodes and parameters naming the nearest, and values of the wrong type, all at once and before any task starts (exit 2)', async () => {
     const before = (await f.client.listTasks()).total;
     const run = await f.run([
-      'workflow', 'run', 'copywf',
-      '--input', 'lod_reads=/reads/mine.fastq',
-      '--output', 'sav=/results/x.fastq',
-      '--param', 'copy.thread=3',
-      '--param', 'cpy.label=x',
-      '--param', 'copy.threads=many',
-      '--param', 'copy.threads=99',
-      '--param', 'nodot=1',
-      '--input', 'load_reads',
-      '--input', 'load_reads=no-slash',
+      'workflow',
+      'run',
+      'copywf',
+      '--input',
+      'lod_reads=/reads/mine.fastq',
+      '--output',
+      'sav=/results/x.fastq',
+      '--param',
+      'copy.thread=3',
+      '--param',
+      'cpy.label=x',
+      '--param',
+      'copy.threads=many',
+      '--param',
+      'copy.threads=99',
+      '--param',
+      'nodot=1',
+      '--input',
+      'load_reads',
+      '--input',
+      'load_reads=no-slash',
     ]);
     assert.equal(run.status, 2, run.stderr);
     const lines = run.stderr.split('\n');
@@ -146,9 +182,18 @@ describe('workflow run --input/--output/--param', () => {
     assert.ok(lines.includes("  --param 'cpy.label=x': the workflow has no tool node 'cpy'; did you mean 'copy'?"), run.stderr);
     assert.ok(lines.includes('  --param \'copy.threads=many\': copy.threads must be a number, not "many"'), run.stderr);
     assert.ok(lines.includes("  --param 'copy.threads=99': copy.threads is 99, above the maximum 16"), run.stderr);
-    assert.ok(lines.some((l) => l.startsWith("  --param 'nodot=1': expected NODE.PARAM=VALUE")), run.stderr);
-    assert.ok(lines.some((l) => l.startsWith("  --input 'load_reads': expected NODE=DATA_NAME")), run.stderr);
-    assert.ok(lines.some((l) => l.startsWith("  --input 'load_reads=no-slash': data name \"no-slash\"")), run.stderr);
+    assert.ok(
+      lines.some((l) => l.startsWith("  --param 'nodot=1': expected NODE.PARAM=VALUE")),
+      run.stderr,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith("  --input 'load_reads': expected NODE=DATA_NAME")),
+      run.stderr,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('  --input \'load_reads=no-slash\': data name "no-slash"')),
+      run.stderr,
+    );
     assert.equal((await f.client.listTasks()).total, before, 'no task was started');
     const help = await f.run(['workflow', 'run', '--help']);
     for (const option of ['--input <node=data>', '--output <node=data>', '--param <node.param=value>', '--owner <account>', '--wait']) {

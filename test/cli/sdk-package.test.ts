@@ -63,9 +63,17 @@ describe('the SDK package', { timeout: 300_000 }, () => {
     // The README's install lines, with the checkout's path; npm install offline-safe (its dependency is in the npm cache).
     const lines = block('sh')
       .split('\n')
-      .map((line) => line.replace(/\s+#.*$/, '').replaceAll('/path/to/gdflow', root).trim())
+      .map((line) =>
+        line
+          .replace(/\s+#.*$/, '')
+          .replaceAll('/path/to/gdflow', root)
+          .trim(),
+      )
       .filter((line) => line !== '' && !line.includes('--install-links'));
-    assert.deepEqual(lines.map((l) => l.split(' ').slice(0, 2).join(' ')), ['npm pack', 'npm install']);
+    assert.deepEqual(
+      lines.map((l) => l.split(' ').slice(0, 2).join(' ')),
+      ['npm pack', 'npm install'],
+    );
     for (const line of lines) {
       const started = Date.now();
       const command = line.startsWith('npm install') ? `${line} --prefer-offline --no-audit --no-fund` : `${line} --json`;
@@ -77,7 +85,11 @@ describe('the SDK package', { timeout: 300_000 }, () => {
         const paths = tarball.files.map((f) => f.path);
         assert.ok(paths.includes('dist/client/index.js') && paths.includes('dist/client/index.d.ts'), 'the built SDK and its types');
         const sdk = /^(dist\/(client|signing|contract|data)\/[\w.-]+\.(js|d\.ts)|package\.json|README\.md)$/;
-        assert.deepEqual(paths.filter((p) => !sdk.test(p)), [], 'nothing but the SDK');
+        assert.deepEqual(
+          paths.filter((p) => !sdk.test(p)),
+          [],
+          'nothing but the SDK',
+        );
       }
     }
     const installed = join(project, 'node_modules');
@@ -133,7 +145,10 @@ describe('the SDK package', { timeout: 300_000 }, () => {
     assert.match((await fixture.client.getJobCommand(task.task_id, qc.job_id)).cmd, / -q 20 /);
     const stored = (await fixture.client.listData('/s1/')).items.map((i) => i.name).sort();
     const account = fixture.account.name;
-    assert.deepEqual(stored, ['ref.fa', 's1.flagstat.txt', 's1.sorted.bam', 's1_R1.fq', 's1_R2.fq'].map((f) => `${account}:/s1/${f}`));
+    assert.deepEqual(
+      stored,
+      ['ref.fa', 's1.flagstat.txt', 's1.sorted.bam', 's1_R1.fq', 's1_R2.fq'].map((f) => `${account}:/s1/${f}`),
+    );
   });
 
   it('packs the whole gdflow package with its built dist, console and examples, and nothing of tests or bench', async (t) => {

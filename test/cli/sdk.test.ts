@@ -24,7 +24,15 @@ async function scripted(statuses: number[]): Promise<{ url: string; seen: Incomi
     req.resume();
     const status = statuses[Math.min(seen.length - 1, statuses.length - 1)]!;
     res.writeHead(status, { 'content-type': 'application/json', 'x-gd-requestid': 'a'.repeat(24) });
-    res.end(status < 400 ? JSON.stringify({ task_id: 'b'.repeat(24), task_name: 'x', account_name: 'acct', user_name: 'u' }) : JSON.stringify({ error_code: status >= 500 ? 'InternalError' : 'InvalidParameter', error_message: `failed with ${status}`, error_message_chs: '失败' }));
+    res.end(
+      status < 400
+        ? JSON.stringify({ task_id: 'b'.repeat(24), task_name: 'x', account_name: 'acct', user_name: 'u' })
+        : JSON.stringify({
+            error_code: status >= 500 ? 'InternalError' : 'InvalidParameter',
+            error_message: `failed with ${status}`,
+            error_message_chs: '失败',
+          }),
+    );
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(http.address() as { port: number }).port}`, seen, close: () => new Promise((resolve) => http.close(() => resolve())) };
@@ -40,14 +48,21 @@ describe('SDK Client', () => {
       requirements,
     });
     assert.deepEqual(tool, { tool_name: 'sdkcat', tool_version: 1 });
-    assert.equal((await client.registerTool({ name: 'sdkcat', cmd_template: 'true', outputs: { dst: { type: 'file', formats: 'txt' } }, requirements })).tool_version, 2);
-    const wf = await client.registerWorkflow('sdkwf', {
-      nodelist: [
-        { node_id: 'load', app_id: 'loaddata', outputs: { data: { enid: 'in' } } },
-        { node_id: 'cat', app_id: `/${alice.name}/sdkcat/1`, inputs: { src: [{ enid: 'in' }] }, outputs: { dst: [{ enid: 'out' }] } },
-        { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'out' } } },
-      ],
-    }, { description: 'sdk' });
+    assert.equal(
+      (await client.registerTool({ name: 'sdkcat', cmd_template: 'true', outputs: { dst: { type: 'file', formats: 'txt' } }, requirements })).tool_version,
+      2,
+    );
+    const wf = await client.registerWorkflow(
+      'sdkwf',
+      {
+        nodelist: [
+          { node_id: 'load', app_id: 'loaddata', outputs: { data: { enid: 'in' } } },
+          { node_id: 'cat', app_id: `/${alice.name}/sdkcat/1`, inputs: { src: [{ enid: 'in' }] }, outputs: { dst: [{ enid: 'out' }] } },
+          { node_id: 'save', app_id: 'storedata', inputs: { data: { enid: 'out' } } },
+        ],
+      },
+      { description: 'sdk' },
+    );
     assert.deepEqual(wf, { workflow_name: 'sdkwf', workflow_version: 1 });
     assert.equal((await client.listTools()).items.length, 1);
     assert.equal((await client.getToolParameterTemplate('sdkcat', 1)).parameter[0]!.name, 'sdkcat');
@@ -57,11 +72,14 @@ describe('SDK Client', () => {
 
     const stored = await client.putData('/in/a.txt', Buffer.from('hello\n'));
     assert.equal(stored.name, `${alice.name}:/in/a.txt`);
-    assert.deepEqual((await client.listData('/in/')).items.map((i) => i.name), [`${alice.name}:/in/a.txt`]);
+    assert.deepEqual(
+      (await client.listData('/in/')).items.map((i) => i.name),
+      [`${alice.name}:/in/a.txt`],
+    );
 
     const template = (await client.getExecutableWorkflow('sdkwf', 1)).parameter;
     const parameter = fillRunParameters(template, { inputs: { load: '/in/a.txt' }, outputs: { save: '/out/a.txt' } });
-    assert.deepEqual(parameter.Inputs!.load!.data, [{ ...template.Inputs!.load!.data![0]!, name: '/in/a.txt' }], 'the template\'s enid and property kept');
+    assert.deepEqual(parameter.Inputs!.load!.data, [{ ...template.Inputs!.load!.data![0]!, name: '/in/a.txt' }], "the template's enid and property kept");
     assert.equal(template.Inputs!.load!.data![0]!.name, '', 'the template itself is left as it was');
     assert.throws(() => fillRunParameters(template, { inputs: { lod: '/in/a.txt' } }), /the run template has no load node 'lod' \(it has load\)/);
     assert.throws(() => fillRunParameters(template, { outputs: { load: '/x' } }), /no store node 'load' \(it has save\)/);
@@ -70,7 +88,11 @@ describe('SDK Client', () => {
     await client.setRunTemplate('sdkwf', 1, parameter);
     const started = await client.activateWorkflow({ workflow_name: 'sdkwf', workflow_version: 1, task_name: 'sdk_run', parameters: parameter });
     const updates: string[] = [];
-    const task = await client.waitForTask(started.task_id, { intervalMs: 100, withJobs: true, onUpdate: (t, jobs) => updates.push(`${t.status}:${jobs?.length}`) });
+    const task = await client.waitForTask(started.task_id, {
+      intervalMs: 100,
+      withJobs: true,
+      onUpdate: (t, jobs) => updates.push(`${t.status}:${jobs?.length}`),
+    });
     assert.equal(task.status, 'succeeded', task.reason);
     assert.ok(isTerminalTask(task.status));
     assert.ok(updates.length >= 1 && updates.every((u) => u.endsWith(':3')));

@@ -15,7 +15,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('gdflow serve: stdout', () => {
   it('is JSON lines only, from start to shutdown', async () => {
     const [command, ...prefix] = cliCommand();
-    const child = spawn(command!, [...prefix, 'serve', '--port', '0', '--data-dir', join(dir, 'data'), '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command!, [...prefix, 'serve', '--port', '0', '--data-dir', join(dir, 'data'), '--log-level', 'info'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout!.on('data', (d: Buffer) => {

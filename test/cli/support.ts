@@ -32,7 +32,9 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** The CLI command line, with `--import tsx` made absolute so that it also resolves from a temp dir. */
 function commandLine(): string[] {
-  return cliCommand().map((part, i, all) => (part === 'tsx' && all[i - 1] === '--import' ? pathToFileURL(join(repoRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : part));
+  return cliCommand().map((part, i, all) =>
+    part === 'tsx' && all[i - 1] === '--import' ? pathToFileURL(join(repoRoot(), 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : part,
+  );
 }
 
 export function spawnCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
@@ -145,7 +147,13 @@ export async function cliFixture(): Promise<CliFixture> {
     client,
     dir,
     env,
-    run: (args, options = {}) => cli(args, { env: { ...env, ...options.env }, cwd: dir, ...(options.input !== undefined ? { input: options.input } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }),
+    run: (args, options = {}) =>
+      cli(args, {
+        env: { ...env, ...options.env },
+        cwd: dir,
+        ...(options.input !== undefined ? { input: options.input } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      }),
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -233,7 +241,10 @@ export function writeFile(dir: string, name: string, content: string): string {
  * submissions have been forwarded, then drops every further connection (the server going away
  * in the middle of a batch); `delayMs` slows every submission down.
  */
-export async function flakyProxy(target: string, options: { failAfter?: number; delayMs?: number }): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
+export async function flakyProxy(
+  target: string,
+  options: { failAfter?: number; delayMs?: number },
+): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
   const upstream = new URL(target);
   let submissions = 0;
   const server: Server = createServer(async (req, res) => {
@@ -257,9 +268,10 @@ export async function flakyProxy(target: string, options: { failAfter?: number; 
   return {
     url: `http://127.0.0.1:${address.port}`,
     forwarded: () => submissions,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

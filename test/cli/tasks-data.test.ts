@@ -28,7 +28,10 @@ describe('gdflow data', () => {
     assert.equal((await f.run(['data', 'put', local, join(f.dir, 'b.fastq'), '/reads/notadir'])).status, 2, 'several files need a directory name');
 
     const list = await f.run(['data', 'ls', '/reads/', '--json']);
-    assert.deepEqual(list.json().items.map((i: any) => i.name), ['a.fastq', 'more/b.fastq', 'more/c.fastq'].map((p) => `${f.account.name}:/reads/${p}`));
+    assert.deepEqual(
+      list.json().items.map((i: any) => i.name),
+      ['a.fastq', 'more/b.fastq', 'more/c.fastq'].map((p) => `${f.account.name}:/reads/${p}`),
+    );
     const table = await f.run(['data', 'ls', '/reads/more/']);
     assert.match(table.stdout, /^NAME\s+SIZE\s+MODIFIED$/m);
     assert.match(table.stdout, /:\/reads\/more\/c\.fastq\s+24 B\s+\d{4}-/);
@@ -101,7 +104,14 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.deepEqual([filtered.task_list.map((t: any) => t.task_id), filtered.total], [[task_id], 1]);
 
     const jobs = await f.run(['task', 'jobs', task_id, '--json']);
-    assert.deepEqual(jobs.json().map((j: any) => [j.node_id, j.status]), [['load_reads', 'succeeded'], ['copy', 'succeeded'], ['save', 'succeeded']]);
+    assert.deepEqual(
+      jobs.json().map((j: any) => [j.node_id, j.status]),
+      [
+        ['load_reads', 'succeeded'],
+        ['copy', 'succeeded'],
+        ['save', 'succeeded'],
+      ],
+    );
     assert.match((await f.run(['task', 'jobs', task_id])).stdout, /^copy\s+copyreads\s+succeeded\s+0\s+1/m);
 
     const cmd = await f.run(['task', 'cmd', task_id, 'copy']);
@@ -138,7 +148,13 @@ describe('gdflow workflow run and gdflow task', () => {
     const third = await runWith('cache_c', 'two');
     assert.equal(third.copy.cached_from, null);
     const miss = await f.run(['task', 'explain', third.taskId, 'copy', '--json']);
-    assert.deepEqual(miss.json().differences.map((d: any) => [d.part, d.name ?? null]), [['parameter', 'label'], ['command', null]]);
+    assert.deepEqual(
+      miss.json().differences.map((d: any) => [d.part, d.name ?? null]),
+      [
+        ['parameter', 'label'],
+        ['command', null],
+      ],
+    );
     assert.match((await f.run(['task', 'explain', third.taskId, 'copy'])).stdout, /parameter label is "two", was "one"/);
     assert.equal((await f.run(['task', 'explain', 'notajob'])).status, 2);
 
@@ -147,7 +163,7 @@ describe('gdflow workflow run and gdflow task', () => {
     const again = rerun.json().task_id as string;
     assert.equal((await f.run(['task', 'wait', again, '--interval', '0.2'])).status, 0);
     const copy = (await f.run(['task', 'jobs', again, '--json'])).json().find((j: any) => j.node_id === 'copy');
-    assert.equal(copy.cached_from, third.copy.job_id, 'the rerun reuses its reference task\'s job');
+    assert.equal(copy.cached_from, third.copy.job_id, "the rerun reuses its reference task's job");
   });
 
   it('runs with --wait; task wait exits 1 for a failed task and names the failed job', async () => {
@@ -156,7 +172,7 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stdout, /task fail_run \(([0-9a-f]{24})\) failed after/);
     const taskId = /\(([0-9a-f]{24})\)/.exec(run.stdout)![1]!;
-    assert.match(run.stdout, /job work \(failing_tool\) failed: exit code 3\n/, "the exit code is said once");
+    assert.match(run.stdout, /job work \(failing_tool\) failed: exit code 3\n/, 'the exit code is said once');
 
     // Every state change of the task and its jobs, oldest first, with reasons.
     const events = await f.run(['task', 'events', taskId]);

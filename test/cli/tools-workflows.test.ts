@@ -33,7 +33,16 @@ describe('gdflow tool', () => {
     assert.deepEqual(hello.json(), { tool_name: 'Hello', tool_version: 1 });
 
     const list = await f.run(['tool', 'ls', '--json']);
-    assert.deepEqual(list.json().map((t: any) => [t.tool_name, t.tool_version, t.status]).sort(), [['Hello', 1, 'checked'], ['copyreads', 1, 'checked']]);
+    assert.deepEqual(
+      list
+        .json()
+        .map((t: any) => [t.tool_name, t.tool_version, t.status])
+        .sort(),
+      [
+        ['Hello', 1, 'checked'],
+        ['copyreads', 1, 'checked'],
+      ],
+    );
     const table = await f.run(['tool', 'ls']);
     assert.match(table.stdout, /^NAME\s+VERSION\s+STATUS\s+CATEGORY\s+MODIFIED\s+DESCRIPTION$/m);
     assert.match(table.stdout, /^copyreads\s+1\s+checked\s+test\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+copies its input$/m);
@@ -65,7 +74,13 @@ describe('gdflow tool', () => {
 
     const deleted = await f.run(['tool', 'delete', 'copyreads', '--version', '2']);
     assert.equal(deleted.status, 0, deleted.stderr);
-    assert.deepEqual((await f.run(['tool', 'ls', '--json'])).json().filter((t: any) => t.tool_name === 'copyreads').map((t: any) => t.tool_version), [1]);
+    assert.deepEqual(
+      (await f.run(['tool', 'ls', '--json']))
+        .json()
+        .filter((t: any) => t.tool_name === 'copyreads')
+        .map((t: any) => t.tool_version),
+      [1],
+    );
     const all = await f.run(['tool', 'delete', 'Hello', '--all']);
     assert.equal(all.status, 0, all.stderr);
     const gone = await f.run(['tool', 'get', 'Hello']);
@@ -111,13 +126,19 @@ describe('gdflow workflow', () => {
     assert.equal(created.stdout.trim(), 'workflow copywf version 1 created');
 
     const list = await f.run(['workflow', 'ls', '--json']);
-    assert.deepEqual(list.json().map((w: any) => [w.workflow_name, w.workflow_version, w.status]), [['copywf', 1, 'checked']]);
+    assert.deepEqual(
+      list.json().map((w: any) => [w.workflow_name, w.workflow_version, w.status]),
+      [['copywf', 1, 'checked']],
+    );
     assert.match((await f.run(['workflow', 'ls', '--executable'])).stdout, /^copywf\s+1\s+checked/m);
 
     const got = await f.run(['workflow', 'get', 'copywf']);
     const doc = parse(got.stdout);
     assert.equal(doc.workflow.name, 'copywf');
-    assert.deepEqual(doc.workflow.nodelist.map((n: any) => n.node_id), ['load_reads', 'copy', 'save']);
+    assert.deepEqual(
+      doc.workflow.nodelist.map((n: any) => n.node_id),
+      ['load_reads', 'copy', 'save'],
+    );
     const again = await f.run(['workflow', 'update', '-f', writeFile(f.dir, 'wf2.yml', got.stdout), '--description', 'second']);
     assert.equal(again.status, 0, again.stderr);
     assert.equal(again.stdout.trim(), 'workflow copywf version 2 updated');
@@ -137,7 +158,10 @@ describe('gdflow workflow', () => {
 
     const deleted = await f.run(['workflow', 'delete', 'copywf', '--version', '2']);
     assert.equal(deleted.status, 0, deleted.stderr);
-    assert.deepEqual((await f.run(['workflow', 'ls', '--json'])).json().map((w: any) => w.workflow_version), [1]);
+    assert.deepEqual(
+      (await f.run(['workflow', 'ls', '--json'])).json().map((w: any) => w.workflow_version),
+      [1],
+    );
     assert.equal((await f.run(['workflow', 'delete', 'copywf'])).status, 2, 'delete needs --version or --all');
   });
 

@@ -46,7 +46,8 @@ describe('the web console in Chromium', { skip }, () => {
     // greet: a job that runs a moment and writes to its log; slow: one that runs until stopped.
     await registerTool(alice, 'greet', {
       description: 'says hello and copies its reads',
-      cmd_template: 'echo "hello from {{ inputs.reads[0].path }}"; sleep 2; echo "quality {{ parameters.quality }}" >&2; cat {{ inputs.reads[0].path }} > {{ outputs.out[0].path }}',
+      cmd_template:
+        'echo "hello from {{ inputs.reads[0].path }}"; sleep 2; echo "quality {{ parameters.quality }}" >&2; cat {{ inputs.reads[0].path }} > {{ outputs.out[0].path }}',
       inputs: { reads: { type: 'file', formats: ['fastq', 'fq'], required: true, minitems: 1, maxitems: 1, hint: 'the reads' } },
       outputs: { out: { type: 'file', formats: 'fastq', required: true } },
       parameters: { quality: { type: 'integer', default: 20, minvalue: 0, maxvalue: 60, hint: 'minimum base quality' } },
@@ -55,11 +56,29 @@ describe('the web console in Chromium', { skip }, () => {
     await createWorkflow(alice, 'greet_wf', {
       nodelist: [
         { node_id: 'reads', app_id: 'loaddata', name: 'loaddata', alias: 'reads', outputs: { data: { enid: 'in' } } },
-        { node_id: 'work', app_id: await toolId(alice, 'greet', 1), alias: 'greet', inputs: { reads: [{ enid: 'in' }] }, outputs: { out: [{ enid: 'out' }] }, parameters: { quality: { value: 25, variable: true } } },
-        { node_id: 'save', app_id: 'storedata', name: 'storedata', alias: 'keep', inputs: { data: { enid: 'out' } }, parameters: { name: { value: '/results/greeted.fastq' } } },
+        {
+          node_id: 'work',
+          app_id: await toolId(alice, 'greet', 1),
+          alias: 'greet',
+          inputs: { reads: [{ enid: 'in' }] },
+          outputs: { out: [{ enid: 'out' }] },
+          parameters: { quality: { value: 25, variable: true } },
+        },
+        {
+          node_id: 'save',
+          app_id: 'storedata',
+          name: 'storedata',
+          alias: 'keep',
+          inputs: { data: { enid: 'out' } },
+          parameters: { name: { value: '/results/greeted.fastq' } },
+        },
       ],
     });
-    await registerTool(alice, 'slow', { cmd_template: 'echo started; sleep 300; echo x > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+    await registerTool(alice, 'slow', {
+      cmd_template: 'echo started; sleep 300; echo x > {{ outputs.out[0].path }}',
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
     await createWorkflow(alice, 'slow_wf', {
       nodelist: [
         { node_id: 'wait', app_id: await toolId(alice, 'slow', 1), alias: 'wait a long time', outputs: { out: [{ enid: 'o' }] } },
@@ -122,7 +141,8 @@ describe('the web console in Chromium', { skip }, () => {
     await page.getByRole('link', { name: 'greet', exact: true }).click();
     await page.getByRole('heading', { name: 'Command template' }).waitFor();
     const text = await page.locator('main').innerText();
-    for (const expected of ['debian:bookworm', 'fastq, fq', 'minimum base quality', 'echo "hello from', '1 CPU, 256m memory']) assert.ok(text.includes(expected), expected);
+    for (const expected of ['debian:bookworm', 'fastq, fq', 'minimum base quality', 'echo "hello from', '1 CPU, 256m memory'])
+      assert.ok(text.includes(expected), expected);
     await shot('tool-definition');
   });
 
@@ -180,7 +200,9 @@ describe('the web console in Chromium', { skip }, () => {
   it('draws a 200-node graph readably: no node on another, text at 70% or more', async () => {
     await page.goto(`${server.url}/console/#/workflows/wide/1`);
     await page.locator('svg[data-nodes="200"]').waitFor();
-    const boxes: Array<{ left: number; right: number; top: number; bottom: number }> = await page.locator('.node rect').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().toJSON()));
+    const boxes: Array<{ left: number; right: number; top: number; bottom: number }> = await page
+      .locator('.node rect')
+      .evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().toJSON()));
     assert.equal(boxes.length, 200);
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {

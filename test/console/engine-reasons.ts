@@ -110,7 +110,7 @@ function literalsOf(text: string, from: number, to: number): string[] {
 /** The source without its comments (blanked, so that indexes stay), where "reason: ..." in prose would be taken for code. */
 function withoutComments(text: string): string {
   let out = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i]!;
     if (c === '"' || c === "'" || c === '`') {
       const { end } = literal(text, i);
@@ -134,7 +134,7 @@ function withoutComments(text: string): string {
 /** The arguments of a call whose `(` ends at `open`, as [start, end) ranges. */
 function callArguments(text: string, open: number): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
-  for (let start = open; ; ) {
+  for (let start = open; ;) {
     const end = expressionEnd(text, start, ',');
     ranges.push([start, end]);
     if (text[end] !== ',') return ranges;

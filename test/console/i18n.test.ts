@@ -15,7 +15,9 @@ import { engineReasons } from './engine-reasons.js';
 const source = join(repoRoot(), 'console', 'src');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 const unquote = (text: string): string => text.replace(/\\(.)/g, '$1');
@@ -99,7 +101,10 @@ describe('console texts in Chinese', () => {
 
   it('translates reasons inside reasons, and leaves one it does not know as written', () => {
     const zh = texts.reasonInChinese;
-    assert.equal(zh('node align (bwa_mem) failed: exit code 1 (attempt 3 of 3, no retries left)'), '节点 align（bwa_mem）失败：退出码 1（第 3/3 次尝试，不再重试）');
+    assert.equal(
+      zh('node align (bwa_mem) failed: exit code 1 (attempt 3 of 3, no retries left)'),
+      '节点 align（bwa_mem）失败：退出码 1（第 3/3 次尝试，不再重试）',
+    );
     assert.equal(zh('killed by SIGKILL (exit code 137)'), '被 SIGKILL 终止（退出码 137）');
     assert.equal(
       zh('attempt 1 out_of_memory: out of memory: exceeded the 256 MB limit (killed by SIGKILL (exit code 137)); attempt 2 runs in 4 s, with 512 MB'),
@@ -109,7 +114,10 @@ describe('console texts in Chinese', () => {
     assert.equal(zh('node x (t) failed: something new happened'), '节点 x（t）失败：something new happened');
     assert.equal(zh('waiting for 2 CPUs (1 free)'), '等待 2 个 CPU（空闲 1 个）', 'a wait, not taken for a start time');
     assert.equal(zh('waiting for 1 CPU (0 free) and 1.5 GB of memory (512 MB free)'), '等待 1 个 CPU（空闲 0 个），以及 1.5 GB 内存（空闲 512 MB）');
-    assert.equal(zh('waiting for Slurm to start it: Priority (jobs of higher priority are ahead of it)'), '等待 Slurm 启动它：Priority（优先级更高的作业排在它前面）');
+    assert.equal(
+      zh('waiting for Slurm to start it: Priority (jobs of higher priority are ahead of it)'),
+      '等待 Slurm 启动它：Priority（优先级更高的作业排在它前面）',
+    );
     assert.equal(zh('a reason from a newer engine'), 'a reason from a newer engine');
   });
 });

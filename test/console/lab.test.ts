@@ -69,11 +69,19 @@ describe('the console for a lab (issue 22, item 14), in Chromium', { skip }, () 
       nodelist: [
         { node_id: 'reads', app_id: 'loaddata', name: 'loaddata', alias: 'reads', outputs: { data: { enid: 'in' } } },
         {
-          node_id: 'align', app_id: await toolId(alice, 'align', 1), alias: 'bwa mem', inputs: { reads: [{ enid: 'in' }] }, outputs: { sam: [{ enid: 'sam' }] },
+          node_id: 'align',
+          app_id: await toolId(alice, 'align', 1),
+          alias: 'bwa mem',
+          inputs: { reads: [{ enid: 'in' }] },
+          outputs: { sam: [{ enid: 'sam' }] },
           parameters: { read_group: { variable: true }, threads: { value: 2, variable: false } },
         },
         {
-          node_id: 'keep', app_id: 'storedata', name: 'storedata', alias: 'keep', inputs: { data: { enid: 'sam' } },
+          node_id: 'keep',
+          app_id: 'storedata',
+          name: 'storedata',
+          alias: 'keep',
+          inputs: { data: { enid: 'sam' } },
           parameters: { name: { value: '/lab/aligned.sam' } },
         },
       ],
@@ -114,7 +122,10 @@ describe('the console for a lab (issue 22, item 14), in Chromium', { skip }, () 
   });
 
   it("a: shows the selected job's command and log below the graph, as wide as the page, wrapped", async () => {
-    for (const [size, label] of [[WIDE, 'wide'], [NARROW, 'narrow']] as const) {
+    for (const [size, label] of [
+      [WIDE, 'wide'],
+      [NARROW, 'narrow'],
+    ] as const) {
       await open(`#/tasks/${tasks.lab.id}?job=align`, size);
       const panel = page.getByRole('complementary', { name: 'Selected job' });
       await panel.locator('pre.log', { hasText: '[main] CMD: bwa mem' }).waitFor();
@@ -201,7 +212,10 @@ describe('the console for a lab (issue 22, item 14), in Chromium', { skip }, () 
   });
 
   it("e: shows the value each parameter takes: the tool's default where the workflow leaves it empty", async () => {
-    for (const [size, label] of [[WIDE, 'wide'], [NARROW, 'narrow']] as const) {
+    for (const [size, label] of [
+      [WIDE, 'wide'],
+      [NARROW, 'narrow'],
+    ] as const) {
       await open('#/workflows/lab_wf/1?node=align', size);
       const panel = page.getByRole('complementary', { name: 'Selected node' });
       const readGroup = panel.locator('tr', { hasText: 'read_group' });

@@ -143,7 +143,10 @@ describe('the console says where results are and why jobs wait', { skip, timeout
     assert.match(await row.locator('.produced-by').innerText(), /^results_run \/ copy partial$/);
     await shot('data-produced-by');
     await row.getByRole('link', { name: 'results_run' }).click();
-    await page.getByRole('complementary', { name: 'Selected job' }).getByRole('heading', { name: /copy reads/ }).waitFor();
+    await page
+      .getByRole('complementary', { name: 'Selected job' })
+      .getByRole('heading', { name: /copy reads/ })
+      .waitFor();
     assert.match(page.url(), new RegExp(`#/tasks/${taskId}\\?job=copy$`));
     // An uploaded item was produced by no task.
     await page.goto(`${server.url}/console/#/data?prefix=%2Freads%2F`);

@@ -116,7 +116,7 @@ describe('File objects', () => {
     fails({ foo: { class: 'File' } }, { foo: { class: 'File', path: path('foo.txt') } }, 'output.foo.location', /must have a location/);
   });
 
-  it('reads a location given as a file: URI without a path, and a relative path from the runner\'s directory', () => {
+  it("reads a location given as a file: URI without a path, and a relative path from the runner's directory", () => {
     passes({ foo: { class: 'File', location: 'foo.txt', checksum: HELLO_SHA1 } }, { foo: { class: 'File', location: uri('foo.txt') } });
     const relative = join(outdir.slice(cwd.length + 1), 'foo.txt');
     passes({ foo: { class: 'File', location: 'foo.txt', size: 6 } }, { foo: { class: 'File', location: relative } });

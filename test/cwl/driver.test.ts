@@ -106,7 +106,11 @@ describe('the conformance driver', () => {
     // A relative runner path is the driver's, not the suite's: the driver makes it absolute.
     const run = runDriver(['--runner', './runner.mjs', '-j', '2', '--timeout', '5', '--badgedir', badgedir, '--junit-xml', junit, '--', '--flag']);
     const lines = run.stdout.split('\n');
-    const status = (id: string) => lines.find((line) => line.endsWith(`  ${id}`))?.trim().split(/\s+/)[1];
+    const status = (id: string) =>
+      lines
+        .find((line) => line.endsWith(`  ${id}`))
+        ?.trim()
+        .split(/\s+/)[1];
     const ids = ['echo', 'file_ok', 'checksum_lie', 'wrong_value', 'should_fail_ok', 'should_fail_zero', 'unsupported_optional', 'unsupported_required'];
     const statuses = Object.fromEntries([...ids, 'hangs', 'not_json'].map((id) => [id, status(id)]));
     assert.deepEqual(

@@ -73,7 +73,7 @@ describe('loading a suite', () => {
       ],
     );
     const [first, sub, untagged, wf] = suite.tests as [ConformanceTest, ConformanceTest, ConformanceTest, ConformanceTest];
-    assert.deepEqual(first.output, { args: ['cat', '-n', 'hello.txt', '--long-option', '20', '--another', '1,2,3'] }, "quoted numbers stay strings");
+    assert.deepEqual(first.output, { args: ['cat', '-n', 'hello.txt', '--long-option', '20', '--another', '1,2,3'] }, 'quoted numbers stay strings');
     assert.equal(first.doc, 'First test');
     assert.deepEqual([first.required, sub.required, untagged.required, wf.required], [true, false, true, false], 'no tags counts as required');
     assert.deepEqual([first.shouldFail, wf.shouldFail], [false, true]);
@@ -86,18 +86,25 @@ describe('loading a suite', () => {
   });
 
   it("expands $import and $include inside an entry's output, against the file naming them", () => {
-    const root = writeSuite(join(dir, 'directives'), '- $import: tests/sub/test-index.yaml\n', [
-      '- id: imported_output',
-      '  tool: tool.cwl',
-      '  output: {$import: expected/out.json}',
-      '- id: nested',
-      '  tool: tool.cwl',
-      '  output: {list: [{$import: expected/out.json}], text: {$include: expected/note.txt}}',
-      '',
-    ].join('\n'));
+    const root = writeSuite(
+      join(dir, 'directives'),
+      '- $import: tests/sub/test-index.yaml\n',
+      [
+        '- id: imported_output',
+        '  tool: tool.cwl',
+        '  output: {$import: expected/out.json}',
+        '- id: nested',
+        '  tool: tool.cwl',
+        '  output: {list: [{$import: expected/out.json}], text: {$include: expected/note.txt}}',
+        '',
+      ].join('\n'),
+    );
     mkdirSync(join(root, 'tests', 'sub', 'expected'));
     // The imported file imports again, from its own directory; integers stay exact as in the index itself.
-    writeFileSync(join(root, 'tests', 'sub', 'expected', 'out.json'), '{"names": ["a.txt", "b.txt"], "big": 4200000000000000000000000000000000000000000, "more": {"$import": "more.yml"}}');
+    writeFileSync(
+      join(root, 'tests', 'sub', 'expected', 'out.json'),
+      '{"names": ["a.txt", "b.txt"], "big": 4200000000000000000000000000000000000000000, "more": {"$import": "more.yml"}}',
+    );
     writeFileSync(join(root, 'tests', 'sub', 'expected', 'more.yml'), 'n: 1\n');
     writeFileSync(join(root, 'tests', 'sub', 'expected', 'note.txt'), 'some text\n');
     const [imported, nested] = loadSuite(root).tests as [ConformanceTest, ConformanceTest];
@@ -105,7 +112,10 @@ describe('loading a suite', () => {
     assert.deepEqual(imported.output, expected);
     assert.deepEqual(nested.output, { list: [expected], text: 'some text\n' });
     const bad = (name: string, output: string, message: RegExp) =>
-      assert.throws(() => loadSuite(writeSuite(join(dir, name), '- $import: tests/sub/test-index.yaml\n', `- id: x\n  tool: t.cwl\n  output: ${output}\n`)), message);
+      assert.throws(
+        () => loadSuite(writeSuite(join(dir, name), '- $import: tests/sub/test-index.yaml\n', `- id: x\n  tool: t.cwl\n  output: ${output}\n`)),
+        message,
+      );
     bad('import-missing', '{$import: none.json}', /test-index\.yaml: entry 1: \$import none\.json: .*none\.json does not exist/);
     bad('import-extra', '{$import: none.json, other: 1}', /entry 1: \$import must be the only field, a file name/);
   });
@@ -132,8 +142,20 @@ describe('selecting tests', () => {
 
   it('filters by tags first and numbers what is left, as --list shows it', () => {
     const numbered = numberTests(tests(), { tags: ['command_line_tool'] });
-    assert.deepEqual(numbered.map((e) => [e.number, e.test.id]), [[1, 'cl_first'], [2, 'sub_one']]);
-    assert.deepEqual(numberTests(tests(), { excludeTags: ['required', 'scatter'] }).map((e) => [e.number, e.test.id]), [[1, 'sub_one'], [2, 'sub_untagged']]);
+    assert.deepEqual(
+      numbered.map((e) => [e.number, e.test.id]),
+      [
+        [1, 'cl_first'],
+        [2, 'sub_one'],
+      ],
+    );
+    assert.deepEqual(
+      numberTests(tests(), { excludeTags: ['required', 'scatter'] }).map((e) => [e.number, e.test.id]),
+      [
+        [1, 'sub_one'],
+        [2, 'sub_untagged'],
+      ],
+    );
     assert.throws(() => numberTests(tests(), { tags: ['requird'] }), /--tags: no test is tagged requird \(tags: command_line_tool, /);
   });
 

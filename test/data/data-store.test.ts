@@ -93,11 +93,14 @@ describe('data names: parse / format', () => {
   ];
   for (const [name, why] of refused) {
     it(`refuses ${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name)}`, () => {
-      assert.throws(() => parseDataName(name, 'alice'), (err: unknown) => {
-        assert.ok(err instanceof DataPathError);
-        assert.match(err.message, why);
-        return true;
-      });
+      assert.throws(
+        () => parseDataName(name, 'alice'),
+        (err: unknown) => {
+          assert.ok(err instanceof DataPathError);
+          assert.match(err.message, why);
+          return true;
+        },
+      );
     });
   }
 
@@ -160,7 +163,10 @@ describe('DataStore', () => {
     await writeFile(stale, 'partial');
     const old = new Date(Date.now() - 2 * 24 * 3600 * 1000);
     await utimes(stale, old, old);
-    assert.deepEqual((await store.list('alice', '/')).map((e) => e.name), ['alice:/crash.txt']);
+    assert.deepEqual(
+      (await store.list('alice', '/')).map((e) => e.name),
+      ['alice:/crash.txt'],
+    );
     assert.equal(await store.removeStaleTemporaryFiles(), 1);
     assert.deepEqual(await allFiles(root), ['crash.txt']);
   });
@@ -192,11 +198,20 @@ describe('DataStore', () => {
     const names = (await store.list('alice', '/')).map((e) => e.name);
     assert.deepEqual(names, ['alice:/a-b', 'alice:/a/x', 'alice:/a/y/z', 'alice:/ab', 'alice:/b/1', 'alice:/b/2', 'alice:/c']);
     assert.deepEqual(names, [...names].sort());
-    assert.deepEqual((await store.list('alice', '/a')).map((e) => e.name), ['alice:/a/x', 'alice:/a/y/z']);
-    assert.deepEqual((await store.list('alice', '/a/')).map((e) => e.name), ['alice:/a/x', 'alice:/a/y/z']);
+    assert.deepEqual(
+      (await store.list('alice', '/a')).map((e) => e.name),
+      ['alice:/a/x', 'alice:/a/y/z'],
+    );
+    assert.deepEqual(
+      (await store.list('alice', '/a/')).map((e) => e.name),
+      ['alice:/a/x', 'alice:/a/y/z'],
+    );
     assert.deepEqual(await store.list('alice', '/nothing'), []);
     assert.deepEqual(await store.list('alice', '/c'), []); // an item is not a directory
-    assert.deepEqual((await store.list('alice', '/', { limit: 3 })).map((e) => e.name), ['alice:/a-b', 'alice:/a/x', 'alice:/a/y/z']);
+    assert.deepEqual(
+      (await store.list('alice', '/', { limit: 3 })).map((e) => e.name),
+      ['alice:/a-b', 'alice:/a/x', 'alice:/a/y/z'],
+    );
     const [first] = await store.list('alice', '/b');
     assert.equal(first?.size, 4);
     assert.deepEqual(await store.list('carol', '/'), []);

@@ -70,9 +70,21 @@ describe('the call cache at activation', () => {
   const cases: Array<{ name: string; jobs: PlannedJob[]; found: string[]; hits: string[]; loads: string[] }> = [
     { name: 'a chain all in the cache', jobs: [toolJob('a', []), toolJob('b', [{ job: 'a' }])], found: ['a', 'b'], hits: ['a', 'b'], loads: [] },
     { name: 'a job after a miss is no hit', jobs: [toolJob('a', []), toolJob('b', [{ job: 'a' }])], found: ['b'], hits: [], loads: [] },
-    { name: 'a load step before a hit is done', jobs: [loadJob('l'), { ...toolJob('a', [{ data: '/in/r.fq' }]), spec: { ...toolJob('a', []).spec, deps: ['l'] } as PlannedJob['spec'] }], found: ['a'], hits: ['a'], loads: ['l'] },
+    {
+      name: 'a load step before a hit is done',
+      jobs: [loadJob('l'), { ...toolJob('a', [{ data: '/in/r.fq' }]), spec: { ...toolJob('a', []).spec, deps: ['l'] } as PlannedJob['spec'] }],
+      found: ['a'],
+      hits: ['a'],
+      loads: ['l'],
+    },
     { name: 'a load step before no hit is left to the worker', jobs: [loadJob('l'), toolJob('a', [])], found: [], hits: [], loads: [] },
-    { name: 'a job after two hits, one of them not found', jobs: [toolJob('a', []), toolJob('b', []), toolJob('c', [{ job: 'a' }, { job: 'b' }])], found: ['a', 'c'], hits: ['a'], loads: [] },
+    {
+      name: 'a job after two hits, one of them not found',
+      jobs: [toolJob('a', []), toolJob('b', []), toolJob('c', [{ job: 'a' }, { job: 'b' }])],
+      found: ['a', 'c'],
+      hits: ['a'],
+      loads: [],
+    },
   ];
   for (const c of cases) {
     it(`decides the hits: ${c.name}`, () => {

@@ -78,7 +78,6 @@ function assertRenderError(fn: () => unknown, pattern: RegExp): void {
   });
 }
 
-
 // ---------------------------------------------------------------------------------------------
 
 describe('render: the templates of docs/wire.md §5 and the examples', () => {
@@ -115,10 +114,7 @@ describe('render: the templates of docs/wire.md §5 and the examples', () => {
       render('fastqc -o /var/data/fastqc -t {{requirements.resources.cpu}} {% for one in inputs.inputseq %} {{ one.path }} {% endfor %}', {}, files),
       'fastqc -o /var/data/fastqc -t 2  /var/data/in/x.fq ',
     );
-    assert.equal(
-      render('tar zcvf {% for one in outputs.outputtgz %}{{ one.path }}{% endfor %} fastqc/*', {}, files),
-      'tar zcvf /var/data/o.tgz fastqc/*',
-    );
+    assert.equal(render('tar zcvf {% for one in outputs.outputtgz %}{{ one.path }}{% endfor %} fastqc/*', {}, files), 'tar zcvf /var/data/o.tgz fastqc/*');
   });
 
   it('supports length, default, map(attribute=path), join, requirements and undefined values', () => {
@@ -126,11 +122,13 @@ describe('render: the templates of docs/wire.md §5 and the examples', () => {
     assert.equal(render('n={{ inputs.reads | length }}', {}, files), 'n=2');
     assert.equal(render("{{ inputs.reads | map(attribute='path') | join(',') }}", {}, files), "/var/data/in/a.fq,'/var/data/in/b c.fq'");
     assert.equal(render("x {{ parameters.missing | default('dflt') }}"), 'x dflt');
-    assert.equal(render("x {{ parameters.t | default(8) }}", { t: 3 }), 'x 3');
+    assert.equal(render('x {{ parameters.t | default(8) }}', { t: 3 }), 'x 3');
     assert.equal(render('[{{ parameters.missing }}]'), '[]');
     assert.equal(render('[{{ parameters.n }}]', { n: null }), '[]');
     assert.equal(
-      render('{{ requirements.resources.mem }} {{ requirements.resources.disk }} {{ requirements.resources.cpu }} {{ requirements.resources.network }} {{ requirements.container.image }} {{ requirements.container.type }}'),
+      render(
+        '{{ requirements.resources.mem }} {{ requirements.resources.disk }} {{ requirements.resources.cpu }} {{ requirements.resources.network }} {{ requirements.container.image }} {{ requirements.container.type }}',
+      ),
       '2048m 8192m 2 false debian:bookworm docker',
     );
     assert.equal(render("a{{ '\\n' }}b"), 'a\nb');
@@ -200,7 +198,7 @@ describe('render: empty cmd_template assembles the command from the definition',
     const { command, stdin, stdout } = renderCommand(input);
     assert.equal(
       command,
-      "-i /var/data/in/a.fq /var/data/in/b.fq --ref=/var/data/in/r1.fa,/var/data/in/r2.fa -I/var/data/i1 -I/var/data/i2 " +
+      '-i /var/data/in/a.fq /var/data/in/b.fq --ref=/var/data/in/r1.fa,/var/data/in/r2.fa -I/var/data/i1 -I/var/data/i2 ' +
         "--threads=4 -n 'sample 1' --verbose -r 0.25 -o /var/data/out/o.bam",
     );
     assert.equal(stdin, '/var/data/in/stdin.txt');
@@ -221,10 +219,15 @@ describe('render: empty cmd_template assembles the command from the definition',
     // The prefix is quoted as one word; so the program is passed through a path, and the words are the arguments.
     const dir = sandbox();
     const printer = join(dir, 'printer');
-    writeFileSync(printer, "#!/bin/sh\nfor a in \"$@\"; do printf '<%s>\\n' \"$a\"; done\n", { mode: 0o755 });
+    writeFileSync(printer, '#!/bin/sh\nfor a in "$@"; do printf \'<%s>\\n\' "$a"; done\n', { mode: 0o755 });
     const t = { ...echo, inputs: { files: echo.inputs.files! }, parameters: { v: echo.parameters.v! } };
     for (const value of HOSTILE) {
-      const { command } = renderCommand({ tool: t, inputs: { files: [`/var/data/in/${value}.fq`, '/var/data/in/b.fq'] }, outputs: {}, parameters: { v: value } });
+      const { command } = renderCommand({
+        tool: t,
+        inputs: { files: [`/var/data/in/${value}.fq`, '/var/data/in/b.fq'] },
+        outputs: {},
+        parameters: { v: value },
+      });
       const result = run(['/bin/sh'], `${printer} ${command}`, dir);
       assert.equal(pwned(dir), false, `PWNED created for ${JSON.stringify(value)}: ${command}`);
       assert.equal(result.stdout, `</var/data/in/${value}.fq>\n</var/data/in/b.fq>\n<${value}>\n`, `value ${JSON.stringify(value)} → ${command}`);
@@ -237,7 +240,11 @@ describe('render: empty cmd_template assembles the command from the definition',
   });
 
   it('contributes nothing for an empty port, a false flag, and a null or empty value', () => {
-    const t = tool({ cmd_template: '', inputs: { a: { prefix: '-a' } }, parameters: { f: { type: 'flag', prefix: '-f' }, s: { type: 'string', prefix: '-s' } } });
+    const t = tool({
+      cmd_template: '',
+      inputs: { a: { prefix: '-a' } },
+      parameters: { f: { type: 'flag', prefix: '-f' }, s: { type: 'string', prefix: '-s' } },
+    });
     assert.equal(renderCommand({ tool: t, inputs: { a: [] }, outputs: {}, parameters: { f: false, s: null } }).command, '');
     assert.equal(renderCommand({ tool: t, inputs: {}, outputs: {}, parameters: { f: true, s: '' } }).command, '-f');
   });
@@ -260,7 +267,6 @@ describe('render: empty cmd_template assembles the command from the definition',
     });
   });
 });
-
 
 describe('render: hostile values run through a real shell', () => {
   for (const shell of SHELLS) {
@@ -321,8 +327,8 @@ describe('render: hostile values run through a real shell', () => {
     assert.equal(render('{{ parameters.k }}=1 env', { k: 'PATH' }), "'PATH'=1 env");
     assert.equal(render('X{{ parameters.v }} env', { v: '=1' }), "X'=1' env");
     assert.equal(render('--opt={{ parameters.v }}', { v: 'a=b' }), '--opt=a=b');
-    const bare = render("printf '<%s>\\n' $HOME{{ parameters.v }} \"$HOME{{ parameters.v }}\"", { v: 'abc' });
-    assert.equal(bare, "printf '<%s>\\n' $HOME'abc' \"$HOME\"\"abc\"");
+    const bare = render('printf \'<%s>\\n\' $HOME{{ parameters.v }} "$HOME{{ parameters.v }}"', { v: 'abc' });
+    assert.equal(bare, 'printf \'<%s>\\n\' $HOME\'abc\' "$HOME""abc"');
     for (const shell of SHELLS) assert.equal(run(shell.argv, bare, sandbox(), { HOME: '/h' }).stdout, '</habc>\n</habc>\n');
   });
 
@@ -346,7 +352,10 @@ describe('render: hostile values run through a real shell', () => {
         error instanceof RenderError && error.failure === 'placement' && /inputs\.reads\[0\] is used inside shell arithmetic/.test(error.message),
     );
     // A string parameter there depends on its value: another value may be an integer.
-    assert.throws(() => render('echo $(( {{ parameters.n }} ))', { n: 'x' }), (error: unknown) => error instanceof RenderError && error.failure === 'value');
+    assert.throws(
+      () => render('echo $(( {{ parameters.n }} ))', { n: 'x' }),
+      (error: unknown) => error instanceof RenderError && error.failure === 'value',
+    );
   });
 
   it('never lets a value printed into shell arithmetic run (bash expands a[$(...)] in the output again)', () => {
@@ -436,13 +445,13 @@ describe('render: what cannot be quoted is refused', () => {
     assertRenderError(() => render('echo `echo \\${{ parameters.x }}`', x), /directly follows '\$'/);
   });
 
-  it("refuses values in contexts the shells disagree on ($'', \"${}\", nested or double-quoted backticks, case in $())", () => {
+  it('refuses values in contexts the shells disagree on ($\'\', "${}", nested or double-quoted backticks, case in $())', () => {
     assertRenderError(() => render("echo $'a{{ parameters.x }}'", x), /\$'\.\.\.' quoting/);
     assertRenderError(() => render('echo "${v:-{{ parameters.x }}}"', x), /inside \$\{\.\.\.\} within double quotes/);
     assertRenderError(() => render('echo "`echo {{ parameters.x }}`"', x), /backticks within double quotes/);
     assertRenderError(() => render('echo $(case a in a) echo {{ parameters.x }};; esac)', x), /after a 'case' inside \$\(\.\.\.\)/);
     assertRenderError(() => render("echo $'\\'' {{ parameters.x }}", x), /ambiguous/);
-    assertRenderError(() => render("echo \"${v:-'}\" {{ parameters.x }}", x), /ambiguous/);
+    assertRenderError(() => render('echo "${v:-\'}" {{ parameters.x }}', x), /ambiguous/);
   });
 
   it('refuses values in a here-document delimiter, values that would end it, and bodies with substitutions', () => {
@@ -492,7 +501,10 @@ describe('render: template errors become RenderError', () => {
       /cmd_template takes more than \d+ steps to render/,
     );
     assertRenderError(
-      () => render("{% set s = 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' %}{% for i in range(20000) %}{{ s }}{% endfor %}"),
+      () =>
+        render(
+          "{% set s = 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' %}{% for i in range(20000) %}{{ s }}{% endfor %}",
+        ),
       /cmd_template renders to more than \d+ characters/,
     );
   });
@@ -555,7 +567,7 @@ describe('render: random shell contexts (seeded fuzz)', () => {
     "' ; touch PWNED ; '",
     '" ; touch PWNED ; "',
     '\\"$(touch PWNED)\\"',
-    "'\"`$(touch PWNED)`\"'",
+    '\'"`$(touch PWNED)`"\'',
     'x\nEOF\ntouch PWNED\nEOF',
     '\\`touch PWNED\\`',
     "\\'$(touch PWNED)",
@@ -573,9 +585,17 @@ describe('render: random shell contexts (seeded fuzz)', () => {
     const many = (max: number, make: () => string, join = ''): string => Array.from({ length: 1 + Math.floor(random() * max) }, make).join(join);
     const backslashed = (text: string): string => text.replace(/[\\`$]/g, (c) => `\\${c}`);
     const value = (): string =>
-      pick(['{{ parameters.x }}', '{{ parameters.x | upper }}', "{{ parameters.x ~ '.q' }}", '{{ parameters.x[0:] }}', "{{ parameters.x | replace('a', 'b') }}"]);
+      pick([
+        '{{ parameters.x }}',
+        '{{ parameters.x | upper }}',
+        "{{ parameters.x ~ '.q' }}",
+        '{{ parameters.x[0:] }}',
+        "{{ parameters.x | replace('a', 'b') }}",
+      ]);
     const dq = (d: number): string =>
-      many(3, () => pick([value, value, () => 'a b', () => "'", () => '\\"', () => '\\\\', () => `$(${cmd(d + 1)})`, () => '${v:-a}', () => '$HOME', () => '#'])());
+      many(3, () =>
+        pick([value, value, () => 'a b', () => "'", () => '\\"', () => '\\\\', () => `$(${cmd(d + 1)})`, () => '${v:-a}', () => '$HOME', () => '#'])(),
+      );
     const sq = (): string => many(3, () => pick([value, value, () => 'a b', () => '"', () => '\\', () => '$(x)', () => '`'])());
     const part = (d: number): string => {
       const options: (() => string)[] = [value, value, value, () => 'a', () => '-o=', () => `"${dq(d)}"`, () => `'${sq()}'`, () => '\\;'];
@@ -627,8 +647,17 @@ describe('render: random shell contexts (seeded fuzz)', () => {
       rendered++;
       // dash and bash (bash --posix parses like bash for everything generated here).
       for (const shell of SHELLS.slice(0, 2)) {
-        spawnSync(shell.argv[0]!, [...shell.argv.slice(1), '-c', command], { cwd: dir, timeout: 5000, input: '', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-        assert.equal(pwned(dir), false, `${shell.label} ran the value: template ${JSON.stringify(text)}, value ${JSON.stringify(value)}, command ${JSON.stringify(command)}`);
+        spawnSync(shell.argv[0]!, [...shell.argv.slice(1), '-c', command], {
+          cwd: dir,
+          timeout: 5000,
+          input: '',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        });
+        assert.equal(
+          pwned(dir),
+          false,
+          `${shell.label} ran the value: template ${JSON.stringify(text)}, value ${JSON.stringify(value)}, command ${JSON.stringify(command)}`,
+        );
       }
     }
     // The fuzz must exercise rendering, not only refusals.

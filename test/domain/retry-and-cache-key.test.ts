@@ -7,10 +7,18 @@ import { backoffBefore, DEFAULT_RETRY_POLICY, failureKind, nextMemory, readRetry
 
 describe('retry policy', () => {
   it('reads a policy over the default, and refuses what it cannot read, naming the member', () => {
-    const policy = readRetryPolicy({ max_attempts: 4, on: ['out_of_memory'], memory_factor: 1.5, max_memory: '8g', backoff_seconds: 10 }, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb);
+    const policy = readRetryPolicy(
+      { max_attempts: 4, on: ['out_of_memory'], memory_factor: 1.5, max_memory: '8g', backoff_seconds: 10 },
+      'retry',
+      DEFAULT_RETRY_POLICY,
+      parseSizeMb,
+    );
     assert.deepEqual(policy, { maxAttempts: 4, on: ['out_of_memory'], memoryFactor: 1.5, maxMemMb: 8192, backoffSeconds: 10 });
     assert.deepEqual(readRetryPolicy(null, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb), DEFAULT_RETRY_POLICY);
-    assert.throws(() => readRetryPolicy({ max_attempts: 11 }, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb), /retry\.max_attempts must be an integer from 1 to 10/);
+    assert.throws(
+      () => readRetryPolicy({ max_attempts: 11 }, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb),
+      /retry\.max_attempts must be an integer from 1 to 10/,
+    );
     assert.throws(() => readRetryPolicy({ tries: 2 }, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb), /retry\.tries is not a member/);
     assert.throws(() => readRetryPolicy({ on: 'exit_code' }, 'retry', DEFAULT_RETRY_POLICY, parseSizeMb), /retry\.on must be a list/);
   });
@@ -32,7 +40,10 @@ describe('retry policy', () => {
     assert.equal(nextMemory(policy, 3000, 10_000), undefined, 'already at the cap');
     assert.equal(nextMemory({ ...policy, maxMemMb: 0 }, 6000, 8000), 8000, "capped by the worker's memory");
     assert.equal(nextMemory({ ...policy, memoryFactor: 1 }, 1000, 10_000), undefined);
-    assert.deepEqual([2, 3, 4].map((n) => backoffBefore({ ...policy, backoffSeconds: 5 }, n)), [5, 10, 20]);
+    assert.deepEqual(
+      [2, 3, 4].map((n) => backoffBefore({ ...policy, backoffSeconds: 5 }, n)),
+      [5, 10, 20],
+    );
   });
 });
 
@@ -57,7 +68,12 @@ describe('call-cache key', () => {
 
   it('names exactly the parts that differ', () => {
     assert.deepEqual(keyDifferences(parts, parts), []);
-    const other: CacheParts = { ...parts, tool: { ...parts.tool, version: 2 }, inputs: { ...parts.inputs, '/var/data/inputs/ref/r.fa': 'h3' }, parameters: { threads: 4, rg: 'x' } };
+    const other: CacheParts = {
+      ...parts,
+      tool: { ...parts.tool, version: 2 },
+      inputs: { ...parts.inputs, '/var/data/inputs/ref/r.fa': 'h3' },
+      parameters: { threads: 4, rg: 'x' },
+    };
     assert.deepEqual(
       keyDifferences(other, parts).map((d) => [d.part, d.name ?? null]),
       [
@@ -67,7 +83,10 @@ describe('call-cache key', () => {
       ],
     );
     const moved = { ...parts, imageDigest: 'sha256:bbb' };
-    assert.deepEqual(keyDifferences(moved, parts).map((d) => d.message), ['image bwa:1 is now sha256:bbb, was sha256:aaa']);
+    assert.deepEqual(
+      keyDifferences(moved, parts).map((d) => d.message),
+      ['image bwa:1 is now sha256:bbb, was sha256:aaa'],
+    );
     assert.notEqual(cacheKeyOf(moved), cacheKeyOf(parts));
   });
 });

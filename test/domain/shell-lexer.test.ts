@@ -84,7 +84,10 @@ describe('shell lexer: each frame quotes the values inside it and ends where the
   ];
   for (const [frame, template, reason] of refusals) {
     it(`${frame}: ${JSON.stringify(template)} is refused`, () => {
-      assert.throws(() => finishCommand(marked(template), userValues), (e: unknown) => e instanceof RenderError && reason.test(e.message));
+      assert.throws(
+        () => finishCommand(marked(template), userValues),
+        (e: unknown) => e instanceof RenderError && reason.test(e.message),
+      );
     });
   }
 });

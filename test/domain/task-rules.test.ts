@@ -265,7 +265,10 @@ const CASES: Case[] = [
   },
   {
     rule: 'advance: a running task whose jobs are under way: nothing to decide',
-    state: taskOf('running', [{ id: 'a', status: 'running' }, { id: 'b', status: 'waiting', deps: ['a'] }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'running' },
+      { id: 'b', status: 'waiting', deps: ['a'] },
+    ]),
     event: look,
     worker: workerOf(['a']),
     changes: [],
@@ -273,7 +276,14 @@ const CASES: Case[] = [
   // advance: stop, in each state a task can be stopped in
   {
     rule: 'stop: a scheduled task is stopped at once, its jobs cancelled',
-    state: taskOf('scheduled', [{ id: 'a', status: 'queued' }, { id: 'b', status: 'waiting', deps: ['a'] }], { stopRequested: true, scheduleAt: AT + 60 }),
+    state: taskOf(
+      'scheduled',
+      [
+        { id: 'a', status: 'queued' },
+        { id: 'b', status: 'waiting', deps: ['a'] },
+      ],
+      { stopRequested: true, scheduleAt: AT + 60 },
+    ),
     event: look,
     changes: [
       'job a: queued → cancelled (the task was stopped)',
@@ -284,7 +294,14 @@ const CASES: Case[] = [
   },
   {
     rule: 'stop: a queued task whose first job is being started here waits for it to be killed',
-    state: taskOf('queued', [{ id: 'a', status: 'queued' }, { id: 'b', status: 'queued' }], { stopRequested: true }),
+    state: taskOf(
+      'queued',
+      [
+        { id: 'a', status: 'queued' },
+        { id: 'b', status: 'queued' },
+      ],
+      { stopRequested: true },
+    ),
     event: look,
     worker: workerOf(['a']),
     changes: ['job b: queued → cancelled (the task was stopped)'],
@@ -301,7 +318,11 @@ const CASES: Case[] = [
     rule: 'stop: a running task is stopping while its job here is killed',
     state: taskOf(
       'running',
-      [{ id: 'a', status: 'succeeded' }, { id: 'b', status: 'running', deps: ['a'] }, { id: 'c', status: 'waiting', deps: ['b'] }],
+      [
+        { id: 'a', status: 'succeeded' },
+        { id: 'b', status: 'running', deps: ['a'] },
+        { id: 'c', status: 'waiting', deps: ['b'] },
+      ],
       { stopRequested: true },
     ),
     event: look,
@@ -311,14 +332,24 @@ const CASES: Case[] = [
   },
   {
     rule: 'stop: a stopping task whose last job here ended is stopped and given up',
-    state: taskOf('stopping', [{ id: 'a', status: 'cancelled' }, { id: 'b', status: 'cancelled' }], { stopRequested: true }),
+    state: taskOf(
+      'stopping',
+      [
+        { id: 'a', status: 'cancelled' },
+        { id: 'b', status: 'cancelled' },
+      ],
+      { stopRequested: true },
+    ),
     event: look,
     changes: ['task: stopping → stopped (stopped by request)'],
     effects: [{ kind: 'release' }],
   },
   {
     rule: 'stop (API): a running task no worker holds, its job found running cancelled with an end time, the request written',
-    state: taskOf('running', [{ id: 'a', status: 'running' }, { id: 'b', status: 'succeeded' }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'running' },
+      { id: 'b', status: 'succeeded' },
+    ]),
     event: { kind: 'api-stop' },
     changes: [
       'task: running → stopping (stop requested)',
@@ -328,9 +359,18 @@ const CASES: Case[] = [
     check: (d) => {
       assert.equal(patchOf(d, 'a').endedAt, AT);
       const tasks = d.changes.filter((c) => c.kind === 'task');
-      assert.ok(tasks.every((c) => c.kind === 'task' && c.patch.stopRequested === true), 'the request is written with the stop');
-      assert.deepEqual(changesOf('t', d).tasks!.map((t) => t.patch.status), ['stopping', 'stopped']);
-      assert.deepEqual(changesOf('t', d).jobs!.map((j) => [j.id, j.taskId, j.patch.status]), [['a', 't', 'cancelled']]);
+      assert.ok(
+        tasks.every((c) => c.kind === 'task' && c.patch.stopRequested === true),
+        'the request is written with the stop',
+      );
+      assert.deepEqual(
+        changesOf('t', d).tasks!.map((t) => t.patch.status),
+        ['stopping', 'stopped'],
+      );
+      assert.deepEqual(
+        changesOf('t', d).jobs!.map((j) => [j.id, j.taskId, j.patch.status]),
+        [['a', 't', 'cancelled']],
+      );
     },
   },
   {
@@ -354,7 +394,11 @@ const CASES: Case[] = [
   },
   {
     rule: 'fail-fast: once nothing runs here the task fails, naming the node, and is given up',
-    state: taskOf('running', [{ id: 'a', status: 'failed', reason: 'exit code 3' }, { id: 'b', status: 'cancelled' }, { id: 'c', status: 'queued' }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'failed', reason: 'exit code 3' },
+      { id: 'b', status: 'cancelled' },
+      { id: 'c', status: 'queued' },
+    ]),
     event: look,
     changes: ['job c: queued → cancelled (not run: node a failed)', 'task: running → failed (node a (tool-a) failed: exit code 3)'],
     effects: [{ kind: 'release' }],
@@ -368,7 +412,10 @@ const CASES: Case[] = [
   },
   {
     rule: 'fail-fast: a job still running here keeps a failed task held until it has ended',
-    state: taskOf('failed', [{ id: 'a', status: 'failed' }, { id: 'b', status: 'cancelled' }]),
+    state: taskOf('failed', [
+      { id: 'a', status: 'failed' },
+      { id: 'b', status: 'cancelled' },
+    ]),
     event: look,
     worker: workerOf(['b']),
     changes: [],
@@ -376,7 +423,10 @@ const CASES: Case[] = [
   // advance: the end
   {
     rule: 'succeed: every job succeeded, the task keeps its intermediates by default',
-    state: taskOf('running', [{ id: 'a', status: 'succeeded' }, { id: 'b', status: 'succeeded', deps: ['a'] }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'succeeded' },
+      { id: 'b', status: 'succeeded', deps: ['a'] },
+    ]),
     event: look,
     changes: ['task: running → succeeded (all 2 jobs succeeded)'],
     effects: [{ kind: 'release' }],
@@ -456,7 +506,11 @@ const CASES: Case[] = [
   },
   {
     rule: 'ended: a fan-in job waits for its last upstream job',
-    state: taskOf('running', [{ id: 'a', status: 'succeeded' }, { id: 'b', status: 'running' }, { id: 'd', status: 'waiting', deps: ['a', 'b'] }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'succeeded' },
+      { id: 'b', status: 'running' },
+      { id: 'd', status: 'waiting', deps: ['a', 'b'] },
+    ]),
     event: ended('b', result('succeeded', 0, 'exit code 0')),
     changes: ['job b: running → succeeded (exit code 0)', 'job d: waiting → queued (upstream jobs succeeded)'],
   },
@@ -486,12 +540,19 @@ const CASES: Case[] = [
     check: (d) => {
       const first = { account: 'acc', path: '/out/x.txt', taskId: 't', taskName: 'task', jobId: 'a', nodeId: 'a', storeJobId: 's', storeNodeId: 's' };
       assert.deepEqual(changesOf('t', d).stored![0], { ...first, size: 3, mtimeMs: 5, storedAt: AT });
-      assert.deepEqual(changesOf('t', d).jobs!.map((j) => j.patch.status), ['succeeded'], 'written in the same changes as the end');
+      assert.deepEqual(
+        changesOf('t', d).jobs!.map((j) => j.patch.status),
+        ['succeeded'],
+        'written in the same changes as the end',
+      );
     },
   },
   {
     rule: 'ended: a store step that failed after some items records those it stored',
-    state: taskOf('running', [{ id: 'a', status: 'succeeded' }, { id: 's', status: 'running', kind: 'store', deps: ['a'] }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'succeeded' },
+      { id: 's', status: 'running', kind: 'store', deps: ['a'] },
+    ]),
     event: ended(
       's',
       result('failed', null, 'engine error: no space left on device', {
@@ -508,7 +569,10 @@ const CASES: Case[] = [
   },
   {
     rule: 'ended: killed because another node failed',
-    state: taskOf('running', [{ id: 'a', status: 'failed' }, { id: 'b', status: 'running' }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'failed' },
+      { id: 'b', status: 'running' },
+    ]),
     event: ended('b', result('killed', null, 'killed by SIGTERM'), { killedFor: 'fail-fast' }),
     changes: ['job b: running → cancelled (killed: another node of the task failed)'],
   },
@@ -609,7 +673,10 @@ const CASES: Case[] = [
   // the call cache ahead of the start
   {
     rule: 'cache hit: the job ends succeeded from the cache, starting its task',
-    state: taskOf('queued', [{ id: 'a', status: 'queued', attempt: 1 }, { id: 'b', status: 'waiting', deps: ['a'] }]),
+    state: taskOf('queued', [
+      { id: 'a', status: 'queued', attempt: 1 },
+      { id: 'b', status: 'waiting', deps: ['a'] },
+    ]),
     event: {
       kind: 'cache-probed',
       jobId: 'a',
@@ -668,7 +735,10 @@ const CASES: Case[] = [
   },
   {
     rule: 'take-over: a new task: its jobs without deps are queued already, nothing to do',
-    state: taskOf('queued', [{ id: 'a', status: 'queued' }, { id: 'b', status: 'waiting', deps: ['a'] }]),
+    state: taskOf('queued', [
+      { id: 'a', status: 'queued' },
+      { id: 'b', status: 'waiting', deps: ['a'] },
+    ]),
     event: { kind: 'taken-over', at: AT },
     changes: [],
   },
@@ -683,7 +753,10 @@ const CASES: Case[] = [
   },
   {
     rule: 'resolved into a value: the job runs and succeeds with its outputs in one decision; the jobs after it are queued',
-    state: taskOf('queued', [{ id: 'a', status: 'queued', kind: 'step' }, { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' }]),
+    state: taskOf('queued', [
+      { id: 'a', status: 'queued', kind: 'step' },
+      { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' },
+    ]),
     event: resolvedEvent('a', { kind: 'value', outputs: { x: 1 }, reason: 'its outputs were evaluated' }),
     changes: [
       'task: queued → running (first job started)',
@@ -695,7 +768,10 @@ const CASES: Case[] = [
   },
   {
     rule: 'resolved into a skip: the job is skipped with null outputs, and a skipped job lets the jobs after it run',
-    state: taskOf('running', [{ id: 'a', status: 'queued', kind: 'step' }, { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'queued', kind: 'step' },
+      { id: 'b', status: 'waiting', deps: ['a'], kind: 'step' },
+    ]),
     event: resolvedEvent('a', { kind: 'skip', outputs: { x: null }, reason: 'skipped: its condition is false' }),
     changes: ['job a: queued → skipped (skipped: its condition is false)', 'job b: waiting → queued (upstream jobs succeeded)'],
     check: (d) => assert.deepEqual(patchOf(d, 'a', 'skipped').outputs, { x: null }),
@@ -786,7 +862,10 @@ const CASES: Case[] = [
   // delete, cannot run, halt
   {
     rule: 'delete: the jobs running here are killed first',
-    state: taskOf('running', [{ id: 'a', status: 'running' }, { id: 'b', status: 'queued' }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'running' },
+      { id: 'b', status: 'queued' },
+    ]),
     event: { kind: 'delete' },
     worker: workerOf(['a', 'b']),
     changes: [],
@@ -818,7 +897,11 @@ const CASES: Case[] = [
   },
   {
     rule: 'halt: rules that went wrong end the task through legal transitions, its jobs here killed unrecorded',
-    state: taskOf('running', [{ id: 'a', status: 'running' }, { id: 'b', status: 'waiting', deps: ['a'] }, { id: 'c', status: 'succeeded' }]),
+    state: taskOf('running', [
+      { id: 'a', status: 'running' },
+      { id: 'b', status: 'waiting', deps: ['a'] },
+      { id: 'c', status: 'succeeded' },
+    ]),
     event: { kind: 'halt', at: AT, error: new IllegalTransition('job', 'c', 'succeeded', 'running') },
     worker: workerOf(['a']),
     changes: [
@@ -962,8 +1045,16 @@ describe('the task and job rules', () => {
       ...TASK_STATES.flatMap((from) => TASK_TRANSITIONS[from].map((to) => `task ${from}→${to}`)),
       ...JOB_STATES.flatMap((from) => JOB_TRANSITIONS[from].map((to) => `job ${from}→${to}`)),
     ];
-    assert.deepEqual(table.filter((t) => !made.has(t)), [], 'transitions of the table no rule makes');
-    assert.deepEqual([...made].filter((t) => !table.includes(t)), [], 'transitions made outside the table');
+    assert.deepEqual(
+      table.filter((t) => !made.has(t)),
+      [],
+      'transitions of the table no rule makes',
+    );
+    assert.deepEqual(
+      [...made].filter((t) => !table.includes(t)),
+      [],
+      'transitions made outside the table',
+    );
   });
 
   for (const c of ILLEGAL) {
@@ -977,7 +1068,10 @@ describe('the task and job rules', () => {
 
   it('halt any task that has not ended through legal transitions only', () => {
     for (const status of TASK_STATES.filter((s) => !TERMINAL_TASK_STATES.includes(s))) {
-      const state = taskOf(status, JOB_STATES.map((s, i) => ({ id: `j${i}`, status: s })));
+      const state = taskOf(
+        status,
+        JOB_STATES.map((s, i) => ({ id: `j${i}`, status: s })),
+      );
       const decision = decide(state, { kind: 'halt', at: AT, error: new IllegalTransition('job', 'x', 'succeeded', 'running') }, workerOf(['j2']));
       const lines = linesOf(state, decision);
       assert.ok(lines.at(-1)!.startsWith(`task: ${status} → ${status === 'stopping' ? 'stopped' : 'failed'} (engine error: `), lines.join('\n'));
@@ -986,10 +1080,16 @@ describe('the task and job rules', () => {
   });
 
   it('do not change the state they are given', () => {
-    const state = taskOf('running', [{ id: 'a', status: 'running' }, { id: 'b', status: 'waiting', deps: ['a'] }]);
+    const state = taskOf('running', [
+      { id: 'a', status: 'running' },
+      { id: 'b', status: 'waiting', deps: ['a'] },
+    ]);
     const before = structuredClone(state.jobs.map((j) => j.job));
     decide(state, ended('a', result('succeeded', 0, 'exit code 0')), workerOf());
-    assert.deepEqual(state.jobs.map((j) => j.job), before);
+    assert.deepEqual(
+      state.jobs.map((j) => j.job),
+      before,
+    );
     assert.equal(state.jobs[1]!.waitingOn, 1);
   });
 });

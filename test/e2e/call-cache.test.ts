@@ -24,7 +24,10 @@ async function jobsOf(account: TestAccount, taskId: string): Promise<Record<stri
 }
 
 /** Run the pipeline to its end (it must succeed) with the reads and reference given, and these parameter and Property values. */
-async function runPipeline(account: TestAccount, options: { workflow?: string; quality?: number; property?: Record<string, unknown>; report?: string } = {}): Promise<Run> {
+async function runPipeline(
+  account: TestAccount,
+  options: { workflow?: string; quality?: number; property?: Record<string, unknown>; report?: string } = {},
+): Promise<Run> {
   const workflow = options.workflow ?? 'pipe';
   const parameters = await template(account, workflow);
   parameters.Inputs.load_reads.data = [{ name: '/in/reads.fastq' }];
@@ -111,14 +114,21 @@ describe('call caching', { timeout: 240_000 }, () => {
     for (const node of ['load_reads', 'load_ref']) assert.deepEqual([jobs[node].status, jobs[node].reason], ['succeeded', '1 item(s) present']);
     const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
     const created = events.filter((e: any) => e.job_id === jobs.align_node.job_id);
-    assert.deepEqual(created.map((e: any) => [e.from, e.to]), [[null, 'succeeded']]);
+    assert.deepEqual(
+      created.map((e: any) => [e.from, e.to]),
+      [[null, 'succeeded']],
+    );
     const task = await waitForTask(account, task_id);
     assert.equal(task.status, 'succeeded', task.reason);
     const after = await jobsOf(account, task_id);
     assert.equal(after.store_bam.status, 'succeeded', 'the store step after them runs on the worker');
     const hit = await explain(account, { task_id, jobs: after }, 'stats_node');
     const source = await explain(account, first, 'stats_node');
-    assert.deepEqual([hit.cache_hit, hit.cached_from, hit.cache_key], [true, first.jobs.stats_node.job_id, source.cache_key], 'the same key as the job it reuses');
+    assert.deepEqual(
+      [hit.cache_hit, hit.cached_from, hit.cache_key],
+      [true, first.jobs.stats_node.job_id, source.cache_key],
+      'the same key as the job it reuses',
+    );
   });
 
   it('a changed input file makes exactly the jobs that depend on it run, and explain names the input', async () => {
@@ -131,10 +141,17 @@ describe('call caching', { timeout: 240_000 }, () => {
     const why = await explain(account, second, 'align_node');
     assert.equal(why.cache_hit, false);
     assert.equal(why.nearest.job_id, first.jobs.align_node.job_id);
-    assert.deepEqual(why.differences.map((d: any) => [d.part, d.name]), [['input', '/var/data/inputs/reference/ref.fa']]);
+    assert.deepEqual(
+      why.differences.map((d: any) => [d.part, d.name]),
+      [['input', '/var/data/inputs/reference/ref.fa']],
+    );
     assert.match(why.summary, /input \/var\/data\/inputs\/reference\/ref\.fa changed/);
     const stats = await explain(account, second, 'stats_node');
-    assert.deepEqual(stats.differences.map((d: any) => d.part), ['input'], "stats' input (align's output) changed with it");
+    assert.deepEqual(
+      stats.differences.map((d: any) => d.part),
+      ['input'],
+      "stats' input (align's output) changed with it",
+    );
   });
 
   it('a changed parameter makes its job and those after it run, and explain names the parameter', async () => {
@@ -154,7 +171,10 @@ describe('call caching', { timeout: 240_000 }, () => {
     assert.match(why.summary, /parameter quality is 30, was 25/);
     // align's input is trim's output, known by trim's key, which changed.
     const align = await explain(account, second, 'align_node');
-    assert.deepEqual(align.differences.map((d: any) => [d.part, d.name]), [['input', '/var/data/inputs/reads/trimmed.fastq']]);
+    assert.deepEqual(
+      align.differences.map((d: any) => [d.part, d.name]),
+      [['input', '/var/data/inputs/reads/trimmed.fastq']],
+    );
   });
 
   it('a new tool version makes its jobs run, and explain says which version', async () => {
@@ -168,7 +188,10 @@ describe('call caching', { timeout: 240_000 }, () => {
     const second = await runPipeline(account, { workflow: 'pipe2' });
     assert.deepEqual(ran(second), ['stats_node']);
     const why = await explain(account, second, 'stats_node');
-    assert.deepEqual(why.differences.map((d: any) => d.part), ['tool_version']);
+    assert.deepEqual(
+      why.differences.map((d: any) => d.part),
+      ['tool_version'],
+    );
     assert.match(why.summary, /tool version 2, not 1/);
   });
 
@@ -238,7 +261,15 @@ describe('resume from a reference task, with the call cache off on the server', 
       inputs: { bam: { type: 'file', formats: ['bam'], required: true }, rules: { type: 'file', formats: ['txt'], required: true } },
     });
     const configs = pipelineConfigs({ ...ids, stats: await toolId(account, 'gate', 1) });
-    configs.nodelist.push({ node_id: 'load_rules', app_id: '55128c58f6f4067d63b956b5', name: 'loaddata', alias: 'rules', inputs: null, outputs: { data: { enid: 'rules_link' } }, parameters: null } as any);
+    configs.nodelist.push({
+      node_id: 'load_rules',
+      app_id: '55128c58f6f4067d63b956b5',
+      name: 'loaddata',
+      alias: 'rules',
+      inputs: null,
+      outputs: { data: { enid: 'rules_link' } },
+      parameters: null,
+    } as any);
     (configs.nodelist.find((n: any) => n.node_id === 'stats_node') as any).inputs.rules = [{ enid: 'rules_link' }];
     await createWorkflow(account, 'gated', configs);
     const parameters = await template(account, 'gated');
@@ -284,7 +315,10 @@ describe('the call cache across a restart and across workers', { timeout: 240_00
     const original = await runPipeline(account);
     second = await startServer(loadConfig({ env: {}, flags: { port: 0, dataDir: first.dataDir, logLevel: 'silent', database: first.database, cpus: 2 } }));
     await first.server.close();
-    const moved: TestAccount = { ...account, api: new Transport({ endpoint: second.url, credentials: { accessKeyId: account.accessKeyId, accessKeySecret: account.accessKeySecret }, retries: 0 }) };
+    const moved: TestAccount = {
+      ...account,
+      api: new Transport({ endpoint: second.url, credentials: { accessKeyId: account.accessKeyId, accessKeySecret: account.accessKeySecret }, retries: 0 }),
+    };
     const again = await runPipeline(moved);
     assert.deepEqual(ran(again), []);
     assert.equal(again.jobs.align_node.cached_from, original.jobs.align_node.job_id);

@@ -92,7 +92,11 @@ for (const kind of CONTAINER_KINDS) {
       assert.equal(wait.attempt, 1, 'not run again');
       assert.equal(wait.image_digest, imageDigest(kind, TINY_IMAGE));
       const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
-      assert.deepEqual(events.filter((e: any) => e.job_id === wait.job_id).map((e: any) => e.to), ['queued', 'running', 'succeeded'], 'never requeued');
+      assert.deepEqual(
+        events.filter((e: any) => e.job_id === wait.job_id).map((e: any) => e.to),
+        ['queued', 'running', 'succeeded'],
+        'never requeued',
+      );
       assert.deepEqual(gdflowContainers(kind, task_id), [], 'its container is removed after its end');
     });
 

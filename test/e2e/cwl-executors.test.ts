@@ -70,7 +70,10 @@ async function runOn(account: TestAccount, prefix: string, image?: string): Prom
   assert.equal(await readOutput(account, texts.get('stdin.txt')!), 'from stdin\na literal\n');
   assert.equal(await readOutput(account, texts.get('env.txt')!), 'hello from gdflow\n');
   const copy = run.outputs!.copy;
-  assert.deepEqual(copy.listing.map((e: { basename: string }) => e.basename), ['a.txt', 'sub']);
+  assert.deepEqual(
+    copy.listing.map((e: { basename: string }) => e.basename),
+    ['a.txt', 'sub'],
+  );
   assert.equal(await readOutput(account, copy.listing[1].listing[0]), 'B');
   assert.equal((await jobsOf(account, started.task_id)).get('main').status, 'succeeded');
 }

@@ -38,7 +38,12 @@ after(async () => f?.close());
 const complaints = (stderr: string): string[] => stderr.split('\n').filter((line) => /WARNING|JSHINT|ERROR/.test(line));
 
 /** The outputs the demo stores, by store node, as the demo names them. */
-const STORED = { store_bam: 'sample1.sorted.bam', store_bai: 'sample1.sorted.bam.bai', store_flagstat: 'sample1.flagstat.txt', store_fastp: 'sample1.fastp.json' };
+const STORED = {
+  store_bam: 'sample1.sorted.bam',
+  store_bai: 'sample1.sorted.bam.bai',
+  store_flagstat: 'sample1.flagstat.txt',
+  store_fastp: 'sample1.fastp.json',
+};
 
 describe('CWL export of the demo pipeline through the server, the CLI and cwltool', { skip, timeout: 600_000 }, () => {
   const gdflowOutputs: Record<string, Buffer> = {};
@@ -135,7 +140,10 @@ describe('CWL export of the demo pipeline through the server, the CLI and cwltoo
     assert.match(headerText(gdflowBam.header), /@PG\tID:bwa\t.*CL:bwa mem -t 2 -R .* \/var\/data\/ref\.fa \/var\/data\/inputs\/reads1\/trimmed1\.fastq/);
 
     const shift = gdflowBam.headerBytes - cwlBam.headerBytes;
-    assert.ok(shiftBai(cwlOutput(STORED.store_bai), shift).equals(gdflowOutputs[STORED.store_bai]!), 'BAI: the same index, its offsets moved by the difference in header length');
+    assert.ok(
+      shiftBai(cwlOutput(STORED.store_bai), shift).equals(gdflowOutputs[STORED.store_bai]!),
+      'BAI: the same index, its offsets moved by the difference in header length',
+    );
   });
 });
 
@@ -157,8 +165,13 @@ describe('CWL export of a workflow with a fan-out and a list input, run with the
     const { task_id, task_name } = await f.client.activateWorkflow({ workflow_name: 'pipeline', workflow_version: 1, parameters: run });
     const task = await f.client.waitForTask(task_id, { intervalMs: 200, timeoutMs: 120_000 });
     assert.equal(task.status, 'succeeded', task.reason);
-    const stored = (await f.client.listData('/home/')).items.map((item) => item.name.slice(item.name.indexOf(':') + 1)).filter((name) => name.includes(`/${task_name}/`));
-    assert.deepEqual(stored.map((name) => name.slice(name.lastIndexOf('/') + 1)), ['store_bam.bam']);
+    const stored = (await f.client.listData('/home/')).items
+      .map((item) => item.name.slice(item.name.indexOf(':') + 1))
+      .filter((name) => name.includes(`/${task_name}/`));
+    assert.deepEqual(
+      stored.map((name) => name.slice(name.lastIndexOf('/') + 1)),
+      ['store_bam.bam'],
+    );
     const gdflowBam = await f.client.readData(stored[0]!);
     const gdflowReport = (await f.client.readData('/results/report.txt')).toString('utf8');
 
@@ -174,7 +187,9 @@ describe('CWL export of a workflow with a fan-out and a list input, run with the
     };
     writeFileSync(join(f.dir, 'pipeline-job.json'), JSON.stringify(job));
     const jobDirectory = join(f.dir, 'pipejob-');
-    const ran = await cwltool(['--no-container', '--outdir', 'pipeline-out', '--tmp-outdir-prefix', jobDirectory, document, 'pipeline-job.json'], { cwd: f.dir });
+    const ran = await cwltool(['--no-container', '--outdir', 'pipeline-out', '--tmp-outdir-prefix', jobDirectory, document, 'pipeline-job.json'], {
+      cwd: f.dir,
+    });
     assert.equal(ran.status, 0, ran.stderr);
     const produced = JSON.parse(ran.stdout) as Record<string, { basename: string; path: string }>;
     assert.equal(produced.store_bam!.basename, 'store_bam.bam');
@@ -199,76 +214,85 @@ function echoingStep(document: Json): Json {
 }
 
 /** The corpus asks the server only for its documents: the store plays no part, so the PostgreSQL pass (npm run test:postgres) need not repeat its minute. */
-const storeless = process.env.GDFLOW_TEST_STORE === 'postgres' ? 'the injection corpus runs once, in the SQLite pass: the store plays no part in it' : undefined;
+const storeless =
+  process.env.GDFLOW_TEST_STORE === 'postgres' ? 'the injection corpus runs once, in the SQLite pass: the store plays no part in it' : undefined;
 
-describe('the injection corpus through cwltool: the exported command is gdflow’s, or refused as gdflow refuses it', { skip: skip ?? storeless, timeout: 600_000 }, () => {
-  it('an exported tool, as exported, passes a hostile value as one argument, and fails its step where gdflow refuses', async () => {
-    const definition = {
-      cmd_template: "printf '<%s>' {{ parameters.x }} > {{ outputs.out[0].path }}; echo $(( {{ parameters.n }} + 1 )) >> {{ outputs.out[0].path }}",
-      outputs: { out: { type: 'file', formats: 'txt' } },
-      parameters: { x: { type: 'string', default: 'x' }, n: { type: 'string', default: '1' } },
-      requirements: { container: { image: 'debian:bookworm', type: 'docker' } },
-    };
-    await f.client.registerTool(definition as WireToolDefinition, { name: 'printer' });
-    const exported = await f.run(['cwl', 'export', 'tool', 'printer', '-o', 'printer.cwl']);
-    assert.equal(exported.status, 0, exported.stderr);
-    const value = "'$(touch PWNED)`id`; touch PWNED";
-    writeFileSync(join(f.dir, 'printer-job.json'), JSON.stringify({ x: value, n: '41' }));
-    const ran = await cwltool(['--no-container', '--outdir', 'printer-out', 'printer.cwl', 'printer-job.json'], { cwd: f.dir });
-    assert.equal(ran.status, 0, ran.stderr);
-    assert.equal(readFileSync(join(f.dir, 'printer-out', 'out.txt'), 'utf8'), `<${value}>42\n`);
+describe(
+  'the injection corpus through cwltool: the exported command is gdflow’s, or refused as gdflow refuses it',
+  { skip: skip ?? storeless, timeout: 600_000 },
+  () => {
+    it('an exported tool, as exported, passes a hostile value as one argument, and fails its step where gdflow refuses', async () => {
+      const definition = {
+        cmd_template: "printf '<%s>' {{ parameters.x }} > {{ outputs.out[0].path }}; echo $(( {{ parameters.n }} + 1 )) >> {{ outputs.out[0].path }}",
+        outputs: { out: { type: 'file', formats: 'txt' } },
+        parameters: { x: { type: 'string', default: 'x' }, n: { type: 'string', default: '1' } },
+        requirements: { container: { image: 'debian:bookworm', type: 'docker' } },
+      };
+      await f.client.registerTool(definition as WireToolDefinition, { name: 'printer' });
+      const exported = await f.run(['cwl', 'export', 'tool', 'printer', '-o', 'printer.cwl']);
+      assert.equal(exported.status, 0, exported.stderr);
+      const value = "'$(touch PWNED)`id`; touch PWNED";
+      writeFileSync(join(f.dir, 'printer-job.json'), JSON.stringify({ x: value, n: '41' }));
+      const ran = await cwltool(['--no-container', '--outdir', 'printer-out', 'printer.cwl', 'printer-job.json'], { cwd: f.dir });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.equal(readFileSync(join(f.dir, 'printer-out', 'out.txt'), 'utf8'), `<${value}>42\n`);
 
-    writeFileSync(join(f.dir, 'printer-job.json'), JSON.stringify({ x: 'a', n: '1; touch PWNED' }));
-    const refused = await cwltool(['--no-container', '--outdir', 'printer-out', 'printer.cwl', 'printer-job.json'], { cwd: f.dir });
-    assert.notEqual(refused.status, 0);
-    assert.match(refused.stderr, /parameters\.n is used inside shell arithmetic, where only an integer is safe/);
-  });
+      writeFileSync(join(f.dir, 'printer-job.json'), JSON.stringify({ x: 'a', n: '1; touch PWNED' }));
+      const refused = await cwltool(['--no-container', '--outdir', 'printer-out', 'printer.cwl', 'printer-job.json'], { cwd: f.dir });
+      assert.notEqual(refused.status, 0);
+      assert.match(refused.stderr, /parameters\.n is used inside shell arithmetic, where only an integer is safe/);
+    });
 
-  it('every shell context of the renderer tests, with every hostile value', async () => {
-    const templates = [...EXACT_CONTEXTS.map((c) => c.template), ...RUN_ONLY_CONTEXTS];
-    const steps: Json = {};
-    let library: string[] = [];
-    for (const [i, template] of templates.entries()) {
-      const definition = { cmd_template: template, parameters: { x: { type: 'string', default: 'x' } }, requirements: { container: { image: 'debian:bookworm', type: 'docker' } } };
-      await f.client.registerTool(definition as WireToolDefinition, { name: `context${i}` });
-      const document: Json = await f.client.exportToolCwl(`context${i}`, 1);
-      library = document.requirements.InlineJavascriptRequirement.expressionLib;
-      steps[`context${i}`] = echoingStep(document);
-    }
-    const workflow = {
-      cwlVersion: 'v1.2',
-      class: 'Workflow',
-      requirements: { InlineJavascriptRequirement: { expressionLib: library }, ScatterFeatureRequirement: {} },
-      inputs: { values: 'string[]' },
-      outputs: Object.fromEntries(Object.keys(steps).map((id) => [id, { type: 'string[]', outputSource: `${id}/command` }])),
-      steps,
-    };
-    writeFileSync(join(f.dir, 'contexts.cwl'), JSON.stringify(workflow));
-    writeFileSync(join(f.dir, 'values.json'), JSON.stringify({ values: HOSTILE }));
-    const ran = await cwltool(['--no-container', '--outdir', 'contexts-out', 'contexts.cwl', 'values.json'], { cwd: f.dir, timeoutMs: 500_000 });
-    assert.equal(ran.status, 0, ran.stderr.slice(-5000));
-    const printed = JSON.parse(ran.stdout) as Record<string, string[]>;
-
-    let same = 0;
-    let refused = 0;
-    for (const [i, template] of templates.entries()) {
-      const definition = readToolDefinition({ cmd_template: template, parameters: { x: { type: 'string', default: 'x' } } });
-      for (const [j, value] of HOSTILE.entries()) {
-        // What gdflow's activation makes of the task's value and renders into the job's command.
-        let expected: string;
-        try {
-          const x = coerceParameter(definition.parameters.x!, value, 'x');
-          expected = renderCommand({ tool: definition, inputs: {}, outputs: {}, parameters: { x } }).command;
-          same++;
-        } catch (error) {
-          assert.ok(error instanceof RenderError, String(error));
-          expected = `REFUSED: ${error.message}`;
-          refused++;
-        }
-        assert.equal(printed[`context${i}`]![j], expected, `${template} with ${JSON.stringify(value)}`);
+    it('every shell context of the renderer tests, with every hostile value', async () => {
+      const templates = [...EXACT_CONTEXTS.map((c) => c.template), ...RUN_ONLY_CONTEXTS];
+      const steps: Json = {};
+      let library: string[] = [];
+      for (const [i, template] of templates.entries()) {
+        const definition = {
+          cmd_template: template,
+          parameters: { x: { type: 'string', default: 'x' } },
+          requirements: { container: { image: 'debian:bookworm', type: 'docker' } },
+        };
+        await f.client.registerTool(definition as WireToolDefinition, { name: `context${i}` });
+        const document: Json = await f.client.exportToolCwl(`context${i}`, 1);
+        library = document.requirements.InlineJavascriptRequirement.expressionLib;
+        steps[`context${i}`] = echoingStep(document);
       }
-    }
-    assert.equal(same + refused, templates.length * HOSTILE.length);
-    assert.ok(refused > 0 && same > refused, `${same} commands, ${refused} refusals`);
-  });
-});
+      const workflow = {
+        cwlVersion: 'v1.2',
+        class: 'Workflow',
+        requirements: { InlineJavascriptRequirement: { expressionLib: library }, ScatterFeatureRequirement: {} },
+        inputs: { values: 'string[]' },
+        outputs: Object.fromEntries(Object.keys(steps).map((id) => [id, { type: 'string[]', outputSource: `${id}/command` }])),
+        steps,
+      };
+      writeFileSync(join(f.dir, 'contexts.cwl'), JSON.stringify(workflow));
+      writeFileSync(join(f.dir, 'values.json'), JSON.stringify({ values: HOSTILE }));
+      const ran = await cwltool(['--no-container', '--outdir', 'contexts-out', 'contexts.cwl', 'values.json'], { cwd: f.dir, timeoutMs: 500_000 });
+      assert.equal(ran.status, 0, ran.stderr.slice(-5000));
+      const printed = JSON.parse(ran.stdout) as Record<string, string[]>;
+
+      let same = 0;
+      let refused = 0;
+      for (const [i, template] of templates.entries()) {
+        const definition = readToolDefinition({ cmd_template: template, parameters: { x: { type: 'string', default: 'x' } } });
+        for (const [j, value] of HOSTILE.entries()) {
+          // What gdflow's activation makes of the task's value and renders into the job's command.
+          let expected: string;
+          try {
+            const x = coerceParameter(definition.parameters.x!, value, 'x');
+            expected = renderCommand({ tool: definition, inputs: {}, outputs: {}, parameters: { x } }).command;
+            same++;
+          } catch (error) {
+            assert.ok(error instanceof RenderError, String(error));
+            expected = `REFUSED: ${error.message}`;
+            refused++;
+          }
+          assert.equal(printed[`context${i}`]![j], expected, `${template} with ${JSON.stringify(value)}`);
+        }
+      }
+      assert.equal(same + refused, templates.length * HOSTILE.length);
+      assert.ok(refused > 0 && same > refused, `${same} commands, ${refused} refusals`);
+    });
+  },
+);

@@ -106,7 +106,10 @@ describe('CWL runs', () => {
     assert.equal(run.status, 'succeeded', run.reason ?? '');
     const echoed = run.outputs!.echoed as Array<{ location: string; basename: string }>;
     assert.deepEqual(await Promise.all(echoed.map((f) => readOutput(alice, f))), ['one\n', 'two\n', 'three\n']);
-    assert.deepEqual(echoed.map((f) => f.basename), ['said.txt', 'said.txt_2', 'said.txt_3']);
+    assert.deepEqual(
+      echoed.map((f) => f.basename),
+      ['said.txt', 'said.txt_2', 'said.txt_3'],
+    );
     const jobs = await jobsOf(alice, started.task_id);
     assert.deepEqual([...jobs.keys()].sort(), ['main', 'main.say', 'main.say@0', 'main.say@1', 'main.say@2']);
     for (const job of jobs.values()) assert.equal(job.status, 'succeeded', `${job.node_id}: ${job.reason}`);
@@ -265,7 +268,7 @@ describe('CWL runs', () => {
     assert.equal((await jobsOf(alice, asInput.task_id)).get('main.show').status, 'failed');
   });
 
-  it('InplaceUpdateRequirement: a step changes an earlier step\'s file where it is, and a later step reading that file sees it', async () => {
+  it("InplaceUpdateRequirement: a step changes an earlier step's file where it is, and a later step reading that file sees it", async () => {
     const n = { type: 'File', outputBinding: { glob: 'n.txt' } };
     const make = { class: 'CommandLineTool', baseCommand: ['sh', '-c', 'echo 1 > n.txt'], inputs: {}, outputs: { n } };
     const bump = {

@@ -123,7 +123,11 @@ for (const executor of E2E_EXECUTORS) {
 
     it('shows the digest of the image a job ran in (null on the host sandbox)', async () => {
       const account = await server.account();
-      await singleToolWorkflow(account, 'hello', { cmd_template: 'echo hello > {{ outputs.out[0].path }}', outputs: { out: { type: 'file', formats: 'txt' } }, requirements: requirements() });
+      await singleToolWorkflow(account, 'hello', {
+        cmd_template: 'echo hello > {{ outputs.out[0].path }}',
+        outputs: { out: { type: 'file', formats: 'txt' } },
+        requirements: requirements(),
+      });
       const { task_id } = await activate(account, { workflow_name: 'hello', workflow_version: 1, parameters: await template(account, 'hello') });
       assert.equal((await waitForTask(account, task_id)).status, 'succeeded');
       const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`));

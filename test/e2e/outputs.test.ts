@@ -138,7 +138,10 @@ describe('task outputs and data provenance', () => {
     const item = (await listData('/results/bad/')).items.find((i: any) => i.name.endsWith('/copy.fastq'));
     assert.equal(item.produced_by.task_status, 'failed');
     assert.equal(item.produced_by.partial, true);
-    assert.equal((await listData('/results/bad/')).items.some((i: any) => i.name.endsWith('/other.txt')), false);
+    assert.equal(
+      (await listData('/results/bad/')).items.some((i: any) => i.name.endsWith('/other.txt')),
+      false,
+    );
   });
 
   it('says pending while the task runs, replaced after an upload over an item, missing after its deletion', async () => {

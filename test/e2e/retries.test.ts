@@ -81,11 +81,14 @@ describe('retries: the policy', { timeout: 180_000 }, () => {
     const { task, job } = await runToEnd(account, 'flaky');
     assert.equal(task.status, 'failed');
     assert.equal(job.status, 'failed');
-    assert.deepEqual(job.attempts.map((a: any) => [a.attempt, a.outcome, a.exit_code]), [
-      [1, 'failed', 3],
-      [2, 'failed', 3],
-      [3, 'failed', 3],
-    ]);
+    assert.deepEqual(
+      job.attempts.map((a: any) => [a.attempt, a.outcome, a.exit_code]),
+      [
+        [1, 'failed', 3],
+        [2, 'failed', 3],
+        [3, 'failed', 3],
+      ],
+    );
     assert.match(job.reason, /exit code 3 \(attempt 3 of 3, no retries left\)/);
     // The backoff: 0.5 s before attempt 2, 1 s before attempt 3.
     assert.ok(job.attempts[1].startTime - job.attempts[0].endTime >= 0.45, 'attempt 2 waited out its backoff');
@@ -107,7 +110,11 @@ describe('retries: the policy', { timeout: 180_000 }, () => {
     ] as const) {
       const { task, job } = await runToEnd(account, name);
       assert.equal(task.status, 'failed');
-      assert.deepEqual(job.attempts.map((a: any) => [a.attempt, a.exit_code]), [[1, code]], `${name}: one attempt`);
+      assert.deepEqual(
+        job.attempts.map((a: any) => [a.attempt, a.exit_code]),
+        [[1, code]],
+        `${name}: one attempt`,
+      );
       assert.equal(job.reason, `exit code ${code}`);
     }
   });
@@ -115,7 +122,13 @@ describe('retries: the policy', { timeout: 180_000 }, () => {
   it('a policy that cannot be read is refused when the tool is put, naming the member', async () => {
     const account = await server.account();
     const refused = (pattern: RegExp) => (error: any) => error.status === 400 && pattern.test(error.message);
-    const put = (retry: unknown) => singleToolWorkflow(account, `bad${Math.random().toString(36).slice(2, 8)}`, { cmd_template: 'true', outputs: { out: { type: 'file', formats: 'txt' } }, requirements, retry });
+    const put = (retry: unknown) =>
+      singleToolWorkflow(account, `bad${Math.random().toString(36).slice(2, 8)}`, {
+        cmd_template: 'true',
+        outputs: { out: { type: 'file', formats: 'txt' } },
+        requirements,
+        retry,
+      });
     await assert.rejects(put({ max_attempts: 0 }), refused(/retry\.max_attempts/));
     await assert.rejects(put({ on: ['sometimes'] }), refused(/retry\.on\.0 must be one of/));
     await assert.rejects(put({ memory_factor: 100 }), refused(/retry\.memory_factor/));

@@ -139,7 +139,13 @@ describe('gdflow behind nginx with TLS (deploy/nginx/gdflow.conf)', { skip: skip
     assert.match(logs.stdout, /through nginx/);
 
     // The SDK, with its ca option: the link the server made uses the scheme and host the client used.
-    const client = new Client({ endpoint: nginx!.url, accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret, ca: readFileSync(certs.ca), retries: 0 });
+    const client = new Client({
+      endpoint: nginx!.url,
+      accessKeyId: key.access_key_id,
+      accessKeySecret: key.access_key_secret,
+      ca: readFileSync(certs.ca),
+      retries: 0,
+    });
     const copy = (await client.listJobs(taskId)).jobs.find((j) => j.node_id === 'copy')!;
     const link = (await client.getJob(taskId, copy.job_id)).Log_downloadURL;
     assert.ok(link.startsWith(`${nginx!.url}/logs/`), link);
@@ -148,7 +154,8 @@ describe('gdflow behind nginx with TLS (deploy/nginx/gdflow.conf)', { skip: skip
     // Every write through the proxy is the client's (127.0.0.1), not the proxy's (127.0.0.3).
     const rows = (await audit()).filter((r) => r.actor_account === 'proxied');
     const operations = new Set(rows.map((r) => r.operation));
-    for (const operation of ['CreateTool', 'CreateWorkflow', 'PutData', 'ActivateWorkflow']) assert.ok(operations.has(operation), `${operation} in ${[...operations]}`);
+    for (const operation of ['CreateTool', 'CreateWorkflow', 'PutData', 'ActivateWorkflow'])
+      assert.ok(operations.has(operation), `${operation} in ${[...operations]}`);
     assert.deepEqual([...new Set(rows.map((r) => r.client_address))], ['127.0.0.1']);
   });
 
@@ -169,7 +176,9 @@ describe('gdflow behind nginx with TLS (deploy/nginx/gdflow.conf)', { skip: skip
     const taskId = tasks.task_list[0]!.task_id;
     const jobs = await direct.json<{ jobs: Array<{ job_id: string; node_id: string }> }>('GET', `/accounts/proxied/projects/default/tasks/${taskId}/jobs/`);
     const copy = jobs.jobs.find((j) => j.node_id === 'copy')!;
-    const info = await direct.json<{ Log_downloadURL: string }>('GET', `/accounts/proxied/projects/default/tasks/${taskId}/jobs/${copy.job_id}/`, { headers: SPOOFED });
+    const info = await direct.json<{ Log_downloadURL: string }>('GET', `/accounts/proxied/projects/default/tasks/${taskId}/jobs/${copy.job_id}/`, {
+      headers: SPOOFED,
+    });
     assert.ok(info.Log_downloadURL.startsWith(`${server!.url}/logs/`), info.Log_downloadURL);
   });
 });

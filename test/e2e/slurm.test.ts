@@ -114,10 +114,13 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
     const task = await waitForTask(account, task_id, { timeoutMs: 120_000 });
     assert.equal(task.status, 'succeeded', task.reason);
     const hog = (await jobsOf(task_id)).find((j) => j.node_id === 'hog');
-    assert.deepEqual(hog.attempts.map((a: any) => [a.attempt, a.outcome, a.mem]), [
-      [1, 'out_of_memory', '100m'],
-      [2, 'succeeded', '1600m'],
-    ]);
+    assert.deepEqual(
+      hog.attempts.map((a: any) => [a.attempt, a.outcome, a.mem]),
+      [
+        [1, 'out_of_memory', '100m'],
+        [2, 'succeeded', '1600m'],
+      ],
+    );
     assert.match(hog.attempts[0].reason, /^out of memory: exceeded the 100 MB limit/);
   });
 
@@ -143,7 +146,7 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
       pending = (await jobsOf(task_id)).find((j) => pendingFor.test(j.waiting_for ?? ''));
     }
     assert.ok(pending, `a job says it is pending for resources: ${JSON.stringify((await jobsOf(task_id)).map((j) => [j.node_id, j.status, j.waiting_for]))}`);
-    assert.equal(pending.status, 'running', 'submitted: it has left gdflow\'s queue for the cluster\'s');
+    assert.equal(pending.status, 'running', "submitted: it has left gdflow's queue for the cluster's");
     assert.match(pending.external_id, /^\d+$/);
     assert.equal(pending.reason, pending.waiting_for);
     const info = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/${pending.job_id}/`));
@@ -195,7 +198,12 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
   });
 
   it('controller load: RPCs per job over a 200-job DAG stay bounded', async () => {
-    const first = await registerTool(account, 'first', { cmd_template: 'echo x > {{ outputs.out[0].path }}', inputs: {}, outputs: { out: { type: 'file', formats: 'txt' } }, requirements });
+    const first = await registerTool(account, 'first', {
+      cmd_template: 'echo x > {{ outputs.out[0].path }}',
+      inputs: {},
+      outputs: { out: { type: 'file', formats: 'txt' } },
+      requirements,
+    });
     assert.equal(first, 1);
     const ids = { first: await toolId(account, 'first', 1), next: await toolId(account, 'copy', 1) };
     const nodelist = [];

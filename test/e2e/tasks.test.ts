@@ -119,17 +119,22 @@ describe('ActivateWorkflow runs real jobs', () => {
     assert.deepEqual([none.count, none.total, none.next_cursor], [0, 0, null]);
     // Keyset pages: next_cursor leads through the same tasks in the same order, and ends with null.
     const paged: string[] = [];
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const onePage = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 2, ...(cursor ? { cursor } : {}) } });
       paged.push(...onePage.task_list.map((t: any) => t.task_id));
       if (onePage.next_cursor === null) break;
       cursor = onePage.next_cursor;
     }
     const everything = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { size: 1000 } });
-    assert.deepEqual(paged, everything.task_list.map((t: any) => t.task_id));
+    assert.deepEqual(
+      paged,
+      everything.task_list.map((t: any) => t.task_id),
+    );
     await assert.rejects(alice.api.send('GET', projectPath(alice.name, 'tasks/'), { query: { cursor: 'not-a-cursor' } }), /cursor must be the next_cursor/);
     // Filters: state (one or several) and a part of the name, any case.
-    const succeeded = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { status: 'succeeded,failed', name: first.task_name.toUpperCase(), size: 1000 } });
+    const succeeded = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), {
+      query: { status: 'succeeded,failed', name: first.task_name.toUpperCase(), size: 1000 },
+    });
     assert.ok(succeeded.task_list.some((t: any) => t.task_id === first.task_id));
     for (const t of succeeded.task_list) assert.ok(t.task_name.includes(first.task_name) && ['succeeded', 'failed'].includes(t.status), t.task_name);
     const running = await alice.api.json<any>('GET', projectPath(alice.name, 'tasks/'), { query: { status: 'running', name: first.task_name } });
@@ -268,15 +273,31 @@ describe('ActivateWorkflow validates parameters before anything runs', () => {
     ['a missing required input', (p) => (p.Inputs.load_reads.data = []), 'parameters.Inputs.load_reads.data is empty, but the input is required'],
     ['data that does not exist', (p) => (p.Inputs.load_reads.data[0].name = '/reads/nothere.fastq'), `does not exist in the data store`],
     ['a file of the wrong format', (p) => (p.Inputs.load_ref.data[0].name = '/reads/s1.fastq'), 'has none of the accepted formats fasta, fa'],
-    ['too many items', (p) => p.Inputs.load_reads.data.push({ name: '/reads/s1.fastq' }), 'parameters.Inputs.load_reads.data has 2 items; at most 1 are allowed'],
+    [
+      'too many items',
+      (p) => p.Inputs.load_reads.data.push({ name: '/reads/s1.fastq' }),
+      'parameters.Inputs.load_reads.data has 2 items; at most 1 are allowed',
+    ],
     ["another account's data", (p) => (p.Inputs.load_reads.data[0].name = 'someoneelse:/reads/s1.fastq'), "belongs to account 'someoneelse'"],
     ['a path escape', (p) => (p.Inputs.load_reads.data[0].name = '/reads/../../etc/passwd.fastq'), "'..' segments are not allowed"],
-    ['a parameter of the wrong type', (p) => (p.Parameters.trim_node.parameters.quality.value = 'high'), 'parameters.Parameters.trim_node.parameters.quality.value must be a number'],
+    [
+      'a parameter of the wrong type',
+      (p) => (p.Parameters.trim_node.parameters.quality.value = 'high'),
+      'parameters.Parameters.trim_node.parameters.quality.value must be a number',
+    ],
     ['a parameter out of range', (p) => (p.Parameters.trim_node.parameters.quality.value = 99), 'is 99, above the maximum 60'],
-    ['an unknown parameter', (p) => (p.Parameters.trim_node.parameters.speed = { value: 1 }), 'parameters.Parameters.trim_node.parameters.speed is not a parameter'],
+    [
+      'an unknown parameter',
+      (p) => (p.Parameters.trim_node.parameters.speed = { value: 1 }),
+      'parameters.Parameters.trim_node.parameters.speed is not a parameter',
+    ],
     ['an unknown node', (p) => (p.Inputs.ghost = { data: [] }), 'parameters.Inputs.ghost is not a loaddata node'],
-    ['an output in another account', (p) => (p.Outputs.store_bam.data[0].name = 'public:/stolen.bam'), "is in account 'public'; a task writes only to its own account's data"],
-    ['two outputs to one name', (p) => (p.Outputs.store_bam.data[0].name = '/results/report.txt'), "is also the output of"],
+    [
+      'an output in another account',
+      (p) => (p.Outputs.store_bam.data[0].name = 'public:/stolen.bam'),
+      "is in account 'public'; a task writes only to its own account's data",
+    ],
+    ['two outputs to one name', (p) => (p.Outputs.store_bam.data[0].name = '/results/report.txt'), 'is also the output of'],
     ['a bad schedule', (p) => (p.Conditions.schedule = 'tomorrow-ish'), "parameters.Conditions.schedule 'tomorrow-ish' is not a time"],
   ];
   for (const [label, mutate, reason] of cases) {
@@ -291,25 +312,46 @@ describe('ActivateWorkflow validates parameters before anything runs', () => {
   }
 
   it('answers 404 TaskNotFound for a workflow version that does not exist', async () => {
-    await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 9, parameters: {} }), 404, 'TaskNotFound', "workflow 'pipeline' version 9 does not exist");
+    await rejectsWith(
+      activate(alice, { workflow_name: 'pipeline', workflow_version: 9, parameters: {} }),
+      404,
+      'TaskNotFound',
+      "workflow 'pipeline' version 9 does not exist",
+    );
     await rejectsWith(activate(alice, { workflow_name: 'nosuchflow', workflow_version: 1 }), 404, 'TaskNotFound');
   });
 
   it('refuses a task name that is taken or invalid', async () => {
-    await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: 'first_run', parameters: await pipelineParameters() }), 400, 'InvalidParameter', "task_name 'first_run' is already used");
-    await rejectsWith(activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: '9lives', parameters: await pipelineParameters() }), 400, 'InvalidParameter', 'must start with a letter');
+    await rejectsWith(
+      activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: 'first_run', parameters: await pipelineParameters() }),
+      400,
+      'InvalidParameter',
+      "task_name 'first_run' is already used",
+    );
+    await rejectsWith(
+      activate(alice, { workflow_name: 'pipeline', workflow_version: 1, task_name: '9lives', parameters: await pipelineParameters() }),
+      400,
+      'InvalidParameter',
+      'must start with a letter',
+    );
   });
 
   it("runs the public account's workflow for another account with workflow_owner", async () => {
     const key = await server.services.accounts.createKey('public');
     const { Transport } = await import('../../src/client/transport.js');
-    const publisher: TestAccount = { name: 'public', accessKeyId: key.id, accessKeySecret: key.secret, api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }) };
+    const publisher: TestAccount = {
+      name: 'public',
+      accessKeyId: key.id,
+      accessKeySecret: key.secret,
+      api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.id, accessKeySecret: key.secret }, retries: 0 }),
+    };
     const publicIds = await registerPipeline(publisher);
     await createWorkflow(publisher, 'shared_pipeline', pipelineConfigs(publicIds));
     await upload(publisher, '/demo/ref.fa', REF);
     const bob = await server.account();
     await upload(bob, '/mine/r.fastq', READS);
-    const parameters = (await bob.api.json<any>('GET', projectPath('public', 'executable-workflows/shared_pipeline/'), { query: { workflow_version: 1 } })).parameter;
+    const parameters = (await bob.api.json<any>('GET', projectPath('public', 'executable-workflows/shared_pipeline/'), { query: { workflow_version: 1 } }))
+      .parameter;
     parameters.Inputs.load_reads.data[0].name = '/mine/r.fastq';
     parameters.Inputs.load_ref.data[0].name = 'public:/demo/ref.fa';
     const { task_id } = await activate(bob, { workflow_name: 'shared_pipeline', workflow_version: 1, workflow_owner: 'public', parameters });

@@ -126,7 +126,14 @@ for (const backend of STORE_BACKENDS) {
       }
       const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
       const wide = events.filter((e: any) => e.job_id === jobs.wide.job_id).map((e: any) => [e.from, e.to]);
-      assert.deepEqual(wide, [['queued', 'running'], ['running', 'succeeded']], 'a wait is no state change: no event');
+      assert.deepEqual(
+        wide,
+        [
+          ['queued', 'running'],
+          ['running', 'succeeded'],
+        ],
+        'a wait is no state change: no event',
+      );
     });
   });
 }

@@ -23,7 +23,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 /** load → first → second → store; the tool nodes run `first` and `second` (which must copy src to out). */
 async function chain(account: TestAccount, name: string, first: string, second = first): Promise<void> {
   const ids = [];
-  for (const [suffix, command] of [['a', first], ['b', second]] as const) {
+  for (const [suffix, command] of [
+    ['a', first],
+    ['b', second],
+  ] as const) {
     await registerTool(account, `${name}_${suffix}`, {
       cmd_template: command,
       inputs: { src: { type: 'file', formats: ['txt'], required: true } },
@@ -45,7 +48,12 @@ async function chain(account: TestAccount, name: string, first: string, second =
 async function start(account: TestAccount, workflow: string, input: string, taskName?: string): Promise<string> {
   const { parameter } = await account.api.json<any>('GET', projectPath(account.name, `executable-workflows/${workflow}/`), { query: { workflow_version: 1 } });
   parameter.Inputs.load.data[0].name = input;
-  const { task_id } = await activate(account, { workflow_name: workflow, workflow_version: 1, parameters: parameter, ...(taskName ? { task_name: taskName } : {}) });
+  const { task_id } = await activate(account, {
+    workflow_name: workflow,
+    workflow_version: 1,
+    parameters: parameter,
+    ...(taskName ? { task_name: taskName } : {}),
+  });
   return task_id;
 }
 
@@ -85,14 +93,24 @@ for (const backend of STORE_BACKENDS) {
         for (let i = 0; i < 12; i++) ids.push(await start(account, 'marked_flow', '/in/x.txt', `competing_${i}`));
         for (const id of ids) assert.equal((await waitForTask(account, id, { timeoutMs: 90_000 })).status, 'succeeded');
 
-        const runs = readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ') as [string, string]);
+        const runs = readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' ') as [string, string]);
         const perJob = new Map<string, number>();
         for (const [dir] of runs) perJob.set(dir, (perJob.get(dir) ?? 0) + 1);
         assert.equal(perJob.size, 24, 'every job ran');
-        assert.deepEqual([...perJob.values()].filter((n) => n !== 1), [], 'no job ran twice');
+        assert.deepEqual(
+          [...perJob.values()].filter((n) => n !== 1),
+          [],
+          'no job ran twice',
+        );
         const byWorker = workers.map((w) => runs.filter(([, launcher]) => descendsFrom(Number(launcher), w.child.pid!)).length);
         assert.equal(byWorker[0]! + byWorker[1]!, 24, `every run is one worker's (${byWorker.join(' + ')})`);
-        assert.ok(byWorker[0]! > 0 && byWorker[1]! > 0, `both workers ran jobs (${byWorker.join(' + ')}); their output:\n${workers.map((w) => w.output()).join('\n')}`);
+        assert.ok(
+          byWorker[0]! > 0 && byWorker[1]! > 0,
+          `both workers ran jobs (${byWorker.join(' + ')}); their output:\n${workers.map((w) => w.output()).join('\n')}`,
+        );
         for (const id of ids) for (const job of Object.values(await jobsOf(account, id))) assert.equal((job as any).attempt, 1);
       } finally {
         await cluster.stop();
@@ -197,57 +215,66 @@ for (const backend of STORE_BACKENDS) {
       }
     });
 
-    it('keeps versions unique and gap-free when two replicas create one tool name at once, and sees writes and revocations of the other replica within 1 s', { timeout: 120_000 }, async () => {
-      const cluster = new Cluster(database);
-      try {
-        const [a, b] = [await cluster.start('api'), await cluster.start('api')];
-        const onA = cluster.account('versions', a);
-        const onB = through(onA, b);
-        await Promise.all(
-          Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? onA : onB).api.send('POST', projectPath(onA.name, 'tools/'), { json: { tool_name: 'contended', description: `${i}` } })),
-        );
-        const { tools } = await onB.api.json<any>('GET', projectPath(onA.name, 'tools/contended/'));
-        const versions = (tools as any[]).map((t) => t.configs.version as number).sort((x, y) => x - y);
-        assert.deepEqual(versions, Array.from({ length: 30 }, (_, i) => i + 1));
+    it(
+      'keeps versions unique and gap-free when two replicas create one tool name at once, and sees writes and revocations of the other replica within 1 s',
+      { timeout: 120_000 },
+      async () => {
+        const cluster = new Cluster(database);
+        try {
+          const [a, b] = [await cluster.start('api'), await cluster.start('api')];
+          const onA = cluster.account('versions', a);
+          const onB = through(onA, b);
+          await Promise.all(
+            Array.from({ length: 30 }, (_, i) =>
+              (i % 2 === 0 ? onA : onB).api.send('POST', projectPath(onA.name, 'tools/'), { json: { tool_name: 'contended', description: `${i}` } }),
+            ),
+          );
+          const { tools } = await onB.api.json<any>('GET', projectPath(onA.name, 'tools/contended/'));
+          const versions = (tools as any[]).map((t) => t.configs.version as number).sort((x, y) => x - y);
+          assert.deepEqual(
+            versions,
+            Array.from({ length: 30 }, (_, i) => i + 1),
+          );
 
-        // A write through A is seen by B's (cached) reads within the documented bound.
-        await registerTool(onA, 'seen', { cmd_template: 'true', inputs: {}, outputs: {}, requirements });
-        await onB.api.json('GET', projectPath(onA.name, 'tools/seen/'));
-        await onA.api.send('POST', projectPath(onA.name, 'tools/'), { json: { tool_name: 'seen', description: 'v2' } });
-        const wroteAt = Date.now();
-        let seenAfter = Infinity;
-        while (Date.now() - wroteAt < 3000) {
-          const got = await onB.api.json<any>('GET', projectPath(onA.name, 'tools/seen/'));
-          if (got.tools.some((t: any) => t.configs.version === 2)) {
-            seenAfter = Date.now() - wroteAt;
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        assert.ok(seenAfter <= 1000, `B saw A's write after ${seenAfter} ms`);
-
-        // A key revoked elsewhere is refused by both replicas within the bound.
-        const created = runCli(['admin', 'create-key', onA.name, '--data-dir', cluster.dataDir, ...(database ? ['--database', database] : []), '--json']);
-        const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
-        const withKey = [a, b].map((server) => through({ ...onA, key }, server));
-        for (const replica of withKey) assert.equal((await replica.api.send('GET', projectPath(onA.name, 'tools/'))).status, 200);
-        const revoked = runCli(['admin', 'revoke-key', key.access_key_id, '--data-dir', cluster.dataDir, ...(database ? ['--database', database] : [])]);
-        assert.equal(revoked.status, 0, revoked.stderr);
-        const revokedAt = Date.now();
-        for (const replica of withKey) {
-          let refusedAfter = Infinity;
-          while (Date.now() - revokedAt < 3000) {
-            if ((await statusOf(replica.api.send('GET', projectPath(onA.name, 'tools/')))) === 401) {
-              refusedAfter = Date.now() - revokedAt;
+          // A write through A is seen by B's (cached) reads within the documented bound.
+          await registerTool(onA, 'seen', { cmd_template: 'true', inputs: {}, outputs: {}, requirements });
+          await onB.api.json('GET', projectPath(onA.name, 'tools/seen/'));
+          await onA.api.send('POST', projectPath(onA.name, 'tools/'), { json: { tool_name: 'seen', description: 'v2' } });
+          const wroteAt = Date.now();
+          let seenAfter = Infinity;
+          while (Date.now() - wroteAt < 3000) {
+            const got = await onB.api.json<any>('GET', projectPath(onA.name, 'tools/seen/'));
+            if (got.tools.some((t: any) => t.configs.version === 2)) {
+              seenAfter = Date.now() - wroteAt;
               break;
             }
             await new Promise((r) => setTimeout(r, 20));
           }
-          assert.ok(refusedAfter <= 1000, `a replica still took the revoked key ${refusedAfter} ms after the revocation`);
+          assert.ok(seenAfter <= 1000, `B saw A's write after ${seenAfter} ms`);
+
+          // A key revoked elsewhere is refused by both replicas within the bound.
+          const created = runCli(['admin', 'create-key', onA.name, '--data-dir', cluster.dataDir, ...(database ? ['--database', database] : []), '--json']);
+          const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
+          const withKey = [a, b].map((server) => through({ ...onA, key }, server));
+          for (const replica of withKey) assert.equal((await replica.api.send('GET', projectPath(onA.name, 'tools/'))).status, 200);
+          const revoked = runCli(['admin', 'revoke-key', key.access_key_id, '--data-dir', cluster.dataDir, ...(database ? ['--database', database] : [])]);
+          assert.equal(revoked.status, 0, revoked.stderr);
+          const revokedAt = Date.now();
+          for (const replica of withKey) {
+            let refusedAfter = Infinity;
+            while (Date.now() - revokedAt < 3000) {
+              if ((await statusOf(replica.api.send('GET', projectPath(onA.name, 'tools/')))) === 401) {
+                refusedAfter = Date.now() - revokedAt;
+                break;
+              }
+              await new Promise((r) => setTimeout(r, 20));
+            }
+            assert.ok(refusedAfter <= 1000, `a replica still took the revoked key ${refusedAfter} ms after the revocation`);
+          }
+        } finally {
+          await cluster.stop();
         }
-      } finally {
-        await cluster.stop();
-      }
-    });
+      },
+    );
   });
 }

@@ -153,7 +153,13 @@ for (const kind of CONTAINER_KINDS) {
     it('no network unless the tool asks for it', async () => {
       const off = await job('cat /proc/net/dev');
       assert.equal((await executor.run(off, never())).outcome, 'succeeded');
-      const interfaces = (text: string) => text.split('\n').slice(2).filter((l) => l.includes(':')).map((l) => l.split(':')[0]!.trim()).sort();
+      const interfaces = (text: string) =>
+        text
+          .split('\n')
+          .slice(2)
+          .filter((l) => l.includes(':'))
+          .map((l) => l.split(':')[0]!.trim())
+          .sort();
       assert.deepEqual(interfaces(await read(off.stdoutLog)), ['lo']);
       const on = await job('cat /proc/net/dev', { network: true });
       assert.equal((await executor.run(on, never())).outcome, 'succeeded');
@@ -236,7 +242,24 @@ for (const kind of CONTAINER_KINDS) {
     it('a container left by an earlier attempt of the job is removed before the job runs again', async () => {
       const spec = await job('echo second attempt');
       const marker = `72${process.pid}`;
-      const left = spawnSync(kind, ['run', '--detach', '--name', containerName(spec.jobId), '--label', `gdflow.job=${spec.jobId}`, '--network', 'none', ...(kind === 'podman' ? ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'] : []), TINY_IMAGE, 'sleep', marker], { encoding: 'utf8' });
+      const left = spawnSync(
+        kind,
+        [
+          'run',
+          '--detach',
+          '--name',
+          containerName(spec.jobId),
+          '--label',
+          `gdflow.job=${spec.jobId}`,
+          '--network',
+          'none',
+          ...(kind === 'podman' ? ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'] : []),
+          TINY_IMAGE,
+          'sleep',
+          marker,
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(left.status, 0, left.stderr);
       const { result } = await runRecorded(executor, spec);
       assert.equal(result.outcome, 'succeeded', result.reason);

@@ -108,7 +108,7 @@ describe('the CWL stand-in images under the podman executor', { timeout: 300_000
     }
   });
 
-  describe('run as the suite\'s own runner runs them: `podman run IMAGE ARGS`, no entrypoint given', () => {
+  describe("run as the suite's own runner runs them: `podman run IMAGE ARGS`, no entrypoint given", () => {
     const ulimits = defaultUlimits().flatMap((limit) => ['--ulimit', limit]);
     const podmanRun = (args: string[]) =>
       spawnSync('podman', ['run', '--rm', '--network=none', '--read-only', ...ulimits, ...args], { encoding: 'utf8', timeout: 60_000 });

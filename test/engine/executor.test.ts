@@ -194,49 +194,65 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
       assert.equal(await read(target), 'precious\n');
     });
 
-    it('the job is a child of the launcher process, never of the server, and sits in its own process group', processesOnly('the runtime starts the container, which outlives the server (container.test.ts)'), async () => {
-      const spec = await job('echo "$$ $PPID" > ids; cut -d " " -f 5 /proc/$$/stat > pgid');
-      const r = await executor.run(spec, never());
-      assert.equal(r.outcome, 'succeeded', r.reason);
-      if (!isolated) {
-        const [pid, ppid] = (await read(join(spec.workDir, 'ids'))).trim().split(' ').map(Number);
-        assert.notEqual(ppid, process.pid, 'not forked by the server');
-        assert.ok((await read(`/proc/${ppid}/cmdline`)).includes(LAUNCHER_PROGRAM[launcherKind]), 'started by the launcher');
-        assert.equal(Number((await read(join(spec.workDir, 'pgid'))).trim()), pid, 'its own process group');
-      }
-    });
+    it(
+      'the job is a child of the launcher process, never of the server, and sits in its own process group',
+      processesOnly('the runtime starts the container, which outlives the server (container.test.ts)'),
+      async () => {
+        const spec = await job('echo "$$ $PPID" > ids; cut -d " " -f 5 /proc/$$/stat > pgid');
+        const r = await executor.run(spec, never());
+        assert.equal(r.outcome, 'succeeded', r.reason);
+        if (!isolated) {
+          const [pid, ppid] = (await read(join(spec.workDir, 'ids'))).trim().split(' ').map(Number);
+          assert.notEqual(ppid, process.pid, 'not forked by the server');
+          assert.ok((await read(`/proc/${ppid}/cmdline`)).includes(LAUNCHER_PROGRAM[launcherKind]), 'started by the launcher');
+          assert.equal(Number((await read(join(spec.workDir, 'pgid'))).trim()), pid, 'its own process group');
+        }
+      },
+    );
 
-    it('with cgroups, the first process of the job is in the job\'s memory and cpu groups (under the jobs\' shared parent), and its launcher in neither', {
-      skip: isolated ? `${kind}: the job has its own cgroup namespace, so it sees its group as /` : !cgroupMemory ? 'no writable cgroup v1 hierarchy here' : false,
-    }, async () => {
-      const spec = await job('cat /proc/$$/cgroup > cgroups; echo $PPID > ppid', { memMb: 64 });
-      const r = await executor.run(spec, never());
-      assert.equal(r.outcome, 'succeeded', r.reason);
-      const lines = (await read(join(spec.workDir, 'cgroups'))).split('\n');
-      const group = (controller: string) => lines.find((l) => l.split(':')[1]?.split(',').includes(controller))?.split(':')[2] ?? '';
-      assert.match(group('memory'), /\/gdflow-jobs\/gdflow-[^/]+$/);
-      assert.match(group('cpu'), /\/gdflow-jobs\/gdflow-[^/]+$/);
-      const launcherGroups = await read(`/proc/${(await read(join(spec.workDir, 'ppid'))).trim()}/cgroup`).catch(() => '');
-      assert.doesNotMatch(launcherGroups, /gdflow-/, 'the launcher is not left in a job group');
-    });
+    it(
+      "with cgroups, the first process of the job is in the job's memory and cpu groups (under the jobs' shared parent), and its launcher in neither",
+      {
+        skip: isolated
+          ? `${kind}: the job has its own cgroup namespace, so it sees its group as /`
+          : !cgroupMemory
+            ? 'no writable cgroup v1 hierarchy here'
+            : false,
+      },
+      async () => {
+        const spec = await job('cat /proc/$$/cgroup > cgroups; echo $PPID > ppid', { memMb: 64 });
+        const r = await executor.run(spec, never());
+        assert.equal(r.outcome, 'succeeded', r.reason);
+        const lines = (await read(join(spec.workDir, 'cgroups'))).split('\n');
+        const group = (controller: string) => lines.find((l) => l.split(':')[1]?.split(',').includes(controller))?.split(':')[2] ?? '';
+        assert.match(group('memory'), /\/gdflow-jobs\/gdflow-[^/]+$/);
+        assert.match(group('cpu'), /\/gdflow-jobs\/gdflow-[^/]+$/);
+        const launcherGroups = await read(`/proc/${(await read(join(spec.workDir, 'ppid'))).trim()}/cgroup`).catch(() => '');
+        assert.doesNotMatch(launcherGroups, /gdflow-/, 'the launcher is not left in a job group');
+      },
+    );
 
-    it('when the launcher dies mid-job, the job fails with a reason, its processes end, and the next job runs', processesOnly('no launcher: a container keeps running when its worker dies, and is adopted (container.test.ts)'), async () => {
-      const marker = sleepMarker(kind, 5);
-      const spec = await job(`echo started; sleep ${marker}`);
-      const running = executor.run(spec, never());
-      await waitForFile(spec.stdoutLog, 'started');
-      const [sleepPid] = await processesMatching(`sleep ${marker}`);
-      assert.ok(sleepPid, 'the job runs');
-      const launcher = await ancestorMatching(sleepPid, LAUNCHER_PROGRAM[launcherKind]);
-      assert.ok(launcher, 'the launcher is an ancestor of the job');
-      process.kill(launcher, 'SIGKILL');
-      const r = await running;
-      assert.equal(r.outcome, 'failed');
-      assert.match(r.reason, /launcher exited/);
-      assert.deepEqual(await processesMatching(`sleep ${marker}`), [], 'nothing of the job survives');
-      const next = await executor.run(await job('echo again'), never());
-      assert.equal(next.outcome, 'succeeded', next.reason);
-    });
+    it(
+      'when the launcher dies mid-job, the job fails with a reason, its processes end, and the next job runs',
+      processesOnly('no launcher: a container keeps running when its worker dies, and is adopted (container.test.ts)'),
+      async () => {
+        const marker = sleepMarker(kind, 5);
+        const spec = await job(`echo started; sleep ${marker}`);
+        const running = executor.run(spec, never());
+        await waitForFile(spec.stdoutLog, 'started');
+        const [sleepPid] = await processesMatching(`sleep ${marker}`);
+        assert.ok(sleepPid, 'the job runs');
+        const launcher = await ancestorMatching(sleepPid, LAUNCHER_PROGRAM[launcherKind]);
+        assert.ok(launcher, 'the launcher is an ancestor of the job');
+        process.kill(launcher, 'SIGKILL');
+        const r = await running;
+        assert.equal(r.outcome, 'failed');
+        assert.match(r.reason, /launcher exited/);
+        assert.deepEqual(await processesMatching(`sleep ${marker}`), [], 'nothing of the job survives');
+        const next = await executor.run(await job('echo again'), never());
+        assert.equal(next.outcome, 'succeeded', next.reason);
+      },
+    );
 
     it('the working directory is /var/data and files written there appear in workDir', async () => {
       const spec = await job('pwd > where.txt; echo hello > made.txt; mkdir -p sub && echo deep > /var/data/sub/file.txt; cat /var/data/made.txt');
@@ -286,27 +302,31 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
       assert.deepEqual(await readdir(join(spec.workDir, 'inputs', 'near')), []);
     });
 
-    it('mounts in the inputs area /var/lib/cwl: a tree and a file below it, read-only, nothing left in the working directory', onlyIsolated('mounts under /var/data only'), async () => {
-      const spec = await job('cat /var/lib/cwl/inputs/1/a.txt /var/lib/cwl/inputs/2/in.txt; ls /var/lib/cwl/inputs; echo x > /var/lib/cwl/inputs/1/a.txt');
-      const tree = join(spec.dir, 'staging');
-      await mkdir(join(tree, 'inputs', '1'), { recursive: true });
-      await mkdir(join(tree, 'inputs', '2'));
-      await writeFile(join(tree, 'inputs', '1', 'a.txt'), 'literal\n');
-      await writeFile(join(tree, 'inputs', '2', 'in.txt'), '');
-      const hostIn = join(spec.dir, 'in.txt');
-      await writeFile(hostIn, 'bound\n');
-      spec.mounts = [
-        { hostPath: tree, sandboxPath: '/var/lib/cwl', readOnly: true },
-        { hostPath: hostIn, sandboxPath: '/var/lib/cwl/inputs/2/in.txt', readOnly: true },
-      ];
-      const r = await executor.run(spec, never());
-      assert.equal(r.outcome, 'failed', 'the inputs area is read-only');
-      assert.equal(await read(spec.stdoutLog), 'literal\nbound\n1\n2\n');
-      assert.equal(await read(join(tree, 'inputs', '1', 'a.txt')), 'literal\n');
-      assert.deepEqual(await readdir(spec.workDir), []);
-    });
+    it(
+      'mounts in the inputs area /var/lib/cwl: a tree and a file below it, read-only, nothing left in the working directory',
+      onlyIsolated('mounts under /var/data only'),
+      async () => {
+        const spec = await job('cat /var/lib/cwl/inputs/1/a.txt /var/lib/cwl/inputs/2/in.txt; ls /var/lib/cwl/inputs; echo x > /var/lib/cwl/inputs/1/a.txt');
+        const tree = join(spec.dir, 'staging');
+        await mkdir(join(tree, 'inputs', '1'), { recursive: true });
+        await mkdir(join(tree, 'inputs', '2'));
+        await writeFile(join(tree, 'inputs', '1', 'a.txt'), 'literal\n');
+        await writeFile(join(tree, 'inputs', '2', 'in.txt'), '');
+        const hostIn = join(spec.dir, 'in.txt');
+        await writeFile(hostIn, 'bound\n');
+        spec.mounts = [
+          { hostPath: tree, sandboxPath: '/var/lib/cwl', readOnly: true },
+          { hostPath: hostIn, sandboxPath: '/var/lib/cwl/inputs/2/in.txt', readOnly: true },
+        ];
+        const r = await executor.run(spec, never());
+        assert.equal(r.outcome, 'failed', 'the inputs area is read-only');
+        assert.equal(await read(spec.stdoutLog), 'literal\nbound\n1\n2\n');
+        assert.equal(await read(join(tree, 'inputs', '1', 'a.txt')), 'literal\n');
+        assert.deepEqual(await readdir(spec.workDir), []);
+      },
+    );
 
-    it('a read-only mount cannot be written', onlyIsolated('mounts are symlinks and the job has the server user\'s rights'), async () => {
+    it('a read-only mount cannot be written', onlyIsolated("mounts are symlinks and the job has the server user's rights"), async () => {
       const spec = await job('echo overwritten > /var/data/inputs/in.txt');
       const hostIn = join(spec.dir, 'in.txt');
       await writeFile(hostIn, 'original\n');
@@ -326,17 +346,23 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
       }
     });
 
-    it('sensitive host places are hidden (/root, /etc/shadow, hidePaths)', onlyBwrap(kind === 'host' ? 'nothing is hidden' : "the job sees the image's file system, none of the host's (container.test.ts)"), async () => {
-      const hiding = createExecutor('bwrap', { hidePaths: ['/usr/share/doc/bwa'], launcher: launcherKind });
-      const spec = await job('ls -A /root | wc -l; cat /etc/shadow >/dev/null 2>&1 && echo shadow-readable; ls /usr/share/doc/bwa/examples 2>&1 | head -1; ls /var');
-      const r = await hiding.run(spec, never());
-      assert.equal(r.outcome, 'succeeded', r.reason);
-      const [rootCount, next, ...rest] = (await read(spec.stdoutLog)).trim().split('\n');
-      assert.equal(rootCount, '0');
-      assert.notEqual(next, 'shadow-readable');
-      assert.match(next ?? '', /No such file/);
-      assert.deepEqual(rest.join(' ').split(/\s+/).sort(), ['data', 'tmp']);
-    });
+    it(
+      'sensitive host places are hidden (/root, /etc/shadow, hidePaths)',
+      onlyBwrap(kind === 'host' ? 'nothing is hidden' : "the job sees the image's file system, none of the host's (container.test.ts)"),
+      async () => {
+        const hiding = createExecutor('bwrap', { hidePaths: ['/usr/share/doc/bwa'], launcher: launcherKind });
+        const spec = await job(
+          'ls -A /root | wc -l; cat /etc/shadow >/dev/null 2>&1 && echo shadow-readable; ls /usr/share/doc/bwa/examples 2>&1 | head -1; ls /var',
+        );
+        const r = await hiding.run(spec, never());
+        assert.equal(r.outcome, 'succeeded', r.reason);
+        const [rootCount, next, ...rest] = (await read(spec.stdoutLog)).trim().split('\n');
+        assert.equal(rootCount, '0');
+        assert.notEqual(next, 'shadow-readable');
+        assert.match(next ?? '', /No such file/);
+        assert.deepEqual(rest.join(' ').split(/\s+/).sort(), ['data', 'tmp']);
+      },
+    );
 
     it('environment is cleared: only PATH, HOME, LANG (TMPDIR) and spec.env', async () => {
       process.env.GDFLOW_TEST_SECRET = 'leaked';
@@ -478,54 +504,68 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
       assert.equal(r.memoryEnforcement, container ? 'container' : cgroupMemory ? 'cgroup-v1' : 'watchdog');
     });
 
-    it('memory limit, watchdog mode: over the limit → killed and failed; peak RSS reported', processesOnly("a container's memory limit is its cgroup's"), async () => {
-      const watchdog = createExecutor(kind as 'bwrap' | 'host', { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100, launcher: launcherKind });
-      const r = await watchdog.run(await job(`perl -e '$x = "a" x (400*1024*1024); sleep 10'`, { memMb: 100 }), never());
-      assert.equal(r.outcome, 'out_of_memory');
-      assert.equal(r.memoryEnforcement, 'watchdog');
-      assert.match(r.reason, /out of memory: .* over the 100 MB limit/);
-      assert.ok((r.peakRssBytes ?? 0) > 100 * 1024 * 1024);
-      const ok = await watchdog.run(await job('sleep 0.5', { memMb: 100 }), never());
-      assert.equal(ok.outcome, 'succeeded');
-      assert.ok((ok.peakRssBytes ?? 0) > 0 && (ok.peakRssBytes ?? 0) < 100 * 1024 * 1024);
-    });
+    it(
+      'memory limit, watchdog mode: over the limit → killed and failed; peak RSS reported',
+      processesOnly("a container's memory limit is its cgroup's"),
+      async () => {
+        const watchdog = createExecutor(kind as 'bwrap' | 'host', { memoryLimit: 'watchdog', cgroups: false, sampleIntervalMs: 100, launcher: launcherKind });
+        const r = await watchdog.run(await job(`perl -e '$x = "a" x (400*1024*1024); sleep 10'`, { memMb: 100 }), never());
+        assert.equal(r.outcome, 'out_of_memory');
+        assert.equal(r.memoryEnforcement, 'watchdog');
+        assert.match(r.reason, /out of memory: .* over the 100 MB limit/);
+        assert.ok((r.peakRssBytes ?? 0) > 100 * 1024 * 1024);
+        const ok = await watchdog.run(await job('sleep 0.5', { memMb: 100 }), never());
+        assert.equal(ok.outcome, 'succeeded');
+        assert.ok((ok.peakRssBytes ?? 0) > 0 && (ok.peakRssBytes ?? 0) < 100 * 1024 * 1024);
+      },
+    );
 
     it('invalid specs are refused', async () => {
-      await assert.rejects(executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: '/etc/x', readOnly: true }] }), never()), /under \/var\/data/);
-      await assert.rejects(executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: '/var/data/../x', readOnly: true }] }), never()), /mount/);
+      await assert.rejects(
+        executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: '/etc/x', readOnly: true }] }), never()),
+        /under \/var\/data/,
+      );
+      await assert.rejects(
+        executor.run(await job('true', { mounts: [{ hostPath: '/etc/hostname', sandboxPath: '/var/data/../x', readOnly: true }] }), never()),
+        /mount/,
+      );
       await assert.rejects(executor.run(await job('true', { stdin: '/var/data/a/../../etc/passwd' }), never()), /stdin/);
       await assert.rejects(executor.run(await job('true', { env: { 'A=B': 'x' } }), never()), /env/);
     });
 
     const demoImage = container && !skip && hasImage(kind, DEMO_IMAGE);
-    it('real tools run under a 1.5 GB memory limit: wgsim, bwa index/mem, samtools sort/flagstat, fastp', {
-      skip: container && !demoImage ? `${kind}: the tools are in ${DEMO_IMAGE}, which is not built here (scripts/images/build-demo.sh)` : false,
-    }, async () => {
-      const tools = container ? { image: DEMO_IMAGE } : {};
-      const spec = await job(
-        [
-          'set -e',
-          'wgsim -S 7 -N 2000 -1 70 -2 70 /var/data/inputs/ref.fa r1.fq r2.fq > /dev/null',
-          'bwa index -p /var/data/ref /var/data/inputs/ref.fa 2> bwa_index.log',
-          'bwa mem -t 1 /var/data/ref r1.fq r2.fq 2> bwa_mem.log > aln.sam',
-          'samtools sort -o aln.bam aln.sam',
-          'samtools flagstat aln.bam',
-          'fastp -i r1.fq -I r2.fq -o r1.trim.fq -O r2.trim.fq -j fastp.json -h fastp.html -w 1 2> fastp.log',
-        ].join('\n'),
-        // fastp 0.23.2 touches about 1 GB even for tiny inputs (measured: max RSS 1071044 KB), so 512 MB would OOM
-        { ...tools, memMb: 1536, mounts: [{ hostPath: '/usr/share/doc/samtools/examples/ex1.fa', sandboxPath: '/var/data/inputs/ref.fa', readOnly: true }] },
-      );
-      const r = await executor.run(spec, never());
-      assert.equal(r.outcome, 'succeeded', `${r.reason}\n${await read(spec.stderrLog)}`);
-      assert.match(await read(spec.stdoutLog), /^4000 \+ 0 in total/m);
-      assert.match(await read(spec.stdoutLog), /^\d+ \+ 0 mapped \((9\d|100)\.\d+%/m);
-      const fastp = JSON.parse(await read(join(spec.workDir, 'fastp.json'))) as { summary: { before_filtering: { total_reads: number } } };
-      assert.equal(fastp.summary.before_filtering.total_reads, 4000);
+    it(
+      'real tools run under a 1.5 GB memory limit: wgsim, bwa index/mem, samtools sort/flagstat, fastp',
+      {
+        skip: container && !demoImage ? `${kind}: the tools are in ${DEMO_IMAGE}, which is not built here (scripts/images/build-demo.sh)` : false,
+      },
+      async () => {
+        const tools = container ? { image: DEMO_IMAGE } : {};
+        const spec = await job(
+          [
+            'set -e',
+            'wgsim -S 7 -N 2000 -1 70 -2 70 /var/data/inputs/ref.fa r1.fq r2.fq > /dev/null',
+            'bwa index -p /var/data/ref /var/data/inputs/ref.fa 2> bwa_index.log',
+            'bwa mem -t 1 /var/data/ref r1.fq r2.fq 2> bwa_mem.log > aln.sam',
+            'samtools sort -o aln.bam aln.sam',
+            'samtools flagstat aln.bam',
+            'fastp -i r1.fq -I r2.fq -o r1.trim.fq -O r2.trim.fq -j fastp.json -h fastp.html -w 1 2> fastp.log',
+          ].join('\n'),
+          // fastp 0.23.2 touches about 1 GB even for tiny inputs (measured: max RSS 1071044 KB), so 512 MB would OOM
+          { ...tools, memMb: 1536, mounts: [{ hostPath: '/usr/share/doc/samtools/examples/ex1.fa', sandboxPath: '/var/data/inputs/ref.fa', readOnly: true }] },
+        );
+        const r = await executor.run(spec, never());
+        assert.equal(r.outcome, 'succeeded', `${r.reason}\n${await read(spec.stderrLog)}`);
+        assert.match(await read(spec.stdoutLog), /^4000 \+ 0 in total/m);
+        assert.match(await read(spec.stdoutLog), /^\d+ \+ 0 mapped \((9\d|100)\.\d+%/m);
+        const fastp = JSON.parse(await read(join(spec.workDir, 'fastp.json'))) as { summary: { before_filtering: { total_reads: number } } };
+        assert.equal(fastp.summary.before_filtering.total_reads, 4000);
 
-      const version = await job('samtools --version | head -1', tools);
-      assert.equal((await executor.run(version, never())).outcome, 'succeeded');
-      assert.match(await read(version.stdoutLog), /^samtools 1\./);
-    });
+        const version = await job('samtools --version | head -1', tools);
+        assert.equal((await executor.run(version, never())).outcome, 'succeeded');
+        assert.match(await read(version.stdoutLog), /^samtools 1\./);
+      },
+    );
   });
 }
 
@@ -535,4 +575,3 @@ function listen(host = '127.0.0.1'): Promise<Server> {
     server.listen(0, host, () => resolve(server));
   });
 }
-

@@ -5,7 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeRequests, encodeReply, encodeRequest, parseReply, type LaunchReply, type LaunchRequest } from '../../src/engine/executors/process/launcher/launcher-protocol.js';
+import {
+  decodeRequests,
+  encodeReply,
+  encodeRequest,
+  parseReply,
+  type LaunchReply,
+  type LaunchRequest,
+} from '../../src/engine/executors/process/launcher/launcher-protocol.js';
 
 const request: LaunchRequest = {
   id: 42,

@@ -58,7 +58,14 @@ describe('launcher', () => {
         const log = (i: number, which: string) => join(dir, `${i}.${which}`);
         const runs = await Promise.all(
           Array.from({ length: 100 }, (_, i) =>
-            launcher.launch({ file: '/bin/sh', args: ['-c', `echo ${i} \${#BIG}; exit $((${i} % 7))`], cwd: base, env: { BIG: big }, stdoutLog: log(i, 'out'), stderrLog: log(i, 'err') }),
+            launcher.launch({
+              file: '/bin/sh',
+              args: ['-c', `echo ${i} \${#BIG}; exit $((${i} % 7))`],
+              cwd: base,
+              env: { BIG: big },
+              stdoutLog: log(i, 'out'),
+              stderrLog: log(i, 'err'),
+            }),
           ),
         );
         const exits = await Promise.all(runs.map((run) => run.exited));
@@ -140,20 +147,21 @@ describe('launcher in the executors', () => {
     assert.equal(started, 0);
   });
 
-  for (const kind of ['host', 'bwrap'] as const) for (const launcherKind of LAUNCHERS) {
-    it(`${kind}, ${launcherKind} launcher: a job does not outlive a server killed with SIGKILL`, async () => {
-      const marker = `7${kind === 'host' ? 1 : 2}${launcherKind === 'native' ? 1 : 2}${process.pid}`;
-      // A stand-in for the server: a Node process that runs one job through the executor.
-      const script = `
+  for (const kind of ['host', 'bwrap'] as const)
+    for (const launcherKind of LAUNCHERS) {
+      it(`${kind}, ${launcherKind} launcher: a job does not outlive a server killed with SIGKILL`, async () => {
+        const marker = `7${kind === 'host' ? 1 : 2}${launcherKind === 'native' ? 1 : 2}${process.pid}`;
+        // A stand-in for the server: a Node process that runs one job through the executor.
+        const script = `
         const { createExecutor } = await import(${JSON.stringify(fileURLToPath(new URL('../../src/engine/executors/index.js', import.meta.url)))});
         const executor = createExecutor(${JSON.stringify(kind)}, { launcher: ${JSON.stringify(launcherKind)} });
         await executor.run({ jobId: 'orphan', workDir: ${JSON.stringify(join(base, `orphan-${kind}`))}, command: 'sleep ${marker}', mounts: [],
           stdoutLog: ${JSON.stringify(join(base, `orphan-${kind}.out`))}, stderrLog: ${JSON.stringify(join(base, `orphan-${kind}.err`))},
           cpu: 1, memMb: 0, network: false, timeoutSeconds: 0 }, new AbortController().signal);`;
-      const server = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
-      await until(async () => (await sleepsWith(marker)).length === 1, 'the job to start');
-      server.kill('SIGKILL');
-      await until(async () => (await sleepsWith(marker)).length === 0, 'the job to end with its server');
-    });
-  }
+        const server = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+        await until(async () => (await sleepsWith(marker)).length === 1, 'the job to start');
+        server.kill('SIGKILL');
+        await until(async () => (await sleepsWith(marker)).length === 0, 'the job to end with its server');
+      });
+    }
 });

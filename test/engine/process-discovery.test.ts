@@ -21,7 +21,7 @@ async function until(condition: () => Promise<boolean>, what: string): Promise<v
   }
 }
 
-describe('finding a job\'s processes', () => {
+describe("finding a job's processes", () => {
   let root: ChildProcess;
   before(async () => {
     // A background child, a setsid child, and a double-forked setsid grandchild that leaves the tree; all carry
@@ -44,7 +44,7 @@ describe('finding a job\'s processes', () => {
     root.kill('SIGKILL');
   });
 
-  it('this kernel has the children files (CONFIG_PROC_CHILDREN), as Debian\'s does', () => {
+  it("this kernel has the children files (CONFIG_PROC_CHILDREN), as Debian's does", () => {
     assert.equal(procChildrenSupported(), true);
   });
 
@@ -54,13 +54,27 @@ describe('finding a job\'s processes', () => {
     const all = await sleeps();
     const escaped = all.filter((pid) => readProc(pid)?.ppid !== root.pid);
     assert.equal(escaped.length, 1, 'the double-forked sleep was reparented');
-    assert.deepEqual(found.slice(1).map((p) => p.pid).sort(), all.filter((pid) => !escaped.includes(pid)).sort());
+    assert.deepEqual(
+      found
+        .slice(1)
+        .map((p) => p.pid)
+        .sort(),
+      all.filter((pid) => !escaped.includes(pid)).sort(),
+    );
     assert.deepEqual(descendants(2 ** 22 + 1), [], 'a pid that cannot exist has no tree');
   });
 
   it('a scan of /proc gives the same tree, and finds every process carrying a marker, including the escaped one', async () => {
     const table = await scanProcesses('GDFLOW_TEST_MARK');
-    assert.deepEqual(table.tree(root.pid!).map((p) => p.pid).sort(), descendants(root.pid!).map((p) => p.pid).sort());
+    assert.deepEqual(
+      table
+        .tree(root.pid!)
+        .map((p) => p.pid)
+        .sort(),
+      descendants(root.pid!)
+        .map((p) => p.pid)
+        .sort(),
+    );
     const marked = table.withEnv(`GDFLOW_TEST_MARK=${marker}`).map((p) => p.pid);
     for (const pid of [root.pid!, ...(await sleeps())]) assert.ok(marked.includes(pid), `${pid} found by its marker`);
     assert.deepEqual(table.withEnv('GDFLOW_TEST_MARK=other'), []);
@@ -81,9 +95,20 @@ describe('budgeted work', () => {
   it('runs pieces in order and gives each its result or its error', async () => {
     const order: number[] = [];
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => budgeted(() => (order.push(i), i * 2))));
-    assert.deepEqual(order, Array.from({ length: 200 }, (_, i) => i));
-    assert.deepEqual(results, order.map((i) => i * 2));
-    await assert.rejects(budgeted(() => { throw new Error('piece failed'); }), /piece failed/);
+    assert.deepEqual(
+      order,
+      Array.from({ length: 200 }, (_, i) => i),
+    );
+    assert.deepEqual(
+      results,
+      order.map((i) => i * 2),
+    );
+    await assert.rejects(
+      budgeted(() => {
+        throw new Error('piece failed');
+      }),
+      /piece failed/,
+    );
   });
 
   const busy = (ms: number): void => {
@@ -107,7 +132,7 @@ describe('budgeted work', () => {
     assert.ok(fired > 0 && fired < 20, `the timer fired after ${fired} of 20 pieces`);
   });
 
-  it('counts what runs on a piece\'s result against the budget too', async () => {
+  it("counts what runs on a piece's result against the budget too", async () => {
     let fired = -1;
     let ran = 0;
     await Promise.all(

@@ -98,7 +98,10 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
         assert.equal(result.outcome, 'succeeded', result.reason);
         const where = (await read(join(spec.workDir, 'where.txt'))).trim();
         if (wrap === 'bwrap') assert.equal(where, '/var/data');
-        const names = (await read(join(spec.workDir, 'env.txt'))).split('\n').filter(Boolean).map((l) => l.split('=')[0]);
+        const names = (await read(join(spec.workDir, 'env.txt')))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('=')[0]);
         assert.ok(names.includes('SAMPLE'));
         assert.ok(!names.some((n) => n!.startsWith('SLURM')), `no Slurm variable leaks in: ${names.join(' ')}`);
         assert.ok(!names.includes('SLURM_CONF'));
@@ -107,7 +110,11 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       it('mounts and redirections: an input read through stdin, the output written through stdout', async () => {
         const input = join(base, `input-${wrap}.txt`);
         await writeFile(input, 'ACGT\n');
-        const spec = await newJob('tr A a', { mounts: [{ hostPath: input, sandboxPath: '/var/data/inputs/in.txt', readOnly: true }], stdin: '/var/data/inputs/in.txt', stdout: '/var/data/out.txt' });
+        const spec = await newJob('tr A a', {
+          mounts: [{ hostPath: input, sandboxPath: '/var/data/inputs/in.txt', readOnly: true }],
+          stdin: '/var/data/inputs/in.txt',
+          stdout: '/var/data/out.txt',
+        });
         const result = await executor.run(spec, never());
         assert.equal(result.outcome, 'succeeded', result.reason);
         assert.equal(await read(join(spec.workDir, 'out.txt')), 'aCGT\n');
@@ -142,7 +149,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
         assert.match(result.reason, /timed out after 2 s/);
       });
 
-      it("memory limit: a job over its --mem is killed by Slurm and fails with a reason that says so", async () => {
+      it('memory limit: a job over its --mem is killed by Slurm and fails with a reason that says so', async () => {
         const result = await executor.run(await newJob(`perl -e '$x = "a" x (400*1024*1024); sleep 5'`, { memMb: 100 }), never());
         assert.equal(result.outcome, 'out_of_memory');
         assert.match(result.reason, /out of memory: exceeded the 100 MB limit/);
@@ -150,7 +157,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     });
   }
 
-  describe('wrapped with podman on the node: each job in its tool\'s image', { skip: skipWithoutRuntime('podman') }, () => {
+  describe("wrapped with podman on the node: each job in its tool's image", { skip: skipWithoutRuntime('podman') }, () => {
     const executor = new SlurmExecutor({ wrap: 'podman', pollMs: 100, queueMs: 1000, container: { killGraceMs: 1000 } });
     before(async () => {
       ensureTinyImage('podman');
@@ -159,7 +166,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     after(() => executor.close());
     const inImage = (command: string, extra: Partial<JobSpec> = {}) => newJob(command, { image: TINY_IMAGE, ...extra });
 
-    it('runs in a container of the image (hostname gdflow, /var/data), logs in the job\'s files, its environment only', async () => {
+    it("runs in a container of the image (hostname gdflow, /var/data), logs in the job's files, its environment only", async () => {
       const spec = await inImage('hostname; pwd; echo "$SAMPLE"; env | grep -c SLURM; echo err >&2; echo done > here.txt', { env: { SAMPLE: "it's a b" } });
       let id = '';
       const result = await executor.run(spec, never(), { onStarted: (info) => (id = info.externalId ?? '') });
@@ -182,7 +189,11 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     it('an input mounted read-only, read through stdin; the output written through stdout', async () => {
       const input = join(base, 'input-podman.txt');
       await writeFile(input, 'ACGT\n');
-      const spec = await inImage('tr A a; echo x > /var/data/inputs/in.txt || echo read-only >&2', { mounts: [{ hostPath: input, sandboxPath: '/var/data/inputs/in.txt', readOnly: true }], stdin: '/var/data/inputs/in.txt', stdout: '/var/data/out.txt' });
+      const spec = await inImage('tr A a; echo x > /var/data/inputs/in.txt || echo read-only >&2', {
+        mounts: [{ hostPath: input, sandboxPath: '/var/data/inputs/in.txt', readOnly: true }],
+        stdin: '/var/data/inputs/in.txt',
+        stdout: '/var/data/out.txt',
+      });
       const result = await executor.run(spec, never());
       assert.equal(result.outcome, 'succeeded', result.reason);
       assert.equal(await read(join(spec.workDir, 'out.txt')), 'aCGT\n');
@@ -206,13 +217,13 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       await until('the container to be gone', () => (gdflowContainers('podman', spec.jobId).length === 0 ? true : undefined), 15_000);
     });
 
-    it('a job over its memory limit fails as out of memory (the container\'s limit)', async () => {
+    it("a job over its memory limit fails as out of memory (the container's limit)", async () => {
       const result = await executor.run(await inImage(`x=$(head -c 419430400 /dev/zero | tr '\\0' a); echo survived`, { memMb: 64 }), never());
       assert.equal(result.outcome, 'out_of_memory');
       assert.match(result.reason, /^out of memory: exceeded the 64 MB limit/);
     });
 
-    it('an image the node does not have, and may not pull: failed, with the runtime\'s word', async () => {
+    it("an image the node does not have, and may not pull: failed, with the runtime's word", async () => {
       const picky = new SlurmExecutor({ wrap: 'podman', pollMs: 100, queueMs: 1000, container: { pullPolicy: 'never' } });
       try {
         const result = await picky.run(await inImage('true', { image: 'localhost/gdflow-no-such-image:1' }), never());
@@ -271,7 +282,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       }
     });
 
-    it('an id that is not this job\'s Slurm job is lost (the engine runs the job again)', async () => {
+    it("an id that is not this job's Slurm job is lost (the engine runs the job again)", async () => {
       const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000, lostAfterPolls: 2 });
       try {
         const other = await newJob('sleep 2');
@@ -319,9 +330,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       let submitted = 0;
       let ended = 0;
       const results = await Promise.all(
-        specs.map((spec) =>
-          executor.run(spec, never(), { onStarted: () => (most = Math.max(most, ++submitted - ended)) }).finally(() => ended++),
-        ),
+        specs.map((spec) => executor.run(spec, never(), { onStarted: () => (most = Math.max(most, ++submitted - ended)) }).finally(() => ended++)),
       );
       assert.ok(results.every((r) => r.outcome === 'succeeded'));
       assert.ok(most <= 4, `at most 4 jobs in Slurm's queue at once (saw ${most})`);

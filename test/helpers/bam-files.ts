@@ -19,7 +19,7 @@ export interface BamParts {
 
 /** Each BGZF block's place in the file and its inflated data. */
 function* blocks(file: Buffer): Generator<{ offset: number; size: number; data: Buffer }> {
-  for (let offset = 0; offset < file.length; ) {
+  for (let offset = 0; offset < file.length;) {
     if (file[offset] !== 0x1f || file[offset + 1] !== 0x8b || file.readUInt16LE(offset + 10) !== 6) throw new Error(`no BGZF block at byte ${offset}`);
     const size = file.readUInt16LE(offset + 16) + 1;
     yield { offset, size, data: inflateRawSync(file.subarray(offset + 18, offset + size - 8)) };

@@ -102,12 +102,24 @@ export async function registerWideWorkflow(account: TestAccount, name: string, s
     nodelist.push(
       { node_id: `reads_${i}`, app_id: 'loaddata', name: 'loaddata', alias: `sample ${i} reads`, outputs: { data: { enid: `r${i}` } } },
       { node_id: `trim_${i}`, app_id: ids.wide_trim, alias: `trim ${i}`, inputs: { reads: [{ enid: `r${i}` }] }, outputs: { trimmed: [{ enid: `t${i}` }] } },
-      { node_id: `align_${i}`, app_id: ids.wide_align, alias: `align ${i}`, inputs: { reads: [{ enid: `t${i}` }], reference: [{ enid: 'ref' }] }, outputs: { bam: [{ enid: `b${i}` }] } },
+      {
+        node_id: `align_${i}`,
+        app_id: ids.wide_align,
+        alias: `align ${i}`,
+        inputs: { reads: [{ enid: `t${i}` }], reference: [{ enid: 'ref' }] },
+        outputs: { bam: [{ enid: `b${i}` }] },
+      },
       { node_id: `keep_${i}`, app_id: 'storedata', name: 'storedata', alias: `store ${i}`, inputs: { data: { enid: `b${i}` } } },
     );
   }
   nodelist.push(
-    { node_id: 'merge', app_id: ids.wide_merge, alias: 'merge samples', inputs: { bams: Array.from({ length: samples }, (_, i) => ({ enid: `b${i + 1}` })) }, outputs: { merged: [{ enid: 'merged' }] } },
+    {
+      node_id: 'merge',
+      app_id: ids.wide_merge,
+      alias: 'merge samples',
+      inputs: { bams: Array.from({ length: samples }, (_, i) => ({ enid: `b${i + 1}` })) },
+      outputs: { merged: [{ enid: 'merged' }] },
+    },
     { node_id: 'report', app_id: ids.wide_report, alias: 'report', inputs: { bam: [{ enid: 'merged' }] }, outputs: { report: [{ enid: 'report' }] } },
     { node_id: 'keep_report', app_id: 'storedata', name: 'storedata', alias: 'store report', inputs: { data: { enid: 'report' } } },
   );
@@ -130,8 +142,35 @@ export async function fillTasks(server: TestServer, account: TestAccount, count:
     const status = states[i % states.length]!;
     const createdAt = now - (count - i);
     await store.createTask(
-      { id, projectId: project!.id, name: `sample_${String(i).padStart(5, '0')}`, workflowId: newId(), workflowName: 'pipeline', workflowVersion: 1, userName: account.name, status, reason: `filled (${status})`, parameters: {}, plan: {}, scheduleAt: null, stopRequested: false, createdAt },
-      ['load', 'work', 'save'].map((node) => ({ id: `${id}_${newId()}_${node}`, taskId: id, nodeId: node, name: node, status: status === 'succeeded' ? 'succeeded' : 'cancelled', reason: '', command: '', spec: {}, attempt: 1, cpu: 1, memMb: 64 })),
+      {
+        id,
+        projectId: project!.id,
+        name: `sample_${String(i).padStart(5, '0')}`,
+        workflowId: newId(),
+        workflowName: 'pipeline',
+        workflowVersion: 1,
+        userName: account.name,
+        status,
+        reason: `filled (${status})`,
+        parameters: {},
+        plan: {},
+        scheduleAt: null,
+        stopRequested: false,
+        createdAt,
+      },
+      ['load', 'work', 'save'].map((node) => ({
+        id: `${id}_${newId()}_${node}`,
+        taskId: id,
+        nodeId: node,
+        name: node,
+        status: status === 'succeeded' ? 'succeeded' : 'cancelled',
+        reason: '',
+        command: '',
+        spec: {},
+        attempt: 1,
+        cpu: 1,
+        memMb: 64,
+      })),
     );
   }
 }

@@ -201,7 +201,7 @@ export const CASES: SuiteCase[] = [
   {
     id: 'writable_stagedfiles',
     image: python,
-    command: "python -c 'f = open(\"bob.txt\", \"r+\")\nf.seek(8)\nf.write(\"Bob.    \")\nf.close()\n'",
+    command: 'python -c \'f = open("bob.txt", "r+")\nf.seek(8)\nf.write("Bob.    ")\nf.close()\n\'',
     staged: { 'bob.txt': 'whale.txt' },
     expect: fileOutput('outfile', 'bob.txt'),
   },

@@ -23,7 +23,10 @@ export interface ServerChild {
 /** Start `gdflow serve` as a child process and wait until it listens. */
 export function startServerProcess(dataDir: string, extra: string[] = []): Promise<ServerChild> {
   const [command, ...prefix] = cliCommand();
-  const child = spawn(command!, [...prefix, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extra], { cwd: repoRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command!, [...prefix, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extra], {
+    cwd: repoRoot(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   return new Promise((resolve, reject) => {

@@ -22,7 +22,7 @@ export async function liveProcesses(match: (cmdline: string) => boolean): Promis
 
 /** The nearest ancestor of `pid` whose command line contains `marker`. */
 export async function ancestorMatching(pid: number, marker: string): Promise<number | undefined> {
-  for (let current = pid; current > 1; ) {
+  for (let current = pid; current > 1;) {
     const stat = await readFile(`/proc/${current}/stat`, 'utf8');
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     if ((await readFile(`/proc/${ppid}/cmdline`, 'utf8')).includes(marker)) return ppid;

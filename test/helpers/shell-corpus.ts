@@ -28,9 +28,33 @@ const MEMBERS: { member: string; values: string[] }[] = [
   {
     member: 'parameters.x',
     values: [
-      '$(touch PWNED)', '`touch PWNED`', '; touch PWNED', "' ; touch PWNED ; '", '" ; touch PWNED ; "', '\\"$(touch PWNED)\\"', '\ntouch PWNED',
-      '$((1+1))', '*', 'a b', '${IFS}', "'", '"', '\\', 'a\\', "it's", '$HOME', '}', ')', '!', '~', 'a\tb', "$'\\x27'", 'a[$(touch PWNED)]',
-      'x[`touch PWNED`]', 'héllo wörld 你好', 'a\r\nb',
+      '$(touch PWNED)',
+      '`touch PWNED`',
+      '; touch PWNED',
+      "' ; touch PWNED ; '",
+      '" ; touch PWNED ; "',
+      '\\"$(touch PWNED)\\"',
+      '\ntouch PWNED',
+      '$((1+1))',
+      '*',
+      'a b',
+      '${IFS}',
+      "'",
+      '"',
+      '\\',
+      'a\\',
+      "it's",
+      '$HOME',
+      '}',
+      ')',
+      '!',
+      '~',
+      'a\tb',
+      "$'\\x27'",
+      'a[$(touch PWNED)]',
+      'x[`touch PWNED`]',
+      'héllo wörld 你好',
+      'a\r\nb',
     ],
   },
   { member: 'parameters.n', values: ['42', '-7', '+3', '0', '4 2', '1e3', '0x1f'] },
@@ -49,8 +73,7 @@ export function shellCaseGenerator(seed: number): () => LexCase {
   const int = (n: number): number => Math.floor(random() * n);
   const chance = (p: number): boolean => random() < p;
   const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
-  const many = (min: number, max: number, make: () => string, join = ''): string =>
-    Array.from({ length: min + int(max - min + 1) }, make).join(join);
+  const many = (min: number, max: number, make: () => string, join = ''): string => Array.from({ length: min + int(max - min + 1) }, make).join(join);
   const backslashed = (text: string): string => text.replace(/[\\`$]/g, (c) => `\\${c}`);
 
   let values: UserValue[] = [];
@@ -63,29 +86,100 @@ export function shellCaseGenerator(seed: number): () => LexCase {
   };
   const plain = (): string => pick(['a', 'b1', '-o', '--out=', 'x=', '=', 'k', '.', '/tmp/f', '*', '~', '%s', '1', 'esac', 'case', 'in']);
   const dollarThing = (d: number): string =>
-    pick([() => `$${value()}`, () => `$v${value()}`, () => '$HOME', () => '$', () => `$(${cmd(d + 1)})`, () => `$((${arith(d + 1)}))`,
-      () => `$[${arith(d + 1)}]`, () => `\${v:-${paramBody(d + 1)}}`, () => `$'${ansiBody()}'`, () => `$"${dqBody(d + 1)}"`, () => '$1x'])();
+    pick([
+      () => `$${value()}`,
+      () => `$v${value()}`,
+      () => '$HOME',
+      () => '$',
+      () => `$(${cmd(d + 1)})`,
+      () => `$((${arith(d + 1)}))`,
+      () => `$[${arith(d + 1)}]`,
+      () => `\${v:-${paramBody(d + 1)}}`,
+      () => `$'${ansiBody()}'`,
+      () => `$"${dqBody(d + 1)}"`,
+      () => '$1x',
+    ])();
   const dqBody = (d: number): string =>
     many(0, 4, () => {
       if (chance(0.05)) return pick([() => `\\${value()}`, () => (d < 3 ? `\`${backslashed(cmd(d + 1))}\`` : '`x`')])();
-      return pick([value, value, plain, () => ' ', () => "'", () => '\\"', () => '\\\\', () => '#', () => '(', () => ')', () => '}', () => '\n',
-        () => (d < 3 ? dollarThing(d) : '$x')])();
+      return pick([
+        value,
+        value,
+        plain,
+        () => ' ',
+        () => "'",
+        () => '\\"',
+        () => '\\\\',
+        () => '#',
+        () => '(',
+        () => ')',
+        () => '}',
+        () => '\n',
+        () => (d < 3 ? dollarThing(d) : '$x'),
+      ])();
     });
   const sqBody = (): string => many(0, 3, () => pick([value, value, plain, () => '"', () => '\\', () => '$(x)', () => '`', () => ' ', () => '\n'])());
   const ansiBody = (): string => many(0, 3, () => pick([value, plain, () => "\\'", () => '\\n', () => '\\\\', () => '"', () => ' '])());
   const paramBody = (d: number): string =>
-    many(0, 3, () => pick([plain, value, () => `'${sqBody()}'`, () => `"${d < 3 ? dqBody(d + 1) : 'x'}"`, () => "'", () => '$x',
-      () => (d < 3 ? `$(${cmd(d + 1)})` : '$(x)'), () => '\\}', () => ' '])());
+    many(0, 3, () =>
+      pick([
+        plain,
+        value,
+        () => `'${sqBody()}'`,
+        () => `"${d < 3 ? dqBody(d + 1) : 'x'}"`,
+        () => "'",
+        () => '$x',
+        () => (d < 3 ? `$(${cmd(d + 1)})` : '$(x)'),
+        () => '\\}',
+        () => ' ',
+      ])(),
+    );
   const arith = (d: number): string =>
-    many(1, 5, () => pick([() => String(int(100)), () => ' + ', () => ' * ', value, value, () => '$x', () => 'x', () => ' ', () => `$${value()}`,
-      () => `x${value()}`, () => (d < 3 ? `(${arith(d + 1)})` : '(1)'), () => (d < 3 ? `$(${cmd(d + 1)})` : '$(x)'), () => '"1"', () => "'1'",
-      () => ')', () => '(', () => ']', () => '$((1))', () => '$[1]', () => '\\', () => '#',
-      () => (d < 3 ? `\`${backslashed(cmd(d + 1))}\`` : '`x`'), () => `"${value()}"`, () => `\${v:-${d < 3 ? paramBody(d + 1) : 'x'}}`])());
+    many(1, 5, () =>
+      pick([
+        () => String(int(100)),
+        () => ' + ',
+        () => ' * ',
+        value,
+        value,
+        () => '$x',
+        () => 'x',
+        () => ' ',
+        () => `$${value()}`,
+        () => `x${value()}`,
+        () => (d < 3 ? `(${arith(d + 1)})` : '(1)'),
+        () => (d < 3 ? `$(${cmd(d + 1)})` : '$(x)'),
+        () => '"1"',
+        () => "'1'",
+        () => ')',
+        () => '(',
+        () => ']',
+        () => '$((1))',
+        () => '$[1]',
+        () => '\\',
+        () => '#',
+        () => (d < 3 ? `\`${backslashed(cmd(d + 1))}\`` : '`x`'),
+        () => `"${value()}"`,
+        () => `\${v:-${d < 3 ? paramBody(d + 1) : 'x'}}`,
+      ])(),
+    );
   const part = (d: number): string => {
     if (chance(0.01)) return `\\${value()}`;
     if (chance(0.005)) return `\\${CLOSE}`;
-    const options: (() => string)[] = [value, value, value, plain, plain, () => `"${dqBody(d)}"`, () => `'${sqBody()}'`, () => '\\;',
-      () => '\\\n', () => '\\', () => `${value()}=`, () => `${value()}=1`];
+    const options: (() => string)[] = [
+      value,
+      value,
+      value,
+      plain,
+      plain,
+      () => `"${dqBody(d)}"`,
+      () => `'${sqBody()}'`,
+      () => '\\;',
+      () => '\\\n',
+      () => '\\',
+      () => `${value()}=`,
+      () => `${value()}=1`,
+    ];
     if (d < 3 && chance(0.02)) return `"\`${backslashed(cmd(d + 1))}\`"`;
     if (d < 3) {
       options.push(
@@ -102,15 +196,42 @@ export function shellCaseGenerator(seed: number): () => LexCase {
   const simple = (d: number): string => pick(['printf %s ', 'echo ', 'x=', ': ', 'test ', 'v=1 ', '', 'cat <<<', 'cat <<< ']) + many(0, 3, () => word(d), ' ');
   const delimiter = (): { raw: string; word: string } =>
     pick([
-      { raw: 'EOF', word: 'EOF' }, { raw: "'EOF'", word: 'EOF' }, { raw: '"EOF"', word: 'EOF' }, { raw: '\\EOF', word: 'EOF' },
-      { raw: 'E"O"F', word: 'EOF' }, { raw: '"E\\"F"', word: 'E"F' }, { raw: "'E", word: 'E' }, { raw: '', word: '' },
-      { raw: value(), word: 'EOF' }, { raw: `E${value()}`, word: 'EOF' }, { raw: 'EOF;', word: 'EOF' }, { raw: '\\', word: '' },
+      { raw: 'EOF', word: 'EOF' },
+      { raw: "'EOF'", word: 'EOF' },
+      { raw: '"EOF"', word: 'EOF' },
+      { raw: '\\EOF', word: 'EOF' },
+      { raw: 'E"O"F', word: 'EOF' },
+      { raw: '"E\\"F"', word: 'E"F' },
+      { raw: "'E", word: 'E' },
+      { raw: '', word: '' },
+      { raw: value(), word: 'EOF' },
+      { raw: `E${value()}`, word: 'EOF' },
+      { raw: 'EOF;', word: 'EOF' },
+      { raw: '\\', word: '' },
     ]);
   const heredocLine = (d: number): string =>
     chance(0.2)
       ? value()
-      : many(0, 3, () => pick([() => (chance(0.05) ? CLOSE : '$'), value, value, plain, () => ' ', () => '$HOME ', () => `$${value()}`, () => `\\${value()}`,
-          () => '\\\\', () => '$(x)', () => '`x`', () => '${x}', () => '$[1]', () => '\t', () => 'EOF', () => (d < 3 ? `$(${cmd(d + 1)})` : '$y')])());
+      : many(0, 3, () =>
+          pick([
+            () => (chance(0.05) ? CLOSE : '$'),
+            value,
+            value,
+            plain,
+            () => ' ',
+            () => '$HOME ',
+            () => `$${value()}`,
+            () => `\\${value()}`,
+            () => '\\\\',
+            () => '$(x)',
+            () => '`x`',
+            () => '${x}',
+            () => '$[1]',
+            () => '\t',
+            () => 'EOF',
+            () => (d < 3 ? `$(${cmd(d + 1)})` : '$y'),
+          ])(),
+        );
   const heredoc = (d: number): string => {
     const strip = chance(0.3);
     const { raw, word: end } = delimiter();

@@ -29,7 +29,10 @@ export async function waitForJob(account: TestAccount, taskId: string, nodeId: s
 }
 
 export async function upload(account: TestAccount, path: string, content: string | Buffer, owner = account.name): Promise<any> {
-  return account.api.json('PUT', `/accounts/${owner}/data${path.split('/').map(encodeURIComponent).join('/')}`, { body: Buffer.from(content), contentType: 'application/octet-stream' });
+  return account.api.json('PUT', `/accounts/${owner}/data${path.split('/').map(encodeURIComponent).join('/')}`, {
+    body: Buffer.from(content),
+    contentType: 'application/octet-stream',
+  });
 }
 
 export async function download(account: TestAccount, path: string, owner = account.name): Promise<string> {

@@ -46,7 +46,15 @@ export async function toolId(account: TestAccount, name: string, version: number
   return got.tools[0].configs._id as string;
 }
 
-const load = (id: string, enid: string, alias = id) => ({ node_id: id, app_id: '55128c58f6f4067d63b956b5', name: 'loaddata', alias, inputs: null, outputs: { data: { enid } }, parameters: null });
+const load = (id: string, enid: string, alias = id) => ({
+  node_id: id,
+  app_id: '55128c58f6f4067d63b956b5',
+  name: 'loaddata',
+  alias,
+  inputs: null,
+  outputs: { data: { enid } },
+  parameters: null,
+});
 const store = (id: string, enid: string, name = ' ') => ({
   node_id: id,
   app_id: '55128c94f6f4067d63b956b6',
@@ -63,7 +71,15 @@ export function pipelineConfigs(ids: { trim: string; align: string; stats: strin
     nodelist: [
       load('load_reads', 'reads_link', 'input reads'),
       load('load_ref', 'ref_link', 'reference'),
-      { node_id: 'trim_node', app_id: ids.trim, name: 'trim', alias: 'trim reads', inputs: { reads: [{ enid: 'reads_link' }] }, outputs: { trimmed: [{ enid: 'trimmed_link' }] }, parameters: { quality: { value: 25, variable: true } } },
+      {
+        node_id: 'trim_node',
+        app_id: ids.trim,
+        name: 'trim',
+        alias: 'trim reads',
+        inputs: { reads: [{ enid: 'reads_link' }] },
+        outputs: { trimmed: [{ enid: 'trimmed_link' }] },
+        parameters: { quality: { value: 25, variable: true } },
+      },
       {
         node_id: 'align_node',
         app_id: ids.align,
@@ -73,7 +89,15 @@ export function pipelineConfigs(ids: { trim: string; align: string; stats: strin
         outputs: { bam: [{ enid: 'bam_link' }] },
         parameters: { threads: { value: 2, variable: true } },
       },
-      { node_id: 'stats_node', app_id: ids.stats, name: 'stats', alias: 'stats', inputs: { bam: [{ enid: 'bam_link' }] }, outputs: { report: [{ enid: 'report_link' }] }, parameters: {} },
+      {
+        node_id: 'stats_node',
+        app_id: ids.stats,
+        name: 'stats',
+        alias: 'stats',
+        inputs: { bam: [{ enid: 'bam_link' }] },
+        outputs: { report: [{ enid: 'report_link' }] },
+        parameters: {},
+      },
       store('store_bam', 'bam_link'),
       store('store_report', 'report_link', '/results/report.txt'),
     ],
@@ -113,4 +137,3 @@ export async function singleToolWorkflow(account: TestAccount, name: string, def
   const put = await createWorkflow(account, name, configs);
   assert.equal(put.status, 200);
 }
-

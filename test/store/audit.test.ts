@@ -37,7 +37,17 @@ for (const backend of BACKENDS) {
       const before = Date.now() / 1000 - 1;
       const first = entry({ reason: 'x'.repeat(5000) });
       // The operator's entry (gdflow admin) has no client address.
-      const second = entry({ actorAccount: null, actorKeyId: null, actorUser: 'root', account: 'other', operation: 'RevokeKey', target: 'GDX', outcome: 'NotFound', reason: 'no such key', clientAddress: null });
+      const second = entry({
+        actorAccount: null,
+        actorKeyId: null,
+        actorUser: 'root',
+        account: 'other',
+        operation: 'RevokeKey',
+        target: 'GDX',
+        outcome: 'NotFound',
+        reason: 'no such key',
+        clientAddress: null,
+      });
       await store.recordAudit(first);
       await store.recordAudit(second);
       const all = await store.listAudit({});
@@ -52,12 +62,21 @@ for (const backend of BACKENDS) {
 
     it('filters by actor or subject account, by time, and keeps the newest when limited', async () => {
       await store.recordAudit(entry({ actorAccount: 'mallory', account: 'victim', outcome: 'AccessDenied' }));
-      assert.deepEqual((await store.listAudit({ account: 'mallory' })).map((e) => e.outcome), ['AccessDenied']);
-      assert.deepEqual((await store.listAudit({ account: 'victim' })).map((e) => e.actorAccount), ['mallory']);
+      assert.deepEqual(
+        (await store.listAudit({ account: 'mallory' })).map((e) => e.outcome),
+        ['AccessDenied'],
+      );
+      assert.deepEqual(
+        (await store.listAudit({ account: 'victim' })).map((e) => e.actorAccount),
+        ['mallory'],
+      );
       assert.deepEqual(await store.listAudit({ since: Date.now() / 1000 + 3600 }), []);
       const last = await store.listAudit({ limit: 2 });
       const all = await store.listAudit({});
-      assert.deepEqual(last.map((e) => e.id), all.slice(-2).map((e) => e.id));
+      assert.deepEqual(
+        last.map((e) => e.id),
+        all.slice(-2).map((e) => e.id),
+      );
     });
 
     it('commits an entry with its transaction, and drops it with one that rolls back', async () => {
@@ -78,10 +97,16 @@ for (const backend of BACKENDS) {
     it('records a write given its entry, naming the version a create took; a refused write leaves none', async () => {
       const created = entry({ operation: 'CreateTool', target: 'auditor/default/audited' });
       const tool = await store.createTool({ projectId: project.id, name: 'audited', description: '', visibility: 'private' }, created);
-      assert.deepEqual((await byRequest(created.requestId)).map((e) => e.target), [`auditor/default/audited:${tool.version}`]);
+      assert.deepEqual(
+        (await byRequest(created.requestId)).map((e) => e.target),
+        [`auditor/default/audited:${tool.version}`],
+      );
 
       const conflict = entry({ operation: 'CreateTool' });
-      await assert.rejects(store.createTool({ projectId: project.id, name: 'audited', description: '', visibility: 'private', expectedVersion: 7 }, conflict), VersionConflict);
+      await assert.rejects(
+        store.createTool({ projectId: project.id, name: 'audited', description: '', visibility: 'private', expectedVersion: 7 }, conflict),
+        VersionConflict,
+      );
       assert.deepEqual(await byRequest(conflict.requestId), []);
 
       const workflow = await store.createWorkflow({ projectId: project.id, name: 'pinning', description: '', visibility: 'private' });
@@ -92,7 +117,10 @@ for (const backend of BACKENDS) {
 
       const revoked = entry({ operation: 'RevokeKey' });
       const account = (await store.getAccount('auditor'))!;
-      const key = await store.createAccessKey({ id: `GDAUDIT${backend.name}`, secret: 's', accountId: account.id, userName: 'u' }, entry({ operation: 'CreateKey' }));
+      const key = await store.createAccessKey(
+        { id: `GDAUDIT${backend.name}`, secret: 's', accountId: account.id, userName: 'u' },
+        entry({ operation: 'CreateKey' }),
+      );
       await store.revokeAccessKey(key.id, revoked);
       assert.equal((await byRequest(revoked.requestId)).length, 1);
     });

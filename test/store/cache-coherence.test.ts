@@ -50,7 +50,10 @@ for (const backend of BACKENDS) {
         const account = await a.createAccount('coherent');
         const project = await a.createProject(account.id, 'default');
         const tool = await a.createTool({ projectId: project.id, name: 'cached', description: '', visibility: 'private' });
-        const project2 = await seenWithin(() => b.getProject('coherent', 'default'), (p) => p !== undefined);
+        const project2 = await seenWithin(
+          () => b.getProject('coherent', 'default'),
+          (p) => p !== undefined,
+        );
         report(t, 'a new project', project2);
 
         // B reads and caches the tool: a second read is the same object, not a new query. (Once B has
@@ -62,9 +65,15 @@ for (const backend of BACKENDS) {
 
         for (let round = 1; round <= 3; round++) {
           await a.putTool(tool.id, { configs: { round }, category: '', status: 'checked' });
-          const ms = await seenWithin(() => b.getTool(project.id, 'cached', 1), (seen) => (seen?.configs as { round?: number } | null)?.round === round);
+          const ms = await seenWithin(
+            () => b.getTool(project.id, 'cached', 1),
+            (seen) => (seen?.configs as { round?: number } | null)?.round === round,
+          );
           report(t, `PutTool ${round}`, ms);
-          const listed = await seenWithin(() => b.listTools(project.id), (tools) => (tools[0]?.configs as { round?: number } | null)?.round === round);
+          const listed = await seenWithin(
+            () => b.listTools(project.id),
+            (tools) => (tools[0]?.configs as { round?: number } | null)?.round === round,
+          );
           assert.ok(listed <= BOUND_MS);
         }
       });
@@ -72,13 +81,19 @@ for (const backend of BACKENDS) {
       it('refuses a key revoked through the other store', async (t) => {
         const account = (await a.getAccount('coherent'))!;
         const key = await a.createAccessKey({ id: `GDCOHERENT${variant.listen ? 'L' : 'P'}`, secret: 's', accountId: account.id, userName: 'u' });
-        const active = await seenWithin(() => b.getAccessKey(key.id), (k) => k?.status === 'active');
+        const active = await seenWithin(
+          () => b.getAccessKey(key.id),
+          (k) => k?.status === 'active',
+        );
         assert.ok(active <= BOUND_MS);
         // What is cached is what was read (unless a notification of an earlier write has dropped it since).
         assert.notEqual(b.peekAccessKey?.(key.id)?.status, 'revoked');
 
         assert.equal(await a.revokeAccessKey(key.id), true);
-        const ms = await seenWithin(() => b.getAccessKey(key.id), (k) => k?.status === 'revoked');
+        const ms = await seenWithin(
+          () => b.getAccessKey(key.id),
+          (k) => k?.status === 'revoked',
+        );
         report(t, 'a revoked key', ms);
         // The server's check that does not wait (peek) no longer finds the key active either.
         assert.notEqual(b.peekAccessKey?.(key.id)?.status, 'active');

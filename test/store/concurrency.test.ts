@@ -63,7 +63,9 @@ for (const backend of BACKENDS) {
           const [first, second] = i % 2 === 0 ? [a, b] : [b, a];
           const [running, failed] = await Promise.all([
             first.updateTask(task.id, { status: 'running', reason: 'started' }, ['queued']),
-            second.applyChanges({ relaxed: i % 3 === 0, tasks: [{ id: task.id, patch: { status: 'failed', reason: 'failed' }, expect: ['queued'] }] }).then(async () => (await b.getTask(task.id))!.status === 'failed'),
+            second
+              .applyChanges({ relaxed: i % 3 === 0, tasks: [{ id: task.id, patch: { status: 'failed', reason: 'failed' }, expect: ['queued'] }] })
+              .then(async () => (await b.getTask(task.id))!.status === 'failed'),
           ]);
           return { task, running, failed };
         }),
@@ -106,9 +108,14 @@ for (const backend of BACKENDS) {
         Array.from({ length: 40 }, (_, i) => {
           const forward = i % 2 === 0;
           const store = forward ? a : b;
-          const op: Promise<boolean | undefined> = i % 4 < 2
-            ? store.updateJob(job.id, forward ? { status: 'running' } : { status: 'queued' }, [forward ? 'queued' : 'running'])
-            : store.applyChanges({ jobs: [{ id: job.id, taskId: input.id, patch: { status: forward ? 'running' : 'queued' }, expect: [forward ? 'queued' : 'running'] }] }).then(() => undefined);
+          const op: Promise<boolean | undefined> =
+            i % 4 < 2
+              ? store.updateJob(job.id, forward ? { status: 'running' } : { status: 'queued' }, [forward ? 'queued' : 'running'])
+              : store
+                  .applyChanges({
+                    jobs: [{ id: job.id, taskId: input.id, patch: { status: forward ? 'running' : 'queued' }, expect: [forward ? 'queued' : 'running'] }],
+                  })
+                  .then(() => undefined);
           return op.then((won) => {
             if (won) wins++;
           });
@@ -127,21 +134,32 @@ for (const backend of BACKENDS) {
       assert.ok(total > 0);
     });
 
-    it('allocates unique, gap-free versions to 200 creates of one name through two stores at once (more than retrying alone survives)', { timeout: 60_000 }, async () => {
-      for (const kind of ['tool', 'workflow'] as const) {
-        const base = { projectId: project.id, name: `storm-${kind}`, description: '', visibility: 'private' as const };
-        const created = await Promise.all(
-          Array.from({ length: 200 }, (_, i) => {
-            const store = i % 2 === 0 ? a : b;
-            return kind === 'tool' ? store.createTool(base) : store.createWorkflow(base);
-          }),
-        );
-        const versions = created.map((c) => c.version).sort((x, y) => x - y);
-        assert.deepEqual(versions, Array.from({ length: 200 }, (_, i) => i + 1), kind);
-        const stored = kind === 'tool' ? await b.getToolVersions(project.id, base.name) : await b.getWorkflowVersions(project.id, base.name);
-        assert.deepEqual(stored.map((s) => s.version), versions);
-      }
-    });
+    it(
+      'allocates unique, gap-free versions to 200 creates of one name through two stores at once (more than retrying alone survives)',
+      { timeout: 60_000 },
+      async () => {
+        for (const kind of ['tool', 'workflow'] as const) {
+          const base = { projectId: project.id, name: `storm-${kind}`, description: '', visibility: 'private' as const };
+          const created = await Promise.all(
+            Array.from({ length: 200 }, (_, i) => {
+              const store = i % 2 === 0 ? a : b;
+              return kind === 'tool' ? store.createTool(base) : store.createWorkflow(base);
+            }),
+          );
+          const versions = created.map((c) => c.version).sort((x, y) => x - y);
+          assert.deepEqual(
+            versions,
+            Array.from({ length: 200 }, (_, i) => i + 1),
+            kind,
+          );
+          const stored = kind === 'tool' ? await b.getToolVersions(project.id, base.name) : await b.getWorkflowVersions(project.id, base.name);
+          assert.deepEqual(
+            stored.map((s) => s.version),
+            versions,
+          );
+        }
+      },
+    );
 
     it('never changes a tool version after a concurrent PutWorkflow pinned it', { timeout: 60_000 }, async () => {
       const rounds = 15;

@@ -96,9 +96,15 @@ for (const backend of BACKENDS) {
     it('keeps versions unique and gap-free under concurrent creation', async () => {
       const base = { projectId: project.id, name: 'concurrent', description: '', visibility: 'private' as const };
       const created = await Promise.all(Array.from({ length: 30 }, () => store.createTool(base)));
-      assert.deepEqual(created.map((t) => t.version).sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 1));
+      assert.deepEqual(
+        created.map((t) => t.version).sort((a, b) => a - b),
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
       const workflows = await Promise.all(Array.from({ length: 10 }, () => store.createWorkflow({ ...base, name: 'wfconcurrent' })));
-      assert.deepEqual(workflows.map((w) => w.version).sort((a, b) => a - b), Array.from({ length: 10 }, (_, i) => i + 1));
+      assert.deepEqual(
+        workflows.map((w) => w.version).sort((a, b) => a - b),
+        Array.from({ length: 10 }, (_, i) => i + 1),
+      );
     });
 
     it('stores a definition and reads it back byte for byte', async () => {
@@ -138,11 +144,14 @@ for (const backend of BACKENDS) {
     it('lists tools and workflows ordered by name and version', async () => {
       const tools = await store.listTools(project.id);
       const keys = tools.map((t) => `${t.name}:${t.version}`);
-      assert.deepEqual(keys, [...keys].sort((a, b) => {
-        const [an, av] = a.split(':');
-        const [bn, bv] = b.split(':');
-        return an! < bn! ? -1 : an! > bn! ? 1 : Number(av) - Number(bv);
-      }));
+      assert.deepEqual(
+        keys,
+        [...keys].sort((a, b) => {
+          const [an, av] = a.split(':');
+          const [bn, bv] = b.split(':');
+          return an! < bn! ? -1 : an! > bn! ? 1 : Number(av) - Number(bv);
+        }),
+      );
     });
 
     it('saves run templates and clears them when the configuration changes', async () => {
@@ -166,8 +175,17 @@ for (const backend of BACKENDS) {
       await store.createTask(doomed, jobsFor(doomed.id, ['a']));
       const parts = { v: 1, command: 'x' };
       const hashes = { 'outputs/out/x.txt': { sha256: 'f'.repeat(64), size: 3, mtimeMs: 1_700_000_000_123.5 } };
-      const ended = (endedAt: number, status: JobStatus = 'succeeded') => ({ status, endedAt, cacheKey: 'k1', cacheParts: parts, cacheLookup: 'miss' as const, outputStamps: hashes });
-      const attempts = [{ attempt: 1, outcome: 'out_of_memory', exitCode: 137, reason: 'out of memory', memMb: 100, peakRssBytes: null, startedAt: 1, endedAt: 2 }];
+      const ended = (endedAt: number, status: JobStatus = 'succeeded') => ({
+        status,
+        endedAt,
+        cacheKey: 'k1',
+        cacheParts: parts,
+        cacheLookup: 'miss' as const,
+        outputStamps: hashes,
+      });
+      const attempts = [
+        { attempt: 1, outcome: 'out_of_memory', exitCode: 137, reason: 'out of memory', memMb: 100, peakRssBytes: null, startedAt: 1, endedAt: 2 },
+      ];
       await store.applyChanges({
         jobs: [
           { id: `${mine.id}.a`, taskId: mine.id, patch: ended(10) },
@@ -180,20 +198,35 @@ for (const backend of BACKENDS) {
       });
       await store.updateTask(doomed.id, { deleteRequested: true });
       const found = await store.findCachedJobs('contract', 'k1', 8);
-      assert.deepEqual(found.map((j) => j.id), [`${mine.id}.b`, `${mine.id}.a`]);
+      assert.deepEqual(
+        found.map((j) => j.id),
+        [`${mine.id}.b`, `${mine.id}.a`],
+      );
       assert.deepEqual(found[0]!.attempts, attempts);
       assert.equal(found[0]!.memMb, 200);
       assert.deepEqual(found[0]!.cacheParts, parts);
       assert.deepEqual(found[0]!.outputStamps, hashes);
       assert.equal(found[0]!.cacheLookup, 'miss');
-      assert.deepEqual((await store.findCachedJobs('contract', 'k1', 1)).map((j) => j.id), [`${mine.id}.b`]);
+      assert.deepEqual(
+        (await store.findCachedJobs('contract', 'k1', 1)).map((j) => j.id),
+        [`${mine.id}.b`],
+      );
       assert.deepEqual(await store.findCachedJobs('contract', 'nokey', 8), []);
-      assert.deepEqual((await store.findCachedJobs('contract_other', 'k1', 8)).map((j) => j.id), [`${theirs.id}.a`]);
+      assert.deepEqual(
+        (await store.findCachedJobs('contract_other', 'k1', 8)).map((j) => j.id),
+        [`${theirs.id}.a`],
+      );
       // Many keys in one query: the same jobs, newest first, at most limitPerKey of each key.
       const byKeys = await store.findCachedJobsByKeys('contract', ['k1', 'k2', 'nokey', 'k1'], 8);
-      assert.deepEqual(byKeys.map((j) => j.id), [`${mine.id}.d`, `${mine.id}.b`, `${mine.id}.a`]);
+      assert.deepEqual(
+        byKeys.map((j) => j.id),
+        [`${mine.id}.d`, `${mine.id}.b`, `${mine.id}.a`],
+      );
       assert.deepEqual(byKeys[1]!.outputStamps, hashes);
-      assert.deepEqual((await store.findCachedJobsByKeys('contract', ['k1', 'k2'], 1)).map((j) => j.id), [`${mine.id}.d`, `${mine.id}.b`]);
+      assert.deepEqual(
+        (await store.findCachedJobsByKeys('contract', ['k1', 'k2'], 1)).map((j) => j.id),
+        [`${mine.id}.d`, `${mine.id}.b`],
+      );
       assert.deepEqual(await store.findCachedJobsByKeys('contract', [], 8), []);
       // A job created ended (a hit decided at activation) has its end written with its row, and its event.
       const rerun = taskInput('cachekeysrerun');
@@ -203,10 +236,26 @@ for (const backend of BACKENDS) {
       await store.createTask(rerun, [{ ...planned!, name: 'toolrerun', status: 'succeeded', reason: 'from the call cache', ended: { ...end, ...cached } }]);
       const created = (await store.getJob(`${rerun.id}.a`))!;
       assert.deepEqual(
-        { status: created.status, attempt: created.attempt, exitCode: created.exitCode, startedAt: created.startedAt, endedAt: created.endedAt, attempts: created.attempts },
+        {
+          status: created.status,
+          attempt: created.attempt,
+          exitCode: created.exitCode,
+          startedAt: created.startedAt,
+          endedAt: created.endedAt,
+          attempts: created.attempts,
+        },
         { status: 'succeeded', ...end },
       );
-      assert.deepEqual({ cacheKey: created.cacheKey, cacheParts: created.cacheParts, cachedFrom: created.cachedFrom, cacheLookup: created.cacheLookup, outputStamps: created.outputStamps }, cached);
+      assert.deepEqual(
+        {
+          cacheKey: created.cacheKey,
+          cacheParts: created.cacheParts,
+          cachedFrom: created.cachedFrom,
+          cacheLookup: created.cacheLookup,
+          outputStamps: created.outputStamps,
+        },
+        cached,
+      );
       assert.deepEqual(
         (await store.taskEvents(rerun.id)).filter((e) => e.jobId !== null).map((e) => [e.jobId, e.from, e.to, e.reason]),
         [[`${rerun.id}.a`, null, 'succeeded', 'from the call cache']],
@@ -214,8 +263,14 @@ for (const backend of BACKENDS) {
       const hit = (await store.getJob(`${mine.id}.d`))!;
       assert.equal(hit.cachedFrom, `${mine.id}.a`);
       // tool0 is node a's tool: jobsFor names tools by position.
-      assert.deepEqual((await store.keyedJobsOfTool('contract', 'tool2', 10)).map((j) => j.id), [`${mine.id}.c`]);
-      assert.deepEqual((await store.keyedJobsOfTool('contract', 'tool0', 10)).map((j) => j.id), [`${mine.id}.a`]);
+      assert.deepEqual(
+        (await store.keyedJobsOfTool('contract', 'tool2', 10)).map((j) => j.id),
+        [`${mine.id}.c`],
+      );
+      assert.deepEqual(
+        (await store.keyedJobsOfTool('contract', 'tool0', 10)).map((j) => j.id),
+        [`${mine.id}.a`],
+      );
 
       assert.equal(await store.getContentHash('contract', '/in/a.fq'), undefined);
       const hash = { sha256: 'a'.repeat(64), size: 5_000_000_000, mtimeMs: 1_700_000_000_000.25 };
@@ -242,7 +297,15 @@ for (const backend of BACKENDS) {
       const t1 = nowSeconds();
       const created = (await store.getTask(input.id))!;
       const { modifiedAt, ...rest } = created;
-      assert.deepEqual(rest, { ...input, accountName: 'contract', projectName: 'default', startedAt: null, endedAt: null, deleteRequested: false, heldBy: null });
+      assert.deepEqual(rest, {
+        ...input,
+        accountName: 'contract',
+        projectName: 'default',
+        startedAt: null,
+        endedAt: null,
+        deleteRequested: false,
+        heldBy: null,
+      });
       assert.ok(modifiedAt >= t0 && modifiedAt <= t1, `modifiedAt ${modifiedAt} not in [${t0}, ${t1}]`);
       assert.deepEqual(await store.getTask(input.id), created);
       assert.equal(await store.getTask(newId()), undefined);
@@ -324,7 +387,10 @@ for (const backend of BACKENDS) {
       assert.equal(await store.updateJob(a, { status: 'running', reason: 'no' }, ['waiting', 'running']), false);
       assert.deepEqual(await store.getJob(a), queued);
 
-      assert.equal(await store.updateJob(a, { status: 'running', startedAt: 1_700_000_010, attempt: 1, command: 'run a --again' }, ['waiting', 'queued']), true);
+      assert.equal(
+        await store.updateJob(a, { status: 'running', startedAt: 1_700_000_010, attempt: 1, command: 'run a --again' }, ['waiting', 'queued']),
+        true,
+      );
       // No status in the patch: the fields change, no event is written.
       assert.equal(await store.updateJob(a, { exitCode: 137, endedAt: 1_700_000_020 }), true);
       // The same status again is no transition either.
@@ -335,7 +401,15 @@ for (const backend of BACKENDS) {
 
       const job = (await store.getJob(a))!;
       assert.deepEqual(
-        { status: job.status, reason: job.reason, attempt: job.attempt, command: job.command, exitCode: job.exitCode, startedAt: job.startedAt, endedAt: job.endedAt },
+        {
+          status: job.status,
+          reason: job.reason,
+          attempt: job.attempt,
+          command: job.command,
+          exitCode: job.exitCode,
+          startedAt: job.startedAt,
+          endedAt: job.endedAt,
+        },
         { status: 'failed', reason: 'exit 137', attempt: 1, command: 'run a --again', exitCode: 137, startedAt: 1_700_000_010, endedAt: 1_700_000_020 },
       );
       assert.equal((await store.getJob(b))!.status, 'waiting');
@@ -352,7 +426,10 @@ for (const backend of BACKENDS) {
     it('updates a task, with and without an expected status', async () => {
       const input = taskInput('update-task');
       await store.createTask(input, []);
-      assert.equal(await store.updateTask(input.id, { status: 'running', reason: 'first job started', startedAt: 1_700_000_030 }, ['queued', 'scheduled']), true);
+      assert.equal(
+        await store.updateTask(input.id, { status: 'running', reason: 'first job started', startedAt: 1_700_000_030 }, ['queued', 'scheduled']),
+        true,
+      );
       const running = (await store.getTask(input.id))!;
       assert.equal(await store.updateTask(input.id, { status: 'stopped', reason: 'no' }, ['queued', 'scheduled']), false);
       assert.deepEqual(await store.getTask(input.id), running);
@@ -410,22 +487,13 @@ for (const backend of BACKENDS) {
 
         const jobA = (await store.getJob(a))!;
         const jobB = (await store.getJob(b))!;
-        assert.deepEqual(
-          [jobA.status, jobA.reason, jobA.startedAt, jobA.attempt, jobA.command],
-          ['running', 'started', 1_700_000_060, 0, 'run a'],
-        );
-        assert.deepEqual(
-          [jobB.status, jobB.reason, jobB.startedAt, jobB.attempt, jobB.command],
-          ['running', 'still running', 1_700_000_050, 2, 'run b again'],
-        );
+        assert.deepEqual([jobA.status, jobA.reason, jobA.startedAt, jobA.attempt, jobA.command], ['running', 'started', 1_700_000_060, 0, 'run a']);
+        assert.deepEqual([jobB.status, jobB.reason, jobB.startedAt, jobB.attempt, jobB.command], ['running', 'still running', 1_700_000_050, 2, 'run b again']);
         assert.ok(jobA.modifiedAt >= t0 && jobA.modifiedAt <= t1);
         assert.deepEqual(await store.getJob(c), cBefore);
         assert.deepEqual(await store.getTask(other.id), otherBefore);
         const after = (await store.getTask(task.id))!;
-        assert.deepEqual(
-          [after.status, after.reason, after.startedAt, after.stopRequested],
-          ['stopping', 'stop requested', 1_700_000_100, true],
-        );
+        assert.deepEqual([after.status, after.reason, after.startedAt, after.stopRequested], ['stopping', 'stop requested', 1_700_000_100, true]);
 
         // One event per status change, in the order the changes were made (jobs and tasks each).
         const events = await store.taskEvents(task.id);
@@ -484,7 +552,11 @@ for (const backend of BACKENDS) {
       const a = `${input.id}.a`;
       await assert.rejects(
         store.transaction(async (s) => {
-          await s.applyChanges({ relaxed: true, jobs: [{ id: a, taskId: input.id, patch: { status: 'queued' } }], tasks: [{ id: input.id, patch: { status: 'running' } }] });
+          await s.applyChanges({
+            relaxed: true,
+            jobs: [{ id: a, taskId: input.id, patch: { status: 'queued' } }],
+            tasks: [{ id: input.id, patch: { status: 'running' } }],
+          });
           throw new Error('boom');
         }),
         /boom/,
@@ -567,10 +639,16 @@ for (const backend of BACKENDS) {
         const id = await claimable('expiring');
         await claimAll('dying', 0.3);
         assert.equal((await store.getTask(id))!.heldBy, 'dying');
-        assert.deepEqual((await claimAll('heir')).filter((x) => x === id), []);
+        assert.deepEqual(
+          (await claimAll('heir')).filter((x) => x === id),
+          [],
+        );
         await new Promise((resolve) => setTimeout(resolve, 400));
         assert.equal((await store.getTask(id))!.heldBy, null, 'an expired lease holds nothing');
-        assert.deepEqual((await claimAll('heir')).filter((x) => x === id), [id]);
+        assert.deepEqual(
+          (await claimAll('heir')).filter((x) => x === id),
+          [id],
+        );
         assert.deepEqual(await store.renewLeases('dying', 30), [], 'the old owner cannot renew what was taken over');
         assert.ok((await store.renewLeases('heir', 30)).includes(id));
         await store.releaseTasks('heir', [id]);
@@ -583,7 +661,10 @@ for (const backend of BACKENDS) {
           await new Promise((resolve) => setTimeout(resolve, 200));
           assert.ok((await store.renewLeases('beating', 0.5)).includes(id));
         }
-        assert.deepEqual((await claimAll('other')).filter((x) => x === id), []);
+        assert.deepEqual(
+          (await claimAll('other')).filter((x) => x === id),
+          [],
+        );
         await store.releaseTasks('beating', [id]);
       });
 
@@ -644,11 +725,18 @@ for (const backend of BACKENDS) {
         assert.equal(jobs.get('c1')!.status, 'succeeded');
         assert.deepEqual(jobs.get('root')!.spec, { deps: [], node: 'root', children: 2 });
         assert.equal(jobs.get('root')!.cpu, 3);
-        assert.deepEqual(transitions(await store.taskEvents(held)).filter(([job]) => job === `${held}.c1`), [
-          [`${held}.c1`, 'queued', 'running', 'started'],
-          [`${held}.c1`, 'running', 'succeeded', 'done'],
-        ]);
-        assert.deepEqual((await store.listJobs(lost)).map((j) => j.nodeId), ['root'], 'nothing is added to a lost task');
+        assert.deepEqual(
+          transitions(await store.taskEvents(held)).filter(([job]) => job === `${held}.c1`),
+          [
+            [`${held}.c1`, 'queued', 'running', 'started'],
+            [`${held}.c1`, 'running', 'succeeded', 'done'],
+          ],
+        );
+        assert.deepEqual(
+          (await store.listJobs(lost)).map((j) => j.nodeId),
+          ['root'],
+          'nothing is added to a lost task',
+        );
       });
 
       it('records the provenance of stored items with their task (held tasks only), replaced by a later store, with the task status now', async () => {
@@ -744,7 +832,11 @@ for (const backend of BACKENDS) {
         const id = await claimable('digest', {}, ['a', 'b']);
         await claimAll('digester');
         const digest = `sha256:${'ab'.repeat(32)}`;
-        await store.applyChanges({ owner: 'digester', relaxed: true, jobs: [{ id: `${id}.a`, taskId: id, patch: { status: 'running', reason: 'started', imageDigest: digest } }] });
+        await store.applyChanges({
+          owner: 'digester',
+          relaxed: true,
+          jobs: [{ id: `${id}.a`, taskId: id, patch: { status: 'running', reason: 'started', imageDigest: digest } }],
+        });
         assert.equal((await store.getJob(`${id}.a`))!.imageDigest, digest);
         assert.equal((await store.getJob(`${id}.b`))!.imageDigest, null, 'null until a job runs in an image');
         await store.updateJob(`${id}.a`, { imageDigest: null });
@@ -786,14 +878,17 @@ for (const backend of BACKENDS) {
       const all = (await store.listTasks(listed.id, { limit: 100 })).tasks;
       assert.equal(all.length, 6);
       const paged: string[] = [];
-      for (let after: { createdAt: number; id: string } | undefined; ; ) {
+      for (let after: { createdAt: number; id: string } | undefined; ;) {
         const { tasks, total } = await store.listTasks(listed.id, { limit: 2, ...(after ? { after } : {}) });
         assert.equal(total, 6);
         paged.push(...tasks.map((t) => t.name));
         if (tasks.length < 2) break;
         after = { createdAt: tasks[1]!.createdAt, id: tasks[1]!.id };
       }
-      assert.deepEqual(paged, all.map((t) => t.name));
+      assert.deepEqual(
+        paged,
+        all.map((t) => t.name),
+      );
       assert.ok(paged.indexOf('listed-twin') >= 0 && Math.abs(paged.indexOf('listed-twin') - paged.indexOf('listed-2')) === 1);
       await store.deleteTask(twin.id);
     });
@@ -801,7 +896,13 @@ for (const backend of BACKENDS) {
     it('filters a task list by state and by a part of the name, with ranges and keyset pages', async () => {
       const listed = await store.createProject(project.accountId, 'task-filters');
       const base = 1_660_000_000;
-      const made: Array<[string, TaskStatus]> = [['Align_s1', 'running'], ['align_s2', 'queued'], ['qc_s1', 'running'], ['qc%_x', 'failed'], ['ALIGN_s3', 'succeeded']];
+      const made: Array<[string, TaskStatus]> = [
+        ['Align_s1', 'running'],
+        ['align_s2', 'queued'],
+        ['qc_s1', 'running'],
+        ['qc%_x', 'failed'],
+        ['ALIGN_s3', 'succeeded'],
+      ];
       for (const [i, [name, status]] of made.entries()) {
         await store.createTask(taskInput(name, { projectId: listed.id, status, createdAt: base + i }), []);
       }
@@ -831,7 +932,7 @@ for (const backend of BACKENDS) {
       for (const [i, status] of states.entries()) await store.createTask(taskInput(`last-${i}`, { projectId: listed.id, status, createdAt: base + i }), []);
       const walk = async (range: Omit<TaskRange, 'limit' | 'after'>, limit: number) => {
         const pages: Array<{ names: string[]; total: number | undefined; more: boolean }> = [];
-        for (let after: { createdAt: number; id: string } | undefined; ; ) {
+        for (let after: { createdAt: number; id: string } | undefined; ;) {
           const { tasks, total, more } = await store.listTasks(listed.id, { ...range, limit, ...(after ? { after } : {}) });
           pages.push({ names: tasks.map((t) => t.name), total, more });
           if (!more) return pages;
@@ -876,7 +977,12 @@ for (const backend of BACKENDS) {
       const kept = taskInput('kept');
       await store.createTask(doomed, jobsFor(doomed.id, ['a', 'b']));
       await store.createTask(kept, jobsFor(kept.id, ['a']));
-      await store.applyChanges({ jobs: [{ id: `${doomed.id}.a`, taskId: doomed.id, patch: { status: 'running' } }, { id: `${kept.id}.a`, taskId: kept.id, patch: { status: 'queued' } }] });
+      await store.applyChanges({
+        jobs: [
+          { id: `${doomed.id}.a`, taskId: doomed.id, patch: { status: 'running' } },
+          { id: `${kept.id}.a`, taskId: kept.id, patch: { status: 'queued' } },
+        ],
+      });
       assert.equal((await store.taskEvents(doomed.id)).length, 2);
       const keptJobs = await store.listJobs(kept.id);
       const keptEvents = await store.taskEvents(kept.id);
@@ -887,11 +993,18 @@ for (const backend of BACKENDS) {
       assert.equal(await store.getJob(`${doomed.id}.a`), undefined);
       assert.deepEqual(await store.taskEvents(doomed.id), []);
       assert.deepEqual(await store.jobStatusCounts([doomed.id]), new Map([[doomed.id, {}]]));
-      assert.equal((await store.listTasks(project.id, { limit: 1000 })).tasks.some((t) => t.id === doomed.id), false);
+      assert.equal(
+        (await store.listTasks(project.id, { limit: 1000 })).tasks.some((t) => t.id === doomed.id),
+        false,
+      );
       // Updates to what was deleted change nothing.
       assert.equal(await store.updateJob(`${doomed.id}.a`, { status: 'failed' }), false);
       assert.equal(await store.updateTask(doomed.id, { status: 'failed' }), false);
-      await store.applyChanges({ relaxed: true, jobs: [{ id: `${doomed.id}.b`, taskId: doomed.id, patch: { status: 'queued' } }], tasks: [{ id: doomed.id, patch: { status: 'failed' } }] });
+      await store.applyChanges({
+        relaxed: true,
+        jobs: [{ id: `${doomed.id}.b`, taskId: doomed.id, patch: { status: 'queued' } }],
+        tasks: [{ id: doomed.id, patch: { status: 'failed' } }],
+      });
       assert.equal(await store.getTask(doomed.id), undefined);
       assert.deepEqual(await store.taskEvents(doomed.id), []);
 
@@ -915,21 +1028,38 @@ for (const backend of BACKENDS) {
 
       await Promise.all([
         ...nodes.flatMap((n) => [
-          store.applyChanges({ relaxed: true, jobs: [{ id: jobId(n), taskId: input.id, patch: { status: 'queued', reason: `ready ${n}` }, expect: ['waiting'] }] }),
+          store.applyChanges({
+            relaxed: true,
+            jobs: [{ id: jobId(n), taskId: input.id, patch: { status: 'queued', reason: `ready ${n}` }, expect: ['waiting'] }],
+          }),
           store.createTool(tool),
         ]),
         ...sideTasks.map((t) => store.createTask(t, jobsFor(t.id, ['a']))),
       ]);
       const jobs = await store.listJobs(input.id);
-      assert.deepEqual(jobs.map((j: Job) => [j.nodeId, j.status, j.reason]).sort(), nodes.map((n) => [n, 'queued', `ready ${n}`]));
-      assert.deepEqual((await store.getToolVersions(project.id, 'relaxedmix')).map((t) => t.version), Array.from({ length: 20 }, (_, i) => i + 1));
+      assert.deepEqual(
+        jobs.map((j: Job) => [j.nodeId, j.status, j.reason]).sort(),
+        nodes.map((n) => [n, 'queued', `ready ${n}`]),
+      );
+      assert.deepEqual(
+        (await store.getToolVersions(project.id, 'relaxedmix')).map((t) => t.version),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
       for (const t of sideTasks) assert.deepEqual(transitions(await store.taskEvents(t.id)), [[null, null, 'queued', 'activated']]);
       const events = await store.taskEvents(input.id);
       assert.equal(events.length, 21);
-      assert.deepEqual(events.slice(1).map((e) => e.jobId).sort(), nodes.map(jobId));
+      assert.deepEqual(
+        events
+          .slice(1)
+          .map((e) => e.jobId)
+          .sort(),
+        nodes.map(jobId),
+      );
 
       // Durable writes after the relaxed ones.
-      await store.applyChanges({ jobs: nodes.map((n) => ({ id: jobId(n), taskId: input.id, patch: { status: 'running' as const }, expect: ['queued' as const] })) });
+      await store.applyChanges({
+        jobs: nodes.map((n) => ({ id: jobId(n), taskId: input.id, patch: { status: 'running' as const }, expect: ['queued' as const] })),
+      });
       assert.equal(await store.updateJob(jobId('n00'), { status: 'succeeded', exitCode: 0 }, ['running']), true);
       assert.equal((await store.createTool(tool)).version, 21);
       // And relaxed and durable changes mixed again.
@@ -939,13 +1069,16 @@ for (const backend of BACKENDS) {
         store.applyChanges({ relaxed: true, tasks: [{ id: input.id, patch: { status: 'failed', reason: 'n02 failed' }, expect: ['running'] }] }),
         store.createTool(tool),
       ]);
-      assert.equal((await store.updateTask(input.id, { stopRequested: true }, ['failed'])), true);
+      assert.equal(await store.updateTask(input.id, { stopRequested: true }, ['failed']), true);
       assert.deepEqual((await store.jobStatusCounts([input.id])).get(input.id), { running: 17, succeeded: 2, failed: 1 });
       const task = (await store.getTask(input.id))!;
       assert.deepEqual([task.status, task.reason, task.stopRequested], ['failed', 'n02 failed', true]);
       assert.equal((await store.getJob(jobId('n02')))!.exitCode, 1);
       assert.equal((await store.taskEvents(input.id)).length, 21 + 20 + 1 + 3);
-      assert.deepEqual((await store.getToolVersions(project.id, 'relaxedmix')).map((t) => t.version), Array.from({ length: 22 }, (_, i) => i + 1));
+      assert.deepEqual(
+        (await store.getToolVersions(project.id, 'relaxedmix')).map((t) => t.version),
+        Array.from({ length: 22 }, (_, i) => i + 1),
+      );
     });
   });
 }

@@ -227,7 +227,12 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
         return true;
       });
       const applied = (await admin.query<{ name: string }>('select name from gdflow_migrations order by name')).rows.map((r) => r.name);
-      assert.deepEqual(applied, Object.keys(MIGRATIONS).filter((name) => name < FILTERS).sort());
+      assert.deepEqual(
+        applied,
+        Object.keys(MIGRATIONS)
+          .filter((name) => name < FILTERS)
+          .sort(),
+      );
       // Once the owner has created it, the role's gdflow starts.
       await admin.query('create extension pg_trgm');
       const store = await openPostgresStore(limited.toString());
@@ -248,7 +253,10 @@ describe('migrations on PostgreSQL', { skip: skipWithout(postgresUnavailable()) 
       await client.connect();
       const { rows } = await client.query<{ name: string }>('select name from gdflow_migrations order by name');
       await client.end();
-      assert.deepEqual(rows.map((r) => r.name), Object.keys(MIGRATIONS).sort());
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        Object.keys(MIGRATIONS).sort(),
+      );
     } finally {
       for (const store of stores) await store.close();
     }

@@ -21,8 +21,35 @@ for (const backend of BACKENDS) {
     async function task(status: TaskStatus, jobs: JobStatus[]): Promise<string> {
       const id = newId();
       await store.createTask(
-        { id, projectId: project.id, name: `t${id}`, workflowId: newId(), workflowName: 'wf', workflowVersion: 1, userName: 'u', status, reason: '', parameters: {}, plan: {}, scheduleAt: null, stopRequested: false, createdAt: Date.now() / 1000 },
-        jobs.map((s, i) => ({ id: `${id}_${i}`, taskId: id, nodeId: `n${i}`, name: 'tool', status: s, reason: '', command: '', spec: {}, attempt: 0, cpu: 1, memMb: 1 })),
+        {
+          id,
+          projectId: project.id,
+          name: `t${id}`,
+          workflowId: newId(),
+          workflowName: 'wf',
+          workflowVersion: 1,
+          userName: 'u',
+          status,
+          reason: '',
+          parameters: {},
+          plan: {},
+          scheduleAt: null,
+          stopRequested: false,
+          createdAt: Date.now() / 1000,
+        },
+        jobs.map((s, i) => ({
+          id: `${id}_${i}`,
+          taskId: id,
+          nodeId: `n${i}`,
+          name: 'tool',
+          status: s,
+          reason: '',
+          command: '',
+          spec: {},
+          attempt: 0,
+          cpu: 1,
+          memMb: 1,
+        })),
       );
       return id;
     }

@@ -18,9 +18,15 @@ describe('the import graph of src/ (README, "Layout")', () => {
   it('is read from every source file, with type-only and re-exported imports', () => {
     assert.ok(graph.size > 300, `${graph.size} files`);
     const app = graph.get('server/app.ts') ?? [];
-    assert.ok(app.some((e) => e.to === 'fastify' && e.external), 'server/app.ts imports fastify');
+    assert.ok(
+      app.some((e) => e.to === 'fastify' && e.external),
+      'server/app.ts imports fastify',
+    );
     assert.ok(app.some((e) => e.to === 'server/errors.ts' && !e.typeOnly));
-    assert.ok((graph.get('server/start.ts') ?? []).some((e) => e.to === 'engine/index.ts'), 'server/start.ts imports the engine');
+    assert.ok(
+      (graph.get('server/start.ts') ?? []).some((e) => e.to === 'engine/index.ts'),
+      'server/start.ts imports the engine',
+    );
     assert.ok((graph.get('domain/tools/service.ts') ?? []).some((e) => e.to === 'store/store.ts'));
   });
 
@@ -43,38 +49,41 @@ describe('the import graph of src/ (README, "Layout")', () => {
 
 describe('the house rules themselves', () => {
   it('find a circle of any length, a file importing itself, and nothing in a tree', () => {
-    const circles = importCircles(graphOf({
-      'domain/a.ts': ['domain/b.ts'],
-      'domain/b.ts': ['domain/c.ts', 'store/x.ts'],
-      'domain/c.ts': ['domain/a.ts'],
-      'store/x.ts': ['store/x.ts'],
-      'store/y.ts': ['store/x.ts'],
-    }));
+    const circles = importCircles(
+      graphOf({
+        'domain/a.ts': ['domain/b.ts'],
+        'domain/b.ts': ['domain/c.ts', 'store/x.ts'],
+        'domain/c.ts': ['domain/a.ts'],
+        'store/x.ts': ['store/x.ts'],
+        'store/y.ts': ['store/x.ts'],
+      }),
+    );
     assert.deepEqual(circles, [['domain/a.ts', 'domain/b.ts', 'domain/c.ts'], ['store/x.ts']]);
     assert.deepEqual(importCircles(graphOf({ 'cli/a.ts': ['server/b.ts', 'domain/c.ts'], 'server/b.ts': ['domain/c.ts'], 'domain/c.ts': [] })), []);
   });
 
   it('find an import up the tiers and one between parts side by side, and allow one down', () => {
-    const found = upwardImports(graphOf({
-      'store/open.ts': ['config/config.ts', 'ids.ts'],
-      'store/x.ts': ['data/index.ts'],
-      'engine/a.ts': ['domain/b.ts', 'store/store.ts', 'contract/limits.ts'],
-      'config/config.ts': [],
-      'data/index.ts': [],
-    }));
-    assert.deepEqual(found, [
-      'store/open.ts -> config/config.ts (store is below config)',
-      'store/x.ts -> data/index.ts (store and data are side by side)',
-    ]);
+    const found = upwardImports(
+      graphOf({
+        'store/open.ts': ['config/config.ts', 'ids.ts'],
+        'store/x.ts': ['data/index.ts'],
+        'engine/a.ts': ['domain/b.ts', 'store/store.ts', 'contract/limits.ts'],
+        'config/config.ts': [],
+        'data/index.ts': [],
+      }),
+    );
+    assert.deepEqual(found, ['store/open.ts -> config/config.ts (store is below config)', 'store/x.ts -> data/index.ts (store and data are side by side)']);
   });
 
   it('find a route importing the app, the server entering the engine by a side door, the SDK importing the domain, and fastify in the domain', () => {
-    const found = otherViolations(graphOf({
-      'server/routes/tools.ts': ['server/app.ts', 'server/route-options.ts'],
-      'server/start.ts': ['engine/index.ts', 'engine/layout.ts'],
-      'client/client.ts': ['contract/routes.ts', 'data/names.ts', 'domain/names.ts'],
-      'domain/service.ts': ['fastify', 'kysely'],
-    }));
+    const found = otherViolations(
+      graphOf({
+        'server/routes/tools.ts': ['server/app.ts', 'server/route-options.ts'],
+        'server/start.ts': ['engine/index.ts', 'engine/layout.ts'],
+        'client/client.ts': ['contract/routes.ts', 'data/names.ts', 'domain/names.ts'],
+        'domain/service.ts': ['fastify', 'kysely'],
+      }),
+    );
     assert.deepEqual(found, [
       'client/client.ts -> domain/names.ts (the SDK imports only client/, contract/, signing/, data/names.ts)',
       'domain/service.ts imports fastify, which domain/ never does',

@@ -4,7 +4,10 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from
 import { errorText, t } from '../i18n.js';
 
 /** The result of an async load: re-run when `deps` change; `reload` runs it again. */
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+export function useLoad<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: unknown[],
+): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
   const [tick, setTick] = useState(0);
   // Started as soon as the component is in the page, not after the browser's next paint (as useEffect would).
@@ -47,7 +50,15 @@ export function Notice({ children }: { children: ComponentChildren }) {
 }
 
 /** A modal confirmation (the native dialog element: focus stays inside, Escape cancels). */
-export function Confirm({ open, title, message, confirmLabel, danger, onConfirm, onCancel }: {
+export function Confirm({
+  open,
+  title,
+  message,
+  confirmLabel,
+  danger,
+  onConfirm,
+  onCancel,
+}: {
   open: boolean;
   title: string;
   message: ComponentChildren;

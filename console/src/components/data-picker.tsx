@@ -10,7 +10,10 @@ export const pathOf = (name: string): string => name.slice(name.indexOf(':') + 1
 
 export async function listData(prefix: string, signal?: AbortSignal): Promise<DataItem[]> {
   const account = session()!.account;
-  const { items } = await api().json<{ items: DataItem[] }>('GET', `/accounts/${encodeURIComponent(account)}/data/`, { query: { prefix, limit: 10000 }, signal });
+  const { items } = await api().json<{ items: DataItem[] }>('GET', `/accounts/${encodeURIComponent(account)}/data/`, {
+    query: { prefix, limit: 10000 },
+    signal,
+  });
   return items;
 }
 
@@ -32,7 +35,8 @@ export function DataPicker({ formats, onPick, onClose }: { formats: string[]; on
         <input id="picker-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} spellcheck={false} autoFocus />
         {formats.length > 0 && (
           <label class="check">
-            <input type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} /> {t('Show every format (this input takes {f})', { f: formats.join(', ') })}
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} />{' '}
+            {t('Show every format (this input takes {f})', { f: formats.join(', ') })}
           </label>
         )}
       </div>

@@ -71,82 +71,90 @@ export function Graph({ view, selected, onSelect, states, onRendered }: GraphPro
   return (
     <div class="graph">
       <div class="graph-tools" role="toolbar" aria-label={t('Graph view')}>
-        <button type="button" onClick={() => step(-1)} aria-label={t('Zoom out')}>−</button>
-        <span class="zoom" aria-live="polite">{Math.round(scale * 100)}%</span>
-        <button type="button" onClick={() => step(1)} aria-label={t('Zoom in')}>+</button>
-        <button type="button" onClick={() => setZoom(1)}>100%</button>
-        <button type="button" onClick={fit}>{t('Fit')}</button>
+        <button type="button" onClick={() => step(-1)} aria-label={t('Zoom out')}>
+          −
+        </button>
+        <span class="zoom" aria-live="polite">
+          {Math.round(scale * 100)}%
+        </span>
+        <button type="button" onClick={() => step(1)} aria-label={t('Zoom in')}>
+          +
+        </button>
+        <button type="button" onClick={() => setZoom(1)}>
+          100%
+        </button>
+        <button type="button" onClick={fit}>
+          {t('Fit')}
+        </button>
         <span class="muted">{t('{n} nodes, {m} links', { n: view.nodes.length, m: view.edges.length })}</span>
         {states ? <Legend /> : <KindLegend />}
       </div>
       <div class="graph-box" ref={box} onWheel={onWheel}>
         {/* Drawn once its scale is known (the box is measured first, empty): the browser lays the drawing out once. */}
         {zoom !== undefined && (
-        <svg
-          width={layout.width * scale}
-          height={layout.height * scale}
-          viewBox={`0 0 ${layout.width} ${layout.height}`}
-          role="group"
-          aria-label={t('Workflow graph')}
-          data-nodes={view.nodes.length}
-        >
-          <defs>
-            <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-              <path d="M0,0L10,5L0,10z" class="arrow-head" />
-            </marker>
-          </defs>
-          <g class="edges">
-            {layout.edges.map((e, i) => (
-              <path key={i} d={pathOf(e.points)} class="edge" marker-end="url(#arrow)" />
-            ))}
-          </g>
-          <g class="edge-labels">
-            {layout.labels.map((l, i) => (
-              <text key={i} x={l.x} y={l.y + 4} class="edge-label" text-anchor="middle">
-                {l.text.length > 26 ? `${l.text.slice(0, 25)}…` : l.text}
-              </text>
-            ))}
-          </g>
-          <g class="nodes">
-            {view.nodes.map((node) => {
-              const p = layout.nodes.get(node.node_id);
-              if (!p) return null;
-              const [title, sub] = nodeLines(node);
-              const state = states?.[node.node_id];
-              const classes = ['node', `kind-${node.kind}`, state ? `st-${state}` : '', selected === node.node_id ? 'selected' : ''].join(' ');
-              const x = p.x - p.width / 2;
-              const y = p.y - NODE_HEIGHT / 2;
-              return (
-                <g
-                  key={node.node_id}
-                  class={classes}
-                  transform={`translate(${x.toFixed(1)},${y.toFixed(1)})`}
-                  tabindex={0}
-                  role="button"
-                  aria-pressed={selected === node.node_id}
-                  aria-label={`${title}, ${sub}${state ? `, ${t(state)}` : ''}`}
-                  data-node={node.node_id}
-                  onClick={() => select(node.node_id)}
-                  onKeyDown={(event) => {
-                    if (event.key === 'Enter' || event.key === ' ') {
-                      event.preventDefault();
-                      select(node.node_id);
-                    }
-                  }}
-                >
-                  <title>{`${node.node_id}: ${title} (${sub})${state ? ` — ${t(state)}` : ''}`}</title>
-                  <rect width={p.width} height={NODE_HEIGHT} rx={node.kind === 'tool' ? 6 : 20} />
-                  <text x={p.width / 2} y={19} class="node-title" text-anchor="middle">
-                    {clip(title, p.width)}
-                  </text>
-                  <text x={p.width / 2} y={35} class="node-sub" text-anchor="middle">
-                    {clip(sub, p.width)}
-                  </text>
-                </g>
-              );
-            })}
-          </g>
-        </svg>
+          <svg
+            width={layout.width * scale}
+            height={layout.height * scale}
+            viewBox={`0 0 ${layout.width} ${layout.height}`}
+            role="group"
+            aria-label={t('Workflow graph')}
+            data-nodes={view.nodes.length}>
+            <defs>
+              <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0,0L10,5L0,10z" class="arrow-head" />
+              </marker>
+            </defs>
+            <g class="edges">
+              {layout.edges.map((e, i) => (
+                <path key={i} d={pathOf(e.points)} class="edge" marker-end="url(#arrow)" />
+              ))}
+            </g>
+            <g class="edge-labels">
+              {layout.labels.map((l, i) => (
+                <text key={i} x={l.x} y={l.y + 4} class="edge-label" text-anchor="middle">
+                  {l.text.length > 26 ? `${l.text.slice(0, 25)}…` : l.text}
+                </text>
+              ))}
+            </g>
+            <g class="nodes">
+              {view.nodes.map((node) => {
+                const p = layout.nodes.get(node.node_id);
+                if (!p) return null;
+                const [title, sub] = nodeLines(node);
+                const state = states?.[node.node_id];
+                const classes = ['node', `kind-${node.kind}`, state ? `st-${state}` : '', selected === node.node_id ? 'selected' : ''].join(' ');
+                const x = p.x - p.width / 2;
+                const y = p.y - NODE_HEIGHT / 2;
+                return (
+                  <g
+                    key={node.node_id}
+                    class={classes}
+                    transform={`translate(${x.toFixed(1)},${y.toFixed(1)})`}
+                    tabindex={0}
+                    role="button"
+                    aria-pressed={selected === node.node_id}
+                    aria-label={`${title}, ${sub}${state ? `, ${t(state)}` : ''}`}
+                    data-node={node.node_id}
+                    onClick={() => select(node.node_id)}
+                    onKeyDown={(event) => {
+                      if (event.key === 'Enter' || event.key === ' ') {
+                        event.preventDefault();
+                        select(node.node_id);
+                      }
+                    }}>
+                    <title>{`${node.node_id}: ${title} (${sub})${state ? ` — ${t(state)}` : ''}`}</title>
+                    <rect width={p.width} height={NODE_HEIGHT} rx={node.kind === 'tool' ? 6 : 20} />
+                    <text x={p.width / 2} y={19} class="node-title" text-anchor="middle">
+                      {clip(title, p.width)}
+                    </text>
+                    <text x={p.width / 2} y={35} class="node-sub" text-anchor="middle">
+                      {clip(sub, p.width)}
+                    </text>
+                  </g>
+                );
+              })}
+            </g>
+          </svg>
         )}
       </div>
     </div>

@@ -42,7 +42,10 @@ function entriesBelow(items: DataItem[], prefix: string): { folders: Array<{ nam
       folders.set(folder, entry);
     }
   }
-  return { folders: [...folders].map(([name, e]) => ({ name, ...e })).sort((a, b) => a.name.localeCompare(b.name)), files: files.sort((a, b) => a.name.localeCompare(b.name)) };
+  return {
+    folders: [...folders].map(([name, e]) => ({ name, ...e })).sort((a, b) => a.name.localeCompare(b.name)),
+    files: files.sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 export function DataPage({ prefix: given }: { prefix: string }) {
@@ -58,7 +61,10 @@ export function DataPage({ prefix: given }: { prefix: string }) {
 
   const upload = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
-    const started = [...files].map((file) => ({ file, upload: { id: ++uploadIds, path: prefix + file.name, loaded: 0, total: file.size, state: 'uploading' as const, controller: new AbortController() } }));
+    const started = [...files].map((file) => ({
+      file,
+      upload: { id: ++uploadIds, path: prefix + file.name, loaded: 0, total: file.size, state: 'uploading' as const, controller: new AbortController() },
+    }));
     setUploads((all) => [...started.map((s) => s.upload), ...all]);
     await Promise.all(
       started.map(async ({ file, upload: u }) => {

@@ -28,7 +28,10 @@ export function RunForm({ name, version, owner }: { name: string; version?: numb
         v = [...workflows].reverse().find((w) => w.status === 'checked')?.version;
         if (v === undefined) throw new Error(t('Workflow {name} has no version that can run.', { name }));
       }
-      const { parameter } = await api().json<{ parameter: RunTemplate }>('GET', ownerPath(owner, `executable-workflows/${encodeURIComponent(name)}/`), { query: { workflow_version: v }, signal });
+      const { parameter } = await api().json<{ parameter: RunTemplate }>('GET', ownerPath(owner, `executable-workflows/${encodeURIComponent(name)}/`), {
+        query: { workflow_version: v },
+        signal,
+      });
       return { version: v, template: parameter };
     },
     [name, version, owner],
@@ -78,7 +81,13 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
     setBusy(true);
     try {
       const parameters = prepared(values);
-      const body = { workflow_name: name, workflow_version: version, ...(owner && owner !== session()?.account ? { workflow_owner: owner } : {}), ...(taskName.trim() ? { task_name: taskName.trim() } : {}), parameters };
+      const body = {
+        workflow_name: name,
+        workflow_version: version,
+        ...(owner && owner !== session()?.account ? { workflow_owner: owner } : {}),
+        ...(taskName.trim() ? { task_name: taskName.trim() } : {}),
+        parameters,
+      };
       const started = await api().json<{ task_id: string }>('POST', ownerPath(undefined, 'tasks/'), { json: body });
       navigate(href(['tasks', started.task_id]));
     } catch (error) {
@@ -97,7 +106,8 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
   return (
     <section>
       <nav class="crumbs" aria-label={t('Breadcrumbs')}>
-        <a href="#/workflows">{t('Workflows')}</a> / <a href={href(['workflows', name, version], owner ? { owner } : undefined)}>{name}</a> / <span>{t('Run')}</span>
+        <a href="#/workflows">{t('Workflows')}</a> / <a href={href(['workflows', name, version], owner ? { owner } : undefined)}>{name}</a> /{' '}
+        <span>{t('Run')}</span>
       </nav>
       <h1>{t('Run {name} v{v}', { name, v: version })}</h1>
       {template.description && <p class="muted">{template.description}</p>}
@@ -110,7 +120,15 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
         <ErrorBox error={failure} />
         <div class="field">
           <label for="task-name">{t('Task name')}</label>
-          <input id="task-name" value={taskName} onInput={(e) => (setTaskName(e.currentTarget.value), clearError('task-name'))} placeholder={t('generated when empty')} aria-invalid={errors['task-name'] !== undefined} aria-describedby={errors['task-name'] ? 'task-name-error' : undefined} spellcheck={false} />
+          <input
+            id="task-name"
+            value={taskName}
+            onInput={(e) => (setTaskName(e.currentTarget.value), clearError('task-name'))}
+            placeholder={t('generated when empty')}
+            aria-invalid={errors['task-name'] !== undefined}
+            aria-describedby={errors['task-name'] ? 'task-name-error' : undefined}
+            spellcheck={false}
+          />
           <FieldError id="task-name" errors={errors} />
         </div>
 
@@ -122,7 +140,8 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
               {input.alias || node} <code class="muted">{node}</code>
             </legend>
             <p class="hint" id={`in-${node}-hint`}>
-              {input.formats.length > 0 ? t('Formats: {f}.', { f: input.formats.join(', ') }) : t('Any format.')} {t('{min} to {max} item(s).', { min: input.minitems, max: input.maxitems })}
+              {input.formats.length > 0 ? t('Formats: {f}.', { f: input.formats.join(', ') }) : t('Any format.')}{' '}
+              {t('{min} to {max} item(s).', { min: input.minitems, max: input.maxitems })}
               {input.required ? ` ${t('Required.')}` : ''}
             </p>
             {input.data.map((item, i) => (
@@ -143,7 +162,10 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
                     clearError(inputId(node, i));
                   }}
                 />
-                <button type="button" onClick={() => setPicking({ node, index: i })} aria-label={t('Choose from the data store for {input}, item {n}', { input: input.alias || node, n: i + 1 })}>
+                <button
+                  type="button"
+                  onClick={() => setPicking({ node, index: i })}
+                  aria-label={t('Choose from the data store for {input}, item {n}', { input: input.alias || node, n: i + 1 })}>
                   {t('Choose…')}
                 </button>
                 {input.data.length > Math.max(1, input.minitems) && (
@@ -155,7 +177,10 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
               </div>
             ))}
             {input.data.length < input.maxitems && (
-              <button type="button" class="small" onClick={() => update((d) => void d.Inputs[node]!.data.push({ ...structuredClone(template.Inputs[node]!.data[0] ?? { name: '' }), name: '' }))}>
+              <button
+                type="button"
+                class="small"
+                onClick={() => update((d) => void d.Inputs[node]!.data.push({ ...structuredClone(template.Inputs[node]!.data[0] ?? { name: '' }), name: '' }))}>
                 {t('Add an item')}
               </button>
             )}
@@ -251,19 +276,48 @@ function FieldError({ id, errors }: { id: string; errors: Errors }) {
 }
 
 const kindOf = (type: string): 'integer' | 'number' | 'flag' | 'string' =>
-  ['integer', 'int'].includes(type) ? 'integer' : ['number', 'float'].includes(type) ? 'number' : ['flag', 'boolean', 'bool'].includes(type) ? 'flag' : 'string';
+  ['integer', 'int'].includes(type)
+    ? 'integer'
+    : ['number', 'float'].includes(type)
+      ? 'number'
+      : ['flag', 'boolean', 'bool'].includes(type)
+        ? 'flag'
+        : 'string';
 
-function ParameterField({ id, name, spec, error, onChange }: { id: string; name: string; spec: TemplateParameter; error: string | undefined; onChange: (value: unknown) => void }) {
+function ParameterField({
+  id,
+  name,
+  spec,
+  error,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  spec: TemplateParameter;
+  error: string | undefined;
+  onChange: (value: unknown) => void;
+}) {
   const kind = kindOf(spec.type);
   const fixed = spec.variable === false;
   const hintId = `${id}-hint`;
-  const describedBy = [spec.hint || fixed || spec.minvalue !== undefined || spec.maxvalue !== undefined ? hintId : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const range = spec.minvalue !== undefined || spec.maxvalue !== undefined ? t('From {min} to {max}.', { min: spec.minvalue ?? '−∞', max: spec.maxvalue ?? '∞' }) : '';
+  const describedBy =
+    [spec.hint || fixed || spec.minvalue !== undefined || spec.maxvalue !== undefined ? hintId : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') ||
+    undefined;
+  const range =
+    spec.minvalue !== undefined || spec.maxvalue !== undefined ? t('From {min} to {max}.', { min: spec.minvalue ?? '−∞', max: spec.maxvalue ?? '∞' }) : '';
   const typeLabel = t(kind);
   if (kind === 'flag') {
     return (
       <div class="field check">
-        <input id={id} type="checkbox" checked={spec.value === true || spec.value === 'true'} disabled={fixed} onChange={(e) => onChange(e.currentTarget.checked)} aria-describedby={describedBy} aria-invalid={error !== undefined} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={spec.value === true || spec.value === 'true'}
+          disabled={fixed}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          aria-describedby={describedBy}
+          aria-invalid={error !== undefined}
+        />
         <label for={id}>
           <code>{name}</code> <span class="muted">({typeLabel})</span>
         </label>
@@ -326,10 +380,12 @@ function validate(values: RunTemplate): Errors {
       const value = (d.name ?? '').trim();
       if (value === '') {
         if (input.required || input.data.length > 1) errors[inputId(node, i)] = t('Choose a data item.');
-      } else if (!hasFormat(value, input.formats)) errors[inputId(node, i)] = t('{name} is not of an accepted format ({f}).', { name: value, f: input.formats.join(', ') });
+      } else if (!hasFormat(value, input.formats))
+        errors[inputId(node, i)] = t('{name} is not of an accepted format ({f}).', { name: value, f: input.formats.join(', ') });
     });
     // A count the items' own errors do not already explain: too few slots for the minimum, or too many items.
-    if ((filled.length > 0 || input.required) && filled.length < input.minitems && input.data.length < input.minitems) errors[`in-${node}`] = t('Give at least {n} item(s).', { n: input.minitems });
+    if ((filled.length > 0 || input.required) && filled.length < input.minitems && input.data.length < input.minitems)
+      errors[`in-${node}`] = t('Give at least {n} item(s).', { n: input.minitems });
     if (filled.length > input.maxitems) errors[`in-${node}`] = t('Give at most {n} item(s).', { n: input.maxitems });
   }
   for (const [node, group] of Object.entries(values.Parameters)) {
@@ -393,4 +449,3 @@ export function fieldOf(message: string): string | undefined {
   if (/task_name/.test(message)) return 'task-name';
   return undefined;
 }
-

@@ -39,7 +39,15 @@ export function SignIn() {
         <label for="key-id">{t('Access key ID')}</label>
         <input id="key-id" name="access_key_id" autoComplete="username" value={id} onInput={(e) => setId(e.currentTarget.value)} required spellcheck={false} />
         <label for="key-secret">{t('Access key secret')}</label>
-        <input id="key-secret" name="access_key_secret" type="password" autoComplete="current-password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} required />
+        <input
+          id="key-secret"
+          name="access_key_secret"
+          type="password"
+          autoComplete="current-password"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+          required
+        />
         <label for="project">{t('Project')}</label>
         <input id="project" name="project" value={project} onInput={(e) => setProject(e.currentTarget.value)} spellcheck={false} />
         {error && (
@@ -51,7 +59,9 @@ export function SignIn() {
           {busy ? t('Signing in…') : t('Sign in')}
         </button>
       </form>
-      <p class="muted small">{t('The secret stays in this browser tab (sessionStorage) and signs each request; it is never sent. Closing the tab or signing out forgets it.')}</p>
+      <p class="muted small">
+        {t('The secret stays in this browser tab (sessionStorage) and signs each request; it is never sent. Closing the tab or signing out forgets it.')}
+      </p>
     </main>
   );
 }

@@ -38,7 +38,14 @@ export function TaskList({ query }: { query: URLSearchParams }) {
   const list = useLoad(
     async (signal) => {
       const answer = await api().json<TaskListAnswer>('GET', projectPath('tasks/'), {
-        query: { size: PAGE_SIZE, status: filters.status || undefined, name: filters.name || undefined, from: dayBound(filters.from, false), to: dayBound(filters.to, true), cursor },
+        query: {
+          size: PAGE_SIZE,
+          status: filters.status || undefined,
+          name: filters.name || undefined,
+          from: dayBound(filters.from, false),
+          to: dayBound(filters.to, true),
+          cursor,
+        },
         signal,
       });
       performance.mark('gdflow:tasks-data');
@@ -133,7 +140,10 @@ export function TaskList({ query }: { query: URLSearchParams }) {
                           <StateBadge state={task.status} />
                         </td>
                         <td class="nowrap">
-                          <Progress percent={task.progress?.percent ?? 0} label={t('{done} of {total} jobs done', { done: task.progress?.done ?? 0, total: task.progress?.total ?? 0 })} />{' '}
+                          <Progress
+                            percent={task.progress?.percent ?? 0}
+                            label={t('{done} of {total} jobs done', { done: task.progress?.done ?? 0, total: task.progress?.total ?? 0 })}
+                          />{' '}
                           <span class="muted small">
                             {task.progress?.done ?? 0}/{task.progress?.total ?? 0}
                           </span>
@@ -212,7 +222,10 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
   const running = state !== undefined && !TERMINAL_TASK.includes(state.task.status);
   usePolling(() => void refresh(), POLL_MS, running && !gone);
 
-  const graph = useLoad((signal) => (state ? taskGraph(state.task, signal) : Promise.resolve(undefined)), [state?.task.workflow_name, state?.task.workflow_version]);
+  const graph = useLoad(
+    (signal) => (state ? taskGraph(state.task, signal) : Promise.resolve(undefined)),
+    [state?.task.workflow_name, state?.task.workflow_version],
+  );
   const states = useMemo(() => Object.fromEntries((state?.jobs ?? []).map((j) => [j.node_id, j.status])), [state?.jobs]);
   const selectedJob = state?.jobs.find((j) => j.node_id === job);
   // The job's panel is below the graph (and above the jobs): bring it into view when another job is chosen.
@@ -269,8 +282,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
               class="primary"
               onClick={() => void act('rerun')}
               disabled={rerunning || gone}
-              title={t('A new task with the same inputs and parameters; jobs whose inputs did not change are taken from this one.')}
-            >
+              title={t('A new task with the same inputs and parameters; jobs whose inputs did not change are taken from this one.')}>
               {rerunning ? t('Starting…') : t('Rerun')}
             </button>
           )}
@@ -291,7 +303,8 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
         </dd>
         <dt>{t('Progress')}</dt>
         <dd>
-          <Progress percent={task.progress.percent} label={t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })} /> {t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })}
+          <Progress percent={task.progress.percent} label={t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })} />{' '}
+          {t('{done} of {total} jobs done', { done: task.progress.done, total: task.progress.total })}
           {task.progress.running > 0 ? `, ${t('{n} running', { n: task.progress.running })}` : ''}
         </dd>
         <dt>{t('Created')}</dt>
@@ -311,9 +324,19 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
         </p>
       )}
       <div class="graph-layout stacked">
-        {graph.data ? <Graph view={graph.data} states={states} selected={job} onSelect={select} /> : graph.loading ? <Loading /> : <p class="muted">{t('The workflow graph is not available; the jobs are listed below.')}</p>}
+        {graph.data ? (
+          <Graph view={graph.data} states={states} selected={job} onSelect={select} />
+        ) : graph.loading ? (
+          <Loading />
+        ) : (
+          <p class="muted">{t('The workflow graph is not available; the jobs are listed below.')}</p>
+        )}
         <aside class="panel" aria-label={t('Selected job')} ref={panel}>
-          {selectedJob ? <JobPanel key={selectedJob.job_id} taskPath={taskPath} job={selectedJob} /> : <p class="muted">{t('Select a node or a job to see its command and log.')}</p>}
+          {selectedJob ? (
+            <JobPanel key={selectedJob.job_id} taskPath={taskPath} job={selectedJob} />
+          ) : (
+            <p class="muted">{t('Select a node or a job to see its command and log.')}</p>
+          )}
         </aside>
       </div>
       <h2>{t('Jobs')}</h2>
@@ -508,4 +531,3 @@ function JobPanel({ taskPath, job }: { taskPath: string; job: Job }) {
     </div>
   );
 }
-

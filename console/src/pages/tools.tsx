@@ -14,7 +14,6 @@ const loadYaml = (): Promise<YamlDoc> => import('../yaml-doc.js');
 
 const PUBLIC = 'public';
 
-
 /** A list answer, or no items when the project has none (ListTool answers 404 ToolNotExists then). */
 async function listOrEmpty<T>(path: string, signal: AbortSignal): Promise<T[][]> {
   try {
@@ -75,7 +74,11 @@ function ToolTable({ groups, owner, empty }: { groups: ToolSummary[][]; owner?: 
                 </td>
                 <td class="versions">
                   {versions.map((v) => (
-                    <a key={v.tool_version} href={href(['tools', v.tool_name, v.tool_version], query)} class="version" aria-label={t('{name} version {v}', { name: v.tool_name, v: v.tool_version })}>
+                    <a
+                      key={v.tool_version}
+                      href={href(['tools', v.tool_name, v.tool_version], query)}
+                      class="version"
+                      aria-label={t('{name} version {v}', { name: v.tool_name, v: v.tool_version })}>
                       v{v.tool_version}
                     </a>
                   ))}
@@ -97,10 +100,14 @@ function ToolTable({ groups, owner, empty }: { groups: ToolSummary[][]; owner?: 
 
 type Spec = Record<string, unknown>;
 const isSpec = (v: unknown): v is Spec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const show = (v: unknown): string => (v === undefined || v === null || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const show = (v: unknown): string =>
+  v === undefined || v === null || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 export function ToolPage({ name, version, owner }: { name: string; version?: number | undefined; owner?: string | undefined }) {
-  const { data, error, loading } = useLoad((signal) => api().json<{ tools: ToolAsRead[] }>('GET', ownerPath(owner, `tools/${encodeURIComponent(name)}/`), { signal }), [name, owner]);
+  const { data, error, loading } = useLoad(
+    (signal) => api().json<{ tools: ToolAsRead[] }>('GET', ownerPath(owner, `tools/${encodeURIComponent(name)}/`), { signal }),
+    [name, owner],
+  );
   if (loading && !data) return <Loading />;
   if (error || !data) return <ErrorBox error={error} />;
   const versions = data.tools;
@@ -128,7 +135,11 @@ export function ToolPage({ name, version, owner }: { name: string; version?: num
       </div>
       <p class="versions" aria-label={t('Versions')}>
         {versions.map((v) => (
-          <a key={v.configs.version} href={href(['tools', name, v.configs.version], query)} class="version" aria-current={v.configs.version === c.version ? 'page' : undefined}>
+          <a
+            key={v.configs.version}
+            href={href(['tools', name, v.configs.version], query)}
+            class="version"
+            aria-current={v.configs.version === c.version ? 'page' : undefined}>
             v{v.configs.version}
           </a>
         ))}
@@ -141,7 +152,12 @@ export function ToolPage({ name, version, owner }: { name: string; version?: num
         </dd>
         <dt>{t('Resources')}</dt>
         <dd>
-          {t('{cpu} CPU, {mem} memory, {disk} disk, network {net}', { cpu: show(resources.cpu ?? 1), mem: show(resources.mem ?? '1024m'), disk: show(resources.disk ?? '1024m'), net: resources.network ? t('on') : t('off') })}
+          {t('{cpu} CPU, {mem} memory, {disk} disk, network {net}', {
+            cpu: show(resources.cpu ?? 1),
+            mem: show(resources.mem ?? '1024m'),
+            disk: show(resources.disk ?? '1024m'),
+            net: resources.network ? t('on') : t('off'),
+          })}
         </dd>
         <dt>{t('Category')}</dt>
         <dd>{show(c.category)}</dd>
@@ -270,7 +286,9 @@ export function ToolEditor({ name, version }: { name?: string; version?: number 
     (signal) =>
       Promise.all([
         loadYaml(),
-        name === undefined ? Promise.resolve(undefined) : api().json<{ tools: ToolAsRead[] }>('GET', projectPath(`tools/${encodeURIComponent(name)}/`), { signal }),
+        name === undefined
+          ? Promise.resolve(undefined)
+          : api().json<{ tools: ToolAsRead[] }>('GET', projectPath(`tools/${encodeURIComponent(name)}/`), { signal }),
       ]),
     [name],
   );
@@ -355,7 +373,11 @@ function Editor({ name, baseVersion, initial, yaml }: { name: string | undefined
         <a href="#/tools">{t('Tools')}</a> / {name ? <a href={href(['tools', name, baseVersion ?? ''])}>{name}</a> : <span>{t('New tool')}</span>}
       </nav>
       <h1>{name ? t('New version of {name}', { name }) : t('New tool')}</h1>
-      <p class="muted">{name ? t('Edit the definition (from v{v}) and save it as the next version.', { v: baseVersion ?? '' }) : t('Write the definition in the app: form of the examples.')}</p>
+      <p class="muted">
+        {name
+          ? t('Edit the definition (from v{v}) and save it as the next version.', { v: baseVersion ?? '' })
+          : t('Write the definition in the app: form of the examples.')}
+      </p>
       <form onSubmit={save}>
         <label for="tool-yaml">{t('Tool definition (YAML)')}</label>
         <div class={`editor${problems.length ? ' invalid' : ''}`}>

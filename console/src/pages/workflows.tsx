@@ -10,7 +10,6 @@ import type { GraphNode, GraphView, RunTemplate, ToolAsRead, WorkflowAsRead, Wor
 
 const PUBLIC = 'public';
 
-
 async function listOrEmpty(path: string, signal: AbortSignal): Promise<WorkflowSummary[][]> {
   try {
     return (await api().json<{ items: WorkflowSummary[][] }>('GET', path, { signal })).items;
@@ -28,7 +27,11 @@ export function WorkflowList() {
     <section>
       <h1>{t('Workflows')}</h1>
       <ErrorBox error={own.error} />
-      {own.loading && !own.data ? <Loading /> : own.data && <WorkflowTable groups={own.data} empty={t('No workflows in this project yet (gdflow workflow create -f FILE registers one).')} />}
+      {own.loading && !own.data ? (
+        <Loading />
+      ) : (
+        own.data && <WorkflowTable groups={own.data} empty={t('No workflows in this project yet (gdflow workflow create -f FILE registers one).')} />
+      )}
       {shared.data && shared.data.length > 0 && (
         <>
           <h2>{t('Public workflows')}</h2>
@@ -68,7 +71,11 @@ function WorkflowTable({ groups, owner, empty }: { groups: WorkflowSummary[][]; 
                 </td>
                 <td class="versions">
                   {versions.map((v) => (
-                    <a key={v.workflow_version} class="version" href={href(['workflows', v.workflow_name, v.workflow_version], query)} aria-label={t('{name} version {v}', { name: v.workflow_name, v: v.workflow_version })}>
+                    <a
+                      key={v.workflow_version}
+                      class="version"
+                      href={href(['workflows', v.workflow_name, v.workflow_version], query)}
+                      aria-label={t('{name} version {v}', { name: v.workflow_name, v: v.workflow_version })}>
                       v{v.workflow_version}
                     </a>
                   ))}
@@ -80,7 +87,10 @@ function WorkflowTable({ groups, owner, empty }: { groups: WorkflowSummary[][]; 
                 <td class="nowrap">{formatTime(latest.modified_time)}</td>
                 <td class="nowrap">
                   {runnable && (
-                    <a class="button small" href={href(['run', runnable.workflow_name, runnable.workflow_version], query)} aria-label={t('Run {name}', { name: runnable.workflow_name })}>
+                    <a
+                      class="button small"
+                      href={href(['run', runnable.workflow_name, runnable.workflow_version], query)}
+                      aria-label={t('Run {name}', { name: runnable.workflow_name })}>
                       {t('Run')}
                     </a>
                   )}
@@ -94,13 +104,31 @@ function WorkflowTable({ groups, owner, empty }: { groups: WorkflowSummary[][]; 
   );
 }
 
-export function WorkflowPage({ name, version, node, owner }: { name: string; version?: number | undefined; node?: string | undefined; owner?: string | undefined }) {
-  const versions = useLoad((signal) => api().json<{ workflows: WorkflowAsRead[] }>('GET', ownerPath(owner, `workflows/${encodeURIComponent(name)}/`), { signal }), [name, owner]);
-  const current = versions.data ? (versions.data.workflows.find((w) => w.version === version) ?? versions.data.workflows[versions.data.workflows.length - 1]) : undefined;
+export function WorkflowPage({
+  name,
+  version,
+  node,
+  owner,
+}: {
+  name: string;
+  version?: number | undefined;
+  node?: string | undefined;
+  owner?: string | undefined;
+}) {
+  const versions = useLoad(
+    (signal) => api().json<{ workflows: WorkflowAsRead[] }>('GET', ownerPath(owner, `workflows/${encodeURIComponent(name)}/`), { signal }),
+    [name, owner],
+  );
+  const current = versions.data
+    ? (versions.data.workflows.find((w) => w.version === version) ?? versions.data.workflows[versions.data.workflows.length - 1])
+    : undefined;
   const graph = useLoad(
     async (signal) => {
       if (!current || current.status !== 'checked') return undefined;
-      const view = await api().json<GraphView>('GET', ownerPath(owner, `workflows/${encodeURIComponent(name)}/graph/`), { query: { workflow_version: current.version }, signal });
+      const view = await api().json<GraphView>('GET', ownerPath(owner, `workflows/${encodeURIComponent(name)}/graph/`), {
+        query: { workflow_version: current.version },
+        signal,
+      });
       performance.mark('gdflow:graph-data');
       return view;
     },
@@ -134,7 +162,11 @@ export function WorkflowPage({ name, version, node, owner }: { name: string; ver
       </div>
       <p class="versions" aria-label={t('Versions')}>
         {versions.data!.workflows.map((w) => (
-          <a key={w.version} class="version" href={href(['workflows', name, w.version], query)} aria-current={w.version === current.version ? 'page' : undefined}>
+          <a
+            key={w.version}
+            class="version"
+            href={href(['workflows', name, w.version], query)}
+            aria-current={w.version === current.version ? 'page' : undefined}>
             v{w.version}
           </a>
         ))}

@@ -19,7 +19,7 @@ class TaskIndex {
   find(name: string): Promise<Task | undefined> {
     this.byName ??= (async () => {
       const map = new Map<string, Task>();
-      for (let cursor: string | undefined; ; ) {
+      for (let cursor: string | undefined; ;) {
         const page = await this.client.listTasks({ size: 1000, ...(cursor ? { cursor } : {}) });
         for (const task of page.task_list) if (!map.has(task.task_name)) map.set(task.task_name, task);
         if (!page.next_cursor) break;
@@ -37,7 +37,12 @@ class TaskIndex {
  * tried). A row whose task name is already taken by a task of the same workflow is a row whose
  * task was created before its log line was written (an interrupted run): that task is adopted.
  */
-export async function submitAll(client: Client, plans: PlannedRow[], log: LogWriter, options: { concurrency: number; onDone?: (done: number) => void }): Promise<SubmitResult> {
+export async function submitAll(
+  client: Client,
+  plans: PlannedRow[],
+  log: LogWriter,
+  options: { concurrency: number; onDone?: (done: number) => void },
+): Promise<SubmitResult> {
   const started = process.hrtime.bigint();
   const result: SubmitResult = { submitted: [], failed: [], elapsedSeconds: 0 };
   const index = new TaskIndex(client);

@@ -46,7 +46,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function rowKey(row: SheetRow, columns: string[], keyColumn: string | undefined): string {
   if (keyColumn !== undefined) return row.values[keyColumn] ?? '';
   // The content of the row: a fixed row keeps its key, an edited row is a new row.
-  return createHash('sha256').update(JSON.stringify(columns.map((c) => row.values[c] ?? ''))).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(columns.map((c) => row.values[c] ?? '')))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function matchesFormat(name: string, formats: string[] | undefined): boolean {
@@ -71,19 +74,28 @@ export interface RowInputs {
  * The plan (one request per good row), every problem found, and the well-formed inputs of every
  * row (good or bad) for the existence check.
  */
-export function planBatch(template: BatchTemplate, sheet: SampleSheet, options: ValidateOptions): { planned: PlannedRow[]; problems: Problem[]; inputs: RowInputs[] } {
+export function planBatch(
+  template: BatchTemplate,
+  sheet: SampleSheet,
+  options: ValidateOptions,
+): { planned: PlannedRow[]; problems: Problem[]; inputs: RowInputs[] } {
   const problems: Problem[] = [];
   const used = placeholdersIn({ task_name: template.task_name, parameters: template.parameters });
   const unknown = [...used].filter((name) => !sheet.columns.includes(name));
   if (unknown.length > 0) {
-    problems.push({ message: `the template uses ${unknown.map((n) => `{$${n}}`).join(', ')}, but the sample sheet has no such column (columns: ${sheet.columns.join(', ')})` });
+    problems.push({
+      message: `the template uses ${unknown.map((n) => `{$${n}}`).join(', ')}, but the sample sheet has no such column (columns: ${sheet.columns.join(', ')})`,
+    });
   }
   if (options.keyColumn !== undefined && !sheet.columns.includes(options.keyColumn)) {
     problems.push({ message: `--key column '${options.keyColumn}' is not in the sample sheet (columns: ${sheet.columns.join(', ')})` });
   }
-  const nameTemplate = template.task_name ?? (typeof template.parameters.name === 'string' && template.parameters.name !== '' ? template.parameters.name : undefined);
+  const nameTemplate =
+    template.task_name ?? (typeof template.parameters.name === 'string' && template.parameters.name !== '' ? template.parameters.name : undefined);
   if (nameTemplate !== undefined && sheet.rows.length > 1 && placeholdersIn(nameTemplate).size === 0) {
-    problems.push({ message: `every row would get the task name '${nameTemplate}' (task names are unique in a project): put a placeholder in it, e.g. '{$${sheet.columns[0]}}_${nameTemplate}', or leave it empty to have names generated` });
+    problems.push({
+      message: `every row would get the task name '${nameTemplate}' (task names are unique in a project): put a placeholder in it, e.g. '{$${sheet.columns[0]}}_${nameTemplate}', or leave it empty to have names generated`,
+    });
   }
   if (problems.length > 0) return { planned: [], problems, inputs: [] };
 
@@ -101,7 +113,8 @@ export function planBatch(template: BatchTemplate, sheet: SampleSheet, options: 
     const key = rowKey(row, sheet.columns, options.keyColumn);
     if (key === '') rowProblems.push(`key column '${options.keyColumn}' is empty`);
     const sameKey = keys.get(key);
-    if (sameKey !== undefined && key !== '') rowProblems.push(options.keyColumn ? `key '${key}' (column ${options.keyColumn}) is also row ${sameKey}'s` : `is identical to row ${sameKey}`);
+    if (sameKey !== undefined && key !== '')
+      rowProblems.push(options.keyColumn ? `key '${key}' (column ${options.keyColumn}) is also row ${sameKey}'s` : `is identical to row ${sameKey}`);
     keys.set(key, row.row);
 
     const parameters = fillTemplate(template.parameters, row.values);
@@ -133,8 +146,10 @@ export function planBatch(template: BatchTemplate, sheet: SampleSheet, options: 
         const name = (item as { name: string }).name;
         try {
           const parsed = parseDataItemName(name, options.account);
-          if (parsed.account !== options.account && parsed.account !== PUBLIC_ACCOUNT) rowProblems.push(`input '${name}' belongs to account '${parsed.account}'; a task reads only your own and public data`);
-          else if (!matchesFormat(parsed.path, ref?.formats ?? (entry.formats as string[] | undefined))) rowProblems.push(`input '${name}' (Inputs.${nodeId}) has none of the accepted formats ${(ref?.formats ?? (entry.formats as string[])).join(', ')}`);
+          if (parsed.account !== options.account && parsed.account !== PUBLIC_ACCOUNT)
+            rowProblems.push(`input '${name}' belongs to account '${parsed.account}'; a task reads only your own and public data`);
+          else if (!matchesFormat(parsed.path, ref?.formats ?? (entry.formats as string[] | undefined)))
+            rowProblems.push(`input '${name}' (Inputs.${nodeId}) has none of the accepted formats ${(ref?.formats ?? (entry.formats as string[])).join(', ')}`);
           else inputs.push(parsed);
         } catch (error) {
           rowProblems.push(`Inputs.${nodeId}: ${error instanceof DataPathError ? error.message : String(error)}`);
@@ -159,7 +174,8 @@ export function planBatch(template: BatchTemplate, sheet: SampleSheet, options: 
           }
           const full = formatDataItemName(parsed);
           const other = outputs.get(full);
-          if (other !== undefined) rowProblems.push(`output '${full}' is also written by row ${other}${other === row.row ? '' : ' (put a placeholder in the output name)'}`);
+          if (other !== undefined)
+            rowProblems.push(`output '${full}' is also written by row ${other}${other === row.row ? '' : ' (put a placeholder in the output name)'}`);
           outputs.set(full, row.row);
         } catch (error) {
           rowProblems.push(`Outputs.${nodeId}: ${error instanceof DataPathError ? error.message : String(error)}`);
@@ -236,7 +252,8 @@ export async function checkInputsExist(client: Client, planned: RowInputs[]): Pr
       for (const item of list.items) dirs.get(dir)!.add(item.name);
     } catch (error) {
       // A directory that cannot be listed leaves its files unchecked here; the server checks at submission.
-      if (!(error instanceof Error && 'status' in error && (error as { status: number }).status === 404)) failed.set(dir, error instanceof Error ? error.message : String(error));
+      if (!(error instanceof Error && 'status' in error && (error as { status: number }).status === 404))
+        failed.set(dir, error instanceof Error ? error.message : String(error));
     }
   }
   const problems: Problem[] = [];

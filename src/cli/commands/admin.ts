@@ -39,7 +39,9 @@ function dataDirOrigin(flags: StoreFlags, config: Config): string {
 function noStore(store: StoreDescription, flags: StoreFlags, config: Config): Error {
   const create = "To make a new, empty store there, run 'gdflow admin init' (with the same options) or add --create.";
   if (store.kind === 'postgres') {
-    return usageError(`the PostgreSQL database ${store.where} holds no gdflow store (no gdflow tables). Is --database (GDFLOW_DATABASE, database in the config file) the one your servers use? ${create}`);
+    return usageError(
+      `the PostgreSQL database ${store.where} holds no gdflow store (no gdflow tables). Is --database (GDFLOW_DATABASE, database in the config file) the one your servers use? ${create}`,
+    );
   }
   return usageError(
     `there is no gdflow store at ${store.where} (data directory ${config.dataDir}, from ${dataDirOrigin(flags, config)}). ` +
@@ -48,7 +50,10 @@ function noStore(store: StoreDescription, flags: StoreFlags, config: Config): Er
 }
 
 /** Open the configured store, saying which (on stderr: stdout stays the command's own, --json included). */
-async function openAdminStore(flags: StoreFlags, mode: 'existing' | 'create'): Promise<{ services: CoreServices; close: () => Promise<void>; store: StoreDescription; created: boolean }> {
+async function openAdminStore(
+  flags: StoreFlags,
+  mode: 'existing' | 'create',
+): Promise<{ services: CoreServices; close: () => Promise<void>; store: StoreDescription; created: boolean }> {
   const config = loadConfig({ flags: { dataDir: flags.dataDir, database: flags.database }, configFile: flags.config });
   const location = parseDatabase(config.database);
   if ('problem' in location) throw new ConfigError([`database: ${location.problem}`]);
@@ -106,7 +111,9 @@ export function registerAdmin(program: Command): void {
     .action(async (flags) => {
       const { close, store, created } = await openAdminStore(flags, 'create');
       await close();
-      const text = created ? `created a new gdflow store: ${STORE_NAMES[store.kind]} ${store.where}` : `a gdflow store is already there: ${STORE_NAMES[store.kind]} ${store.where} (schema up to date)`;
+      const text = created
+        ? `created a new gdflow store: ${STORE_NAMES[store.kind]} ${store.where}`
+        : `a gdflow store is already there: ${STORE_NAMES[store.kind]} ${store.where} (schema up to date)`;
       print(flags.json, { store: store.kind, location: store.where, created }, text);
     });
 
@@ -115,13 +122,19 @@ export function registerAdmin(program: Command): void {
     .action(async (name: string, flags) => {
       const created = await withServices(flags, (s) => s.accounts.createAccount(name, flags.user));
       const value = { account_name: created.account.name, access_key_id: created.key.id, access_key_secret: created.key.secret };
-      print(flags.json, value, `account ${value.account_name} created with project default\naccess_key_id:     ${value.access_key_id}\naccess_key_secret: ${value.access_key_secret}`);
+      print(
+        flags.json,
+        value,
+        `account ${value.account_name} created with project default\naccess_key_id:     ${value.access_key_id}\naccess_key_secret: ${value.access_key_secret}`,
+      );
     });
 
-  common(admin.command('create-project <account> <project>').description('create another project in an account')).action(async (account: string, project: string, flags) => {
-    const created = await withServices(flags, (s) => s.accounts.createProject(account, project));
-    print(flags.json, { account_name: created.accountName, project_name: created.name }, `project ${created.accountName}/${created.name} created`);
-  });
+  common(admin.command('create-project <account> <project>').description('create another project in an account')).action(
+    async (account: string, project: string, flags) => {
+      const created = await withServices(flags, (s) => s.accounts.createProject(account, project));
+      print(flags.json, { account_name: created.accountName, project_name: created.name }, `project ${created.accountName}/${created.name} created`);
+    },
+  );
 
   common(admin.command('create-key <account>').description('create another access key for an account'))
     .option('--user <name>', 'user name the key belongs to (default: the account name)')
@@ -131,10 +144,12 @@ export function registerAdmin(program: Command): void {
       print(flags.json, value, `access_key_id:     ${key.id}\naccess_key_secret: ${key.secret}`);
     });
 
-  common(admin.command('revoke-key <access_key_id>').description('revoke an access key; requests signed with it are refused at once')).action(async (id: string, flags) => {
-    await withServices(flags, (s) => s.accounts.revokeKey(id));
-    print(flags.json, { access_key_id: id, status: 'revoked' }, `access key ${id} revoked`);
-  });
+  common(admin.command('revoke-key <access_key_id>').description('revoke an access key; requests signed with it are refused at once')).action(
+    async (id: string, flags) => {
+      await withServices(flags, (s) => s.accounts.revokeKey(id));
+      print(flags.json, { access_key_id: id, status: 'revoked' }, `access key ${id} revoked`);
+    },
+  );
 
   common(admin.command('create-token <account>').description('make a bearer token for the GA4GH APIs (TES, WES) and print it once (docs/ga4gh.md)'))
     .option('--project <name>', "the project the token acts in (default: the account's default project)")
@@ -144,18 +159,23 @@ export function registerAdmin(program: Command): void {
     .action(async (account: string, flags) => {
       const life = wrapDomain(() => parseTokenLife(flags.expires));
       const made = await withServices(flags, (s) =>
-        s.tokens.createToken(account, { ...(flags.project !== undefined ? { project: flags.project } : {}), lifeSeconds: life, ...(flags.user !== undefined ? { user: flags.user } : {}) }),
+        s.tokens.createToken(account, {
+          ...(flags.project !== undefined ? { project: flags.project } : {}),
+          lifeSeconds: life,
+          ...(flags.user !== undefined ? { user: flags.user } : {}),
+        }),
       );
       const expires = new Date(made.expiresAt * 1000).toISOString();
       const value = { token: made.token, token_id: made.id, account_name: made.account, project_name: made.project, expires_at: expires };
       print(flags.json, value, `token:      ${made.token}\ntoken_id:   ${made.id}\nproject:    ${made.account}/${made.project}\nexpires_at: ${expires}`);
     });
 
-  common(admin.command('revoke-token <token_id>').description('revoke a bearer token (by its id, or the token itself); requests bearing it are refused from now on'))
-    .action(async (id: string, flags) => {
-      const token = await withServices(flags, (s) => s.tokens.revokeToken(id));
-      print(flags.json, { token_id: token.id, account_name: token.accountName, status: 'revoked' }, `token ${token.id} of ${token.accountName} revoked`);
-    });
+  common(
+    admin.command('revoke-token <token_id>').description('revoke a bearer token (by its id, or the token itself); requests bearing it are refused from now on'),
+  ).action(async (id: string, flags) => {
+    const token = await withServices(flags, (s) => s.tokens.revokeToken(id));
+    print(flags.json, { token_id: token.id, account_name: token.accountName, status: 'revoked' }, `token ${token.id} of ${token.accountName} revoked`);
+  });
 
   common(admin.command('list-accounts').description('list accounts with their projects and keys (secrets are not shown)')).action(async (flags) => {
     const accounts = await withServices(flags, (s) => s.accounts.listAccounts());
@@ -164,7 +184,10 @@ export function registerAdmin(program: Command): void {
       projects: projects.map((p) => p.name),
       keys: keys.map((k) => ({ access_key_id: k.id, user_name: k.userName, status: k.status })),
     }));
-    const lines = value.map((a) => `${a.account_name.padEnd(24)} projects: ${a.projects.join(', ') || '-'}  keys: ${a.keys.map((k) => `${k.access_key_id}${k.status === 'revoked' ? ' (revoked)' : ''}`).join(', ') || '-'}`);
+    const lines = value.map(
+      (a) =>
+        `${a.account_name.padEnd(24)} projects: ${a.projects.join(', ') || '-'}  keys: ${a.keys.map((k) => `${k.access_key_id}${k.status === 'revoked' ? ' (revoked)' : ''}`).join(', ') || '-'}`,
+    );
     print(flags.json, value, lines.join('\n'));
   });
 
@@ -172,12 +195,17 @@ export function registerAdmin(program: Command): void {
     .option('--account <name>', 'only entries whose actor or target account is this one')
     .option('--since <time>', 'only entries from this time: ISO 8601 (2026-11-24T09:00Z) or a duration back from now (30m, 1h, 2d)')
     .option('--limit <n>', 'at most this many entries, the newest kept', '1000')
-    .addHelpText('after', '\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator\'s user), from (the client\'s address; local for admin), request id, target (with the reason of a refusal).')
+    .addHelpText(
+      'after',
+      "\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator's user), from (the client's address; local for admin), request id, target (with the reason of a refusal).",
+    )
     .action(async (flags) => {
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const limit = Number(flags.limit);
       if (!Number.isInteger(limit) || limit < 1) throw usageError(`--limit '${flags.limit}' is not a positive integer`);
-      const entries = await withServices(flags, (s) => s.store.listAudit({ ...(flags.account !== undefined ? { account: flags.account } : {}), ...(since !== undefined ? { since } : {}), limit }));
+      const entries = await withServices(flags, (s) =>
+        s.store.listAudit({ ...(flags.account !== undefined ? { account: flags.account } : {}), ...(since !== undefined ? { since } : {}), limit }),
+      );
       if (flags.json) {
         print(true, entries.map(auditJson), '');
         return;

@@ -35,7 +35,9 @@ function refuse(problems: Problem[], what: string): never {
   const lines = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${describeProblem(p)}`);
   if (problems.length > SHOWN_PROBLEMS) lines.push(`  ... and ${problems.length - SHOWN_PROBLEMS} more`);
   const rows = new Set(problems.flatMap((p) => (p.row ? [p.row.row] : [])));
-  throw usageError(`${what}: ${rows.size > 0 ? `${rows.size} bad row${rows.size > 1 ? 's' : ''}` : 'the template does not fit the sample sheet'}; nothing was submitted\n${lines.join('\n')}`);
+  throw usageError(
+    `${what}: ${rows.size > 0 ? `${rows.size} bad row${rows.size > 1 ? 's' : ''}` : 'the template does not fit the sample sheet'}; nothing was submitted\n${lines.join('\n')}`,
+  );
 }
 
 function summaryTable(followed: Followed[]): string {
@@ -57,7 +59,10 @@ export function registerBatch(program: Command): void {
       .description('start one task per row of a sample sheet, filling {$column} placeholders of a run-parameter template'),
   );
   withOwner(command, 'run a workflow')
-    .option('-w, --workflow <name>', "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)")
+    .option(
+      '-w, --workflow <name>',
+      "workflow to run (default: the template's workflow_name, or the workflow its first line names, as 'workflow getparam -o' writes it)",
+    )
     .option('--version <n>', 'workflow version (default: the latest runnable one)')
     .option('--task-name <pattern>', "task name pattern, e.g. '{$sample}_qc' (default: the template's name; none: generated)")
     .option('--key <column>', 'column that identifies a row in the submission log (default: the whole row)')
@@ -99,7 +104,10 @@ interrupted batch is resumed by re-running it.`,
       // Written by 'workflow getparam -o': the template's first line names its workflow.
       const origin = templateOrigin(text);
       const workflow = flags.workflow ?? doc.workflow_name ?? origin?.name;
-      if (!workflow) throw usageError(`which workflow? give --workflow NAME (or workflow_name in ${templatePath}, or a first line '# workflow: NAME' as 'gdflow workflow getparam -o' writes)`);
+      if (!workflow)
+        throw usageError(
+          `which workflow? give --workflow NAME (or workflow_name in ${templatePath}, or a first line '# workflow: NAME' as 'gdflow workflow getparam -o' writes)`,
+        );
       const { version, owner } = runTarget(workflow, { version: versionOption(flags.version), owner: flags.owner }, doc, origin);
       if (owner !== undefined) parseOwner(owner);
       const concurrency = positiveInteger(flags.concurrency, '--concurrency');
@@ -135,12 +143,19 @@ interrupted batch is resumed by re-running it.`,
       if (!flags.json) note(`${sheet.rows.length} rows valid; ${already} already submitted (${logPath}), ${todo.length} to submit`);
 
       if (flags.dryRun) {
-        if (flags.json) return printJson({ rows: sheet.rows.length, already_submitted: already, to_submit: todo.map((p) => ({ row: p.row.row, key: p.key, request: p.request })) });
-        say(formatTable(todo, [
-          { header: 'row', value: (p) => p.row.row, right: true },
-          { header: 'task name', value: (p) => p.request.task_name ?? '(generated)' },
-          { header: 'inputs', value: (p) => p.inputs.map((i) => `${i.account}:${i.path}`).join(' ') },
-        ]));
+        if (flags.json)
+          return printJson({
+            rows: sheet.rows.length,
+            already_submitted: already,
+            to_submit: todo.map((p) => ({ row: p.row.row, key: p.key, request: p.request })),
+          });
+        say(
+          formatTable(todo, [
+            { header: 'row', value: (p) => p.row.row, right: true },
+            { header: 'task name', value: (p) => p.request.task_name ?? '(generated)' },
+            { header: 'inputs', value: (p) => p.inputs.map((i) => `${i.account}:${i.path}`).join(' ') },
+          ]),
+        );
         return;
       }
 
@@ -166,13 +181,19 @@ interrupted batch is resumed by re-running it.`,
       const rate = result.elapsedSeconds > 0 ? result.submitted.length / result.elapsedSeconds : 0;
       if (!flags.json && todo.length === 0) say(`nothing to submit: all ${already} rows are in ${logPath}`);
       else if (!flags.json) {
-        say(`submitted ${result.submitted.length} task${result.submitted.length === 1 ? '' : 's'} in ${result.elapsedSeconds.toFixed(2)} s (${rate.toFixed(1)} tasks/s)${already ? `, skipped ${already} already submitted` : ''}; log: ${logPath}`);
-        for (const { plan, error } of result.failed.slice(0, SHOWN_PROBLEMS)) note(`  row ${plan.row.row} (line ${plan.row.line}) not submitted: ${error.message}`);
+        say(
+          `submitted ${result.submitted.length} task${result.submitted.length === 1 ? '' : 's'} in ${result.elapsedSeconds.toFixed(2)} s (${rate.toFixed(1)} tasks/s)${already ? `, skipped ${already} already submitted` : ''}; log: ${logPath}`,
+        );
+        for (const { plan, error } of result.failed.slice(0, SHOWN_PROBLEMS))
+          note(`  row ${plan.row.row} (line ${plan.row.line}) not submitted: ${error.message}`);
         if (result.failed.length > SHOWN_PROBLEMS) note(`  ... and ${result.failed.length - SHOWN_PROBLEMS} more`);
       }
       if (result.unreachable) {
         const left = todo.length - result.submitted.length;
-        throw new CliError(`${result.unreachable.message}; ${left} row${left === 1 ? '' : 's'} not submitted: run the same command again to submit them`, EXIT.unreachable);
+        throw new CliError(
+          `${result.unreachable.message}; ${left} row${left === 1 ? '' : 's'} not submitted: run the same command again to submit them`,
+          EXIT.unreachable,
+        );
       }
 
       let followed: Followed[] | undefined;
@@ -203,10 +224,22 @@ interrupted batch is resumed by re-running it.`,
           elapsed_seconds: result.elapsedSeconds,
           tasks_per_second: rate,
           log: logPath,
-          ...(followed ? { tasks: followed.map((f) => ({ row: f.entry.row, task_id: f.entry.task_id, task_name: f.entry.task_name, status: f.status, duration: f.task ? runTime(f.task) : null, reason: f.task?.reason ?? null })) } : {}),
+          ...(followed
+            ? {
+                tasks: followed.map((f) => ({
+                  row: f.entry.row,
+                  task_id: f.entry.task_id,
+                  task_name: f.entry.task_name,
+                  status: f.status,
+                  duration: f.task ? runTime(f.task) : null,
+                  reason: f.task?.reason ?? null,
+                })),
+              }
+            : {}),
         });
       }
-      if (result.failed.length > 0) throw new CliError(`${result.failed.length} row${result.failed.length === 1 ? ' was' : 's were'} not submitted`, EXIT.failed);
+      if (result.failed.length > 0)
+        throw new CliError(`${result.failed.length} row${result.failed.length === 1 ? ' was' : 's were'} not submitted`, EXIT.failed);
       const bad = followed?.filter((f) => f.status !== 'succeeded') ?? [];
       if (bad.length > 0) throw new CliError(`${bad.length} of ${followed!.length} tasks did not succeed`, EXIT.failed);
     });

@@ -9,7 +9,10 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description('start an embedded server and run a real pipeline (fastp -> bwa mem -> samtools sort/index -> flagstat) on simulated reads')
     .option('--data-dir <dir>', 'data root (default ./gdflow-data) [GDFLOW_DATA_DIR]')
-    .option('--executor <kind>', 'bwrap (sandbox, default), podman or docker (the tools in containers of the demo image, built when missing), host, or slurm (the cluster SLURM_CONF names) [GDFLOW_EXECUTOR]')
+    .option(
+      '--executor <kind>',
+      'bwrap (sandbox, default), podman or docker (the tools in containers of the demo image, built when missing), host, or slurm (the cluster SLURM_CONF names) [GDFLOW_EXECUTOR]',
+    )
     .option('--container-runtime <path>', 'the docker-compatible CLI of --executor podman or docker (default: its name) [GDFLOW_CONTAINER_RUNTIME]')
     .option('--slurm-wrap <how>', 'with --executor slurm, how a job runs on its node: bwrap (default), host, or podman (in the demo image) [GDFLOW_SLURM_WRAP]')
     .option('--reads <n>', 'simulated read pairs', '5000')

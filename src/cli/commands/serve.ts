@@ -8,7 +8,9 @@ import { usageError } from '../exit.js';
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
-    .description('start the gdflow server: the API and a worker that runs jobs (see --role), on the embedded SQLite store or PostgreSQL (settings: defaults < --config file < GDFLOW_* environment < flags)')
+    .description(
+      'start the gdflow server: the API and a worker that runs jobs (see --role), on the embedded SQLite store or PostgreSQL (settings: defaults < --config file < GDFLOW_* environment < flags)',
+    )
     .option('--config <file>', 'YAML or JSON config file (also GDFLOW_CONFIG)');
   for (const [name, spec] of Object.entries(OPTIONS)) {
     command.option(`${spec.flag} <value>`, `${spec.description} [${spec.env}]`);
@@ -62,7 +64,14 @@ function listeningLine(server: RunningServer, config: Config): Record<string, st
     ...(worker ? { worker } : {}),
     dataDir: config.dataDir,
   };
-  const said = [`role ${config.role}`, `executor ${executor}`, `store ${server.store.kind} ${server.store.where}`, `gdflow ${server.version}`, ...(worker ? [`worker ${worker}`] : []), `data ${config.dataDir}`];
+  const said = [
+    `role ${config.role}`,
+    `executor ${executor}`,
+    `store ${server.store.kind} ${server.store.where}`,
+    `gdflow ${server.version}`,
+    ...(worker ? [`worker ${worker}`] : []),
+    `data ${config.dataDir}`,
+  ];
   return { ...fields, msg: `gdflow listening on ${server.url} (${said.join(', ')})` };
 }
 

@@ -68,11 +68,18 @@ async function progressLine(client: Client, run: CwlRun): Promise<string> {
 /** Lines saying why a run did not succeed: its reason, each failed job's, and the last lines of their stderr. */
 export async function failureReport(client: Client, run: CwlRun, tailLines = 20): Promise<string[]> {
   const lines = [`task ${run.task_name} (${run.task_id}) ${run.status}${run.reason ? `: ${run.reason}` : ''}`];
-  const jobs: Job[] = await client.listJobs(run.task_id).then((r) => r.jobs, () => []);
+  const jobs: Job[] = await client.listJobs(run.task_id).then(
+    (r) => r.jobs,
+    () => [],
+  );
   for (const job of jobs.filter((j) => j.status === 'failed').slice(0, 5)) {
     lines.push(`  job ${job.node_id} ${jobFailure(job)}`);
     const log = await client.getJobLog(run.task_id, job.job_id, 'stderr').catch(() => '');
-    const tail = log.trimEnd().split('\n').slice(-tailLines).filter((l) => l !== '');
+    const tail = log
+      .trimEnd()
+      .split('\n')
+      .slice(-tailLines)
+      .filter((l) => l !== '');
     if (tail.length > 0) lines.push(`  its stderr, last ${tail.length} lines:`, ...tail.map((l) => `    ${l}`));
   }
   return lines;

@@ -152,12 +152,16 @@ async function localFile(file: Json, where: string): Promise<string | undefined>
   if (typeof location !== 'string' || location.startsWith(GDFLOW_SCHEME) || holdsExpression(location) || location.startsWith('_:')) return undefined;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
   if (scheme !== 'file') {
-    throw unsupportedFeature([`${scheme ?? 'relative'} locations`], `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`);
+    throw unsupportedFeature(
+      [`${scheme ?? 'relative'} locations`],
+      `${where}: ${location}: gdflow takes inputs from local files (and gdflow: data items), not from ${scheme ?? 'unresolved'} locations`,
+    );
   }
   const path = localPath(location, where);
   const kind = await stat(path).catch(() => undefined);
   if (kind === undefined) throw new Error(`${where}: ${path} does not exist`);
-  if ((file.class === 'Directory') !== kind.isDirectory()) throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
+  if ((file.class === 'Directory') !== kind.isDirectory())
+    throw new Error(`${where}: ${path} is ${kind.isDirectory() ? 'a directory' : 'not a directory'}, not a ${String(file.class)}`);
   return path;
 }
 
@@ -230,7 +234,8 @@ async function groupOf(members: ReadonlyArray<{ name: string; path: string; dire
     for (const entry of await readdir(path, { withFileTypes: true })) {
       const child = join(path, entry.name);
       if (entry.isDirectory()) await visit(`${name}/${entry.name}`, child, true);
-      else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile())) await visit(`${name}/${entry.name}`, child, false);
+      else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isFile()))
+        await visit(`${name}/${entry.name}`, child, false);
     }
   };
   for (const member of members) await visit(member.name, member.path, member.directory);

@@ -61,9 +61,10 @@ export async function loadLocalRun(document: string, job: string | undefined, op
   const local = await loadLocalDocument(document, cwd);
   const { process } = local;
   const base = options.basedir === undefined ? undefined : `${pathToFileURL(resolve(cwd, options.basedir)).href.replace(/\/?$/, '/')}`;
-  const read = job === undefined
-    ? { values: {}, requirements: [], warnings: [] as CwlIssue[], requirementsAsWritten: undefined }
-    : await loadJob(documentUri(job, cwd), source, { namespaces: process.namespaces, ...(base !== undefined ? { base } : {}) });
+  const read =
+    job === undefined
+      ? { values: {}, requirements: [], warnings: [] as CwlIssue[], requirementsAsWritten: undefined }
+      : await loadJob(documentUri(job, cwd), source, { namespaces: process.namespaces, ...(base !== undefined ? { base } : {}) });
   const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, source) : undefined;
   const inputs = structuredClone(bindInputs(process.inputs, read.values, ontology ? { ontology } : {})) as unknown as JsonMap;
   // What the job names must be there (or be a gdflow: item) before secondary files are looked for beside it.

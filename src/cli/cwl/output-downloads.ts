@@ -132,7 +132,7 @@ async function makeListedDirectories(directory: Json, target: string): Promise<v
 
 function basenameOf(file: Json, location: string | undefined): string {
   const given = typeof file.basename === 'string' ? file.basename : '';
-  const fallback = location === undefined ? '' : dataPath(location).split('/').pop() ?? '';
+  const fallback = location === undefined ? '' : (dataPath(location).split('/').pop() ?? '');
   const name = given !== '' ? given : fallback;
   // A name the server gave must stay a name: no path out of the output directory.
   return name === '' || name === '.' || name === '..' || name.includes('/') ? (file.class === 'Directory' ? 'directory' : 'file') : name;

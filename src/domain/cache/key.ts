@@ -55,15 +55,27 @@ const short = (hash: unknown) => (typeof hash === 'string' ? hash.slice(0, 12) :
 /** Exactly which parts of two keys differ (empty: the same key). */
 export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifference[] {
   const out: KeyDifference[] = [];
-  if (mine.tool.name !== other.tool.name) out.push({ part: 'tool', this: mine.tool.name, other: other.tool.name, message: `a different tool: ${mine.tool.name}, not ${other.tool.name}` });
+  if (mine.tool.name !== other.tool.name)
+    out.push({ part: 'tool', this: mine.tool.name, other: other.tool.name, message: `a different tool: ${mine.tool.name}, not ${other.tool.name}` });
   if (mine.tool.version !== other.tool.version) {
-    out.push({ part: 'tool_version', this: mine.tool.version, other: other.tool.version, message: `tool version ${mine.tool.version}, not ${other.tool.version}` });
+    out.push({
+      part: 'tool_version',
+      this: mine.tool.version,
+      other: other.tool.version,
+      message: `tool version ${mine.tool.version}, not ${other.tool.version}`,
+    });
   } else if (mine.tool.digest !== other.tool.digest) {
     out.push({ part: 'tool_definition', this: mine.tool.digest, other: other.tool.digest, message: 'the tool definition changed (same version)' });
   }
-  if (mine.image !== other.image) out.push({ part: 'image', this: mine.image, other: other.image, message: `image ${mine.image || '(none)'}, not ${other.image || '(none)'}` });
+  if (mine.image !== other.image)
+    out.push({ part: 'image', this: mine.image, other: other.image, message: `image ${mine.image || '(none)'}, not ${other.image || '(none)'}` });
   else if (mine.imageDigest !== other.imageDigest) {
-    out.push({ part: 'image_digest', this: mine.imageDigest, other: other.imageDigest, message: `image ${mine.image} is now ${short(mine.imageDigest)}, was ${short(other.imageDigest)}` });
+    out.push({
+      part: 'image_digest',
+      this: mine.imageDigest,
+      other: other.imageDigest,
+      message: `image ${mine.image} is now ${short(mine.imageDigest)}, was ${short(other.imageDigest)}`,
+    });
   }
   for (const path of new Set([...Object.keys(mine.inputs), ...Object.keys(other.inputs)])) {
     const a = mine.inputs[path] ?? null;
@@ -76,7 +88,13 @@ export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifferen
     const a = mine.parameters[name];
     const b = other.parameters[name];
     if (canonicalJson(a) === canonicalJson(b)) continue;
-    out.push({ part: 'parameter', name, this: a ?? null, other: b ?? null, message: `parameter ${name} is ${JSON.stringify(a ?? null)}, was ${JSON.stringify(b ?? null)}` });
+    out.push({
+      part: 'parameter',
+      name,
+      this: a ?? null,
+      other: b ?? null,
+      message: `parameter ${name} is ${JSON.stringify(a ?? null)}, was ${JSON.stringify(b ?? null)}`,
+    });
   }
   if (mine.command !== other.command || mine.stdin !== other.stdin || mine.stdout !== other.stdout) {
     out.push({ part: 'command', this: mine.command, other: other.command, message: 'the rendered command differs' });

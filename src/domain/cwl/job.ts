@@ -94,12 +94,7 @@ function resolveFiles(value: unknown, base: string, namespaces: Readonly<Record<
   return out;
 }
 
-function jobRequirements(
-  job: Record<string, unknown>,
-  key: string,
-  namespaces: Readonly<Record<string, string>>,
-  diagnostics: Diagnostics,
-): Requirement[] {
+function jobRequirements(job: Record<string, unknown>, key: string, namespaces: Readonly<Record<string, string>>, diagnostics: Diagnostics): Requirement[] {
   const list = Array.isArray(job[key])
     ? job[key]
     : isPlainObject(job[key])

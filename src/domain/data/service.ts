@@ -20,7 +20,11 @@ export class DataService {
 
   private ref(caller: Caller, account: string, path: string, mode: 'read' | 'write'): DataRef {
     if (account !== caller.accountName && !(mode === 'read' && account === PUBLIC_ACCOUNT)) {
-      throw forbidden(mode === 'read' ? `account '${caller.accountName}' may not read data of account '${account}'` : `account '${caller.accountName}' may not write data of account '${account}'`);
+      throw forbidden(
+        mode === 'read'
+          ? `account '${caller.accountName}' may not read data of account '${account}'`
+          : `account '${caller.accountName}' may not write data of account '${account}'`,
+      );
     }
     try {
       checkPath(path, `${account}:${path}`);
@@ -32,7 +36,9 @@ export class DataService {
 
   async upload(caller: Caller, account: string, path: string, body: NodeJS.ReadableStream | Buffer, md5?: string) {
     const ref = this.ref(caller, account, path, 'write');
-    const written = await this.wrap(() => this.dataStore.write(ref, body, { maxBytes: this.uploadLimit, ...(md5 !== undefined ? { expectedMd5Base64: md5 } : {}) }));
+    const written = await this.wrap(() =>
+      this.dataStore.write(ref, body, { maxBytes: this.uploadLimit, ...(md5 !== undefined ? { expectedMd5Base64: md5 } : {}) }),
+    );
     return { name: formatDataName(ref), size: written.size, md5: written.md5 };
   }
 

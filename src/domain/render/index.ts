@@ -50,9 +50,7 @@ export interface RenderedCommand {
 type Files = Record<string, string[]>;
 
 /** Declared names first (in declaration order), then any extra names the caller passed. */
-const names = (declared: Record<string, unknown>, given: Record<string, unknown>): string[] => [
-  ...new Set([...Object.keys(declared), ...Object.keys(given)]),
-];
+const names = (declared: Record<string, unknown>, given: Record<string, unknown>): string[] => [...new Set([...Object.keys(declared), ...Object.keys(given)])];
 
 function checkFiles(kind: 'inputs' | 'outputs', files: Files, userValues: UserValue[]): void {
   for (const [name, list] of Object.entries(files)) {

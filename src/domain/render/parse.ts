@@ -1,11 +1,5 @@
 import { parse, tokenize } from '@huggingface/jinja';
-import {
-  MAX_TEMPLATE_BRANCHES,
-  MAX_TEMPLATE_BRACKETS,
-  MAX_TEMPLATE_LENGTH,
-  MAX_TEMPLATE_NESTING,
-  MAX_TEMPLATE_OPERATORS,
-} from '../../contract/limits.js';
+import { MAX_TEMPLATE_BRANCHES, MAX_TEMPLATE_BRACKETS, MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING, MAX_TEMPLATE_OPERATORS } from '../../contract/limits.js';
 import { limitError, RenderError } from './errors.js';
 
 /**
@@ -38,8 +32,15 @@ const CLOSERS = new Set(['CloseParen', 'CloseSquareBracket', 'CloseCurlyBracket'
 /** Token types that make a node of the tree (an operator, a call, a member access, a literal list or object). */
 const OPERATOR_TYPES = new Set([
   ...OPENERS,
-  'Pipe', 'Dot', 'Colon', 'Equals', 'AdditiveBinaryOperator', 'MultiplicativeBinaryOperator', 'ExponentiationBinaryOperator',
-  'ComparisonBinaryOperator', 'UnaryOperator',
+  'Pipe',
+  'Dot',
+  'Colon',
+  'Equals',
+  'AdditiveBinaryOperator',
+  'MultiplicativeBinaryOperator',
+  'ExponentiationBinaryOperator',
+  'ComparisonBinaryOperator',
+  'UnaryOperator',
 ]);
 const OPERATOR_WORDS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else']);
 

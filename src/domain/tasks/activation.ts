@@ -92,14 +92,17 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   const inputs = section(parameters, 'Inputs', template);
   for (const [nodeId, entry] of Object.entries(template.Inputs)) {
     const path = `parameters.Inputs.${nodeId}`;
-    const items = dataList(inputs[nodeId], entry.data, path).filter((item) => !(isObject(item) && (item.name === '' || item.name === null || item.name === undefined)));
+    const items = dataList(inputs[nodeId], entry.data, path).filter(
+      (item) => !(isObject(item) && (item.name === '' || item.name === null || item.name === undefined)),
+    );
     if (items.length === 0 && entry.required) throw invalid(`${path}.data is empty, but the input is required`);
     if (items.length < entry.minitems) throw invalid(`${path}.data has ${items.length} items; at least ${entry.minitems} are needed`);
     if (items.length > entry.maxitems) throw invalid(`${path}.data has ${items.length} items; at most ${entry.maxitems} are allowed`);
     const refs: DataRef[] = [];
     for (const [i, item] of items.entries()) {
       const where = `${path}.data[${i}]`;
-      if (!isObject(item) || typeof item.name !== 'string') throw invalid(`${where}.name must be a data name such as '/reads/a.fastq' or 'public:/demo/a.fastq'`);
+      if (!isObject(item) || typeof item.name !== 'string')
+        throw invalid(`${where}.name must be a data name such as '/reads/a.fastq' or 'public:/demo/a.fastq'`);
       let ref: DataRef;
       try {
         ref = parseDataName(item.name, caller.accountName);
@@ -121,7 +124,12 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   for (const node of graph.nodes) {
     if (node.kind !== 'tool') continue;
     const entry = given[node.id];
-    const values = entry === undefined ? {} : isObject(entry) && (entry.parameters === undefined || isObject(entry.parameters)) ? ((entry.parameters as JsonObject | undefined) ?? {}) : undefined;
+    const values =
+      entry === undefined
+        ? {}
+        : isObject(entry) && (entry.parameters === undefined || isObject(entry.parameters))
+          ? ((entry.parameters as JsonObject | undefined) ?? {})
+          : undefined;
     if (values === undefined) throw invalid(`parameters.Parameters.${node.id} must be an object {alias, parameters}`);
     const definitions = node.tool!.definition.parameters;
     for (const name of Object.keys(values)) {
@@ -134,7 +142,12 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
       const supplied = values[spec.name];
       const suppliedValue = isObject(supplied) ? supplied.value : supplied;
       if (supplied !== undefined && !isObject(supplied)) throw invalid(`${path} must be an object {value}, not ${describe(supplied)}`);
-      if (!fromTemplate.variable && supplied !== undefined && 'value' in (supplied as JsonObject) && JSON.stringify(suppliedValue) !== JSON.stringify(fromTemplate.value)) {
+      if (
+        !fromTemplate.variable &&
+        supplied !== undefined &&
+        'value' in (supplied as JsonObject) &&
+        JSON.stringify(suppliedValue) !== JSON.stringify(fromTemplate.value)
+      ) {
         throw invalid(`${path} is fixed by the workflow (variable: false) to ${JSON.stringify(fromTemplate.value)}`);
       }
       const value = supplied !== undefined && 'value' in (supplied as JsonObject) ? suppliedValue : fromTemplate.value;
@@ -166,7 +179,8 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
       } catch (error) {
         throw invalid(`${where}.name: ${error instanceof DataPathError ? error.message : String(error)}`);
       }
-      if (ref.account !== caller.accountName) throw invalid(`${where}.name '${name}' is in account '${ref.account}'; a task writes only to its own account's data`);
+      if (ref.account !== caller.accountName)
+        throw invalid(`${where}.name '${name}' is in account '${ref.account}'; a task writes only to its own account's data`);
       const full = formatDataName(ref);
       const other = taken.get(full);
       if (other) throw invalid(`${where}.name '${full}' is also the output of ${other}`);
@@ -182,7 +196,8 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   const property = isObject(parameters.Property) ? parameters.Property : {};
   for (const key of ['call_caching', 'cleanup_intermediates'] as const) {
     const value = property[key];
-    if (value !== undefined && value !== null && typeof value !== 'boolean') throw invalid(`parameters.Property.${key} must be true or false, not ${describe(value)}`);
+    if (value !== undefined && value !== null && typeof value !== 'boolean')
+      throw invalid(`parameters.Property.${key} must be true or false, not ${describe(value)}`);
   }
   run.callCaching = typeof property.call_caching === 'boolean' ? property.call_caching : null;
   run.cleanupIntermediates = typeof property.cleanup_intermediates === 'boolean' ? property.cleanup_intermediates : null;

@@ -27,7 +27,11 @@ export interface CacheFiles {
    * Give a new job the outputs (and logs) of an earlier one: links where the file system allows, copies otherwise.
    * Returns the placed files' stamps.
    */
-  reuseAtActivation(source: Job, sourceFiles: readonly string[], target: { taskId: string; nodeId: string; files: readonly string[] }): Promise<Record<string, FileStamp>>;
+  reuseAtActivation(
+    source: Job,
+    sourceFiles: readonly string[],
+    target: { taskId: string; nodeId: string; files: readonly string[] },
+  ): Promise<Record<string, FileStamp>>;
 }
 
 /** What an activation tells of its task. */
@@ -60,7 +64,11 @@ export class CachedRerun {
     const hashes = await this.knownDataHashes(request.jobs);
     const keys = keysAtActivation(request.jobs, (account, path) => hashes.get(dataKey(account, path)));
     if (keys.size === 0) return undefined;
-    const candidates = await this.candidates(request, [...keys.values()].map((k) => k.key), enabled);
+    const candidates = await this.candidates(
+      request,
+      [...keys.values()].map((k) => k.key),
+      enabled,
+    );
     if (candidates.size === 0) return undefined;
     const found = await this.intactSources(request.jobs, keys, candidates);
     const hits = new Map<string, HitAtActivation>();
@@ -124,7 +132,13 @@ export class CachedRerun {
   }
 
   /** Put the hits' outputs in place (those not placed yet); false when one could not be, after taking it out of `found`. */
-  private async place(request: RerunRequest, decided: Set<string>, keys: Map<string, KeyAtActivation>, found: Map<string, Source>, hits: Map<string, HitAtActivation>): Promise<boolean> {
+  private async place(
+    request: RerunRequest,
+    decided: Set<string>,
+    keys: Map<string, KeyAtActivation>,
+    found: Map<string, Source>,
+    hits: Map<string, HitAtActivation>,
+  ): Promise<boolean> {
     // Hits of an earlier round that are hits no more (downstream of a failure) keep their placed files: such a job
     // runs from a clean directory when it starts (engine/job-runner.ts).
     for (const id of [...hits.keys()]) if (!decided.has(id)) hits.delete(id);
@@ -133,7 +147,11 @@ export class CachedRerun {
       if (!decided.has(job.id) || hits.has(job.id) || job.spec.kind !== 'tool') continue;
       const source = found.get(job.id)!;
       try {
-        const outputStamps = await this.files.reuseAtActivation(source.job, source.files, { taskId: request.taskId, nodeId: job.nodeId, files: job.spec.outputFiles });
+        const outputStamps = await this.files.reuseAtActivation(source.job, source.files, {
+          taskId: request.taskId,
+          nodeId: job.nodeId,
+          files: job.spec.outputFiles,
+        });
         hits.set(job.id, { key: keys.get(job.id)!, source: { id: source.id }, outputStamps });
       } catch {
         found.delete(job.id);

@@ -25,7 +25,12 @@ export async function explainCacheMiss(store: CallCacheStore, account: string, j
     return { ...base, summary, nearest: null, differences: [] };
   }
   if (job.cacheLookup === 'off') {
-    return { ...base, summary: 'not looked up: call caching was off for its task (Property.call_caching) or on the server; its key is kept for later tasks', nearest: null, differences: [] };
+    return {
+      ...base,
+      summary: 'not looked up: call caching was off for its task (Property.call_caching) or on the server; its key is kept for later tasks',
+      nearest: null,
+      differences: [],
+    };
   }
   const before = job.startedAt ?? job.endedAt ?? Number.POSITIVE_INFINITY;
   let nearest: { job: Job; differences: KeyDifference[] } | undefined;
@@ -42,7 +47,8 @@ export async function explainCacheMiss(store: CallCacheStore, account: string, j
   const other = nearest.job;
   const view = { job_id: other.id, task_id: other.taskId, status: other.status, endTime: roundTime(other.endedAt!), cache_key: other.cacheKey ?? '' };
   let summary: string;
-  if (nearest.differences.length > 0) summary = `a miss: the nearest earlier job, ${other.id}, differs: ${nearest.differences.map((d) => d.message).join('; ')}`;
+  if (nearest.differences.length > 0)
+    summary = `a miss: the nearest earlier job, ${other.id}, differs: ${nearest.differences.map((d) => d.message).join('; ')}`;
   else if (other.status !== 'succeeded') summary = `a miss: job ${other.id} had the same key, but it ${other.status}`;
   else summary = `a miss: job ${other.id} had the same key, but its outputs were gone or changed when this job ran (cleaned up, or its task deleted)`;
   return { ...base, summary, nearest: view, differences: nearest.differences };

@@ -26,7 +26,12 @@ const fileSource = {
     },
     {
       type: 'object',
-      properties: { kind: { const: 'job' }, jobId: { type: 'string', minLength: 1 }, nodeId: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+      properties: {
+        kind: { const: 'job' },
+        jobId: { type: 'string', minLength: 1 },
+        nodeId: { type: 'string', minLength: 1 },
+        path: { type: 'string', minLength: 1 },
+      },
       required: ['kind', 'jobId', 'nodeId', 'path'],
       additionalProperties: false,
     },
@@ -36,8 +41,18 @@ const fileSource = {
 /** Where a TES task's input comes from (docs/ga4gh.md, "Inputs"). */
 const stageSource = {
   oneOf: [
-    { type: 'object', properties: { kind: { const: 'data' }, account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } }, required: ['kind', 'account', 'path'], additionalProperties: false },
-    { type: 'object', properties: { kind: { const: 'file' }, path: { type: 'string', minLength: 1 } }, required: ['kind', 'path'], additionalProperties: false },
+    {
+      type: 'object',
+      properties: { kind: { const: 'data' }, account: { type: 'string', minLength: 1 }, path: { type: 'string', minLength: 1 } },
+      required: ['kind', 'account', 'path'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: { kind: { const: 'file' }, path: { type: 'string', minLength: 1 } },
+      required: ['kind', 'path'],
+      additionalProperties: false,
+    },
     { type: 'object', properties: { kind: { const: 'url' }, url: { type: 'string', minLength: 1 } }, required: ['kind', 'url'], additionalProperties: false },
     { type: 'object', properties: { kind: { const: 'content' }, text: { type: 'string' } }, required: ['kind', 'text'], additionalProperties: false },
   ],

@@ -68,7 +68,12 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
         }
       }
     }
-    return outputFileNames(port, definition.formats, definition.minitems, stored.map((ref) => ref.path));
+    return outputFileNames(
+      port,
+      definition.formats,
+      definition.minitems,
+      stored.map((ref) => ref.path),
+    );
   };
 
   for (const node of graph.nodes) {
@@ -87,7 +92,15 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
         items.map((ref) => ({ source: { kind: 'data', account: ref.account, path: ref.path }, name: safeFileName(basename(ref.path), 'input') })),
       );
       const command = items.length === 0 ? '# no input data' : `# check ${items.map((r) => `${r.account}:${r.path}`).join(' ')}`;
-      jobs.push({ id, nodeId: node.id, name: 'loaddata', command, cpu: 0, memMb: 0, spec: { kind: 'load', nodeId: node.id, alias: node.alias, deps: [], items } });
+      jobs.push({
+        id,
+        nodeId: node.id,
+        name: 'loaddata',
+        command,
+        cpu: 0,
+        memMb: 0,
+        spec: { kind: 'load', nodeId: node.id, alias: node.alias, deps: [], items },
+      });
       continue;
     }
 
@@ -96,7 +109,15 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
       const targets = run.outputs[node.id] ?? [];
       const imports = targets.slice(0, files.length).map((t, i) => ({ source: files[i]!.source, target: t.ref, description: t.description }));
       const command = imports.map((i) => `# store ${i.target.account}:${i.target.path}`).join('\n');
-      jobs.push({ id, nodeId: node.id, name: 'storedata', command, cpu: 0, memMb: 0, spec: { kind: 'store', nodeId: node.id, alias: node.alias, deps: [...deps], imports } });
+      jobs.push({
+        id,
+        nodeId: node.id,
+        name: 'storedata',
+        command,
+        cpu: 0,
+        memMb: 0,
+        spec: { kind: 'store', nodeId: node.id, alias: node.alias, deps: [...deps], imports },
+      });
       continue;
     }
 
@@ -121,13 +142,18 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
       outputs[port] = names.map((name) => jobFilePath('outputs', port, name));
       const relative = names.map((name) => `outputs/${port}/${name}`);
       outputFiles.push(...relative);
-      for (const enid of enids) linkFiles.set(enid, relative.map((path, i) => ({ source: { kind: 'job', jobId: id, nodeId: node.id, path }, name: names[i]! })));
+      for (const enid of enids)
+        linkFiles.set(
+          enid,
+          relative.map((path, i) => ({ source: { kind: 'job', jobId: id, nodeId: node.id, path }, name: names[i]! })),
+        );
     }
     let rendered;
     try {
       rendered = renderCommand({ tool: def, inputs, outputs, parameters: run.parameters[node.id] ?? {} });
     } catch (error) {
-      if (error instanceof RenderError) throw new PlanError(`node '${node.id}': the command of tool ${tool.name}:${tool.version} cannot be rendered: ${error.message}`);
+      if (error instanceof RenderError)
+        throw new PlanError(`node '${node.id}': the command of tool ${tool.name}:${tool.version} cannot be rendered: ${error.message}`);
       throw error;
     }
     const spec: ToolJobSpec = {

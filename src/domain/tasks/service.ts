@@ -184,7 +184,11 @@ export type OtherRerun = (
 
 /** ActivateWorkflow of a workflow imported from CWL: a CWL run of its document (cwl/imports/activation.ts). */
 export interface ImportedWorkflowRuns {
-  activate(scope: Scope, workflow: Workflow, request: { parameters: JsonObject; taskName: string | null | undefined }): Promise<{ task_id: string; task_name: string }>;
+  activate(
+    scope: Scope,
+    workflow: Workflow,
+    request: { parameters: JsonObject; taskName: string | null | undefined },
+  ): Promise<{ task_id: string; task_name: string }>;
 }
 
 /** The CWL runs tasks may be: reruns of CWL runs, and the runs of workflows imported from CWL. */
@@ -245,7 +249,9 @@ export class TaskService {
         ? (await this.store.getWorkflowVersions(owner.id, workflowName)).filter((w) => w.status === 'checked').pop()
         : await this.store.getWorkflow(owner.id, workflowName, version);
     if (!workflow) {
-      throw notFound(`workflow '${workflowName}'${version === undefined ? ' has no executable version' : ` version ${version} does not exist`} in ${ownerAccount}/${ownerProject}`);
+      throw notFound(
+        `workflow '${workflowName}'${version === undefined ? ' has no executable version' : ` version ${version} does not exist`} in ${ownerAccount}/${ownerProject}`,
+      );
     }
     if (workflow.cwl !== null) {
       if (!this.cwl.imported) throw invalid(`workflow '${workflow.name}' version ${workflow.version} was imported from CWL, and this server runs no CWL`);
@@ -303,14 +309,20 @@ export class TaskService {
             taskId,
             nodeId: job.nodeId,
             name: job.name,
-            ...(cached?.get(job.id) ?? (job.spec.deps.length === 0 ? { status: 'queued', reason: 'ready' } : { status: 'waiting', reason: 'waiting for upstream jobs' })),
+            ...(cached?.get(job.id) ??
+              (job.spec.deps.length === 0 ? { status: 'queued', reason: 'ready' } : { status: 'waiting', reason: 'waiting for upstream jobs' })),
             command: job.command,
             spec: job.spec as unknown as Record<string, unknown>,
             attempt: 0,
             cpu: job.cpu,
             memMb: job.memMb,
           })),
-          audited(actorOf(scope.caller), 'ActivateWorkflow', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, workflow ${ownerAccount}/${ownerProject}/${workflow.name}:${workflow.version})`),
+          audited(
+            actorOf(scope.caller),
+            'ActivateWorkflow',
+            project.accountName,
+            `${project.accountName}/${project.name}/tasks/${taskId} (${name}, workflow ${ownerAccount}/${ownerProject}/${workflow.name}:${workflow.version})`,
+          ),
         );
       } catch (error) {
         // The hits' outputs were put in place for a task that was not created.
@@ -341,7 +353,8 @@ export class TaskService {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const task = /^[0-9a-f]{24}$/.test(taskId) ? await this.store.getTask(taskId) : undefined;
     // A task being deleted is gone for clients already (docs/wire.md: after DELETE the task's routes answer 404).
-    if (!task || task.projectId !== project.id || task.deleteRequested) throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
+    if (!task || task.projectId !== project.id || task.deleteRequested)
+      throw notFound(`task '${taskId.slice(0, 64)}' does not exist in project '${project.name}'`, 'Task');
     return task;
   }
 

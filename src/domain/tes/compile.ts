@@ -58,7 +58,8 @@ function localFile(url: string, policy: TesStagingPolicy, field: string): string
   } catch {
     throw invalid(`${field} '${url.slice(0, 200)}' is not a valid file:// URL`);
   }
-  if (policy.fileRoots.length === 0) return { problem: `${field} '${url.slice(0, 200)}': this server reads no local files (the operator has set no tesFileRoots)` };
+  if (policy.fileRoots.length === 0)
+    return { problem: `${field} '${url.slice(0, 200)}': this server reads no local files (the operator has set no tesFileRoots)` };
   const outside = () => invalid(`${field} '${url.slice(0, 200)}' is not under a directory the operator allows (${policy.fileRoots.join(', ')})`);
   // Nothing is looked up outside the roots: whether a file exists elsewhere on the server is not the client's to learn.
   if (posix.normalize(path) !== path || !policy.fileRoots.some((root) => isUnder(path, root))) throw outside();
@@ -72,9 +73,15 @@ function localFile(url: string, policy: TesStagingPolicy, field: string): string
   return real;
 }
 
-function stageSource(input: NonNullable<TesTaskBody['inputs']>[number], account: string, policy: TesStagingPolicy, field: string): StageSource | { problem: string } {
+function stageSource(
+  input: NonNullable<TesTaskBody['inputs']>[number],
+  account: string,
+  policy: TesStagingPolicy,
+  field: string,
+): StageSource | { problem: string } {
   if (input.content !== undefined && input.content !== '') {
-    if (Buffer.byteLength(input.content) > MAX_CONTENT_BYTES) throw invalid(`${field}.content is larger than ${MAX_CONTENT_BYTES} bytes; store the file and give its url`);
+    if (Buffer.byteLength(input.content) > MAX_CONTENT_BYTES)
+      throw invalid(`${field}.content is larger than ${MAX_CONTENT_BYTES} bytes; store the file and give its url`);
     if (input.type === 'DIRECTORY') throw invalid(`${field}.content cannot make a DIRECTORY`);
     return { kind: 'content', text: input.content };
   }
@@ -82,7 +89,8 @@ function stageSource(input: NonNullable<TesTaskBody['inputs']>[number], account:
   if (url === undefined || url === '') throw invalid(`${field} needs a url or a content`);
   if (url.startsWith('gdflow:')) {
     const ref = dataUrl(url, account, `${field}.url`);
-    if (ref.account !== account && ref.account !== PUBLIC_ACCOUNT) throw invalid(`${field}.url '${url.slice(0, 200)}' is data of account '${ref.account}'; a task reads its own account's data and public data`);
+    if (ref.account !== account && ref.account !== PUBLIC_ACCOUNT)
+      throw invalid(`${field}.url '${url.slice(0, 200)}' is data of account '${ref.account}'; a task reads its own account's data and public data`);
     return { kind: 'data', account: ref.account, path: ref.path };
   }
   if (url.startsWith('file://') || url.startsWith('/')) {
@@ -91,9 +99,13 @@ function stageSource(input: NonNullable<TesTaskBody['inputs']>[number], account:
   }
   if (/^https?:\/\//i.test(url)) {
     if (input.type === 'DIRECTORY') throw invalid(`${field}: an http(s) URL cannot be a DIRECTORY`);
-    return policy.allowHttp ? { kind: 'url', url } : { problem: `${field}.url '${url.slice(0, 200)}': this server fetches no http(s) inputs (the operator has not set tesAllowHttp)` };
+    return policy.allowHttp
+      ? { kind: 'url', url }
+      : { problem: `${field}.url '${url.slice(0, 200)}': this server fetches no http(s) inputs (the operator has not set tesAllowHttp)` };
   }
-  return { problem: `${field}.url '${url.slice(0, 200)}': gdflow reads gdflow: data names, file:// and http(s):// URLs, not ${url.split(':')[0]!.slice(0, 20)}:` };
+  return {
+    problem: `${field}.url '${url.slice(0, 200)}': gdflow reads gdflow: data names, file:// and http(s):// URLs, not ${url.split(':')[0]!.slice(0, 20)}:`,
+  };
 }
 
 function resources(body: TesTaskBody): { cpu: number; memMb: number; network: boolean } {
@@ -101,7 +113,9 @@ function resources(body: TesTaskBody): { cpu: number; memMb: number; network: bo
   const params = r.backend_parameters ?? {};
   const unknown = Object.keys(params).filter((key) => !BACKEND_PARAMETERS.includes(key.toLowerCase()));
   if (r.backend_parameters_strict === true && unknown.length > 0) {
-    throw invalid(`resources.backend_parameters ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not supported (gdflow knows: ${BACKEND_PARAMETERS.join(', ')})`);
+    throw invalid(
+      `resources.backend_parameters ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not supported (gdflow knows: ${BACKEND_PARAMETERS.join(', ')})`,
+    );
   }
   const network = Object.entries(params).find(([key]) => key.toLowerCase() === 'network')?.[1];
   if (network !== undefined && network !== 'true' && network !== 'false') throw invalid(`resources.backend_parameters.network must be "true" or "false"`);
@@ -115,7 +129,10 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
   const problems: string[] = [];
   const dirs: string[] = [];
   const images = new Set(body.executors.map((e) => e.image));
-  if (images.size > 1) throw invalid(`executors name ${images.size} images (${[...images].slice(0, 3).join(', ')}); a gdflow TES task runs its executors in one job, in one image`);
+  if (images.size > 1)
+    throw invalid(
+      `executors name ${images.size} images (${[...images].slice(0, 3).join(', ')}); a gdflow TES task runs its executors in one job, in one image`,
+    );
   const executors = body.executors.map((executor, i) => {
     const field = `executors[${i}]`;
     if (executor.image === '') throw invalid(`${field}.image is empty`);
@@ -149,16 +166,20 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
   const store: TesJobPart['store'] = [];
   for (const [i, output] of (body.outputs ?? []).entries()) {
     const field = `outputs[${i}]`;
-    if (/[*?[]/.test(output.path)) throw invalid(`${field}.path '${output.path.slice(0, 200)}' has wildcards, which gdflow does not support yet; name the file or its DIRECTORY`);
+    if (/[*?[]/.test(output.path))
+      throw invalid(`${field}.path '${output.path.slice(0, 200)}' has wildcards, which gdflow does not support yet; name the file or its DIRECTORY`);
     const path = checkContainerPath(output.path, `${field}.path`);
     const type = output.type ?? 'FILE';
     dirs.push(type === 'DIRECTORY' ? path : parentDir(path, `${field}.path`));
     if (!output.url.startsWith('gdflow:')) {
-      problems.push(`${field}.url '${output.url.slice(0, 200)}': gdflow stores outputs in its data store only (gdflow:/name), not at ${output.url.split(':')[0]!.slice(0, 20)}: URLs`);
+      problems.push(
+        `${field}.url '${output.url.slice(0, 200)}': gdflow stores outputs in its data store only (gdflow:/name), not at ${output.url.split(':')[0]!.slice(0, 20)}: URLs`,
+      );
       continue;
     }
     const target = dataUrl(output.url, account, `${field}.url`);
-    if (target.account !== account) throw invalid(`${field}.url '${output.url.slice(0, 200)}' is in account '${target.account}'; a task writes only to its own account's data`);
+    if (target.account !== account)
+      throw invalid(`${field}.url '${output.url.slice(0, 200)}' is in account '${target.account}'; a task writes only to its own account's data`);
     store.push({ path, type, target, url: output.url });
   }
   for (const [i, volume] of (body.volumes ?? []).entries()) dirs.push(checkContainerPath(volume, `volumes[${i}]`));

@@ -26,12 +26,14 @@ export function checkContainerPath(value: unknown, field: string): string {
   if (value.length > 1024) throw invalid(`${field} is longer than 1024 characters`);
   if (/[\0\n\r,]/.test(value)) throw invalid(`${field} '${value.slice(0, 200)}' holds a NUL, a line break or a comma, which no container mount can carry`);
   const trimmed = value.length > 1 && value.endsWith('/') ? value.slice(0, -1) : value;
-  if (!trimmed.startsWith('/') || posix.normalize(trimmed) !== trimmed) throw invalid(`${field} '${value.slice(0, 200)}' must be an absolute, normalised path (no ., .. or //)`);
+  if (!trimmed.startsWith('/') || posix.normalize(trimmed) !== trimmed)
+    throw invalid(`${field} '${value.slice(0, 200)}' must be an absolute, normalised path (no ., .. or //)`);
   if (trimmed === '/') throw invalid(`${field} may not be / itself`);
   if (isUnder(trimmed, TES_DIR)) throw invalid(`${field} '${trimmed}' is inside ${TES_DIR}, which is gdflow's own`);
   if (!isUnder(trimmed, JOB_DIR)) {
     const system = SYSTEM_DIRS.find((dir) => isUnder(trimmed, dir));
-    if (system) throw invalid(`${field} '${trimmed}' is in ${system}, a directory of the system a task cannot put files in (use /data, /tmp, /mnt or ${JOB_DIR})`);
+    if (system)
+      throw invalid(`${field} '${trimmed}' is in ${system}, a directory of the system a task cannot put files in (use /data, /tmp, /mnt or ${JOB_DIR})`);
   }
   return trimmed;
 }

@@ -34,7 +34,10 @@ const SCAN_LIMIT = 5000;
 
 /** The gdflow task name of a TES task: its TES name made a name, with the task id, which makes it unique. */
 function gdflowName(tesName: string | undefined, taskId: string): string {
-  const base = (tesName ?? '').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[^A-Za-z]+/, '').slice(0, 100);
+  const base = (tesName ?? '')
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^[^A-Za-z]+/, '')
+    .slice(0, 100);
   return `${base || 'tes'}_${taskId}`;
 }
 
@@ -47,7 +50,13 @@ function decodeToken(value: string): { createdAt: number; id: string } {
   if (value.length > 200) throw refuse();
   try {
     const decoded: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (Array.isArray(decoded) && decoded.length === 2 && typeof decoded[0] === 'number' && typeof decoded[1] === 'string' && /^[0-9a-f]{24}$/.test(decoded[1])) {
+    if (
+      Array.isArray(decoded) &&
+      decoded.length === 2 &&
+      typeof decoded[0] === 'number' &&
+      typeof decoded[1] === 'string' &&
+      /^[0-9a-f]{24}$/.test(decoded[1])
+    ) {
       return { createdAt: decoded[0], id: decoded[1] };
     }
   } catch {
@@ -60,7 +69,8 @@ function decodeToken(value: string): { createdAt: number; id: string } {
 function tagFilter(query: TesListQuery): Array<{ key: string; value?: string }> {
   const keys = query.tag_key ?? [];
   const values = query.tag_value ?? [];
-  if (values.length > keys.length) throw invalid(`tag_value is given ${values.length} times but tag_key only ${keys.length}: each value belongs to the tag_key at its place`);
+  if (values.length > keys.length)
+    throw invalid(`tag_value is given ${values.length} times but tag_key only ${keys.length}: each value belongs to the tag_key at its place`);
   return keys.map((key, i) => (values[i] === undefined || values[i] === '' ? { key } : { key, value: values[i] }));
 }
 
@@ -100,7 +110,21 @@ export class TesService {
             createdAt: at.getTime() / 1000,
             tes: { name: body.name ?? '', tags: compiled.tags },
           },
-          [{ id: jobId, taskId, nodeId: TES_NODE, name: 'tes', status: 'queued', reason: 'ready', command: compiled.spec.command, spec: compiled.spec as unknown as Record<string, unknown>, attempt: 0, cpu: compiled.cpu, memMb: compiled.memMb }],
+          [
+            {
+              id: jobId,
+              taskId,
+              nodeId: TES_NODE,
+              name: 'tes',
+              status: 'queued',
+              reason: 'ready',
+              command: compiled.spec.command,
+              spec: compiled.spec as unknown as Record<string, unknown>,
+              attempt: 0,
+              cpu: compiled.cpu,
+              memMb: compiled.memMb,
+            },
+          ],
           audited(actorOf(scope.caller), 'CreateTesTask', project.accountName, `${project.accountName}/${project.name}/tasks/${taskId} (${name}, TES)`),
         );
       } catch (error) {

@@ -25,7 +25,8 @@ export interface TesFiles {
 }
 
 const LOG_TAIL = 64 * 1024;
-const rfc3339 = (seconds: number | null | undefined): string | undefined => (seconds === null || seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
+const rfc3339 = (seconds: number | null | undefined): string | undefined =>
+  seconds === null || seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
 
 /** The TES document of a task as it was sent (kept in its parameters). */
 export function tesDocument(task: Task): TesTaskBody | undefined {

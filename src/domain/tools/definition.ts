@@ -155,7 +155,12 @@ function readParameter(name: string, raw: unknown, strict: boolean): ParameterDe
   return parameter;
 }
 
-function readMembers<T>(value: unknown, path: 'inputs' | 'outputs' | 'parameters', strict: boolean, read: (name: string, raw: unknown) => T): Record<string, T> {
+function readMembers<T>(
+  value: unknown,
+  path: 'inputs' | 'outputs' | 'parameters',
+  strict: boolean,
+  read: (name: string, raw: unknown) => T,
+): Record<string, T> {
   const members = optionalObject(value, path);
   const result: Record<string, T> = {};
   for (const [name, raw] of Object.entries(members)) {

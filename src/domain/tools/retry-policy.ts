@@ -40,7 +40,8 @@ export function readRetryPolicy(raw: unknown, path: string, base: RetryPolicy, p
   const policy = { ...base, on: [...base.on] };
   const attempts = optionalNumber(doc.max_attempts, `${path}.max_attempts`);
   if (attempts !== undefined) {
-    if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS) throw invalid(`${path}.max_attempts must be an integer from 1 to ${MAX_ATTEMPTS}, not ${attempts}`);
+    if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_ATTEMPTS)
+      throw invalid(`${path}.max_attempts must be an integer from 1 to ${MAX_ATTEMPTS}, not ${attempts}`);
     policy.maxAttempts = attempts;
   }
   const backoff = optionalNumber(doc.backoff_seconds, `${path}.backoff_seconds`);
@@ -51,7 +52,8 @@ export function readRetryPolicy(raw: unknown, path: string, base: RetryPolicy, p
   if (doc.on !== undefined && doc.on !== null) {
     if (!Array.isArray(doc.on)) throw invalid(`${path}.on must be a list of ${RETRY_ON.join(', ')}, not ${describe(doc.on)}`);
     policy.on = doc.on.map((value, i) => {
-      if (typeof value !== 'string' || !RETRY_ON.includes(value as RetryOn)) throw invalid(`${path}.on[${i}] must be one of ${RETRY_ON.join(', ')}, not ${describe(value)}`);
+      if (typeof value !== 'string' || !RETRY_ON.includes(value as RetryOn))
+        throw invalid(`${path}.on[${i}] must be one of ${RETRY_ON.join(', ')}, not ${describe(value)}`);
       return value as RetryOn;
     });
   }
@@ -62,7 +64,8 @@ export function readRetryPolicy(raw: unknown, path: string, base: RetryPolicy, p
   }
   if (doc.max_memory !== undefined && doc.max_memory !== null) {
     const mb = typeof doc.max_memory === 'number' ? doc.max_memory : typeof doc.max_memory === 'string' ? parseSize(doc.max_memory) : undefined;
-    if (mb === undefined || !Number.isFinite(mb) || mb < 0) throw invalid(`${path}.max_memory must be a size such as '16g' or '8192m', not ${describe(doc.max_memory)}`);
+    if (mb === undefined || !Number.isFinite(mb) || mb < 0)
+      throw invalid(`${path}.max_memory must be a size such as '16g' or '8192m', not ${describe(doc.max_memory)}`);
     policy.maxMemMb = Math.round(mb);
   }
   return policy;

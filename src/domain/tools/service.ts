@@ -39,7 +39,16 @@ export class ToolService {
     try {
       // The store adds the version it takes to the entry's target.
       const audit = audited(actorOf(scope.caller), 'CreateTool', project.accountName, `${project.accountName}/${project.name}/${name}`);
-      return await this.store.createTool({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) }, audit);
+      return await this.store.createTool(
+        {
+          projectId: project.id,
+          name,
+          description,
+          visibility: visibilityFor(project.accountName),
+          ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+        },
+        audit,
+      );
     } catch (error) {
       if (error instanceof VersionConflict) {
         throw invalid(`tool_version ${expectedVersion} does not match the next version ${error.nextVersion} of tool '${name}'`);
@@ -83,7 +92,10 @@ export class ToolService {
     const users = await this.store.workflowsUsingTool(tool.id);
     if (users.length > 0) throw invalid(`tool '${name}' version ${version} is used by workflow ${users.join(', ')}`);
     try {
-      await this.store.deleteTool(tool.id, audited(actorOf(scope.caller), 'DeleteTool', project.accountName, `${project.accountName}/${project.name}/${name}:${version}`));
+      await this.store.deleteTool(
+        tool.id,
+        audited(actorOf(scope.caller), 'DeleteTool', project.accountName, `${project.accountName}/${project.name}/${name}:${version}`),
+      );
     } catch (error) {
       if (error instanceof InUse) throw invalid(`tool '${name}' version ${version} is used by workflow ${error.by.join(', ')}`);
       throw error;
@@ -149,7 +161,13 @@ export class ToolService {
     const imported = cwlSourceOf(tool.cwl);
     if (imported) return exportTool({ cwlDocument: imported.document }, { gdflowVersion });
     if (tool.status !== 'checked' || !tool.configs) throw invalid(`tool '${tool.name}' version ${tool.version} has no valid definition yet (status unchecked)`);
-    const source = { account: tool.accountName, project: tool.projectName, name: tool.name, version: tool.version, definition: readToolDefinition(tool.configs) };
+    const source = {
+      account: tool.accountName,
+      project: tool.projectName,
+      name: tool.name,
+      version: tool.version,
+      definition: readToolDefinition(tool.configs),
+    };
     return exportTool(source, { gdflowVersion });
   }
 

@@ -24,8 +24,33 @@ const REQUIREMENT_KEYS: Record<string, Set<string>> = {
  * reaches it, so it is refused when the tool is put (docs/templates.md lists them).
  */
 export const KNOWN_FILTERS = new Set([
-  'abs', 'bool', 'capitalize', 'default', 'first', 'float', 'indent', 'int', 'items', 'join', 'last', 'length', 'list', 'lower',
-  'map', 'rejectattr', 'replace', 'reverse', 'safe', 'selectattr', 'sort', 'string', 'title', 'tojson', 'trim', 'unique', 'upper',
+  'abs',
+  'bool',
+  'capitalize',
+  'default',
+  'first',
+  'float',
+  'indent',
+  'int',
+  'items',
+  'join',
+  'last',
+  'length',
+  'list',
+  'lower',
+  'map',
+  'rejectattr',
+  'replace',
+  'reverse',
+  'safe',
+  'selectattr',
+  'sort',
+  'string',
+  'title',
+  'tojson',
+  'trim',
+  'unique',
+  'upper',
 ]);
 
 /** Names the template may use without declaring them: Jinja's own globals and loop helpers. */
@@ -33,8 +58,7 @@ const BUILTINS = new Set(['loop', 'range', 'namespace', 'true', 'false', 'none',
 
 type Node = { type: string; [key: string]: unknown };
 
-const isNode = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 
 /** The property name of a member access, when it is static (`a.b` or `a['b']`). */
 function staticProperty(node: Node): string | undefined {
@@ -110,7 +134,9 @@ export function checkTemplateReferences(source: string, declared: DeclaredNames)
       if (second !== undefined && !allowed.has(second)) throw invalid(`${field} refers to requirements.${first}.${second}, which is not a requirement`);
       return;
     }
-    throw invalid(`${field} refers to '${root}', which is not an input, output, parameter or requirement (use inputs.<name>, outputs.<name>, parameters.<name> or requirements.*)`);
+    throw invalid(
+      `${field} refers to '${root}', which is not an input, output, parameter or requirement (use inputs.<name>, outputs.<name>, parameters.<name> or requirements.*)`,
+    );
   };
 
   const checkFilter = (filter: Node): void => {

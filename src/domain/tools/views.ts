@@ -8,8 +8,7 @@ import { readToolDefinition } from './definition.js';
 export const toolsUrl = (baseUrl: string, tool: Pick<Tool, 'accountName' | 'projectName'>): string =>
   `${baseUrl}/accounts/${encodeURIComponent(tool.accountName)}/projects/${encodeURIComponent(tool.projectName)}/tools/`;
 
-export const toolUrl = (baseUrl: string, tool: Tool): string =>
-  `${toolsUrl(baseUrl, tool)}${encodeURIComponent(tool.name)}/?tool_version=${tool.version}`;
+export const toolUrl = (baseUrl: string, tool: Tool): string => `${toolsUrl(baseUrl, tool)}${encodeURIComponent(tool.name)}/?tool_version=${tool.version}`;
 
 /** 2.1: one version of a tool as listed. */
 export function toolSummary(tool: Tool, baseUrl: string, methods: string[]) {
@@ -88,9 +87,7 @@ export function toolParameterTemplate(tool: Tool) {
     version: tool.version,
     inputs: ports(Object.keys(def.inputs)),
     outputs: ports(Object.keys(def.outputs)),
-    parameters: Object.fromEntries(
-      Object.values(def.parameters).map((p) => [p.name, { variable: p.variable, type: p.typeName, value: p.default }]),
-    ),
+    parameters: Object.fromEntries(Object.values(def.parameters).map((p) => [p.name, { variable: p.variable, type: p.typeName, value: p.default }])),
   };
 }
 

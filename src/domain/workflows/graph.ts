@@ -131,36 +131,50 @@ function readNode(raw: unknown, index: number, lookup: ToolLookup): GraphNode {
   if (kind === 'load') {
     if (Object.keys(inputs).length > 0) throw invalid(`${where} is a loaddata step and takes no inputs`);
     const ports = Object.keys(outputs);
-    if (ports.length !== 1 || ports[0] !== 'data' || outputs.data!.length !== 1) throw invalid(`${where} is a loaddata step: its outputs must be exactly data: {enid}`);
+    if (ports.length !== 1 || ports[0] !== 'data' || outputs.data!.length !== 1)
+      throw invalid(`${where} is a loaddata step: its outputs must be exactly data: {enid}`);
     return result;
   }
   if (kind === 'store') {
     if (Object.keys(outputs).length > 0) throw invalid(`${where} is a storedata step and has no outputs`);
     const ports = Object.keys(inputs);
-    if (ports.length !== 1 || ports[0] !== 'data' || inputs.data!.length !== 1) throw invalid(`${where} is a storedata step: its inputs must be exactly data: {enid}`);
+    if (ports.length !== 1 || ports[0] !== 'data' || inputs.data!.length !== 1)
+      throw invalid(`${where} is a storedata step: its inputs must be exactly data: {enid}`);
     for (const parameter of Object.keys(parameters)) {
-      if (parameter !== 'name' && parameter !== 'description') throw invalid(`${where} is a storedata step; its parameters are name and description, not '${parameter}'`);
+      if (parameter !== 'name' && parameter !== 'description')
+        throw invalid(`${where} is a storedata step; its parameters are name and description, not '${parameter}'`);
     }
     return result;
   }
 
   const tool = lookup(appId);
-  if (!tool) throw invalid(`${where}: app_id '${appId.slice(0, 200)}' does not name a checked tool version you may use (give the tool's _id or /<account>/<tool>/<version>)`);
+  if (!tool)
+    throw invalid(
+      `${where}: app_id '${appId.slice(0, 200)}' does not name a checked tool version you may use (give the tool's _id or /<account>/<tool>/<version>)`,
+    );
   result.tool = tool;
   const def = tool.definition;
   for (const port of Object.keys(inputs)) {
-    if (!def.inputs[port]) throw invalid(`${where}: input '${port}' is not an input of tool ${tool.name}:${tool.version} (it has ${Object.keys(def.inputs).join(', ') || 'none'})`);
+    if (!def.inputs[port])
+      throw invalid(`${where}: input '${port}' is not an input of tool ${tool.name}:${tool.version} (it has ${Object.keys(def.inputs).join(', ') || 'none'})`);
   }
   for (const port of Object.keys(outputs)) {
-    if (!def.outputs[port]) throw invalid(`${where}: output '${port}' is not an output of tool ${tool.name}:${tool.version} (it has ${Object.keys(def.outputs).join(', ') || 'none'})`);
+    if (!def.outputs[port])
+      throw invalid(
+        `${where}: output '${port}' is not an output of tool ${tool.name}:${tool.version} (it has ${Object.keys(def.outputs).join(', ') || 'none'})`,
+      );
   }
   for (const [port, spec] of Object.entries(def.inputs)) {
     if (spec.required && (inputs[port]?.length ?? 0) === 0) throw invalid(`${where}: required input '${port}' of tool ${tool.name} is not connected`);
-    if ((inputs[port]?.length ?? 0) > spec.maxitems) throw invalid(`${where}: input '${port}' has ${inputs[port]!.length} links but takes at most ${spec.maxitems} items`);
+    if ((inputs[port]?.length ?? 0) > spec.maxitems)
+      throw invalid(`${where}: input '${port}' has ${inputs[port]!.length} links but takes at most ${spec.maxitems} items`);
   }
   for (const [parameter, value] of Object.entries(parameters)) {
     const spec = def.parameters[parameter];
-    if (!spec) throw invalid(`${where}: parameter '${parameter}' is not a parameter of tool ${tool.name}:${tool.version} (it has ${Object.keys(def.parameters).join(', ') || 'none'})`);
+    if (!spec)
+      throw invalid(
+        `${where}: parameter '${parameter}' is not a parameter of tool ${tool.name}:${tool.version} (it has ${Object.keys(def.parameters).join(', ') || 'none'})`,
+      );
     if (value.value !== undefined && value.value !== null && value.value !== '') {
       const problem = parameterValueProblem(spec, value.value);
       if (problem) throw invalid(`${where}: parameter '${parameter}' ${problem}`);
@@ -245,7 +259,9 @@ export function buildGraph(configs: unknown, lookup: ToolLookup): WorkflowGraph 
     for (const to of link.to) {
       const accepted = consumerFormats(byId.get(to.node)!, to.port);
       if (link.formats.length > 0 && accepted.length > 0 && !intersects(link.formats, accepted)) {
-        throw invalid(`link '${link.enid}': ${link.from.node}.${link.from.port} writes ${link.formats.join(',')} but ${to.node}.${to.port} accepts only ${accepted.join(',')}`);
+        throw invalid(
+          `link '${link.enid}': ${link.from.node}.${link.from.port} writes ${link.formats.join(',')} but ${to.node}.${to.port} accepts only ${accepted.join(',')}`,
+        );
       }
     }
   }

@@ -84,7 +84,8 @@ function outputEntry(graph: WorkflowGraph, node: GraphNode): OutputEntry {
   const link = graph.links.get(node.inputs.data![0]!)!;
   const producer = graph.byId.get(link.from.node)!;
   const spec = producer.kind === 'tool' ? producer.tool!.definition.outputs[link.from.port] : undefined;
-  const formats = link.formats.length > 0 ? link.formats : producer.kind === 'load' ? (commonFormats(graph, graph.links.get(producer.outputs.data![0]!)!) ?? []) : [];
+  const formats =
+    link.formats.length > 0 ? link.formats : producer.kind === 'load' ? (commonFormats(graph, graph.links.get(producer.outputs.data![0]!)!) ?? []) : [];
   const name = node.parameters.name?.value;
   const description = node.parameters.description?.value;
   return {

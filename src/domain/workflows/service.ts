@@ -36,7 +36,9 @@ export class WorkflowService {
     const resolved = await resolveTools(this.store, toolAppIds(configs), owner);
     for (const [appId, tool] of resolved) {
       if (tool.importedFromCwl) {
-        throw invalid(`app_id '${appId}' is tool '${tool.name}' version ${tool.version}, imported from CWL: it runs in CWL workflows (gdflow cwl run, gdflow cwl import), not as a node of a GeneDock workflow`);
+        throw invalid(
+          `app_id '${appId}' is tool '${tool.name}' version ${tool.version}, imported from CWL: it runs in CWL workflows (gdflow cwl run, gdflow cwl import), not as a node of a GeneDock workflow`,
+        );
       }
     }
     return buildGraph(configs, (appId) => resolved.get(appId));
@@ -67,7 +69,16 @@ export class WorkflowService {
     try {
       // The store adds the version it takes to the entry's target.
       const audit = audited(actorOf(scope.caller), 'CreateWorkflow', project.accountName, `${project.accountName}/${project.name}/${name}`);
-      return await this.store.createWorkflow({ projectId: project.id, name, description, visibility: visibilityFor(project.accountName), ...(expectedVersion !== undefined ? { expectedVersion } : {}) }, audit);
+      return await this.store.createWorkflow(
+        {
+          projectId: project.id,
+          name,
+          description,
+          visibility: visibilityFor(project.accountName),
+          ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+        },
+        audit,
+      );
     } catch (error) {
       if (error instanceof VersionConflict) {
         throw invalid(`workflow_version ${expectedVersion} does not match the next version ${error.nextVersion} of workflow '${name}'`);
@@ -93,12 +104,16 @@ export class WorkflowService {
     if (configs === undefined) throw invalid('configs is required');
     const graph = await this.validate(configs, workflow);
     const toolIds = graph.nodes.flatMap((n) => (n.tool ? [n.tool.id] : []));
-    await this.store.putWorkflow(workflow.id, {
-      ...(description !== undefined ? { description } : {}),
-      configs,
-      status: 'checked',
-      toolIds,
-    }, audited(actorOf(scope.caller), 'PutWorkflow', workflow.accountName, workflowTarget(workflow)));
+    await this.store.putWorkflow(
+      workflow.id,
+      {
+        ...(description !== undefined ? { description } : {}),
+        configs,
+        status: 'checked',
+        toolIds,
+      },
+      audited(actorOf(scope.caller), 'PutWorkflow', workflow.accountName, workflowTarget(workflow)),
+    );
   }
 
   /** 4.10 GetWorkflow: one version, or all when workflow_version is absent. */
@@ -108,7 +123,8 @@ export class WorkflowService {
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'read');
     const all = await this.store.getWorkflowVersions(project.id, name);
     const chosen = version === undefined ? all : all.filter((w) => w.version === version);
-    if (chosen.length === 0) throw notFound(version === undefined ? `workflow '${name}' does not exist` : `workflow '${name}' version ${version} does not exist`);
+    if (chosen.length === 0)
+      throw notFound(version === undefined ? `workflow '${name}' does not exist` : `workflow '${name}' version ${version} does not exist`);
     return { workflows: chosen.map(workflowAsRead) };
   }
 
@@ -139,7 +155,9 @@ export class WorkflowService {
       workflow_url: workflowsUrl(scope.baseUrl, { accountName: project.accountName, projectName: project.name }, 'executable-workflows'),
       items: group(workflows).map((versions) =>
         versions.map((w) => {
-          const { authorized_methods: _omit, ...summary } = workflowSummary(w, scope.baseUrl, undefined, 'executable-workflows') as ReturnType<typeof workflowSummary> & { authorized_methods?: string[] };
+          const { authorized_methods: _omit, ...summary } = workflowSummary(w, scope.baseUrl, undefined, 'executable-workflows') as ReturnType<
+            typeof workflowSummary
+          > & { authorized_methods?: string[] };
           return summary;
         }),
       ),
@@ -188,11 +206,14 @@ export class WorkflowService {
       if (given === undefined || given === null) continue;
       for (const nodeId of Object.keys(given)) {
         if (!(nodeId in template[section])) {
-          throw invalid(`parameters.${section}.${nodeId} is not a ${section === 'Inputs' ? 'loaddata' : section === 'Outputs' ? 'storedata' : 'tool'} node of workflow '${workflow.name}' version ${workflow.version}`);
+          throw invalid(
+            `parameters.${section}.${nodeId} is not a ${section === 'Inputs' ? 'loaddata' : section === 'Outputs' ? 'storedata' : 'tool'} node of workflow '${workflow.name}' version ${workflow.version}`,
+          );
         }
         const entry = given[nodeId];
         if (!isObject(entry)) throw invalid(`parameters.${section}.${nodeId} must be an object`);
-        if (section !== 'Parameters' && entry.data !== undefined && !Array.isArray(entry.data)) throw invalid(`parameters.${section}.${nodeId}.data must be a list`);
+        if (section !== 'Parameters' && entry.data !== undefined && !Array.isArray(entry.data))
+          throw invalid(`parameters.${section}.${nodeId}.data must be a list`);
       }
     }
     await this.store.setRunTemplate(workflow.id, parameters, audited(actorOf(scope.caller), 'SetRunTemplate', workflow.accountName, workflowTarget(workflow)));

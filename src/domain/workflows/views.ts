@@ -54,7 +54,9 @@ export function graphView(w: Workflow, graph: WorkflowGraph) {
       name: node.kind === 'tool' ? node.tool!.name : node.name || (node.kind === 'load' ? 'loaddata' : 'storedata'),
       alias: node.alias,
       app_id: node.appId,
-      ...(node.tool ? { tool: { account: node.tool.accountName, project: node.tool.projectName, name: node.tool.name, version: node.tool.version, tool_id: node.tool.id } } : {}),
+      ...(node.tool
+        ? { tool: { account: node.tool.accountName, project: node.tool.projectName, name: node.tool.name, version: node.tool.version, tool_id: node.tool.id } }
+        : {}),
       inputs: Object.keys(node.inputs),
       outputs: Object.keys(node.outputs),
       depth: depth.get(node.id)!,

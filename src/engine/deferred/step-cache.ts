@@ -56,7 +56,11 @@ export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promi
 /** A succeeded run with this key whose working directory is intact. */
 export async function findStepHit(key: string, c: StepCacheContext): Promise<{ hit?: Job; note?: string }> {
   const found = await c.calls.findJob(key, c.jobId, c.context, (job, spec) =>
-    runOf(spec) !== undefined && job.outputStamps ? Object.entries(job.outputStamps).filter(([, s]) => s.size >= 0).map(([f]) => f) : undefined,
+    runOf(spec) !== undefined && job.outputStamps
+      ? Object.entries(job.outputStamps)
+          .filter(([, s]) => s.size >= 0)
+          .map(([f]) => f)
+      : undefined,
   );
   return { ...(found.hit ? { hit: found.hit.job } : {}), ...(found.note !== undefined ? { note: found.note } : {}) };
 }
@@ -127,5 +131,9 @@ async function contentHash(path: string): Promise<string> {
 function withoutLocations(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutLocations);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'location').map(([key, item]) => [key, withoutLocations(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'location')
+      .map(([key, item]) => [key, withoutLocations(item)]),
+  );
 }

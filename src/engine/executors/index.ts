@@ -19,8 +19,14 @@ export function createExecutor(kind: 'bwrap', options?: BwrapExecutorOptions): E
 export function createExecutor(kind: 'host', options?: HostExecutorOptions): Executor;
 export function createExecutor(kind: 'podman' | 'docker', options?: ContainerExecutorOptions): Executor;
 export function createExecutor(kind: 'slurm', options?: SlurmExecutorOptions): Executor;
-export function createExecutor(kind: ExecutorKind, options?: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions | SlurmExecutorOptions): Executor;
-export function createExecutor(kind: ExecutorKind, options: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions | SlurmExecutorOptions = {}): Executor {
+export function createExecutor(
+  kind: ExecutorKind,
+  options?: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions | SlurmExecutorOptions,
+): Executor;
+export function createExecutor(
+  kind: ExecutorKind,
+  options: BwrapExecutorOptions | HostExecutorOptions | ContainerExecutorOptions | SlurmExecutorOptions = {},
+): Executor {
   switch (kind) {
     case 'bwrap':
       return new BwrapExecutor(options as BwrapExecutorOptions);

@@ -70,7 +70,6 @@ export function checkRoot(root: { hostPath: string; sandboxPath: string }, workD
   if (!root.hostPath.startsWith(`${workDir}/`)) throw new Error(`root: its host directory "${root.hostPath}" is not in the job's directory`);
 }
 
-
 /** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
 export async function prepareWorkDir(spec: JobSpec): Promise<string> {
   validateSpec(spec);

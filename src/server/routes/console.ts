@@ -84,7 +84,10 @@ export function registerConsoleRoutes(app: FastifyInstance, assets: Map<string, 
   const send = (request: FastifyRequest, reply: FastifyReply, name: string) => {
     const asset = assets.get(name);
     if (!asset) {
-      throw httpError('ResourceNotFound', assets.size === 0 ? 'the console is not built here (npm run build makes it)' : `the console has no file '${name.slice(0, 200)}'`);
+      throw httpError(
+        'ResourceNotFound',
+        assets.size === 0 ? 'the console is not built here (npm run build makes it)' : `the console has no file '${name.slice(0, 200)}'`,
+      );
     }
     reply.headers({ ...HEADERS, 'content-type': asset.type, 'cache-control': asset.cache, etag: asset.etag, vary: 'Accept-Encoding' });
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
@@ -94,5 +97,7 @@ export function registerConsoleRoutes(app: FastifyInstance, assets: Map<string, 
   };
   app.get(ROUTES.ConsoleRoot.url, routeOptions(ROUTES.ConsoleRoot), async (_request, reply) => reply.redirect('/console/', 302));
   app.get(ROUTES.ConsolePage.url, routeOptions(ROUTES.ConsolePage), async (request, reply) => send(request, reply, 'index.html'));
-  app.get<{ Params: { '*': string } }>(ROUTES.ConsoleFile.url, routeOptions(ROUTES.ConsoleFile), async (request, reply) => send(request, reply, request.params['*'] || 'index.html'));
+  app.get<{ Params: { '*': string } }>(ROUTES.ConsoleFile.url, routeOptions(ROUTES.ConsoleFile), async (request, reply) =>
+    send(request, reply, request.params['*'] || 'index.html'),
+  );
 }

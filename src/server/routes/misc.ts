@@ -11,18 +11,14 @@ export function registerMiscRoutes(app: FastifyInstance, context: RouteContext):
     return { account_name: caller.accountName, user_name: caller.userName };
   });
 
-  app.get<RouteTypes<typeof ROUTES.AuthorizedPolicies>>(
-    ROUTES.AuthorizedPolicies.url,
-    routeOptions(ROUTES.AuthorizedPolicies),
-    async (request) => {
-      const caller = request.caller;
-      if (request.params.account !== caller.accountName) {
-        throw forbidden(`account '${caller.accountName}' may not read the policies of account '${request.params.account}'`);
-      }
-      // gdflow has no fine-grained policies: an account's keys may do everything in its projects.
-      return [];
-    },
-  );
+  app.get<RouteTypes<typeof ROUTES.AuthorizedPolicies>>(ROUTES.AuthorizedPolicies.url, routeOptions(ROUTES.AuthorizedPolicies), async (request) => {
+    const caller = request.caller;
+    if (request.params.account !== caller.accountName) {
+      throw forbidden(`account '${caller.accountName}' may not read the policies of account '${request.params.account}'`);
+    }
+    // gdflow has no fine-grained policies: an account's keys may do everything in its projects.
+    return [];
+  });
 
   app.get(ROUTES.Health.url, routeOptions(ROUTES.Health), async () => ({ status: 'ok', ...context.health() }));
 }

@@ -23,7 +23,9 @@ export function registerTesRoutes(app: FastifyInstance, context: RouteContext): 
 
   app.get(ROUTES.Tes.serviceInfo.url, routeOptions(ROUTES.Tes.serviceInfo), async (request) => serviceInfo(context.baseUrl(request), context.services));
 
-  app.post<RouteTypes<typeof ROUTES.Tes.create>>(ROUTES.Tes.create.url, routeOptions(ROUTES.Tes.create), async (request) => tes.create(scope(request), request.body));
+  app.post<RouteTypes<typeof ROUTES.Tes.create>>(ROUTES.Tes.create.url, routeOptions(ROUTES.Tes.create), async (request) =>
+    tes.create(scope(request), request.body),
+  );
 
   app.get<RouteTypes<typeof ROUTES.Tes.list>>(ROUTES.Tes.list.url, routeOptions(ROUTES.Tes.list), async (request) => tes.list(scope(request), request.query));
 
@@ -42,13 +44,13 @@ function serviceInfo(baseUrl: string, services: Services) {
     id: 'org.gdflow.tes',
     name: 'gdflow TES',
     type: { group: 'org.ga4gh', artifact: 'tes', version: '1.1.0' },
-    description: 'GA4GH TES 1.1 on gdflow: each task is a gdflow task of one job, run on the server\'s executor (docs/ga4gh.md)',
+    description: "GA4GH TES 1.1 on gdflow: each task is a gdflow task of one job, run on the server's executor (docs/ga4gh.md)",
     organization: { name: 'gdflow', url: baseUrl },
     documentationUrl: `${baseUrl}/openapi.json`,
     environment: 'prod',
     version: packageVersion(),
     storage: [
-      'gdflow:/ (the caller\'s data store; gdflow://public/ for public data)',
+      "gdflow:/ (the caller's data store; gdflow://public/ for public data)",
       ...policy.fileRoots.map((root) => `file://${root}`),
       ...(policy.allowHttp ? ['http://', 'https://'] : []),
     ],

@@ -28,21 +28,33 @@ export function registerToolRoutes(app: FastifyInstance, context: RouteContext):
   // Reads of definitions: their answers are kept until the next write (see ReadCache).
   const read = context.cachedRead;
 
-  app.get<RouteTypes<typeof ROUTES.ListTool>>(ROUTES.ListTool.url, routeOptions(ROUTES.ListTool), read((request) => tools.list(request.scope)));
+  app.get<RouteTypes<typeof ROUTES.ListTool>>(
+    ROUTES.ListTool.url,
+    routeOptions(ROUTES.ListTool),
+    read((request) => tools.list(request.scope)),
+  );
 
-  app.get<RouteTypes<typeof ROUTES.GetTool>>(ROUTES.GetTool.url, routeOptions(ROUTES.GetTool), read((request) =>
-    tools.get(request.scope, request.params.tool, request.query),
-  ));
+  app.get<RouteTypes<typeof ROUTES.GetTool>>(
+    ROUTES.GetTool.url,
+    routeOptions(ROUTES.GetTool),
+    read((request) => tools.get(request.scope, request.params.tool, request.query)),
+  );
 
-  app.get<RouteTypes<typeof ROUTES.GetToolParameterTemplate>>(ROUTES.GetToolParameterTemplate.url, routeOptions(ROUTES.GetToolParameterTemplate), read((request) =>
-    tools.parameterTemplate(request.scope, request.params.tool, request.query),
-  ));
+  app.get<RouteTypes<typeof ROUTES.GetToolParameterTemplate>>(
+    ROUTES.GetToolParameterTemplate.url,
+    routeOptions(ROUTES.GetToolParameterTemplate),
+    read((request) => tools.parameterTemplate(request.scope, request.params.tool, request.query)),
+  );
 
-  app.get<RouteTypes<typeof ROUTES.GetToolDetails>>(ROUTES.GetToolDetails.url, routeOptions(ROUTES.GetToolDetails), read((request) =>
-    tools.details(request.scope, request.params.tool, request.query),
-  ));
+  app.get<RouteTypes<typeof ROUTES.GetToolDetails>>(
+    ROUTES.GetToolDetails.url,
+    routeOptions(ROUTES.GetToolDetails),
+    read((request) => tools.details(request.scope, request.params.tool, request.query)),
+  );
 
-  app.get<RouteTypes<typeof ROUTES.ExportToolCwl>>(ROUTES.ExportToolCwl.url, routeOptions(ROUTES.ExportToolCwl), read((request) =>
-    tools.exportCwl(request.scope, request.params.tool, request.query, gdflowVersion),
-  ));
+  app.get<RouteTypes<typeof ROUTES.ExportToolCwl>>(
+    ROUTES.ExportToolCwl.url,
+    routeOptions(ROUTES.ExportToolCwl),
+    read((request) => tools.exportCwl(request.scope, request.params.tool, request.query, gdflowVersion)),
+  );
 }

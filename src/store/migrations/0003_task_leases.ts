@@ -11,17 +11,35 @@ const ACTIVE = sql<boolean>`status in ('scheduled', 'queued', 'running', 'stoppi
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('tasks').addColumn('owner', 'varchar(128)').execute();
   await db.schema.alterTable('tasks').addColumn('lease_expires_at', 'double precision').execute();
-  await db.schema.alterTable('tasks').addColumn('delete_requested', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('tasks')
+    .addColumn('delete_requested', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // What a worker looks for when it has room: unowned unfinished tasks, oldest first. Partial, so that its size
   // is the backlog, not the history.
-  await db.schema.createIndex('tasks_claimable').on('tasks').column('created_at').where(sql<boolean>`${ACTIVE} and owner is null`).execute();
+  await db.schema
+    .createIndex('tasks_claimable')
+    .on('tasks')
+    .column('created_at')
+    .where(sql<boolean>`${ACTIVE} and owner is null`)
+    .execute();
   // What a worker holds (heartbeats, flags), and leases that expired (take-over).
-  await db.schema.createIndex('tasks_owner').on('tasks').columns(['owner', 'lease_expires_at']).where(sql<boolean>`owner is not null`).execute();
+  await db.schema
+    .createIndex('tasks_owner')
+    .on('tasks')
+    .columns(['owner', 'lease_expires_at'])
+    .where(sql<boolean>`owner is not null`)
+    .execute();
 
   // Task lists page by (created_at, id), newest first, over the tasks not being deleted: the index holds all a page's
   // query reads, so that a page (by keyset cursor or by offset) and the list's count are index ranges, not row reads.
   await db.schema.dropIndex('tasks_project_created').execute();
-  await db.schema.createIndex('tasks_project_created_id').on('tasks').columns(['project_id', 'created_at', 'id']).where(sql<boolean>`delete_requested = 0`).execute();
+  await db.schema
+    .createIndex('tasks_project_created_id')
+    .on('tasks')
+    .columns(['project_id', 'created_at', 'id'])
+    .where(sql<boolean>`delete_requested = 0`)
+    .execute();
   // Nothing looks tasks up by status alone any more (workers claim through tasks_claimable); left in place, it misleads
   // SQLite's planner into sorting the whole backlog for every claim.
   await db.schema.dropIndex('tasks_status').execute();

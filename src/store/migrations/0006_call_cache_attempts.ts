@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
 // once, kept while their size and modification time stay the same.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('jobs').addColumn('attempts', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+  await db.schema
+    .alterTable('jobs')
+    .addColumn('attempts', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
   // A sha256 in hex is 64 characters.
   await db.schema.alterTable('jobs').addColumn('cache_key', 'varchar(64)').execute();
   await db.schema.alterTable('jobs').addColumn('cache_parts', 'text').execute();
@@ -34,5 +37,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('content_hashes').execute();
   await db.schema.dropIndex('jobs_name').execute();
   await db.schema.dropIndex('jobs_cache_key').execute();
-  for (const column of ['output_stamps', 'cache_lookup', 'cached_from', 'cache_parts', 'cache_key', 'attempts']) await db.schema.alterTable('jobs').dropColumn(column).execute();
+  for (const column of ['output_stamps', 'cache_lookup', 'cached_from', 'cache_parts', 'cache_key', 'attempts'])
+    await db.schema.alterTable('jobs').dropColumn(column).execute();
 }

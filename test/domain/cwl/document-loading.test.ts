@@ -76,10 +76,7 @@ describe('CWL documents: directives', () => {
       expressionLib: ['function twice(x) { return 2 * x; }\n'],
       at: javascript!.at,
     });
-    assert.deepEqual(
-      { ...loaded.hints[0], at: undefined },
-      { class: 'DockerRequirement', dockerPull: 'debian:12', dockerImageId: 'mine', at: undefined },
-    );
+    assert.deepEqual({ ...loaded.hints[0], at: undefined }, { class: 'DockerRequirement', dockerPull: 'debian:12', dockerImageId: 'mine', at: undefined });
   });
 
   it('a missing $import is reported where the directive is, and an import cycle is refused', async () => {
@@ -291,8 +288,7 @@ describe('CWL documents: versions', () => {
     assertIssue(v10, /'coresMin' of ResourceRequirement must be a whole number or an expression/, { file: 't.cwl', line: 10 });
     assertIssue(v10, /requirement ToolTimeLimit is not part of CWL v1.0/, { file: 't.cwl', line: 11 });
     const v11 = await loadError({
-      'wf.cwl':
-        'cwlVersion: v1.1\nclass: Workflow\ninputs: []\noutputs:\n  o: {type: string, outputSource: [], pickValue: first_non_null}\nsteps: []\n',
+      'wf.cwl': 'cwlVersion: v1.1\nclass: Workflow\ninputs: []\noutputs:\n  o: {type: string, outputSource: [], pickValue: first_non_null}\nsteps: []\n',
     });
     assertIssue(v11, /field 'pickValue' of output 'o' is not part of CWL v1.1 \(it was added in v1.2\)/);
     const ok = await loadProcess({ 't.cwl': tool('inputs: []\noutputs: []\nrequirements:\n  ResourceRequirement: {coresMin: 0.5}\n') });
@@ -326,8 +322,7 @@ describe('CWL documents: versions', () => {
 
   it('a v1.0 workflow input binding keeps loadContents and drops the rest with a warning', async () => {
     const loaded = await load({
-      'wf.cwl':
-        'cwlVersion: v1.0\nclass: Workflow\ninputs:\n  f: {type: File, inputBinding: {loadContents: true, position: 2}}\noutputs: []\nsteps: []\n',
+      'wf.cwl': 'cwlVersion: v1.0\nclass: Workflow\ninputs:\n  f: {type: File, inputBinding: {loadContents: true, position: 2}}\noutputs: []\nsteps: []\n',
     });
     assert.equal(loaded.process.inputs[0]!.loadContents, true);
     assert.equal(loaded.process.inputs[0]!.inputBinding, undefined);

@@ -57,7 +57,9 @@ function exportedCommand(document: Json, inputs: Json, runtime: Json): string {
 function gdflowCommand(definition: ToolDefinition, files: Record<string, string[]>, values: Record<string, unknown>, workDir = JOB_DIRECTORY): string {
   const at = (kind: 'inputs' | 'outputs', port: string, name: string): string => jobFilePath(kind, port, name).replace(JOB_DIRECTORY, workDir);
   const inputs = Object.fromEntries(Object.keys(definition.inputs).map((port) => [port, inputFileNames(files[port] ?? []).map((n) => at('inputs', port, n))]));
-  const outputs = Object.fromEntries(Object.values(definition.outputs).map((p) => [p.name, outputFileNames(p.name, p.formats, p.minitems, []).map((n) => at('outputs', p.name, n))]));
+  const outputs = Object.fromEntries(
+    Object.values(definition.outputs).map((p) => [p.name, outputFileNames(p.name, p.formats, p.minitems, []).map((n) => at('outputs', p.name, n))]),
+  );
   const parameters = Object.fromEntries(Object.values(definition.parameters).map((spec) => [spec.name, coerceParameter(spec, values[spec.name], spec.name)]));
   return renderCommand({ tool: definition, inputs, outputs, parameters, ...(workDir !== JOB_DIRECTORY ? { workDir } : {}) }).command;
 }
@@ -110,7 +112,10 @@ describe('CWL export: a tool document', () => {
     alias: 'counter',
     description: 'counts things',
     cmd_template: 'wc -l {{ inputs.reads | map(attribute="path") | join(" ") }} > {{ outputs.counts[0].path }} # {{ parameters.label }}',
-    inputs: { reads: { type: 'file', formats: ['fastq', 'fq'], minitems: 1, maxitems: 5, required: true, hint: 'reads to count' }, mask: { type: 'file', formats: ['bed'] } },
+    inputs: {
+      reads: { type: 'file', formats: ['fastq', 'fq'], minitems: 1, maxitems: 5, required: true, hint: 'reads to count' },
+      mask: { type: 'file', formats: ['bed'] },
+    },
     outputs: { counts: { type: 'file', formats: 'txt', required: true } },
     parameters: {
       label: { type: 'string', default: 'x' },
@@ -178,7 +183,9 @@ describe('CWL export: a tool document', () => {
       { entry: file('my reads$(x).fq'), entryname: 'inputs/reads/my_reads__x_.fq' },
       { class: 'Directory', basename: 'outputs', listing: [{ class: 'Directory', basename: 'counts', listing: [] }] },
     ]);
-    assert.deepEqual(evaluateExpression(lib, document.outputs.counts.outputBinding.glob, { inputs: { ...inputs, 'counts.name': null } }), ['outputs/counts/counts.txt']);
+    assert.deepEqual(evaluateExpression(lib, document.outputs.counts.outputBinding.glob, { inputs: { ...inputs, 'counts.name': null } }), [
+      'outputs/counts/counts.txt',
+    ]);
   });
 
   it('refuses in the expression what gdflow refuses: a value out of range, a missing required value, too many files', () => {
@@ -193,17 +200,25 @@ describe('CWL export: a tool document', () => {
   });
 
   it('connects the stdin input and the stdout output, and checks that a list output was written', async () => {
-    const streams: Json = await exportTool(sourceOf(definitionOf({
-      cmd_template: 'sort',
-      inputs: { unsorted: { type: 'file', stdin: true, required: true } },
-      outputs: { sorted: { type: 'file', formats: 'txt', stdout: true }, extra: { type: 'file', formats: 'txt', maxitems: 2, minitems: 2 } },
-    })), OPTIONS);
+    const streams: Json = await exportTool(
+      sourceOf(
+        definitionOf({
+          cmd_template: 'sort',
+          inputs: { unsorted: { type: 'file', stdin: true, required: true } },
+          outputs: { sorted: { type: 'file', formats: 'txt', stdout: true }, extra: { type: 'file', formats: 'txt', maxitems: 2, minitems: 2 } },
+        }),
+      ),
+      OPTIONS,
+    );
     const lib = streams.requirements.InlineJavascriptRequirement.expressionLib;
     const inputs = { unsorted: file('in.txt') };
     assert.equal(evaluateExpression(lib, streams.stdin, { inputs, runtime: { outdir: '/out' } }), '/out/inputs/unsorted/in.txt');
     assert.equal(evaluateExpression(lib, streams.stdout, { inputs }), 'outputs/sorted/sorted.txt');
     const collected = streams.outputs.extra.outputBinding.outputEval;
-    const written = [{ class: 'File', basename: 'extra.txt' }, { class: 'File', basename: 'extra_2.txt' }];
+    const written = [
+      { class: 'File', basename: 'extra.txt' },
+      { class: 'File', basename: 'extra_2.txt' },
+    ];
     assert.deepEqual(evaluateExpression(lib, collected, { inputs, self: written }), written);
     assert.equal(
       evaluationError(() => evaluateExpression(lib, collected, { inputs, self: written.slice(0, 1) })),
@@ -225,7 +240,12 @@ describe("CWL export: the exported command is gdflow's", () => {
   })();
   /** Files for every input port: its `minitems` (at least one) copies of a sample name, with one hostile name. */
   const filesFor = (definition: ToolDefinition): Record<string, string[]> =>
-    Object.fromEntries(Object.values(definition.inputs).map((p) => [p.name, Array.from({ length: Math.max(p.minitems, 1) + (p.maxitems > 1 ? 2 : 0) }, (_, i) => (i === 1 ? "it's $(x).fq" : `sample_${i}.fq`))]));
+    Object.fromEntries(
+      Object.values(definition.inputs).map((p) => [
+        p.name,
+        Array.from({ length: Math.max(p.minitems, 1) + (p.maxitems > 1 ? 2 : 0) }, (_, i) => (i === 1 ? "it's $(x).fq" : `sample_${i}.fq`)),
+      ]),
+    );
 
   for (const outdir of [JOB_DIRECTORY, '/tmp/cwl job dir']) {
     it(`the demo tools and the fastqc fixture render the same command, in ${outdir}`, async () => {
@@ -251,7 +271,10 @@ describe("CWL export: the exported command is gdflow's", () => {
           expected = gdflowCommand(definition, {}, { x: value });
         } catch (error) {
           assert.ok(error instanceof RenderError, String(error));
-          assert.equal(evaluationError(() => exportedCommand(document, { x: value }, runtimeFor(definition, JOB_DIRECTORY))), error.message);
+          assert.equal(
+            evaluationError(() => exportedCommand(document, { x: value }, runtimeFor(definition, JOB_DIRECTORY))),
+            error.message,
+          );
           refused++;
           continue;
         }
@@ -267,7 +290,13 @@ describe("CWL export: the exported command is gdflow's", () => {
       cmd_template: '',
       inputs: { reads: { type: 'file', formats: ['fq'], maxitems: 4, required: true }, ref: { type: 'file', formats: ['fa'] } },
       outputs: { out: { type: 'file', formats: 'bam' }, logs: { type: 'file', formats: 'txt', minitems: 2, maxitems: 2 } },
-      parameters: { name: { type: 'string', default: 'My Sample' }, n: { type: 'integer', default: 3 }, ratio: { type: 'number', default: 0.25 }, on: { type: 'flag', default: true }, none: { type: 'string' } },
+      parameters: {
+        name: { type: 'string', default: 'My Sample' },
+        n: { type: 'integer', default: 3 },
+        ratio: { type: 'number', default: 0.25 },
+        on: { type: 'flag', default: true },
+        none: { type: 'string' },
+      },
     });
     const templates = [
       '{% for r in inputs.reads %}{{ loop.index }}:{{ r.path }}{% if not loop.last %},{% endif %}{% endfor %}',
@@ -312,13 +341,17 @@ describe("CWL export: the exported command is gdflow's", () => {
 describe('render: the job directory elsewhere (workDir)', () => {
   const wrapped = (dir: string) => `${OPEN}${dir}${CLOSE}`;
   it("points the template's own /var/data paths at the directory, and nothing else", () => {
-    assert.equal(relocateJobDirectory('cd /var/data && ls /var/data/x /var/database /srv/var/data', '/w'), `cd ${wrapped('/w')} && ls ${wrapped('/w')}/x /var/database /srv/var/data`);
+    assert.equal(
+      relocateJobDirectory('cd /var/data && ls /var/data/x /var/database /srv/var/data', '/w'),
+      `cd ${wrapped('/w')} && ls ${wrapped('/w')}/x /var/database /srv/var/data`,
+    );
     assert.equal(relocateJobDirectory(`cat ${OPEN}/var/data/in${CLOSE}/var/data`, '/w'), `cat ${OPEN}/var/data/in${CLOSE}/var/data`);
     assert.equal(relocateJobDirectory("echo '/var/data/a'", '/w'), `echo '${wrapped('/w')}/a'`);
   });
 
   it('quotes the directory for the place it lands in', () => {
-    const render = (template: string) => renderCommand({ tool: definitionOf({ cmd_template: template }), inputs: {}, outputs: {}, parameters: {}, workDir: "/tmp/a b's" }).command;
+    const render = (template: string) =>
+      renderCommand({ tool: definitionOf({ cmd_template: template }), inputs: {}, outputs: {}, parameters: {}, workDir: "/tmp/a b's" }).command;
     assert.equal(render('ls /var/data/x'), "ls '/tmp/a b'\\''s'/x");
     assert.equal(render('ls "/var/data/x"'), `ls "/tmp/a b's/x"`);
     assert.equal(render("ls '/var/data/x'"), "ls '/tmp/a b'\\''s/x'");
@@ -328,14 +361,23 @@ describe('render: the job directory elsewhere (workDir)', () => {
 
 describe('CWL export: a workflow document', () => {
   const tools: Record<string, ResolvedTool> = Object.fromEntries(
-    [['fastp', 'fastp-tool.yml'], ['bwa_mem', 'bwa-mem-tool.yml'], ['samtools_sort_index', 'samtools-sort-index-tool.yml'], ['samtools_flagstat', 'samtools-flagstat-tool.yml']].map(
-      ([name, file], i) => [`/demo/${name}/1`, { id: `id${i}`, accountName: 'demo', projectName: 'default', name: name!, version: 1, definition: demoTool(file!) }],
-    ),
+    [
+      ['fastp', 'fastp-tool.yml'],
+      ['bwa_mem', 'bwa-mem-tool.yml'],
+      ['samtools_sort_index', 'samtools-sort-index-tool.yml'],
+      ['samtools_flagstat', 'samtools-flagstat-tool.yml'],
+    ].map(([name, file], i) => [
+      `/demo/${name}/1`,
+      { id: `id${i}`, accountName: 'demo', projectName: 'default', name: name!, version: 1, definition: demoTool(file!) },
+    ]),
   );
   const workflow = parseYaml(readFileSync(join(repoRoot(), 'examples', 'demo', 'align-workflow.yml'), 'utf8').replaceAll('{account}', 'demo')).workflow;
   const exported = (configs: Json, template = (t: Json) => t): Promise<Json> => {
     const graph = buildGraph(configs, (appId) => tools[appId]);
-    return exportWorkflow({ account: 'demo', project: 'default', name: 'align', version: 2, description: 'align reads', graph, template: template(buildRunTemplate(graph)) }, OPTIONS);
+    return exportWorkflow(
+      { account: 'demo', project: 'default', name: 'align', version: 2, description: 'align reads', graph, template: template(buildRunTemplate(graph)) },
+      OPTIONS,
+    );
   };
 
   it('makes loaddata nodes File inputs, storedata nodes outputs and tool nodes steps with their tools', async () => {
@@ -363,7 +405,11 @@ describe('CWL export: a workflow document', () => {
       template.Outputs.store_bam.data[0].name = '/results/sample1.sorted.bam';
       return template;
     });
-    assert.deepEqual(document.inputs['qc.qualified_quality'], { type: 'int?', default: 15, doc: 'a base is qualified at this Phred quality or above (-q). gdflow checks that the value is from 0 to 60.' });
+    assert.deepEqual(document.inputs['qc.qualified_quality'], {
+      type: 'int?',
+      default: 15,
+      doc: 'a base is qualified at this Phred quality or above (-q). gdflow checks that the value is from 0 to 60.',
+    });
     assert.equal(document.inputs['align.read_group'].default, '@RG\\tID:sample1\\tSM:sample1\\tPL:ILLUMINA');
     assert.equal(document.inputs['store_bam.name'].default, 'sample1.sorted.bam');
     assert.equal(document.inputs['store_bai.name'].default, 'store_bai.bai', 'gdflow names an unnamed stored item <node>.<format>');
@@ -381,8 +427,16 @@ describe('CWL export: a workflow document', () => {
 
   it('merges several links into a list input', async () => {
     tools['/demo/cat/1'] = {
-      id: 'cat', accountName: 'demo', projectName: 'default', name: 'cat', version: 1,
-      definition: definitionOf({ cmd_template: 'cat {{ inputs.parts | map(attribute="path") | join(" ") }} > {{ outputs.all[0].path }}', inputs: { parts: { type: 'file', formats: ['fastq'], maxitems: 2, required: true } }, outputs: { all: { type: 'file', formats: 'fastq' } } }),
+      id: 'cat',
+      accountName: 'demo',
+      projectName: 'default',
+      name: 'cat',
+      version: 1,
+      definition: definitionOf({
+        cmd_template: 'cat {{ inputs.parts | map(attribute="path") | join(" ") }} > {{ outputs.all[0].path }}',
+        inputs: { parts: { type: 'file', formats: ['fastq'], maxitems: 2, required: true } },
+        outputs: { all: { type: 'file', formats: 'fastq' } },
+      }),
     };
     const document = await exported({
       nodelist: [
@@ -409,7 +463,11 @@ describe('CWL export: a workflow document', () => {
 
   it('refuses, naming the node and input, a list output feeding an input of one file', async () => {
     tools['/demo/split/1'] = {
-      id: 'split', accountName: 'demo', projectName: 'default', name: 'split', version: 1,
+      id: 'split',
+      accountName: 'demo',
+      projectName: 'default',
+      name: 'split',
+      version: 1,
       definition: definitionOf({ cmd_template: 'true', outputs: { parts: { type: 'file', formats: 'bam', maxitems: 4 } } }),
     };
     const configs = {

@@ -1,13 +1,7 @@
 /** String interpolation: a lone expression's raw value, text around expressions, JSON written as the reference runner writes it. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  evaluateExpressionSync,
-  interpolationText,
-  parseTemplate,
-  type ExpressionContext,
-  type Json,
-} from '../../../src/domain/cwl/expressions/index.js';
+import { evaluateExpressionSync, interpolationText, parseTemplate, type ExpressionContext, type Json } from '../../../src/domain/cwl/expressions/index.js';
 
 const context: ExpressionContext = {
   inputs: { n: 3, ratio: 0.25, ok: true, none: null, name: 'sample', list: [1, 'two', null], record: { b: [1, 2], a: 'é' } },

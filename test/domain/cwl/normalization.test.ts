@@ -87,15 +87,8 @@ describe('CWL normalization: forms and shorthands', () => {
         ['out', 'File', ['out.txt']],
       ],
     );
-    assert.equal(
-      (await tool('inputs: []\noutputs:\n  out: stderr\n')).stderr,
-      t.stderr,
-      'a generated name depends on the tool id only: stable across loads',
-    );
-    assertIssue(
-      await loadError({ 't.cwl': 'cwlVersion: v1.0\nclass: CommandLineTool\ninputs:\n  text: stdin\noutputs: []\n' }),
-      /'stdin' is only valid/,
-    );
+    assert.equal((await tool('inputs: []\noutputs:\n  out: stderr\n')).stderr, t.stderr, 'a generated name depends on the tool id only: stable across loads');
+    assertIssue(await loadError({ 't.cwl': 'cwlVersion: v1.0\nclass: CommandLineTool\ninputs:\n  text: stdin\noutputs: []\n' }), /'stdin' is only valid/);
   });
 
   it('gives baseCommand as a list and string arguments as bindings, with binding defaults filled in', async () => {
@@ -246,10 +239,7 @@ describe('CWL normalization: fields and classes', () => {
     );
     const op = (await loadProcess({ 'o.cwl': 'cwlVersion: v1.2\nclass: Operation\ninputs: {x: File}\noutputs: {y: File}\n' })) as Operation;
     assert.equal(op.class, 'Operation');
-    assertIssue(
-      await loadError({ 'o.cwl': 'cwlVersion: v1.1\nclass: Operation\ninputs: []\noutputs: []\n' }),
-      /class Operation is not part of CWL v1.1/,
-    );
+    assertIssue(await loadError({ 'o.cwl': 'cwlVersion: v1.1\nclass: Operation\ninputs: []\noutputs: []\n' }), /class Operation is not part of CWL v1.1/);
   });
 
   it('reads steps: in (with defaults, valueFrom, linkMerge, pickValue), when, scatter and scatterMethod', async () => {

@@ -118,16 +118,24 @@ describe('packDocument', () => {
       'wf.cwl': WORKFLOW,
       'types.yml': TYPES,
       'lib.js': 'function twice(x) { return 2 * x; }\n',
-      'tools/echo.cwl': TOOL.replace('types.yml', '../types.yml').replace(/types\.yml#/g, '../types.yml#').replace('data/ref.fa', '../data/ref.fa'),
+      'tools/echo.cwl': TOOL.replace('types.yml', '../types.yml')
+        .replace(/types\.yml#/g, '../types.yml#')
+        .replace('data/ref.fa', '../data/ref.fa'),
       'other/echo.cwl': TOOL.replace(/types\.yml/g, '../types.yml').replace('data/ref.fa', '../data/ref.fa'),
     };
     const source = new InMemoryDocumentSource(Object.entries(files).map(([name, text]) => [BASE + name, text] as const));
     const document = await assertSameAfterPacking(`${BASE}wf.cwl`, source);
     const graph = document.$graph as Array<Record<string, unknown>>;
     // The workflow is #main; the two tools of the same file name get a name each; the inline tool stays in its step.
-    assert.deepEqual(graph.map((p) => p.id), ['#main', '#echo.cwl', '#echo.cwl_2']);
+    assert.deepEqual(
+      graph.map((p) => p.id),
+      ['#main', '#echo.cwl', '#echo.cwl_2'],
+    );
     const steps = graph[0]!.steps as Array<Record<string, unknown>>;
-    assert.deepEqual(steps.map((s) => typeof s.run === 'string' ? s.run : (s.run as { id: string }).id), ['#echo.cwl', '#inline/run', '#echo.cwl_2']);
+    assert.deepEqual(
+      steps.map((s) => (typeof s.run === 'string' ? s.run : (s.run as { id: string }).id)),
+      ['#echo.cwl', '#inline/run', '#echo.cwl_2'],
+    );
     const text = JSON.stringify(document);
     assert.doesNotMatch(text, /\$import|\$include|types\.yml#|file:\/\/\/w\/[^"]*\.cwl/, 'no directive and no reference to a file is left');
     assert.match(text, /function twice/, '$include is the file text');
@@ -173,11 +181,17 @@ describe('packDocument', () => {
     const inner = await loadDocument(`${PACKED}#inner.cwl`, inMemory);
     const alone = packDocument(inner, { asMain: true });
     assert.equal(alone.process, '#main');
-    assert.deepEqual((alone.document.$graph as Array<{ id: string }>).map((p) => p.id), ['#main', '#echo.cwl']);
+    assert.deepEqual(
+      (alone.document.$graph as Array<{ id: string }>).map((p) => p.id),
+      ['#main', '#echo.cwl'],
+    );
     assert.deepEqual(comparable(await reload(alone.document, alone.process)), comparable(inner.process));
     // A tool that runs nothing is one process.
     const tool = packDocument(await loadDocument(`${PACKED}#echo.cwl`, inMemory), { asMain: true });
-    assert.deepEqual([tool.process, tool.document.class, tool.document.id, (tool.document.inputs as Array<{ id: string }>)[0]!.id], ['#main', 'CommandLineTool', '#main', '#main/msg']);
+    assert.deepEqual(
+      [tool.process, tool.document.class, tool.document.id, (tool.document.inputs as Array<{ id: string }>)[0]!.id],
+      ['#main', 'CommandLineTool', '#main', '#main/msg'],
+    );
     assert.deepEqual(comparable(await reload(tool.document, tool.process)), comparable((await loadDocument(`${PACKED}#echo.cwl`, inMemory)).process));
   });
 
@@ -201,7 +215,10 @@ describe('packDocument', () => {
     };
     const source = new InMemoryDocumentSource(Object.entries(files).map(([name, text]) => [BASE + name, text] as const));
     const whole = await assertSameAfterPacking(`${BASE}packed.cwl`, source);
-    assert.deepEqual((whole.$graph as Array<{ id: string }>).map((p) => p.id), ['#echo', '#main']);
+    assert.deepEqual(
+      (whole.$graph as Array<{ id: string }>).map((p) => p.id),
+      ['#echo', '#main'],
+    );
     const loaded = await loadDocument(`${BASE}packed.cwl#echo`, source);
     const tool = packDocument(loaded);
     assert.equal(tool.process, '#echo');
@@ -213,13 +230,22 @@ describe('packDocument', () => {
     const lone = packDocument(await load({ 'tool.cwl': `cwlVersion: v1.2\nclass: CommandLineTool\ninputs: {x: int}\noutputs: {}\nbaseCommand: 'true'\n` }));
     assert.equal(lone.process, '#main');
     assert.equal(lone.document.class, 'CommandLineTool');
-    assert.deepEqual((lone.document.inputs as Array<{ id: string }>).map((i) => i.id), ['#x']);
+    assert.deepEqual(
+      (lone.document.inputs as Array<{ id: string }>).map((i) => i.id),
+      ['#x'],
+    );
     const mixed = await load({
       'wf.cwl': `cwlVersion: v1.2\nclass: Workflow\ninputs: {}\noutputs: {}\nsteps:\n  a: {run: old.cwl, in: {}, out: []}\n`,
       'old.cwl': `cwlVersion: v1.0\nclass: CommandLineTool\ninputs: {}\noutputs: {}\nbaseCommand: 'true'\n`,
     });
     const packed = packDocument(mixed);
-    assert.deepEqual((packed.document.$graph as Array<Record<string, unknown>>).map((p) => [p.id, p.cwlVersion]), [['#main', undefined], ['#old.cwl', 'v1.0']]);
+    assert.deepEqual(
+      (packed.document.$graph as Array<Record<string, unknown>>).map((p) => [p.id, p.cwlVersion]),
+      [
+        ['#main', undefined],
+        ['#old.cwl', 'v1.0'],
+      ],
+    );
     const again = await reload(packed.document, packed.process);
     assert.equal(again.class === 'Workflow' ? again.steps[0]?.run.cwlVersion : undefined, 'v1.0');
   });

@@ -88,9 +88,7 @@ describe('CWL types: values against types', () => {
 
   it('takes the first union member that matches, and reports the problem of the member of the same kind', () => {
     assert.equal(coerce({ kind: 'union', types: [T.int, T.string] }, 'x').value, 'x');
-    assert.deepEqual(coerce({ kind: 'union', types: [T.string, T.File] }, { class: 'File' }).issues, [
-      'inputs.x: a File needs a location, a path or contents',
-    ]);
+    assert.deepEqual(coerce({ kind: 'union', types: [T.string, T.File] }, { class: 'File' }).issues, ['inputs.x: a File needs a location, a path or contents']);
     assert.deepEqual(coerce({ kind: 'union', types: [T.int, T.string] }, true).issues, ['inputs.x: expected int | string, not boolean true']);
   });
 
@@ -145,10 +143,11 @@ describe('CWL types: values against types', () => {
   });
 
   it('describes types for messages', () => {
-    assert.deepEqual(
-      [optional(array(T.File)), array(optional(T.int)), { kind: 'union', types: [T.int, T.string, T.null] } as CwlType].map(describeType),
-      ['File[]?', '(int?)[]', 'int | string | null'],
-    );
+    assert.deepEqual([optional(array(T.File)), array(optional(T.int)), { kind: 'union', types: [T.int, T.string, T.null] } as CwlType].map(describeType), [
+      'File[]?',
+      '(int?)[]',
+      'int | string | null',
+    ]);
   });
 });
 
@@ -156,9 +155,7 @@ describe('CWL types: binding a job to the inputs', () => {
   const inputs = async (body: string): Promise<readonly InputParameter[]> => (await loadProcess({ 't.cwl': `${TOOL}${body}outputs: []\n` })).inputs;
 
   it('fills defaults, gives optional inputs null, takes the default for an explicit null, and drops undeclared names', async () => {
-    const declared = await inputs(
-      'inputs:\n  n: {type: int, default: 4}\n  s: string?\n  f: {type: File, default: {class: File, location: a.txt}}\n',
-    );
+    const declared = await inputs('inputs:\n  n: {type: int, default: 4}\n  s: string?\n  f: {type: File, default: {class: File, location: a.txt}}\n');
     assert.deepEqual(bindInputs(declared, { n: null, extra: 1 }), {
       n: 4,
       s: null,

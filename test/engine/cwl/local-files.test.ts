@@ -18,7 +18,7 @@ function tree(contents: Record<string, string>): string {
   return root;
 }
 
-describe('LocalOutputDirectory: a finished run\'s output directory', () => {
+describe("LocalOutputDirectory: a finished run's output directory", () => {
   const outside = tree({ 'secret.txt': 'secret' });
   const root = tree({ 'a.txt': 'a', 'b.txt': 'bb', '.hidden': 'h', 'sub/c.txt': 'c', 'sub/deeper/d.txt': 'd', '{a,b}': 'x' });
   symlinkSync(outside, join(root, 'escape'));
@@ -45,10 +45,13 @@ describe('LocalOutputDirectory: a finished run\'s output directory', () => {
     assert.equal(Buffer.from(await output.readPrefix('b.txt', 1)).toString(), 'b');
     assert.equal(Buffer.from(await output.readPrefix('b.txt', 100)).toString(), 'bb');
     assert.equal(await output.sha1('b.txt'), createHash('sha1').update('bb').digest('hex'));
-    assert.deepEqual([...(await output.list('sub'))].sort((x, y) => x.basename.localeCompare(y.basename)), [
-      { basename: 'c.txt', class: 'File', size: 1 },
-      { basename: 'deeper', class: 'Directory' },
-    ]);
+    assert.deepEqual(
+      [...(await output.list('sub'))].sort((x, y) => x.basename.localeCompare(y.basename)),
+      [
+        { basename: 'c.txt', class: 'File', size: 1 },
+        { basename: 'deeper', class: 'Directory' },
+      ],
+    );
     assert.equal(output.location, pathToFileURL(root).href);
   });
 

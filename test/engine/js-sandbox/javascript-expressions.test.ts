@@ -4,13 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import {
-  evaluateExpression,
-  ExpressionError,
-  JavaScriptError,
-  type ExpressionContext,
-  type Json,
-} from '../../../src/domain/cwl/expressions/index.js';
+import { evaluateExpression, ExpressionError, JavaScriptError, type ExpressionContext, type Json } from '../../../src/domain/cwl/expressions/index.js';
 import { JavaScriptSandbox } from '../../../src/engine/js-sandbox/index.js';
 
 const sandbox = new JavaScriptSandbox({ workers: 1 });
@@ -105,8 +99,10 @@ describe('JavaScript expressions in the sandbox', () => {
   });
 
   it('offers only ECMAScript: no process, require, fetch, timers, console or modules, however reached', async () => {
-    const globals = await run('$(["process", "require", "module", "fetch", "setTimeout", "setInterval", "console", "Buffer", "WebAssembly", "std", "os"]' +
-      '.filter(function (name) { return typeof globalThis[name] !== "undefined"; }))');
+    const globals = await run(
+      '$(["process", "require", "module", "fetch", "setTimeout", "setInterval", "console", "Buffer", "WebAssembly", "std", "os"]' +
+        '.filter(function (name) { return typeof globalThis[name] !== "undefined"; }))',
+    );
     assert.deepEqual(globals, []);
     assert.match((await failure('$(process.exit(1))')).message, /ReferenceError: 'process' is not defined/);
     assert.match((await failure('$(require("fs"))')).message, /ReferenceError: 'require' is not defined/);

@@ -111,7 +111,10 @@ describe('JavaScript sandbox limits', () => {
     const sandbox = new JavaScriptSandbox({ workers: 2, timeLimitMs: 10_000 });
     const spin = sandbox.evaluate(body('var end = Date.now() + 3000; while (Date.now() < end) {} return "spun";'));
     let spinDone = false;
-    void spin.then(() => (spinDone = true), () => undefined);
+    void spin.then(
+      () => (spinDone = true),
+      () => undefined,
+    );
     assert.equal(await sandbox.evaluate(body('return "quick";')), 'quick');
     assert.equal(spinDone, false, 'the quick one did not wait for the spin');
     const closing = sandbox.close();

@@ -11,7 +11,14 @@ export function registerConfigLs(config: Command): void {
     .option('--json', 'print JSON')
     .action((flags: { json?: boolean }) => {
       const file = readConfigFile();
-      const rows = Object.entries(file.profiles).map(([name, p]) => ({ profile: name, default: name === file.default_profile, endpoint: p.endpoint ?? null, access_key_id: p.access_key_id ?? null, account: p.account ?? null, project: p.project ?? null }));
+      const rows = Object.entries(file.profiles).map(([name, p]) => ({
+        profile: name,
+        default: name === file.default_profile,
+        endpoint: p.endpoint ?? null,
+        access_key_id: p.access_key_id ?? null,
+        account: p.account ?? null,
+        project: p.project ?? null,
+      }));
       if (flags.json) return printJson({ default_profile: file.default_profile ?? null, profiles: rows });
       printTable(
         rows,
@@ -35,7 +42,8 @@ export function registerConfigUse(config: Command): void {
     .action((profile: string) => {
       const path = configFilePath();
       const file = readConfigFile(path);
-      if (!file.profiles[checkProfileName(profile)]) throw usageError(`profile '${profile}' is not in ${path} (known: ${Object.keys(file.profiles).join(', ') || 'none'})`);
+      if (!file.profiles[checkProfileName(profile)])
+        throw usageError(`profile '${profile}' is not in ${path} (known: ${Object.keys(file.profiles).join(', ') || 'none'})`);
       file.default_profile = profile;
       writeConfigFile(file, path);
       say(`default profile is now ${profile}`);

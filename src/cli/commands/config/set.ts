@@ -22,12 +22,16 @@ export function registerConfigSet(config: Command): void {
       const value = flags[camel(SETTINGS[name].flag)];
       if (typeof value === 'string') changes[name] = value;
     }
-    if (Object.keys(changes).length === 0 && !flags.default) throw usageError(`nothing to set: give one or more of ${SETTING_NAMES.map((n) => SETTINGS[n].flag).join(', ')}`);
-    if (changes.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(changes.endpoint)) throw usageError(`--endpoint '${changes.endpoint}' is not an http:// or https:// URL`);
+    if (Object.keys(changes).length === 0 && !flags.default)
+      throw usageError(`nothing to set: give one or more of ${SETTING_NAMES.map((n) => SETTINGS[n].flag).join(', ')}`);
+    if (changes.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(changes.endpoint))
+      throw usageError(`--endpoint '${changes.endpoint}' is not an http:// or https:// URL`);
     file.profiles[profile] = { ...file.profiles[profile], ...changes };
     if (flags.default || !file.default_profile) file.default_profile = profile;
     writeConfigFile(file, path);
-    say(`profile ${profile} updated in ${path}${Object.keys(changes).length ? ` (${Object.keys(changes).join(', ')})` : ''}${file.default_profile === profile ? ' [default]' : ''}`);
+    say(
+      `profile ${profile} updated in ${path}${Object.keys(changes).length ? ` (${Object.keys(changes).join(', ')})` : ''}${file.default_profile === profile ? ' [default]' : ''}`,
+    );
   });
 }
 

@@ -16,9 +16,18 @@ export function registerConfigShow(config: Command): void {
       const settings = resolveSettings({ profile: flags.profile });
       const shown = SETTING_NAMES.map((name) => {
         const value = settings.values[name];
-        return { setting: name, value: value === undefined ? null : name === 'access_key_secret' ? mask(value) : value, source: settings.sources[name] === 'env' ? SETTINGS[name].env : (settings.sources[name] ?? null) };
+        return {
+          setting: name,
+          value: value === undefined ? null : name === 'access_key_secret' ? mask(value) : value,
+          source: settings.sources[name] === 'env' ? SETTINGS[name].env : (settings.sources[name] ?? null),
+        };
       });
-      if (flags.json) return printJson({ profile: settings.profile, file: settings.file, settings: Object.fromEntries(shown.map((s) => [s.setting, { value: s.value, source: s.source }])) });
+      if (flags.json)
+        return printJson({
+          profile: settings.profile,
+          file: settings.file,
+          settings: Object.fromEntries(shown.map((s) => [s.setting, { value: s.value, source: s.source }])),
+        });
       process.stdout.write(`profile ${settings.profile} (${settings.file})\n`);
       printTable(shown, [
         { header: 'setting', value: (s) => s.setting },

@@ -51,9 +51,10 @@ export function registerCwlExport(cwl: Command): void {
     if (kind !== 'tool' && kind !== 'workflow') throw usageError(`what to export is 'tool' or 'workflow', not '${kind}'`);
     const { name, version } = nameAndVersion(given);
     const source = await ownerClient(clientFor(flags), flags.owner);
-    const document = (kind as Kind) === 'tool'
-      ? await source.exportToolCwl(name, version).catch(missingTool(source, name))
-      : await source.exportWorkflowCwl(name, version).catch(missingWorkflow(source, name));
+    const document =
+      (kind as Kind) === 'tool'
+        ? await source.exportToolCwl(name, version).catch(missingTool(source, name))
+        : await source.exportWorkflowCwl(name, version).catch(missingWorkflow(source, name));
     const text = documentText(document, flags.json === true);
     if (flags.output === undefined) return void process.stdout.write(text);
     writeFileSync(flags.output, text);

@@ -29,9 +29,12 @@ Examples:
   gdflow cwl export workflow revsort                # the document as imported`;
 
 export function registerCwlImport(cwl: Command): void {
-  clientCommand(cwl.command('import <document>').description('import a CWL document (DOC.cwl or DOC.cwl#id) as tool and workflow versions, keeping the document'), {
-    json: 'print what was imported as JSON',
-  })
+  clientCommand(
+    cwl.command('import <document>').description('import a CWL document (DOC.cwl or DOC.cwl#id) as tool and workflow versions, keeping the document'),
+    {
+      json: 'print what was imported as JSON',
+    },
+  )
     .option('--name <name>', "the name of the process's tool or workflow (default: from the file name or the id)")
     .addHelpText('after', HELP)
     .action(async (document: string, flags: ClientFlags & { name?: string }) => {

@@ -46,11 +46,13 @@ Examples:
   gdflow cwl run --executor podman docker-tool.cwl job.yml`;
 
 export function registerCwlRun(cwl: Command): void {
-  clientCommand(cwl.command('run <document> [job]').description('run a CWL document (DOC.cwl or DOC.cwl#id) with a job object (JSON or YAML): the cwl-runner contract'))
+  clientCommand(
+    cwl.command('run <document> [job]').description('run a CWL document (DOC.cwl or DOC.cwl#id) with a job object (JSON or YAML): the cwl-runner contract'),
+  )
     .option('--outdir <dir>', 'where the outputs are written (default: the current directory)')
     .option('--quiet', 'no progress on stderr, only warnings and errors')
     .option('--basedir <dir>', "where the job's relative locations are (default: the job file's directory)")
-    .option('--executor <kind>', 'with no server configured: how the run\'s own server runs jobs (bwrap, host, podman, docker) [GDFLOW_EXECUTOR]')
+    .option('--executor <kind>', "with no server configured: how the run's own server runs jobs (bwrap, host, podman, docker) [GDFLOW_EXECUTOR]")
     .addHelpText('after', HELP)
     .action(async (document: string, job: string | undefined, flags: RunFlags) => {
       try {
@@ -66,11 +68,17 @@ async function runCwl(document: string, job: string | undefined, flags: RunFlags
   const local = await loadLocalRun(document, job, flags.basedir === undefined ? {} : { basedir: flags.basedir });
   for (const warning of local.warnings) note(`warning: ${warning}`);
   const configured = Boolean(settingsFor(flags).values.endpoint);
-  if (configured && flags.executor !== undefined) throw usageError('--executor is for the server gdflow cwl run starts when no server is configured; the configured server runs jobs its own way');
-  const server: EmbeddedServer | undefined = configured ? undefined : await startEmbeddedServer(flags.executor === undefined ? {} : { executor: flags.executor });
+  if (configured && flags.executor !== undefined)
+    throw usageError('--executor is for the server gdflow cwl run starts when no server is configured; the configured server runs jobs its own way');
+  const server: EmbeddedServer | undefined = configured
+    ? undefined
+    : await startEmbeddedServer(flags.executor === undefined ? {} : { executor: flags.executor });
   try {
     const client = server?.client ?? clientFor(flags);
-    if (!quiet) note(server ? `gdflow server for this run on ${server.url} (data in ${server.dataDir}, removed at the end)` : `gdflow server ${client.transport.endpoint}`);
+    if (!quiet)
+      note(
+        server ? `gdflow server for this run on ${server.url} (data in ${server.dataDir}, removed at the end)` : `gdflow server ${client.transport.endpoint}`,
+      );
     const started = await startRun(client, local, quiet);
     if (!quiet) note(`task ${started.task_name} (${started.task_id}) started`);
     const run = await followCwlRun(client, started.task_id, { quiet });

@@ -28,7 +28,10 @@ async function transfer(progress: TransferProgress, work: Promise<unknown>, inte
 
 /** Whether some item lies below `prefix` (a name that is no item may be a folder given without its '/'). */
 const hasItemsBelow = (client: Client, prefix: string): Promise<boolean> =>
-  client.listData(prefix, { limit: 1 }).then((list) => list.count > 0, () => false);
+  client.listData(prefix, { limit: 1 }).then(
+    (list) => list.count > 0,
+    () => false,
+  );
 
 /** Every item below the folder `prefix` (ending in '/') into `dir`, at its path below the folder. */
 async function getFolder(client: Client, prefix: string, dir: string | undefined): Promise<void> {
@@ -64,7 +67,7 @@ export function registerDataGet(data: Command): void {
     data
       .command('get <name> [target]')
       .description(
-        "download a data item to TARGET (default: its base name here; - for stdout), or every item below a folder NAME/ into the directory TARGET " +
+        'download a data item to TARGET (default: its base name here; - for stdout), or every item below a folder NAME/ into the directory TARGET ' +
           "(default: the folder's name here), with a progress bar",
       ),
   ).action(async (name: string, target: string | undefined, flags: ClientFlags) => {

@@ -16,18 +16,16 @@ export function registerDataLs(data: Command): void {
   const description =
     "list data items below a prefix (default '/': everything in your account), or the item a name without a trailing / names, " +
     'with the task and node that produced each';
-  clientCommand(data.command('ls [prefix]').description(description), { json: true }).action(
-    async (prefix: string | undefined, flags: ClientFlags) => {
-      const list = await clientFor(flags).listData(prefix ?? '/');
-      if (flags.json) return printJson(list);
-      const columns: Array<Column<DataItem>> = [
-        { header: 'name', value: (i) => i.name },
-        { header: 'size', value: (i) => formatBytes(i.size), right: true },
-        { header: 'modified', value: (i) => formatTime(i.modified_time) },
-      ];
-      // The producers' column where some item is a task's output (uploads have none).
-      if (list.items.some((i) => i.produced_by)) columns.push({ header: 'produced by', value: (i) => producedBy(i.produced_by) });
-      printTable(list.items, columns, 'no data items');
-    },
-  );
+  clientCommand(data.command('ls [prefix]').description(description), { json: true }).action(async (prefix: string | undefined, flags: ClientFlags) => {
+    const list = await clientFor(flags).listData(prefix ?? '/');
+    if (flags.json) return printJson(list);
+    const columns: Array<Column<DataItem>> = [
+      { header: 'name', value: (i) => i.name },
+      { header: 'size', value: (i) => formatBytes(i.size), right: true },
+      { header: 'modified', value: (i) => formatTime(i.modified_time) },
+    ];
+    // The producers' column where some item is a task's output (uploads have none).
+    if (list.items.some((i) => i.produced_by)) columns.push({ header: 'produced by', value: (i) => producedBy(i.produced_by) });
+    printTable(list.items, columns, 'no data items');
+  });
 }

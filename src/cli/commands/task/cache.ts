@@ -15,7 +15,9 @@ export function registerTaskExplain(task: Command): void {
   clientCommand(
     task
       .command('explain <job> [node]')
-      .description('say why a job was or was not served from the call cache: the nearest earlier job of its tool and which parts of the key differ (JOB: a job id; or TASK_ID NODE)'),
+      .description(
+        'say why a job was or was not served from the call cache: the nearest earlier job of its tool and which parts of the key differ (JOB: a job id; or TASK_ID NODE)',
+      ),
     { json: true },
   ).action(async (first: string, node: string | undefined, flags: ClientFlags) => {
     const client = clientFor(flags);
@@ -41,7 +43,11 @@ export function registerTaskExplain(task: Command): void {
 /** `gdflow task rerun`: the task again, reusing its succeeded jobs whose keys still match (docs/tasks.md, "Resume"). */
 export function registerTaskRerun(task: Command): void {
   clientCommand(
-    task.command('rerun <task_id>').description('run a task again with it as the reference task: same workflow version, parameters and outputs; only the jobs whose results cannot be reused run'),
+    task
+      .command('rerun <task_id>')
+      .description(
+        'run a task again with it as the reference task: same workflow version, parameters and outputs; only the jobs whose results cannot be reused run',
+      ),
     { json: 'print the new task (the ended one with --wait) as JSON' },
   )
     .option('--wait', 'follow the new task to its end (exit 1 if it fails; Ctrl-C stops following, exit 130, the task keeps running)')

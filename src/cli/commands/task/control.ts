@@ -77,11 +77,13 @@ export function registerTaskStop(task: Command): void {
 
 /** `gdflow task delete`: remove a task, its jobs and its files (stopping it first if needed). */
 export function registerTaskDelete(task: Command): void {
-  clientCommand(task.command('delete <task_id...>').description('delete tasks with their jobs and working files (stored outputs stay)')).action(async (ids: string[], flags: ClientFlags) => {
-    const client = clientFor(flags);
-    for (const id of ids) {
-      await client.deleteTask(id).catch(missingTask(client, id));
-      say(`task ${id} deleted`);
-    }
-  });
+  clientCommand(task.command('delete <task_id...>').description('delete tasks with their jobs and working files (stored outputs stay)')).action(
+    async (ids: string[], flags: ClientFlags) => {
+      const client = clientFor(flags);
+      for (const id of ids) {
+        await client.deleteTask(id).catch(missingTask(client, id));
+        say(`task ${id} deleted`);
+      }
+    },
+  );
 }

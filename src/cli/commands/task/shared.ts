@@ -11,6 +11,12 @@ export async function jobsOf(client: Client, taskId: string): Promise<Job[]> {
 export async function resolveJob(client: Client, taskId: string, ref: string): Promise<Job> {
   const jobs = await jobsOf(client, taskId);
   const job = jobs.find((j) => j.job_id === ref) ?? jobs.find((j) => j.node_id === ref);
-  if (!job) throw missingError('job or node', ref, `task ${taskId}`, jobs.map((j) => j.node_id));
+  if (!job)
+    throw missingError(
+      'job or node',
+      ref,
+      `task ${taskId}`,
+      jobs.map((j) => j.node_id),
+    );
   return job;
 }

@@ -37,14 +37,20 @@ const withFileOptions = (command: Command): Command =>
 
 /** `gdflow tool create -f tool.yml`: a new tool (its version 1, or the next one). */
 export function registerToolCreate(tool: Command): void {
-  withFileOptions(clientCommand(tool.command('create').description('create a tool from a document: adds version 1 (or the next version if the name exists)'))).action((flags: Flags) =>
-    registerFromFile(flags, 'created'),
-  );
+  withFileOptions(
+    clientCommand(tool.command('create').description('create a tool from a document: adds version 1 (or the next version if the name exists)')),
+  ).action((flags: Flags) => registerFromFile(flags, 'created'));
 }
 
 /** `gdflow tool update -f tool.yml`: a new version, or with --version a replaced definition. */
 export function registerToolUpdate(tool: Command): void {
-  withFileOptions(clientCommand(tool.command('update').description('update a tool from a document: adds a new version, or with --version N replaces that version (refused while a workflow pins it)')))
+  withFileOptions(
+    clientCommand(
+      tool
+        .command('update')
+        .description('update a tool from a document: adds a new version, or with --version N replaces that version (refused while a workflow pins it)'),
+    ),
+  )
     .option('--version <n>', 'replace this version instead of adding one')
     .action((flags: Flags) => registerFromFile(flags, 'updated'));
 }

@@ -32,21 +32,26 @@ async function registerFromFile(flags: Flags, verb: 'created' | 'updated'): Prom
 
 const withFileOptions = (command: Command): Command =>
   command
-    .requiredOption('-f, --file <file>', "workflow document (YAML or JSON, the 'workflow:' form; - for stdin); '{account}' in an app_id stands for the account addressed")
+    .requiredOption(
+      '-f, --file <file>',
+      "workflow document (YAML or JSON, the 'workflow:' form; - for stdin); '{account}' in an app_id stands for the account addressed",
+    )
     .option('--name <name>', "workflow name (default: the document's name)")
     .option('--description <text>', "description (default: the document's)")
     .option('--json', 'print the name and version as JSON');
 
 /** `gdflow workflow create -f wf.yml`. */
 export function registerWorkflowCreate(workflow: Command): void {
-  withFileOptions(clientCommand(workflow.command('create').description('create a workflow from a document: adds version 1 (or the next version if the name exists)'))).action((flags: Flags) =>
-    registerFromFile(flags, 'created'),
-  );
+  withFileOptions(
+    clientCommand(workflow.command('create').description('create a workflow from a document: adds version 1 (or the next version if the name exists)')),
+  ).action((flags: Flags) => registerFromFile(flags, 'created'));
 }
 
 /** `gdflow workflow update -f wf.yml`: a new version, or with --version a replaced graph. */
 export function registerWorkflowUpdate(workflow: Command): void {
-  withFileOptions(clientCommand(workflow.command('update').description('update a workflow from a document: adds a new version, or with --version N replaces that version')))
+  withFileOptions(
+    clientCommand(workflow.command('update').description('update a workflow from a document: adds a new version, or with --version N replaces that version')),
+  )
     .option('--version <n>', 'replace this version instead of adding one')
     .action((flags: Flags) => registerFromFile(flags, 'updated'));
 }

@@ -6,7 +6,9 @@ import { say } from '../../output.js';
 
 /** `gdflow workflow setparam`: save defaults that later templates (and runs) start from. */
 export function registerWorkflowSetparam(workflow: Command): void {
-  clientCommand(workflow.command('setparam <name>').description('save run parameters as the defaults of a workflow version (later getparam and run start from them)'))
+  clientCommand(
+    workflow.command('setparam <name>').description('save run parameters as the defaults of a workflow version (later getparam and run start from them)'),
+  )
     .requiredOption('-p, --params <file>', 'run parameters (YAML or JSON, as getparam prints them; - for stdin)')
     .option('--version <n>', 'workflow version (default: the latest runnable one)')
     .action(async (name: string, flags: ClientFlags & { params: string; version?: string }) => {

@@ -75,12 +75,7 @@ class DirectiveExpander {
     return out;
   }
 
-  private async importDocument(
-    node: Record<string, unknown>,
-    base: string,
-    chain: readonly string[],
-    at = positionOf(node, '$import'),
-  ): Promise<unknown> {
+  private async importDocument(node: Record<string, unknown>, base: string, chain: readonly string[], at = positionOf(node, '$import')): Promise<unknown> {
     const target = this.target(node.$import, base, '$import', at);
     if (target === undefined) return null;
     if (chain.includes(target)) {

@@ -117,8 +117,7 @@ class LoadSession implements DirectiveReader {
     if (!document) return undefined; // its problem is reported already
     const node = fragment === undefined ? this.mainProcess(document, at) : this.index.get(uri);
     if (!node || !this.origins.has(node)) {
-      if (fragment !== undefined)
-        this.diagnostics.error(`${shortname(documentUri)} has no process #${fragment} (it has: ${this.processNames(document)})`, at);
+      if (fragment !== undefined) this.diagnostics.error(`${shortname(documentUri)} has no process #${fragment} (it has: ${this.processNames(document)})`, at);
       return undefined;
     }
     return this.normalize(node as Json);

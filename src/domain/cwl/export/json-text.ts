@@ -13,7 +13,10 @@ const members = (value: object): [string, unknown][] => Object.entries(value).fi
 
 function oneLine(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(oneLine).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) return `{${members(value).map(([key, member]) => `${JSON.stringify(key)}: ${oneLine(member)}`).join(', ')}}`;
+  if (typeof value === 'object' && value !== null)
+    return `{${members(value)
+      .map(([key, member]) => `${JSON.stringify(key)}: ${oneLine(member)}`)
+      .join(', ')}}`;
   return scriptSafe(JSON.stringify(value) ?? 'null');
 }
 
@@ -22,5 +25,7 @@ export function readableJson(value: unknown, indent = ''): string {
   if (typeof value !== 'object' || value === null || indent.length + flat.length <= WIDTH) return flat;
   const inner = `${indent}  `;
   if (Array.isArray(value)) return `[\n${value.map((item) => inner + readableJson(item, inner)).join(',\n')}\n${indent}]`;
-  return `{\n${members(value).map(([key, member]) => `${inner}${JSON.stringify(key)}: ${readableJson(member, inner)}`).join(',\n')}\n${indent}}`;
+  return `{\n${members(value)
+    .map(([key, member]) => `${inner}${JSON.stringify(key)}: ${readableJson(member, inner)}`)
+    .join(',\n')}\n${indent}}`;
 }

@@ -52,7 +52,10 @@ function layoutOf(source: ToolSource, ids: ToolIds): EmbeddedLayout {
     tool: `${source.name}:${source.version}`,
     inputs: Object.fromEntries(Object.values(definition.inputs).map((p) => [p.name, { id: ids.inputs[p.name]!, minitems: p.minitems, maxitems: p.maxitems }])),
     outputs: Object.fromEntries(
-      Object.values(definition.outputs).map((p) => [p.name, { names: ids.outputNames[p.name]!, formats: p.formats, minitems: p.minitems, maxitems: p.maxitems }]),
+      Object.values(definition.outputs).map((p) => [
+        p.name,
+        { names: ids.outputNames[p.name]!, formats: p.formats, minitems: p.minitems, maxitems: p.maxitems },
+      ]),
     ),
   };
 }

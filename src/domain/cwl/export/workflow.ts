@@ -135,7 +135,9 @@ class WorkflowExport {
       }
       const only = sources[0]!;
       if (holdsList(only, this.source.template)) {
-        throw invalid(`node '${node.id}': input '${port}' takes one file, but ${only.producer.id}.${only.port}, which feeds it, may hold several; CWL needs a list there`);
+        throw invalid(
+          `node '${node.id}': input '${port}' takes one file, but ${only.producer.id}.${only.port}, which feeds it, may hold several; CWL needs a list there`,
+        );
       }
       stepInputs[ids.inputs[port]!] = only.source;
     }

@@ -83,7 +83,7 @@ async function runJavaScript(
 const needsJavaScript = (form: 'expression' | 'body'): string =>
   form === 'body'
     ? 'a ${...} function body is JavaScript, which needs InlineJavascriptRequirement'
-    : 'it is not a parameter reference (inputs, self or runtime followed by .name, [\'name\'] or [index]), ' +
+    : "it is not a parameter reference (inputs, self or runtime followed by .name, ['name'] or [index]), " +
       'and JavaScript expressions need InlineJavascriptRequirement';
 
 function assemble(template: Template, values: Json[]): Json {

@@ -9,5 +9,4 @@ export interface JsonMap {
   [key: string]: Json;
 }
 
-export const isJsonMap = (value: Json | undefined): value is JsonMap =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJsonMap = (value: Json | undefined): value is JsonMap => typeof value === 'object' && value !== null && !Array.isArray(value);

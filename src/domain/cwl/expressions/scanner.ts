@@ -19,8 +19,7 @@ export interface ScanOptions {
 }
 
 /** Whether a value is a string that CWL would interpolate (it contains `$(` or `${`); others are taken as they are. */
-export const containsExpression = (value: unknown): value is string =>
-  typeof value === 'string' && (value.includes('$(') || value.includes('${'));
+export const containsExpression = (value: unknown): value is string => typeof value === 'string' && (value.includes('$(') || value.includes('${'));
 
 /** The CWL versions whose documents use the old escapes (`legacyEscapes`). */
 export const usesLegacyEscapes = (cwlVersion: string): boolean => /^v1\.[01](\.0-dev\d+)?$|^v1\.2\.0-dev[123]$/.test(cwlVersion);

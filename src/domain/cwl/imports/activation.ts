@@ -19,7 +19,11 @@ export class ImportedCwlRuns implements ImportedWorkflowRuns {
     private readonly runs: CwlRunService,
   ) {}
 
-  async activate(scope: Scope, workflow: Workflow, request: { parameters: JsonObject; taskName: string | null | undefined }): Promise<{ task_id: string; task_name: string }> {
+  async activate(
+    scope: Scope,
+    workflow: Workflow,
+    request: { parameters: JsonObject; taskName: string | null | undefined },
+  ): Promise<{ task_id: string; task_name: string }> {
     const source = cwlSourceOf(workflow.cwl);
     const process = await this.workflows.cwlProcess(workflow);
     if (!source || !process) throw invalid(`workflow '${workflow.name}' version ${workflow.version} keeps no CWL document`);

@@ -20,7 +20,9 @@ export interface GraphViewNode {
 
 const enidsOf = (ports: unknown): Array<[string, string]> =>
   isObject(ports)
-    ? Object.entries(ports).flatMap(([port, links]) => [links].flat().flatMap((link) => (isObject(link) && typeof link.enid === 'string' ? [[port, link.enid] as [string, string]] : [])))
+    ? Object.entries(ports).flatMap(([port, links]) =>
+        [links].flat().flatMap((link) => (isObject(link) && typeof link.enid === 'string' ? [[port, link.enid] as [string, string]] : [])),
+      )
     : [];
 
 export function cwlGraphView(workflow: StoredWorkflow) {

@@ -5,7 +5,10 @@ import { shortname } from '../uri.js';
  * or file's last part without the extension (`#revtool.cwl` and `revtool.cwl` are `revtool`), other characters as `_`.
  */
 export function nameFor(id: string): string {
-  const base = shortname(id).replace(/\.(cwl|ya?ml|json)$/i, '').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  const base = shortname(id)
+    .replace(/\.(cwl|ya?ml|json)$/i, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   const name = /^[A-Za-z]/.test(base) ? base : `cwl_${base}`;
   return (name.length < 3 ? `${name}_cwl` : name).slice(0, 128);
 }

@@ -74,9 +74,10 @@ export function cwlRunTemplate(process: CwlProcess, description: string): RunTem
 export function cwlJobFromTemplate(process: CwlProcess, template: RunTemplate, given: JsonObject, account: string): JsonObject {
   const job: JsonObject = {};
   const inputs = isObject(given.Inputs) ? given.Inputs : {};
-  const values = isObject(given.Parameters) && isObject(given.Parameters[CWL_PARAMETERS_NODE]) && isObject(given.Parameters[CWL_PARAMETERS_NODE].parameters)
-    ? given.Parameters[CWL_PARAMETERS_NODE].parameters
-    : {};
+  const values =
+    isObject(given.Parameters) && isObject(given.Parameters[CWL_PARAMETERS_NODE]) && isObject(given.Parameters[CWL_PARAMETERS_NODE].parameters)
+      ? given.Parameters[CWL_PARAMETERS_NODE].parameters
+      : {};
   for (const input of process.inputs) {
     const shape = portShape(input.type);
     if (shape !== undefined) {

@@ -39,8 +39,6 @@ export interface ImportedVersion {
   created: boolean;
 }
 
-
-
 interface Planned {
   process: CwlProcess;
   kind: 'tool' | 'workflow';
@@ -71,7 +69,10 @@ export class CwlImportService {
       const kind = process.class === 'Workflow' ? 'workflow' : 'tool';
       const name = isMain && given !== undefined ? given : nameFor(process.id);
       // The posted document is kept whole when the process is the one it runs by default; any other is made its own.
-      const own = isMain && (fragment === '' || fragment === '#main' || !('$graph' in document)) ? { document, process: fragment || '#main' } : await standalone(process, source);
+      const own =
+        isMain && (fragment === '' || fragment === '#main' || !('$graph' in document))
+          ? { document, process: fragment || '#main' }
+          : await standalone(process, source);
       planned.push({ process, kind, name, source: own });
     }
     const names = planned.map((p) => `${p.kind} ${p.name}`);
@@ -91,19 +92,31 @@ export class CwlImportService {
     });
   }
 
-  private async importOne(store: Store, scope: Scope, project: Project, item: Planned, appIdOf: (p: CwlProcess) => string | undefined): Promise<ImportedVersion> {
+  private async importOne(
+    store: Store,
+    scope: Scope,
+    project: Project,
+    item: Planned,
+    appIdOf: (p: CwlProcess) => string | undefined,
+  ): Promise<ImportedVersion> {
     const { process, kind, name, source } = item;
     const base = { process: `#${splitFragment(process.id)[1] ?? 'main'}`, kind, name };
     const description = processDescription(process);
     const visibility = visibilityFor(project.accountName);
     const target = `${project.accountName}/${project.name}/${name}`;
-    const audit = (operation: string, version?: number) => audited(actorOf(scope.caller), operation, project.accountName, version === undefined ? target : `${target}:${version}`);
+    const audit = (operation: string, version?: number) =>
+      audited(actorOf(scope.caller), operation, project.accountName, version === undefined ? target : `${target}:${version}`);
     if (kind === 'tool') {
       const latest = (await store.getToolVersions(project.id, name)).at(-1);
       if (latest && sameSource(latest, source)) return { ...base, version: latest.version, created: false };
       const created = await store.createTool({ projectId: project.id, name, description, visibility }, audit('ImportCwl'));
       const configs = toolView(process as Parameters<typeof toolView>[0], name);
-      await store.putTool(created.id, { description, configs, category: CWL_CATEGORY, status: 'checked', cwl: { ...source } }, {}, audit('ImportCwl', created.version));
+      await store.putTool(
+        created.id,
+        { description, configs, category: CWL_CATEGORY, status: 'checked', cwl: { ...source } },
+        {},
+        audit('ImportCwl', created.version),
+      );
       return { ...base, version: created.version, created: true };
     }
     const latest = (await store.getWorkflowVersions(project.id, name)).at(-1);

@@ -94,7 +94,9 @@ export function workflowView(workflow: Workflow, appIdOf: (process: CwlProcess) 
       alias: step.label ?? step.name,
       inputs: Object.fromEntries(step.in.filter((i) => i.source.length > 0).map((i) => [i.name, i.source.map((s) => ({ enid: enid(workflow, s) }))])),
       outputs: Object.fromEntries(step.out.map((o) => [o.name, [{ enid: `${step.name}/${o.name}` }]])),
-      parameters: Object.fromEntries(step.in.filter((i) => i.source.length === 0 && i.default !== undefined).map((i) => [i.name, { variable: false, value: i.default }])),
+      parameters: Object.fromEntries(
+        step.in.filter((i) => i.source.length === 0 && i.default !== undefined).map((i) => [i.name, { variable: false, value: i.default }]),
+      ),
     };
   });
   const stores = workflow.outputs

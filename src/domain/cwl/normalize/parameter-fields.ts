@@ -58,8 +58,7 @@ export function readCommonParameterFields(record: RecordReader, role: ParameterR
 function readInputBinding(record: RecordReader): boolean | undefined {
   if (record.context.version === 'v1.0') {
     for (const key of Object.keys(record.node)) {
-      if (key !== 'loadContents')
-        record.warn(`field '${key}' of ${record.what} is ignored (only loadContents applies outside a CommandLineTool)`, key);
+      if (key !== 'loadContents') record.warn(`field '${key}' of ${record.what} is ignored (only loadContents applies outside a CommandLineTool)`, key);
     }
   } else {
     checkFields(record, FIELDS.InputBinding);

@@ -65,11 +65,7 @@ export function readParameter(
 }
 
 /** An input of any process class; `stdin` is returned apart for the CommandLineTool to set. */
-export function readInput(
-  node: Json,
-  role: 'commandInput' | 'input',
-  context: NormalizeContext,
-): { input: InputParameter; stdin: boolean } | undefined {
+export function readInput(node: Json, role: 'commandInput' | 'input', context: NormalizeContext): { input: InputParameter; stdin: boolean } | undefined {
   const table = role === 'commandInput' ? FIELDS.CommandInputParameter : FIELDS.WorkflowInputParameter;
   const streams = role === 'commandInput' && versionAtLeast(context.version, 'v1.1') ? (['stdin'] as const) : [];
   const read = readParameter(node, role, table, context, streams);
@@ -96,10 +92,7 @@ export function readOutput(
   if (processClass === 'CommandLineTool') {
     const read = readParameter(node, 'commandOutput', FIELDS.CommandOutputParameter, context, ['stdout', 'stderr']);
     if (!read) return undefined;
-    const output = assignDefined<CommandOutputParameter>(
-      { ...read.base },
-      { format: read.common.outputFormat, outputBinding: read.common.outputBinding },
-    );
+    const output = assignDefined<CommandOutputParameter>({ ...read.base }, { format: read.common.outputFormat, outputBinding: read.common.outputBinding });
     return read.stream === 'stdout' || read.stream === 'stderr' ? { output, stream: read.stream } : { output };
   }
   const table = processClass === 'ExpressionTool' ? FIELDS.ExpressionToolOutputParameter : FIELDS.OperationOutputParameter;

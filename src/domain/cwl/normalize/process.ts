@@ -76,10 +76,7 @@ const V10_HINTS: readonly Requirement[] = [
 function processClass(node: Json, context: NormalizeContext): ProcessClass | undefined {
   const at = positionOf(node, 'class');
   if (typeof node.class !== 'string') {
-    context.diagnostics.error(
-      `a process needs a 'class' (one of ${PROCESS_CLASSES.join(', ')}), not ${describeValue(node.class)}`,
-      at ?? positionOf(node),
-    );
+    context.diagnostics.error(`a process needs a 'class' (one of ${PROCESS_CLASSES.join(', ')}), not ${describeValue(node.class)}`, at ?? positionOf(node));
     return undefined;
   }
   const expanded = expandPrefix(node.class, context.namespaces);

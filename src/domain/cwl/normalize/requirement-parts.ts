@@ -1,16 +1,7 @@
 import { isFileObject } from '../document/file-literals.js';
 import { positionOf } from '../document/positions.js';
 import { describeValue, isPlainObject } from '../document/shorthands.js';
-import type {
-  ArrayType,
-  CwlDirectory,
-  CwlFile,
-  EnumType,
-  InitialWorkDirEntry,
-  InitialWorkDirRequirement,
-  RecordType,
-  SoftwarePackage,
-} from '../model.js';
+import type { ArrayType, CwlDirectory, CwlFile, EnumType, InitialWorkDirEntry, InitialWorkDirRequirement, RecordType, SoftwarePackage } from '../model.js';
 import { checkFields } from './check-fields.js';
 import { FIELDS, versionAtLeast } from './fields.js';
 import { assignDefined, RecordReader } from './read.js';
@@ -37,10 +28,7 @@ export function readPackages(record: RecordReader): SoftwarePackage[] {
   const list = record.required('packages') === undefined ? [] : (record.list('packages') ?? []);
   return list.flatMap((item, index) => {
     if (!isPlainObject(item)) {
-      record.context.diagnostics.error(
-        `each of SoftwareRequirement's packages must be an object, not ${describeValue(item)}`,
-        positionOf(list, index),
-      );
+      record.context.diagnostics.error(`each of SoftwareRequirement's packages must be an object, not ${describeValue(item)}`, positionOf(list, index));
       return [];
     }
     const pkg = new RecordReader(item, 'a SoftwarePackage', record.context);
@@ -67,8 +55,7 @@ export function readInitialWorkDir(record: RecordReader): InitialWorkDirRequirem
     const at = positionOf(value, index);
     if (typeof item === 'string') entries.push({ kind: 'expression', expression: item });
     else if (isFileObject(item)) entries.push({ kind: 'file', value: item as unknown as CwlFile | CwlDirectory });
-    else if (Array.isArray(item) && versionAtLeast(record.context.version, 'v1.2') && item.every(isFileObject))
-      item.forEach((one) => add(one, index));
+    else if (Array.isArray(item) && versionAtLeast(record.context.version, 'v1.2') && item.every(isFileObject)) item.forEach((one) => add(one, index));
     else if (isPlainObject(item)) {
       const dirent = readDirent(new RecordReader(item, 'a Dirent', record.context));
       if (dirent) entries.push(dirent);

@@ -22,11 +22,9 @@ export function readRequirements(owner: RecordReader, key: 'requirements' | 'hin
   const list = owner.list(key) ?? [];
   list.forEach((entry, index) => {
     const at = positionOf(list, index);
-    if (!isPlainObject(entry))
-      return owner.context.diagnostics.error(`each of '${key}' must be an object with a class, not ${describeValue(entry)}`, at);
+    if (!isPlainObject(entry)) return owner.context.diagnostics.error(`each of '${key}' must be an object with a class, not ${describeValue(entry)}`, at);
     const cls = className(entry, owner);
-    const upgraded =
-      owner.context.version === 'v1.0' && V10_EXTENSION_CLASSES[expandPrefix(String(entry.class), owner.context.namespaces)] !== undefined;
+    const upgraded = owner.context.version === 'v1.0' && V10_EXTENSION_CLASSES[expandPrefix(String(entry.class), owner.context.namespaces)] !== undefined;
     if (cls === undefined) return owner.context.diagnostics.error(`an entry of '${key}' of ${owner.what} has no class`, at);
     const spec = REQUIREMENT_FIELDS[cls];
     if (spec === undefined) {

@@ -19,13 +19,7 @@ const SIMPLE_TYPES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double
  * schema-salad does (refScope 2 from `scope`, the enclosing identifier). Reports and returns
  * undefined when the type is not valid.
  */
-export function readType(
-  value: unknown,
-  at: SourcePosition | undefined,
-  role: ParameterRole,
-  scope: string,
-  context: NormalizeContext,
-): CwlType | undefined {
+export function readType(value: unknown, at: SourcePosition | undefined, role: ParameterRole, scope: string, context: NormalizeContext): CwlType | undefined {
   if (typeof value === 'string') return namedOrSimple(value, at, role, scope, context);
   if (Array.isArray(value)) {
     if (value.length === 0) return report(context, 'a union type must list at least one type', at);
@@ -46,13 +40,7 @@ export function readType(
   return report(context, `a type must be a name, a list of types or a record/enum/array object, not ${describeValue(value)}`, at);
 }
 
-function namedOrSimple(
-  name: string,
-  at: SourcePosition | undefined,
-  role: ParameterRole,
-  scope: string,
-  context: NormalizeContext,
-): CwlType | undefined {
+function namedOrSimple(name: string, at: SourcePosition | undefined, role: ParameterRole, scope: string, context: NormalizeContext): CwlType | undefined {
   if (SIMPLE_TYPES.has(name)) return { kind: name } as CwlType;
   if (name === 'stdin' || name === 'stdout' || name === 'stderr') {
     return report(context, `'${name}' is only valid as the whole type of a CommandLineTool ${name === 'stdin' ? 'input' : 'output'}`, at);
@@ -64,8 +52,7 @@ function namedOrSimple(
   const candidates = isAbsoluteUri(name) ? [name] : scopedCandidates(name, scope, 2);
   for (const uri of candidates) {
     const node = context.index.get(uri);
-    if (isPlainObject(node) && typeof node.type === 'string' && ['record', 'enum', 'array'].includes(node.type))
-      return named(uri, node, role, context);
+    if (isPlainObject(node) && typeof node.type === 'string' && ['record', 'enum', 'array'].includes(node.type)) return named(uri, node, role, context);
   }
   const known = [...SIMPLE_TYPES, ...[...context.index.keys()].filter((id) => isTypeDefinition(context.index.get(id))).map(shortname)];
   const suggestion = nearest(shortname(name), known);

@@ -106,8 +106,7 @@ function readStep(node: Json, context: NormalizeContext): WorkflowStep | undefin
   const inIds = new Set(stepIn.map((i) => i.id));
   const scatter = resolveReferences(scatterNames, { referrer: id, refScope: 0, valid: inIds, field: 'scatter', at: record.at('scatter') }, context);
   const scatterMethod = record.oneOf('scatterMethod', SCATTER_METHOD);
-  if (scatter.length > 1 && scatterMethod === undefined)
-    record.error(`${record.what} scatters over more than one input and needs a scatterMethod`, 'scatter');
+  if (scatter.length > 1 && scatterMethod === undefined) record.error(`${record.what} scatters over more than one input and needs a scatterMethod`, 'scatter');
   if (!run) return undefined;
   checkStepAgainstRun(record, run, stepIn, out);
   return assignDefined<WorkflowStep>(
@@ -179,10 +178,7 @@ function checkStepAgainstRun(
   const outputNames = run.outputs.map((o) => o.name);
   for (const output of out) {
     if (!outputNames.includes(output.name)) {
-      record.error(
-        `${record.what} output '${output.name}' is not an output of its process (expected one of: ${outputNames.join(', ') || 'none'})`,
-        'out',
-      );
+      record.error(`${record.what} output '${output.name}' is not an output of its process (expected one of: ${outputNames.join(', ') || 'none'})`, 'out');
     }
   }
   const fed = new Set(stepIn.map((i) => i.name));

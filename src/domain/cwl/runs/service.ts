@@ -194,7 +194,9 @@ export function processFragment(value: string | undefined): string {
 
 /** The process's name for people: its id's last part (`main`, `document.cwl`), as a name may spell it. */
 function displayName(id: string): string {
-  const name = shortname(id).replace(/\.cwl$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+  const name = shortname(id)
+    .replace(/\.cwl$/, '')
+    .replace(/[^A-Za-z0-9_-]/g, '_');
   return /^[A-Za-z]/.test(name) ? name.slice(0, 64) : `cwl_${name}`.slice(0, 64);
 }
 

@@ -13,8 +13,7 @@ import { isFileObject } from './values.js';
  */
 export async function argumentWords(argument: PendingArgument, expressions: ToolExpressions): Promise<string[]> {
   const { binding } = argument;
-  const value: Json | undefined =
-    binding.valueFrom !== undefined ? await expressions.evaluate(binding.valueFrom, argument.datum ?? null) : argument.datum;
+  const value: Json | undefined = binding.valueFrom !== undefined ? await expressions.evaluate(binding.valueFrom, argument.datum ?? null) : argument.datum;
   const prefix = binding.prefix;
   let items: Json[];
   if (Array.isArray(value)) {

@@ -116,8 +116,7 @@ async function collectOutput(
 }
 
 /** Python's falsiness, which cwltool's rules use: null, false, 0, '', [] and {}. */
-const isEmpty = (value: Json): boolean =>
-  !value || (Array.isArray(value) && value.length === 0) || (isJsonMap(value) && Object.keys(value).length === 0);
+const isEmpty = (value: Json): boolean => !value || (Array.isArray(value) && value.length === 0) || (isJsonMap(value) && Object.keys(value).length === 0);
 
 const describeSingle = (type: CwlType): string => (membersOf(type).some((t) => t.kind === 'File') ? 'File' : 'Directory');
 

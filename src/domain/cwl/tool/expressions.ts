@@ -1,11 +1,4 @@
-import {
-  evaluateExpression,
-  usesLegacyEscapes,
-  type ExpressionEvaluator,
-  type JavaScriptSupport,
-  type Json,
-  type JsonMap,
-} from '../expressions/index.js';
+import { evaluateExpression, usesLegacyEscapes, type ExpressionEvaluator, type JavaScriptSupport, type Json, type JsonMap } from '../expressions/index.js';
 import type { CwlProcessBase } from '../model.js';
 import { ToolRunError } from './errors.js';
 import { findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
@@ -36,11 +29,15 @@ export class ToolExpressions {
 
   /** A field's effective value (CWL's rules: a lone expression gives its value, text around it interpolates). */
   evaluate(value: Json, self: Json = null, options: { trimWhitespace?: boolean } = {}): Promise<Json> {
-    return evaluateExpression(value, { inputs: this.inputs, self, runtime: this.runtime }, {
-      javascript: this.javascript,
-      legacyEscapes: this.legacyEscapes,
-      ...(options.trimWhitespace === false ? { trimWhitespace: false } : {}),
-    });
+    return evaluateExpression(
+      value,
+      { inputs: this.inputs, self, runtime: this.runtime },
+      {
+        javascript: this.javascript,
+        legacyEscapes: this.legacyEscapes,
+        ...(options.trimWhitespace === false ? { trimWhitespace: false } : {}),
+      },
+    );
   }
 
   /** A field that must give a string (or null when `nullable`). */

@@ -49,9 +49,7 @@ export interface InputFileContext {
  */
 export async function completeInputFiles(inputs: readonly InputParameter[], values: JsonMap, context: InputFileContext): Promise<void> {
   for (const input of inputs) {
-    await visitTypedFiles(input.type, values[input.name], input, `inputs.${input.name}`, (file, settings, path) =>
-      completeFile(file, settings, path, context),
-    );
+    await visitTypedFiles(input.type, values[input.name], input, `inputs.${input.name}`, (file, settings, path) => completeFile(file, settings, path, context));
     if (input.format?.some((f) => containsExpression(f)) && values[input.name] !== undefined) {
       await checkExpressionFormats(input, values[input.name]!, context);
     }

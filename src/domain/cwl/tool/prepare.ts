@@ -29,7 +29,10 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
 
   await completeInputFiles(tool.inputs, values, inputFileContext(tool.cwlVersion, effective, expressions, options));
   const staging = new Staging(options.stagingRoot ?? DEFAULT_STAGING_ROOT);
-  staging.stageInputs(values, tool.inputs.map((input) => input.name));
+  staging.stageInputs(
+    values,
+    tool.inputs.map((input) => input.name),
+  );
 
   const resources = await decideResources(tool, effective, expressions);
   expressions.runtime = { ...expressions.runtime, ...resources.runtime };

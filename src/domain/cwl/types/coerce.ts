@@ -66,9 +66,7 @@ function recordValue(type: RecordType, value: Json, place: ValuePlace, context: 
     const fieldPlace = child(place, value, field.name);
     const raw = value[field.name];
     const coerced =
-      raw === undefined && field.type.kind !== 'Any'
-        ? coerceValue(field.type, null, fieldPlace, context)
-        : coerceValue(field.type, raw, fieldPlace, context);
+      raw === undefined && field.type.kind !== 'Any' ? coerceValue(field.type, null, fieldPlace, context) : coerceValue(field.type, raw, fieldPlace, context);
     if (coerced === undefined) ok = false;
     else {
       out[field.name] = coerced;
@@ -143,8 +141,7 @@ function mismatch(type: CwlType, value: unknown, place: ValuePlace, context: Coe
   return undefined;
 }
 
-const classOf = (value: unknown): unknown =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json).class : undefined;
+const classOf = (value: unknown): unknown => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json).class : undefined);
 
 const isRecordValue = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && classOf(value) !== 'File' && classOf(value) !== 'Directory';

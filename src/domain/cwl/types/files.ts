@@ -54,17 +54,11 @@ export function coerceDirectory(value: Json, place: ValuePlace, issues: CwlIssue
 }
 
 /** `location` (or a `path` turned into one), `basename`; one of them or `literal` must be there. */
-function locationFields(
-  value: Json,
-  place: ValuePlace,
-  issues: CwlIssue[],
-  literal: 'contents' | 'listing',
-): { location?: string; basename?: string } {
+function locationFields(value: Json, place: ValuePlace, issues: CwlIssue[], literal: 'contents' | 'listing'): { location?: string; basename?: string } {
   const out: { location?: string; basename?: string } = {};
   const location = value.location ?? (typeof value.path === 'string' ? pathLocation(value.path) : value.path);
   if (typeof location === 'string' && location !== '') out.location = location;
-  else if (location !== undefined && location !== null)
-    issues.push(issue(child(place, value, 'location'), `must be a URI, not ${describeValue(location)}`));
+  else if (location !== undefined && location !== null) issues.push(issue(child(place, value, 'location'), `must be a URI, not ${describeValue(location)}`));
   else if (value[literal] === undefined || value[literal] === null) {
     issues.push(issue(place, `a ${String(value.class)} needs a location, a path or ${literal === 'contents' ? 'contents' : 'a listing'}`));
   }

@@ -36,10 +36,7 @@ export function checkFormats(
       ok = false;
     } else if (!expected.some((f) => f === file.format || context.ontology?.isSubclassOf(file.format!, f))) {
       context.issues.push(
-        issue(
-          at,
-          `${file.format} is not ${expected.length > 1 ? 'one of ' : ''}${expected.join(', ')}${context.ontology ? ' (nor a subclass)' : ''}`,
-        ),
+        issue(at, `${file.format} is not ${expected.length > 1 ? 'one of ' : ''}${expected.join(', ')}${context.ontology ? ' (nor a subclass)' : ''}`),
       );
       ok = false;
     }

@@ -32,13 +32,11 @@ export function expandWorkflow(workflow: Workflow, scope: WorkflowScope, inputs:
   const sourceOf = (link: SourceLink): CwlValueSource =>
     link.kind === 'input' ? { value: inputs[link.name] ?? null } : { job: stepJobKey(scope.key, link.stepName), output: link.output };
   const sources = (links: readonly SourceLink[]): Record<string, CwlValueSource> => Object.fromEntries(links.map((l) => [l.id, sourceOf(l)]));
-  const jobs = plan.steps.map(
-    (planned): CwlNewJob => ({
-      key: stepJobKey(scope.key, planned.step.name),
-      deps: planned.after.map((id) => stepJobKey(scope.key, workflow.steps.find((s) => s.id === id)!.name)),
-      payload: { kind: 'step', path: [...scope.path, planned.step.id], sources: sources(planned.inputs.flatMap((i) => i.sources)) },
-    }),
-  );
+  const jobs = plan.steps.map((planned): CwlNewJob => ({
+    key: stepJobKey(scope.key, planned.step.name),
+    deps: planned.after.map((id) => stepJobKey(scope.key, workflow.steps.find((s) => s.id === id)!.name)),
+    payload: { kind: 'step', path: [...scope.path, planned.step.id], sources: sources(planned.inputs.flatMap((i) => i.sources)) },
+  }));
   return { jobs, gather: { kind: 'workflow', path: scope.path, sources: sources(plan.outputs.flatMap((o) => o.sources)) } };
 }
 

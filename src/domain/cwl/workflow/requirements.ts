@@ -61,8 +61,7 @@ export function effectiveRequirements(
   const levels = [...chain, ...(step ? [step] : []), ...(process ? [process] : [])];
   const declared = (list: 'requirements' | 'hints'): Requirement[] =>
     levels.flatMap((level, index) => (list === 'requirements' && index === 0 ? [...level.requirements, ...jobRequirements] : level[list]));
-  const inheritable = (requirement: Requirement): boolean =>
-    process?.class !== 'CommandLineTool' || VALID_FOR_COMMAND_LINE_TOOL.has(requirement.class);
+  const inheritable = (requirement: Requirement): boolean => process?.class !== 'CommandLineTool' || VALID_FOR_COMMAND_LINE_TOOL.has(requirement.class);
   const requirements = lastOfEachClass(declared('requirements').filter(inheritable));
   const required = new Set(requirements.map((r) => r.class));
   const hints = lastOfEachClass(declared('hints').filter(inheritable)).filter((h) => !required.has(h.class));

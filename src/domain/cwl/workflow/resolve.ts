@@ -52,13 +52,7 @@ export type CwlResolution =
   /** Add `jobs` to the task (possibly none: an empty scatter); this job ends with `gatherJob(gather)` after them. */
   | { readonly kind: 'expand'; readonly jobs: readonly CwlNewJob[]; readonly gather: CwlGatherPayload };
 
-export async function resolveJob(
-  run: CwlRun,
-  key: string,
-  payload: CwlJobPayload,
-  outputsOf: OutputsOf,
-  options: ResolveOptions = {},
-): Promise<CwlResolution> {
+export async function resolveJob(run: CwlRun, key: string, payload: CwlJobPayload, outputsOf: OutputsOf, options: ResolveOptions = {}): Promise<CwlResolution> {
   if (payload.kind === 'root') return runProcess(run, { key: ROOT_JOB_KEY, path: [] }, payload.inputs, options);
   const { chain, workflow, step } = locateStep(run.root, payload.path);
   const stepOptions: StepOptions = {

@@ -3,7 +3,6 @@ import { OPEN, SENTINEL } from '../sentinel.js';
 import { escapeExpansions } from './contexts.js';
 import type { LexState } from './state.js';
 
-
 /**
  * The text of a backtick substitution starting at `start`: up to the next unescaped backtick outside values, whatever
  * quotes are inside, as the shell finds its end; with `\\`, `` \` `` and `\$` unescaped as the shell does.

@@ -91,19 +91,33 @@ export interface JobAtActivation {
  * activation: those end succeeded (as a worker would have written them: one attempt, started and ended now); a job
  * all of whose upstream jobs are among them is queued; the others wait, as without the cache.
  */
-export function jobsAtActivation(jobs: readonly PlannedJob[], hits: ReadonlyMap<string, HitAtActivation>, loads: ReadonlySet<string>, at: number): Map<string, JobAtActivation> {
+export function jobsAtActivation(
+  jobs: readonly PlannedJob[],
+  hits: ReadonlyMap<string, HitAtActivation>,
+  loads: ReadonlySet<string>,
+  at: number,
+): Map<string, JobAtActivation> {
   const out = new Map<string, JobAtActivation>();
   const done = (id: string) => hits.has(id) || loads.has(id);
   for (const job of jobs) {
     const hit = hits.get(job.id);
     if (hit) {
       const reason = `from the call cache: the outputs of job ${hit.source.id}`;
-      const cached = { cacheKey: hit.key.key, cacheParts: hit.key.parts as unknown as EndedJob['cacheParts'], cachedFrom: hit.source.id, cacheLookup: 'hit' as const };
+      const cached = {
+        cacheKey: hit.key.key,
+        cacheParts: hit.key.parts as unknown as EndedJob['cacheParts'],
+        cachedFrom: hit.source.id,
+        cacheLookup: 'hit' as const,
+      };
       out.set(job.id, { status: 'succeeded', reason, ended: { ...succeededNow(job, reason, at), ...cached, outputStamps: hit.outputStamps } });
     } else if (loads.has(job.id)) {
       const items = job.spec.kind === 'load' ? job.spec.items.length : 0;
       const reason = `${items} item(s) present`;
-      out.set(job.id, { status: 'succeeded', reason, ended: { ...succeededNow(job, reason, at), cacheKey: null, cacheParts: null, cachedFrom: null, cacheLookup: null, outputStamps: null } });
+      out.set(job.id, {
+        status: 'succeeded',
+        reason,
+        ended: { ...succeededNow(job, reason, at), cacheKey: null, cacheParts: null, cachedFrom: null, cacheLookup: null, outputStamps: null },
+      });
     } else if (job.spec.deps.length === 0) out.set(job.id, { status: 'queued', reason: 'ready' });
     else if (job.spec.deps.every(done)) out.set(job.id, { status: 'queued', reason: 'upstream jobs succeeded' });
     else out.set(job.id, { status: 'waiting', reason: 'waiting for upstream jobs' });

@@ -288,7 +288,15 @@ export class ContainerExecutor implements Executor {
     }
     if (monitorSawOom) return { ...endingOf(spec, 137, sawOutOfMemory(status, monitorSawOom), undefined), startedAt, endedAt, memoryEnforcement };
     // Killed from outside (podman kill, a reboot of the runtime...) before its script could say how it ended.
-    return { outcome: 'failed', exitCode: null, signal: null, reason: 'the container ended without telling how (killed from outside gdflow?)', startedAt, endedAt, memoryEnforcement };
+    return {
+      outcome: 'failed',
+      exitCode: null,
+      signal: null,
+      reason: 'the container ended without telling how (killed from outside gdflow?)',
+      startedAt,
+      endedAt,
+      memoryEnforcement,
+    };
   }
 
   /**

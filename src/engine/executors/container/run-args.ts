@@ -91,7 +91,16 @@ function mountArg(bind: Bind): string {
 export function runArgs(plan: RunPlan): string[] {
   const { spec } = plan;
   // --rm: the runtime removes the container when it ends, whether or not a worker is watching then.
-  const args = ['run', ...(plan.detach === false ? [] : ['--detach']), '--rm', '--name', plan.name, '--label', `${JOB_LABEL}=${spec.jobId}`, `--pull=${plan.pull ?? 'never'}`];
+  const args = [
+    'run',
+    ...(plan.detach === false ? [] : ['--detach']),
+    '--rm',
+    '--name',
+    plan.name,
+    '--label',
+    `${JOB_LABEL}=${spec.jobId}`,
+    `--pull=${plan.pull ?? 'never'}`,
+  ];
   if (plan.monitorPidFile) args.push('--conmon-pidfile', plan.monitorPidFile);
   if (!spec.network) args.push('--network', 'none');
   if (spec.cpu > 0) args.push('--cpus', String(spec.cpu));
@@ -166,7 +175,13 @@ export function jobRunArgs(
   let envFile: string | undefined;
   if (spec.env && Object.keys(spec.env).length > 0) {
     envFile = join(privateDir(), 'env');
-    writeFileSync(envFile, Object.entries(spec.env).map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600 });
+    writeFileSync(
+      envFile,
+      Object.entries(spec.env)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+      { mode: 0o600 },
+    );
   }
   const args = runArgs({
     ...plan,

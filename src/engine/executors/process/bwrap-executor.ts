@@ -112,9 +112,28 @@ export class BwrapExecutor extends ProcessExecutor {
       throw new Error(`bubblewrap is not installed or not executable at ${this.bwrap} (Debian: apt-get install bubblewrap)`);
     }
     const args = [
-      '--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--die-with-parent', '--new-session',
-      '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/var', '--dir', SANDBOX_DATA_DIR,
-      '--', '/bin/sh', '-c', 'exit 0',
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--cap-drop',
+      'ALL',
+      '--die-with-parent',
+      '--new-session',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/var',
+      '--dir',
+      SANDBOX_DATA_DIR,
+      '--',
+      '/bin/sh',
+      '-c',
+      'exit 0',
     ];
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(this.bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: SANDBOX_PATH } });
@@ -145,18 +164,25 @@ export class BwrapExecutor extends ProcessExecutor {
 
     const roots = spec.roots ?? [];
     const args: string[] = [
-      '--unshare-all', '--unshare-user', '--disable-userns',
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
       ...(process.getuid?.() === 0 ? ['--uid', '65534', '--gid', '65534'] : []),
       ...(spec.network ? ['--share-net'] : []),
-      '--cap-drop', 'ALL',
-      '--die-with-parent', '--new-session',
-      '--hostname', 'gdflow',
+      '--cap-drop',
+      'ALL',
+      '--die-with-parent',
+      '--new-session',
+      '--hostname',
+      'gdflow',
       // A job with roots (a TES task's container paths, docs/ga4gh.md) gets a root of its own: a tmpfs with the host's
       // top-level entries bound read-only, but for those its roots are in, so that /data can be made where the host
       // has none (and a root in /mnt hides the host's /mnt). It is made read-only once everything is mounted.
       ...(roots.length === 0 ? ['--ro-bind', '/', '/'] : ['--tmpfs', '/', ...(await hostTopLevel(new Set(roots.map((r) => r.sandboxPath.split('/')[1]!))))]),
-      '--dev', '/dev',
-      '--proc', '/proc',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
     ];
     const tmpMb = spec.memMb > 0 ? spec.memMb : (this.options.tmpSizeMb ?? 1024);
     args.push('--perms', '1777', '--size', String(Math.max(1, Math.round(tmpMb)) * 1024 * 1024), '--tmpfs', '/tmp');
@@ -217,7 +243,7 @@ export class BwrapExecutor extends ProcessExecutor {
 /** The hiding arguments (`--tmpfs P` and `--ro-bind /dev/null P`) but those of the paths `covered` says a root hides. */
 function withoutCovered(args: string[], covered: (path: string) => boolean): string[] {
   const out: string[] = [];
-  for (let i = 0; i < args.length; ) {
+  for (let i = 0; i < args.length;) {
     const width = args[i] === '--tmpfs' ? 2 : 3;
     const group = args.slice(i, i + width);
     if (!covered(group[group.length - 1]!)) out.push(...group);

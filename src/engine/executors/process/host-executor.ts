@@ -96,7 +96,8 @@ export class HostExecutor extends ProcessExecutor {
     // Roots (a TES task's container paths, docs/ga4gh.md) are rewritten as /var/data is: the host has no namespaces to
     // bind them in, so their paths in the command become their host directories.
     for (const root of [...(spec.roots ?? [])].sort((a, b) => b.sandboxPath.length - a.sandboxPath.length)) {
-      if (!SHELL_SAFE.test(root.hostPath)) throw new Error(`host executor: root directory "${root.hostPath}" contains characters that are special to the shell`);
+      if (!SHELL_SAFE.test(root.hostPath))
+        throw new Error(`host executor: root directory "${root.hostPath}" contains characters that are special to the shell`);
       command = rewritePrefix(command, root.sandboxPath, root.hostPath);
     }
     return {

@@ -25,13 +25,5 @@ export interface LaunchPlan {
 /** argv running `command` with /bin/sh, stdin / stdout redirected by that shell (i.e. as the command sees paths). */
 export function shellArgv(command: string, stdin?: string, stdout?: string): string[] {
   if (!stdin && !stdout) return ['/bin/sh', '-c', command];
-  return [
-    '/bin/sh',
-    '-c',
-    '[ -z "$1" ] || exec <"$1"; [ -z "$2" ] || exec >"$2"; exec /bin/sh -c "$3"',
-    'gdflow-redirect',
-    stdin ?? '',
-    stdout ?? '',
-    command,
-  ];
+  return ['/bin/sh', '-c', '[ -z "$1" ] || exec <"$1"; [ -z "$2" ] || exec >"$2"; exec /bin/sh -c "$3"', 'gdflow-redirect', stdin ?? '', stdout ?? '', command];
 }

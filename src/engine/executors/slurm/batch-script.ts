@@ -85,11 +85,7 @@ function opening(jobId: string, cwd: string, startedPath: string): string[] {
 /** Writes `rc` and the Slurm job id to the status file, renamed into place, and exits with `rc`. */
 function closing(statusPath: string): string[] {
   const tmp = `${statusPath}.tmp`;
-  return [
-    `printf 'exit=%s slurm=%s\\n' "$rc" "$SLURM_JOB_ID" >${shellQuote(tmp)} && mv -f ${shellQuote(tmp)} ${shellQuote(statusPath)}`,
-    'exit "$rc"',
-    '',
-  ];
+  return [`printf 'exit=%s slurm=%s\\n' "$rc" "$SLURM_JOB_ID" >${shellQuote(tmp)} && mv -f ${shellQuote(tmp)} ${shellQuote(statusPath)}`, 'exit "$rc"', ''];
 }
 
 export interface SlurmStatus {

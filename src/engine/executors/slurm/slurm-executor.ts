@@ -105,11 +105,17 @@ export class SlurmExecutor implements Executor {
     try {
       await slurmCall(this.commands.sinfo, ['--noheader', '--format', '%P']);
     } catch (error) {
-      throw new Error(`the Slurm cluster cannot be reached from this host (${(error as Error).message}); the worker needs the Slurm client commands, munge and the cluster's slurm.conf (SLURM_CONF)`);
+      throw new Error(
+        `the Slurm cluster cannot be reached from this host (${(error as Error).message}); the worker needs the Slurm client commands, munge and the cluster's slurm.conf (SLURM_CONF)`,
+      );
     }
     if (this.container) {
       // The containers run on the nodes: a worker host without the runtime only cannot tell its flavour (podman assumed).
-      await this.container.check().catch((error: Error) => process.emitWarning(`--slurm-wrap podman: the container runtime cannot be run on this host (${error.message}); the compute nodes need it`));
+      await this.container
+        .check()
+        .catch((error: Error) =>
+          process.emitWarning(`--slurm-wrap podman: the container runtime cannot be run on this host (${error.message}); the compute nodes need it`),
+        );
     }
   }
 
@@ -120,7 +126,8 @@ export class SlurmExecutor implements Executor {
 
   async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const submittedAt = now();
-    if (signal.aborted) return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: submittedAt, memoryEnforcement: 'none' };
+    if (signal.aborted)
+      return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: submittedAt, memoryEnforcement: 'none' };
     const files = slurmFilesOf(spec);
     mkdirSync(files.dir, { recursive: true });
     // A status file of an earlier attempt must not be taken for this one's.
@@ -175,7 +182,8 @@ export class SlurmExecutor implements Executor {
 
   async adopt(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult> {
     const t = now();
-    if (!/^\d+$/.test(externalId)) return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
+    if (!/^\d+$/.test(externalId))
+      return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
     this.inQueue++;
     return this.follow(externalId, spec, signal, t, hooks?.onWaiting).finally(() => {
       this.release();
@@ -218,14 +226,19 @@ export class SlurmExecutor implements Executor {
     const o = this.options;
     const args = [
       '--parsable',
-      '--job-name', `gdflow-${spec.jobId}`,
+      '--job-name',
+      `gdflow-${spec.jobId}`,
       '--export=ALL', // of the scrubbed environment sbatch runs with (submitEnvironment)
-      '--chdir', cwd,
-      '--output', slurmFilename(spec.stdoutLog),
-      '--error', slurmFilename(spec.stderrLog),
+      '--chdir',
+      cwd,
+      '--output',
+      slurmFilename(spec.stdoutLog),
+      '--error',
+      slurmFilename(spec.stderrLog),
       // The container's script appends the job's output to the same files (created empty beforehand).
       ...(inContainer ? ['--open-mode=append'] : []),
-      '--cpus-per-task', String(Math.max(1, Math.ceil(spec.cpu))),
+      '--cpus-per-task',
+      String(Math.max(1, Math.ceil(spec.cpu))),
       ...(spec.memMb > 0 ? ['--mem', `${Math.ceil(spec.memMb)}M`] : []),
       ...(spec.timeoutSeconds > 0 ? ['--time', String(Math.ceil(spec.timeoutSeconds / 60) + 1)] : []),
       ...(o.partition ? ['--partition', o.partition] : []),
@@ -297,7 +310,13 @@ export class SlurmExecutor implements Executor {
             const ending = foregroundEnding(spec, status.exitCode, cause);
             if (!ending) {
               // The runtime's own failure (125: no such image, a bad option...), told on the job's stderr.
-              return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `could not start the container (exit code ${status.exitCode}): ${await lastLine(spec.stderrLog)}`, ...times });
+              return finish({
+                outcome: 'failed',
+                exitCode: null,
+                signal: null,
+                reason: `could not start the container (exit code ${status.exitCode}): ${await lastLine(spec.stderrLog)}`,
+                ...times,
+              });
             }
             finish({ ...ending, ...times });
             return;
@@ -308,15 +327,32 @@ export class SlurmExecutor implements Executor {
           return;
         }
         if (cause === 'abort') return finish({ outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', ...times });
-        if (cause === 'timeout') return finish({ outcome: 'timed_out', exitCode: null, signal: null, reason: `timed out after ${spec.timeoutSeconds} s`, ...times });
+        if (cause === 'timeout')
+          return finish({ outcome: 'timed_out', exitCode: null, signal: null, reason: `timed out after ${spec.timeoutSeconds} s`, ...times });
         const state = row?.state;
-        if (state === 'TIMEOUT') return finish({ outcome: 'timed_out', exitCode: null, signal: null, reason: `timed out: Slurm's time limit ended it`, ...times });
+        if (state === 'TIMEOUT')
+          return finish({ outcome: 'timed_out', exitCode: null, signal: null, reason: `timed out: Slurm's time limit ended it`, ...times });
         if (state === 'OUT_OF_MEMORY' || (await slurmSaysOutOfMemory(spec.stderrLog))) {
-          return finish({ outcome: 'out_of_memory', exitCode: null, signal: null, reason: `out of memory: exceeded the ${spec.memMb} MB limit (Slurm killed the job, ${state ?? 'no state'})`, ...times });
+          return finish({
+            outcome: 'out_of_memory',
+            exitCode: null,
+            signal: null,
+            reason: `out of memory: exceeded the ${spec.memMb} MB limit (Slurm killed the job, ${state ?? 'no state'})`,
+            ...times,
+          });
         }
-        if (state === 'CANCELLED') return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `cancelled in Slurm, not by gdflow (Slurm job ${id})`, ...times });
-        if (state === 'NODE_FAIL' || state === 'PREEMPTED' || state === 'BOOT_FAIL') return finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} ended ${state}`, ...times });
-        if (state) return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `Slurm job ${id} ended ${state} without telling how (no status file)`, ...times });
+        if (state === 'CANCELLED')
+          return finish({ outcome: 'failed', exitCode: null, signal: null, reason: `cancelled in Slurm, not by gdflow (Slurm job ${id})`, ...times });
+        if (state === 'NODE_FAIL' || state === 'PREEMPTED' || state === 'BOOT_FAIL')
+          return finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} ended ${state}`, ...times });
+        if (state)
+          return finish({
+            outcome: 'failed',
+            exitCode: null,
+            signal: null,
+            reason: `Slurm job ${id} ended ${state} without telling how (no status file)`,
+            ...times,
+          });
         finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} is unknown to the controller and left no status file`, ...times });
       };
       const armTimeout = (start: number) => {
@@ -348,7 +384,14 @@ export class SlurmExecutor implements Executor {
         lastRow = row;
         if (row && row.name !== name) {
           // The id is another job's: this job's Slurm job is gone (a reused id after a cluster reset).
-          return finish({ outcome: 'lost', exitCode: null, signal: null, reason: `Slurm job ${id} is not this job's (it is "${row.name}")`, startedAt: since, endedAt: now() });
+          return finish({
+            outcome: 'lost',
+            exitCode: null,
+            signal: null,
+            reason: `Slurm job ${id} is not this job's (it is "${row.name}")`,
+            startedAt: since,
+            endedAt: now(),
+          });
         }
         if (!row) {
           // Unlisted: ended long ago (forgotten) or not yet visible. A status file says how it ended.

@@ -44,11 +44,11 @@ describe('CWL ExpressionTool', () => {
   });
 
   it('an output of type Any may be null (as cwltool allows: the next step takes its default)', async () => {
-    assert.deepEqual(await run("inputs: []\noutputs: {output: Any}\nexpression: '$({\"output\": null})'\n", {}), { output: null });
+    assert.deepEqual(await run('inputs: []\noutputs: {output: Any}\nexpression: \'$({"output": null})\'\n', {}), { output: null });
     assert.deepEqual(await run("inputs: []\noutputs: {output: Any}\nexpression: '$({})'\n", {}), { output: null });
   });
 
   it('fails with an ExpressionError when the expression throws', async () => {
-    await assert.rejects(run("inputs: []\noutputs: []\nexpression: '${ throw new Error(\"no\"); }'\n", {}), ExpressionError);
+    await assert.rejects(run('inputs: []\noutputs: []\nexpression: \'${ throw new Error("no"); }\'\n', {}), ExpressionError);
   });
 });

@@ -4,7 +4,6 @@ import { pathToFileURL } from 'node:url';
 import { TOOL, yaml } from '../helpers.js';
 import { fileAt, prepare, rejectsWith, tempTree } from './helpers.js';
 
-
 describe('CWL CommandLineTool: InitialWorkDirRequirement', () => {
   const dir = tempTree({ 'reads.fq': '@r\n', 'reads.fq.fai': 'i', 'other.txt': 'o' });
   const reads = fileAt(`${dir}/reads.fq`);
@@ -55,7 +54,10 @@ describe('CWL CommandLineTool: InitialWorkDirRequirement', () => {
         `,
       { reads, other: fileAt(`${dir}/other.txt`) },
     );
-    assert.deepEqual(run.staging.map((s) => s.path), ['/var/lib/cwl/inputs/1/other.txt']);
+    assert.deepEqual(
+      run.staging.map((s) => s.path),
+      ['/var/lib/cwl/inputs/1/other.txt'],
+    );
     assert.deepEqual(run.workDir, [
       { class: 'File', path: '/var/data/renamed.fq', location: readsUri, writable: false },
       { class: 'File', path: '/var/data/reads.fq.fai', location: `${readsUri}.fai`, writable: false },
@@ -122,9 +124,12 @@ describe('CWL CommandLineTool: InitialWorkDirRequirement', () => {
         `,
       { one: reads },
     );
-    assert.deepEqual(run.workDir.map((item) => item.path), ['/var/data/reads.fq', '/var/data/reads.fq', '/var/data/t.txt']);
+    assert.deepEqual(
+      run.workDir.map((item) => item.path),
+      ['/var/data/reads.fq', '/var/data/reads.fq', '/var/data/t.txt'],
+    );
     await rejectsWith(
-      prepare(TOOL + "baseCommand: ls\nrequirements:\n  InitialWorkDirRequirement:\n    listing: $(inputs.n)\ninputs: {n: int}\noutputs: []\n", { n: 1 }),
+      prepare(TOOL + 'baseCommand: ls\nrequirements:\n  InitialWorkDirRequirement:\n    listing: $(inputs.n)\ninputs: {n: int}\noutputs: []\n', { n: 1 }),
       /listing .* must give a list/,
     );
   });

@@ -5,7 +5,6 @@ import { type StagedItem } from '../../../../src/domain/cwl/tool/index.js';
 import { TOOL, yaml } from '../helpers.js';
 import { directoryAt, fileAt, prepare, rejectsWith, tempTree } from './helpers.js';
 
-
 const uri = (path: string): string => pathToFileURL(path).href;
 
 describe('CWL CommandLineTool: input Files and Directories', () => {
@@ -44,7 +43,10 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
     assert.deepEqual(run.argv, ['cat', '/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/2/ref.fa', '/var/lib/cwl/inputs/2/ref.fa']);
     const bam = run.inputs.bam as { path: string; dirname: string; size: number; secondaryFiles: { basename: string; path: string }[] };
     assert.deepEqual([bam.path, bam.dirname, bam.size], ['/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/1', 3]);
-    assert.deepEqual(bam.secondaryFiles.map((s) => s.path), ['/var/lib/cwl/inputs/1/reads.bam.bai', '/var/lib/cwl/inputs/1/reads.bai']);
+    assert.deepEqual(
+      bam.secondaryFiles.map((s) => s.path),
+      ['/var/lib/cwl/inputs/1/reads.bam.bai', '/var/lib/cwl/inputs/1/reads.bai'],
+    );
   });
 
   it('refuses an input whose required secondary file is missing, and accepts a missing optional one', async () => {
@@ -55,11 +57,14 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
     assert.deepEqual((run.inputs.ref as { secondaryFiles: unknown[] }).secondaryFiles, []);
   });
 
-  it('trusts a File\'s own secondaryFiles when discovery is off (a workflow step), and fails then for a required one it lacks', async () => {
+  it("trusts a File's own secondaryFiles when discovery is off (a workflow step), and fails then for a required one it lacks", async () => {
     const text = TOOL + 'baseCommand: cat\ninputs:\n  bam: {type: File, secondaryFiles: [.bai]}\noutputs: []\n';
     const given = fileAt(`${dir}/reads.bam`, { secondaryFiles: [fileAt(`${dir}/reads.bai`, { basename: 'reads.bam.bai' })] });
     const run = await prepare(text, { bam: given }, { discoverSecondaryFiles: false });
-    assert.deepEqual(run.staging.map((s) => s.path), ['/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/1/reads.bam.bai']);
+    assert.deepEqual(
+      run.staging.map((s) => s.path),
+      ['/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/1/reads.bam.bai'],
+    );
     assert.equal(run.staging[1]?.location, uri(`${dir}/reads.bai`));
     await rejectsWith(prepare(text, { bam: fileAt(`${dir}/reads.bam`) }, { discoverSecondaryFiles: false }), /required secondary file reads\.bam\.bai/);
   });
@@ -76,7 +81,10 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
         `,
       { bam: fileAt(`${dir}/reads.bam`) },
     );
-    assert.deepEqual(run.staging.map((s) => s.path), ['/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/1/reads.bai']);
+    assert.deepEqual(
+      run.staging.map((s) => s.path),
+      ['/var/lib/cwl/inputs/1/reads.bam', '/var/lib/cwl/inputs/1/reads.bai'],
+    );
   });
 
   it('loads contents for loadContents: UTF-8, 64 KiB at most (an error from v1.2 on, a cut before)', async () => {
@@ -108,7 +116,10 @@ describe('CWL CommandLineTool: input Files and Directories', () => {
       { d: directoryAt(`${dir}/data`) },
     );
     const sub = (deep.inputs.d as { listing: { basename: string; listing?: { path: string; size: number }[] }[] }).listing.find((e) => e.basename === 'sub');
-    assert.deepEqual(sub?.listing?.map((e) => [e.path, e.size]), [['/var/lib/cwl/inputs/1/data/sub/b.txt', 2]]);
+    assert.deepEqual(
+      sub?.listing?.map((e) => [e.path, e.size]),
+      [['/var/lib/cwl/inputs/1/data/sub/b.txt', 2]],
+    );
   });
 
   it('stages literal Files and Directories of a job as items to create, naming a nameless File', async () => {

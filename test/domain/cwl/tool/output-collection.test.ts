@@ -29,7 +29,6 @@ async function collect(
   return { outputs, dir };
 }
 
-
 describe('CWL CommandLineTool: collecting outputs', () => {
   it('globs Files relative to the outdir, completes them, and sorts matches as cwltool does', async () => {
     const { outputs, dir } = await collect(
@@ -46,7 +45,10 @@ describe('CWL CommandLineTool: collecting outputs', () => {
     );
     const all = outputs.all as { basename: string }[];
     // By percent-encoded name, as Python's quote() writes it: `{` is %7B, before the letters.
-    assert.deepEqual(all.map((f) => f.basename), ['{b,a}.txt', 'A.txt', '_.txt', 'a.txt', 'b.txt']);
+    assert.deepEqual(
+      all.map((f) => f.basename),
+      ['{b,a}.txt', 'A.txt', '_.txt', 'a.txt', 'b.txt'],
+    );
     assert.deepEqual(outputs.one, {
       class: 'File',
       location: pathToFileURL(`${dir}/sub/one.tsv`).href,
@@ -56,7 +58,11 @@ describe('CWL CommandLineTool: collecting outputs', () => {
       size: 4,
       checksum: sha1('x\ty\n'),
     });
-    assert.deepEqual((outputs.braces as { basename: string }[]).map((f) => f.basename), ['{b,a}.txt'], 'braces are not expanded (POSIX glob)');
+    assert.deepEqual(
+      (outputs.braces as { basename: string }[]).map((f) => f.basename),
+      ['{b,a}.txt'],
+      'braces are not expanded (POSIX glob)',
+    );
   });
 
   it('refuses globs outside the outdir', async () => {
@@ -118,7 +124,10 @@ describe('CWL CommandLineTool: collecting outputs', () => {
       `;
     const { outputs } = await collect(text(false), { 'reads.bam': 'b', 'reads.bam.bai': 'i', 'reads.stats': 's' });
     const secondary = (outputs.bam as { secondaryFiles: { basename: string; checksum: string }[] }).secondaryFiles;
-    assert.deepEqual(secondary.map((f) => f.basename), ['reads.bam.bai', 'reads.stats']);
+    assert.deepEqual(
+      secondary.map((f) => f.basename),
+      ['reads.bam.bai', 'reads.stats'],
+    );
     assert.equal(secondary[0]?.checksum, sha1('i'));
     const missing = /required secondary file \/var\/data\/reads\.bam\.md5/;
     await rejectsWith(collect(text(true), { 'reads.bam': 'b', 'reads.bam.bai': 'i', 'reads.stats': 's' }), missing);
@@ -138,7 +147,10 @@ describe('CWL CommandLineTool: collecting outputs', () => {
       { kind: 'reads' },
     );
     assert.equal((outputs.fixed as { format: string }).format, 'http://example.com/fastq');
-    assert.deepEqual((outputs.computed as { format: string }[]).map((f) => f.format), ['http://example.com/reads/.fq']);
+    assert.deepEqual(
+      (outputs.computed as { format: string }[]).map((f) => f.format),
+      ['http://example.com/reads/.fq'],
+    );
   });
 
   it('collects stdout and stderr outputs from the files the run wrote them to', async () => {
@@ -147,7 +159,7 @@ describe('CWL CommandLineTool: collecting outputs', () => {
   });
 
   it('names a missing required output, returns null for a missing optional one, and refuses many files for one', async () => {
-    const text = TOOL + "baseCommand: x\ninputs: []\noutputs:\n  needed: {type: File, outputBinding: {glob: result.bam}}\n";
+    const text = TOOL + 'baseCommand: x\ninputs: []\noutputs:\n  needed: {type: File, outputBinding: {glob: result.bam}}\n';
     await rejectsWith(collect(text, {}), /outputs\.needed: no file matches the glob \["result\.bam"\]/);
     const optional = await collect(TOOL + "baseCommand: x\ninputs: []\noutputs:\n  maybe: {type: 'File?', outputBinding: {glob: x}}\n", {});
     assert.deepEqual(optional.outputs, { maybe: null });
@@ -185,7 +197,7 @@ describe('CWL CommandLineTool: collecting outputs', () => {
   });
 
   it('takes cwl.output.json instead, its locations relative to the outdir, and refuses files outside it', async () => {
-    const text = TOOL + "baseCommand: x\ninputs: []\noutputs:\n  f: File\n  n: int\n";
+    const text = TOOL + 'baseCommand: x\ninputs: []\noutputs:\n  f: File\n  n: int\n';
     const { outputs, dir } = await collect(text, {
       'cwl.output.json': JSON.stringify({ f: { class: 'File', location: 'sub/made.txt' }, n: 7, extra: 'kept' }),
       'sub/made.txt': 'made',
@@ -209,7 +221,7 @@ describe('CWL CommandLineTool: collecting outputs', () => {
   });
 
   it('refuses a symbolic link that leads outside the outdir, and follows one inside it', async () => {
-    const text = TOOL + "baseCommand: x\ninputs: []\noutputs:\n  f: {type: File, outputBinding: {glob: link.txt}}\n";
+    const text = TOOL + 'baseCommand: x\ninputs: []\noutputs:\n  f: {type: File, outputBinding: {glob: link.txt}}\n';
     const outside = tempTree({ 'secret.txt': 'secret' });
     const tool = await commandLineTool(text);
     const run = await prepareToolRun(tool, {}, RUNTIME, { files });

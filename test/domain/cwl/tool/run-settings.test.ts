@@ -4,7 +4,6 @@ import { exitStatus } from '../../../../src/domain/cwl/tool/index.js';
 import { TOOL, yaml } from '../helpers.js';
 import { prepare, rejectsWith } from './helpers.js';
 
-
 describe('CWL CommandLineTool: what a run needs besides its command', () => {
   it('evaluates stdin, stdout and stderr, and generates names for the stdout and stderr output types', async () => {
     const run = await prepare(

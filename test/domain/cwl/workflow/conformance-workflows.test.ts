@@ -83,7 +83,7 @@ async function check(test: ConformanceTest, root: string): Promise<Outcome> {
     const outputs = new Map<string, CwlOutputObject>();
     const gathering = new Map<string, { gather: CwlGatherPayload; jobs: readonly string[] }>();
     let waiting: CwlNewJob[] = [{ key: ROOT_JOB_KEY, deps: [], payload: { kind: 'root', inputs: job?.values ?? {} } }];
-    for (let progress = true; progress; ) {
+    for (let progress = true; progress;) {
       progress = false;
       for (const next of waiting.filter((j) => j.deps.every((d) => outputs.has(d)))) {
         waiting = waiting.filter((j) => j !== next);
@@ -104,7 +104,10 @@ async function check(test: ConformanceTest, root: string): Promise<Outcome> {
       for (const [key, { gather, jobs }] of gathering) {
         if (!jobs.every((k) => outputs.has(k))) continue;
         stage = 'gather';
-        outputs.set(key, gatherJob(run, gather, (k) => outputs.get(k), options));
+        outputs.set(
+          key,
+          gatherJob(run, gather, (k) => outputs.get(k), options),
+        );
         gathering.delete(key);
         progress = true;
       }

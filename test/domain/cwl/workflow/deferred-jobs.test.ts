@@ -8,14 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { nameParts, type CwlFile, type CwlOutputObject, type Workflow } from '../../../../src/domain/cwl/index.js';
-import {
-  gatherJob,
-  resolveJob,
-  type CwlGatherPayload,
-  type CwlNewJob,
-  type CwlResolution,
-  type CwlRun,
-} from '../../../../src/domain/cwl/workflow/index.js';
+import { gatherJob, resolveJob, type CwlGatherPayload, type CwlNewJob, type CwlResolution, type CwlRun } from '../../../../src/domain/cwl/workflow/index.js';
 import { JavaScriptSandbox } from '../../../../src/engine/js-sandbox/index.js';
 import { yaml } from '../helpers.js';
 import { loadWorkflow } from './support.js';

@@ -150,7 +150,7 @@ describe('CWL requirement inheritance', () => {
     assert.equal(process.class, 'CommandLineTool');
     const resources = findRequirement(requirements, 'ResourceRequirement')?.requirement;
     assert.equal(resources?.coresMin, 8);
-    assert.equal(resources?.ramMin, undefined, "the inner declaration replaces the outer one, its ramMin included");
+    assert.equal(resources?.ramMin, undefined, 'the inner declaration replaces the outer one, its ramMin included');
     assert.equal(env(requirements), 'workflow', 'what the inner workflow does not declare comes from the outer one');
   });
 

@@ -49,13 +49,19 @@ const expand = async (scatter: string, method: string | undefined, given: Record
 describe('CWL scatter', () => {
   it('one scattered input: an instance per element, the other inputs unchanged', async () => {
     const { instances, shape } = await expand('a', undefined, { xs: [1, 2, 3], ys: 'y' });
-    assert.deepEqual(instances, [1, 2, 3].map((a) => ({ a, b: 'y', c: 'f' })));
+    assert.deepEqual(
+      instances,
+      [1, 2, 3].map((a) => ({ a, b: 'y', c: 'f' })),
+    );
     assert.deepEqual(shape, { outputs: ['out', 'err'], layout: [0, 1, 2] });
   });
 
   it('dotproduct pairs elements, and refuses lists of different lengths naming them', async () => {
     const { instances } = await expand('[a, b]', 'dotproduct', { xs: [1, 2], ys: ['p', 'q'] });
-    assert.deepEqual(instances, [{ a: 1, b: 'p', c: 'f' }, { a: 2, b: 'q', c: 'f' }]);
+    assert.deepEqual(instances, [
+      { a: 1, b: 'p', c: 'f' },
+      { a: 2, b: 'q', c: 'f' },
+    ]);
     const error = await failure(() => expand('[a, b]', 'dotproduct', { xs: [1, 2, 3], ys: ['p'] }));
     assert.ok(error instanceof WorkflowRunError);
     assert.equal(error.message, "step 's': a dotproduct scatter needs lists of one length, but 'a' has 3, 'b' has 1 items");
