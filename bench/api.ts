@@ -82,7 +82,7 @@ async function main() {
   const recordFile = join(gdflow.dataDir, 'recorded.json');
   writeFileSync(recordFile, JSON.stringify(recorded));
   const bare = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bare-server.js'), recordFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const bareUrl = await new Promise<string>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(d.toString())![1]!)));
+  const bareUrl = await new Promise<string>((resolve) => bare.stdout.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(d.toString())![1]!)));
 
   type Label = 'bare' | 'gdflow' | 'gdflow-pg' | 'baseline';
   const results: Record<string, Record<Label, Array<{ rps: number; p99: number; errors: number; cpuUs: number }>>> = {};
@@ -103,7 +103,7 @@ async function main() {
         const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests });
         const cpuUs = ((cpuSeconds(pids[label]) - cpuBefore) * 1e6) / result.requests.total;
         const errors = result.errors + result.non2xx + result.timeouts;
-        results[scenario]![label].push({ rps: result.requests.average, p99: result.latency.p99, errors, cpuUs });
+        results[scenario][label].push({ rps: result.requests.average, p99: result.latency.p99, errors, cpuUs });
         process.stdout.write(
           `  ${scenario.padEnd(8)} ${label.padEnd(6)} round ${round + 1}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, server CPU ${cpuUs.toFixed(1)} us/request, errors ${errors}\n`,
         );

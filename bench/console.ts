@@ -3,12 +3,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import dagre from '@dagrejs/dagre';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Client } from '../src/client/client.js';
 import { fillTasks, launchBrowser, missingBrowser, registerWideWorkflow, signIn, watchPage, type BrowserLog } from '../test/helpers/console.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../test/helpers/server.js';
+import { dagre } from './lib/dagre.js';
+import type { PageGlobals } from './lib/page-globals.js';
 import { machine, median, ROOT } from './lib/processes.js';
 
 /**
@@ -55,18 +56,21 @@ interface Visit {
 
 /** Runs in the page (serialized by Playwright: nothing from outside the function). */
 function readTimeline(args: { painted: string; data: string; api: string; since: string | null }) {
-  const perf = (globalThis as any).performance;
+  const perf = (globalThis as unknown as PageGlobals).performance;
+  // The marks waited for are there (the caller waited for the paint mark; the data mark comes before it).
   const last = (name: string) => {
     const entries = perf.getEntriesByName(name);
-    return entries.length ? entries[entries.length - 1] : undefined;
+    const entry = entries[entries.length - 1];
+    if (!entry) throw new Error(`no performance entry '${name}'`);
+    return entry;
   };
   const origin = args.since ? last(args.since).startTime : 0;
   const painted = last(args.painted);
-  const resources: any[] = perf.getEntriesByType('resource').filter((r: any) => r.startTime >= origin);
+  const resources = perf.getEntriesByType('resource').filter((r) => r.startTime >= origin);
   const api = resources.filter((r) => r.initiatorType === 'fetch' && new RegExp(args.api).test(r.name)).pop();
   const script = resources.find((r) => /\/console\/main-[^/]*\.js$/.test(r.name));
   const navigation = args.since ? undefined : perf.getEntriesByType('navigation')[0];
-  const longTasks = ((globalThis as any).__benchLongTasks ?? []) as Array<[number, number]>;
+  const longTasks = (globalThis as unknown as PageGlobals).__benchLongTasks ?? [];
   return {
     painted: painted.startTime - origin,
     data: last(args.data).startTime - origin,
@@ -102,7 +106,7 @@ async function load(page: Page, url: string, route: Route): Promise<Visit> {
   await page.goto('about:blank'); // else a goto from another console route would only change the hash
   const started = process.hrtime.bigint();
   await page.goto(`${url}/console/${route.hash}`);
-  await page.waitForFunction((name) => (globalThis as any).performance.getEntriesByName(name).length > 0, route.painted, { polling: 'raf' });
+  await page.waitForFunction((name) => (globalThis as unknown as PageGlobals).performance.getEntriesByName(name).length > 0, route.painted, { polling: 'raf' });
   const wall = elapsedMs(started);
   return { ...(await page.evaluate(readTimeline, { ...route, since: null })), wall };
 }
@@ -114,13 +118,13 @@ async function routeChange(page: Page, url: string, from: string, heading: strin
   await page.waitForLoadState('networkidle');
   const started = process.hrtime.bigint();
   await page.evaluate((hash) => {
-    const perf = (globalThis as any).performance;
+    const perf = (globalThis as unknown as PageGlobals).performance;
     perf.clearMarks();
     perf.clearResourceTimings();
     perf.mark('bench:route');
-    (globalThis as any).location.hash = hash;
+    (globalThis as unknown as PageGlobals).location.hash = hash;
   }, route.hash);
-  await page.waitForFunction((name) => (globalThis as any).performance.getEntriesByName(name).length > 0, route.painted, { polling: 'raf' });
+  await page.waitForFunction((name) => (globalThis as unknown as PageGlobals).performance.getEntriesByName(name).length > 0, route.painted, { polling: 'raf' });
   const wall = elapsedMs(started);
   return { ...(await page.evaluate(readTimeline, { ...route, since: 'bench:route' })), wall };
 }
@@ -134,22 +138,25 @@ async function checkTaskList(page: Page): Promise<number> {
   const older = page.getByRole('button', { name: 'Older' });
   if (!(await older.isEnabled())) throw new Error('Older is disabled on the first page');
   // Clicked in the page, so that the time is the console's alone (Playwright's own click waits for actionability).
-  const before = await page.evaluate((name) => (globalThis as any).performance.getEntriesByName(name).length, TASK_LIST.painted);
+  const before = await page.evaluate((name) => (globalThis as unknown as PageGlobals).performance.getEntriesByName(name).length, TASK_LIST.painted);
   await page.evaluate(() => {
-    const doc = (globalThis as any).document;
-    (globalThis as any).performance.mark('bench:older');
-    const button = [...doc.querySelectorAll('nav.pager button')].find((b: any) => b.textContent.trim() === 'Older');
+    const doc = (globalThis as unknown as PageGlobals).document;
+    (globalThis as unknown as PageGlobals).performance.mark('bench:older');
+    const button = [...doc.querySelectorAll('nav.pager button')].find((b) => b.textContent?.trim() === 'Older');
+    if (!button) throw new Error('no Older button in the pager');
     button.click();
   });
   await page.waitForFunction(
-    ([name, count]) => (globalThis as any).performance.getEntriesByName(name).length > (count as number),
+    ([name, count]) => (globalThis as unknown as PageGlobals).performance.getEntriesByName(name).length > count,
     [TASK_LIST.painted, before] as const,
     { polling: 'raf' },
   );
   const ms = await page.evaluate((name) => {
-    const perf = (globalThis as any).performance;
-    const painted = perf.getEntriesByName(name);
-    return painted[painted.length - 1].startTime - perf.getEntriesByName('bench:older')[0].startTime;
+    const perf = (globalThis as unknown as PageGlobals).performance;
+    const painted = perf.getEntriesByName(name).at(-1);
+    const clicked = perf.getEntriesByName('bench:older')[0];
+    if (!painted || !clicked) throw new Error(`no '${name}' or 'bench:older' mark`);
+    return painted.startTime - clicked.startTime;
   }, TASK_LIST.painted);
   const second = await page.locator('#task-range').innerText();
   if (!second.startsWith(`${PAGE_SIZE + 1}–`)) throw new Error(`after Older the pager says "${second}"`);
@@ -165,9 +172,9 @@ async function checkGraph(page: Page, nodes: number): Promise<void> {
 /** The graph's boxes as the console drew them (its measured label widths) and its links, for the Node layouts. */
 async function graphInput(page: Page, account: TestAccount) {
   const boxes = await page.evaluate(() =>
-    [...(globalThis as any).document.querySelectorAll('svg g.node')].map((g: any) => {
+    [...(globalThis as unknown as PageGlobals).document.querySelectorAll('svg g.node')].map((g) => {
       const rect = g.querySelector('rect');
-      return { id: String(g.dataset.node), width: Number(rect.getAttribute('width')), height: Number(rect.getAttribute('height')) };
+      return { id: g.dataset.node ?? '', width: Number(rect?.getAttribute('width')), height: Number(rect?.getAttribute('height')) };
     }),
   );
   const view = await account.api.json<{ edges: Array<{ from: string; to: string }> }>('GET', projectPath(account.name, 'workflows/wide/graph/'), {
@@ -257,7 +264,7 @@ async function main() {
     process.stdout.write(`bench:console on ${machine()}, store SQLite, Chromium headless; ${ITERATIONS} iterations; load average ${loadAverage()}\n`);
     const [, fillMs] = await (async () => {
       const started = process.hrtime.bigint();
-      await fillTasks(server!, account, TASKS);
+      await fillTasks(server, account, TASKS);
       return [undefined, elapsedMs(started)] as const;
     })();
     process.stdout.write(`  ${TASKS} tasks (3 jobs each) written to the store in ${(fillMs / 1000).toFixed(1)} s\n`);
@@ -285,7 +292,7 @@ async function main() {
     const { page } = await newContext([LONG_TASKS]);
     await page.goto(`${server.url}/console/`);
     await signIn(page, account);
-    const stored = await page.evaluate(() => JSON.stringify(Object.fromEntries(Object.entries((globalThis as any).sessionStorage))));
+    const stored = await page.evaluate(() => JSON.stringify(Object.fromEntries(Object.entries((globalThis as unknown as PageGlobals).sessionStorage))));
     const seed = `if (location.origin === ${JSON.stringify(server.url)} && sessionStorage.length === 0) for (const [k, v] of Object.entries(${stored})) sessionStorage.setItem(k, v);`;
     // Untimed first visits, so that "warm" is warm; and the graph's boxes for the Node layouts.
     await load(page, server.url, TASK_LIST);

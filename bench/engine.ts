@@ -256,11 +256,11 @@ async function main() {
   rmSync(work, { recursive: true, force: true });
   if (!process.env.BENCH_KEEP) for (const s of [host.server, sandboxed?.server, contained?.server]) if (s) rmSync(s.dataDir, { recursive: true, force: true });
 
-  const m = (name: string) => (results[name] ? median(results[name]!) : undefined);
+  const m = (name: string) => (results[name] ? median(results[name]) : undefined);
   const fmt = (x: number | undefined) => (x === undefined ? 'skipped' : `${x.toFixed(2)} s`);
   const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? 'n/a' : `${(a / b).toFixed(2)}x`);
   process.stdout.write(`\nbench:engine on ${machine()}; ${JOBS} jobs, 2 slots, medians of ${ROUNDS}\n`);
-  const cpu = (name: string) => (busy[name] ? `${(median(busy[name]!) * 1000).toFixed(1)} ms` : '');
+  const cpu = (name: string) => (busy[name] ? `${(median(busy[name]) * 1000).toFixed(1)} ms` : '');
   const row = (label: string, name: string, peer: string, ratioText: string) =>
     process.stdout.write(`| ${label} | ${fmt(m(name))} | ${cpu(name)} | ${peer} | ${ratioText} |\n`);
   process.stdout.write('| runner | wall time | machine CPU per job | compared with | ratio |\n|---|---|---|---|---|\n');
@@ -287,7 +287,7 @@ async function main() {
   // ratios of medians; both are printed.
   const perRound = (a: string, b: string) => {
     const [x, y] = [results[a], results[b]];
-    return x && y ? x.map((value, i) => (y[i] === undefined ? '?' : `${(value / y[i]!).toFixed(2)}x`)).join(', ') : 'n/a';
+    return x && y ? x.map((value, i) => (y[i] === undefined ? '?' : `${(value / y[i]).toFixed(2)}x`)).join(', ') : 'n/a';
   };
   if (onPostgres) process.stdout.write(`per round: PostgreSQL / SQLite throughput ${perRound('gdflow (host)', 'gdflow (host, pg)')}\n`);
   process.stdout.write(

@@ -204,7 +204,7 @@ async function run(
     let submitted = 0;
     // A failed submission (a server too busy to answer within the client's timeout, say) ends the wait and the
     // run, through the clean-up below.
-    let submitError: unknown;
+    let submitError: Error | undefined;
     /** Set when the wait is over: the tasks not yet submitted are not (a slow server may never run them all). */
     let giveUp = false;
     const submitting = pool(
@@ -222,7 +222,7 @@ async function run(
         submitted++;
       },
     ).catch((error: unknown) => {
-      submitError = error;
+      submitError = new Error('submitting the tasks failed', { cause: error });
     });
     let running = 0;
     let lastReport = 0;

@@ -138,7 +138,7 @@ async function bareServer(answers: Walked['answers'], dir: string): Promise<{ ur
   const file = join(dir, 'recorded-pages.json');
   writeFileSync(file, JSON.stringify(answers));
   const child = spawn(process.execPath, [join(import.meta.dirname, 'lib', 'bare-server.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((done) => child.stdout!.once('data', (d: Buffer) => done(/listening on (\S+)/.exec(d.toString())![1]!)));
+  const url = await new Promise<string>((done) => child.stdout.once('data', (d: Buffer) => done(/listening on (\S+)/.exec(d.toString())![1]!)));
   return { url, stop: () => stopChild(child) };
 }
 

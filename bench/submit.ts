@@ -134,7 +134,7 @@ async function main() {
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       // gdflow batch, as a user runs it: CLI start, validation (including one listing for the inputs), submission.
-      let env = await setup(work);
+      const env = await setup(work);
       try {
         const template = join(work, `batch${round}.yml`);
         writeFileSync(

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import type { ToolAsRead } from '../src/client/types.js';
 import { createAccount, machine, median, startGdflow } from './lib/processes.js';
 
 /**
@@ -52,7 +53,7 @@ async function main() {
       },
     },
   });
-  const tool = (await transport.json<any>('GET', `${project}/tools/step/`)).tools[0].configs._id as string;
+  const tool = (await transport.json<{ tools: ToolAsRead[] }>('GET', `${project}/tools/step/`)).tools[0]!.configs._id;
   const configs = generate(tool);
   const body = Buffer.from(JSON.stringify({ workflow_version: 1, configs }));
 

@@ -1,4 +1,5 @@
 import type { Transport } from '../../src/client/transport.js';
+import type { ToolAsRead } from '../../src/client/types.js';
 
 /**
  * The benchmarks' DAG of trivial jobs, registered as the workflow `dag` of `project`: `chains` independent chains
@@ -24,7 +25,7 @@ export async function registerDag(
   for (const [name, configs] of Object.entries(tools)) {
     await transport.send('POST', `${project}/tools/`, { json: { tool_name: name } });
     await transport.send('PUT', `${project}/tools/${name}/`, { json: { tool_version: 1, configs: { name, ...configs } } });
-    ids[name] = (await transport.json<any>('GET', `${project}/tools/${name}/`)).tools[0].configs._id;
+    ids[name] = (await transport.json<{ tools: ToolAsRead[] }>('GET', `${project}/tools/${name}/`)).tools[0]!.configs._id;
   }
   const nodelist = [];
   for (let c = 0; c < chains; c++) {

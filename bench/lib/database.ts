@@ -16,10 +16,10 @@ export interface BenchDatabase {
 }
 
 export async function benchDatabase(kind = process.env.BENCH_DATABASE ?? 'sqlite'): Promise<BenchDatabase> {
-  if (kind === 'sqlite') return { name: 'sqlite', args: [], fresh: async () => [], stop: async () => undefined };
+  if (kind === 'sqlite') return { name: 'sqlite', args: [], fresh: () => Promise.resolve([]), stop: () => Promise.resolve() };
   if (/^postgres(ql)?:\/\//.test(kind)) {
     // An existing database (to profile a server, or to measure another PostgreSQL): used as it is, for everything.
-    return { name: 'postgres', args: ['--database', kind], fresh: async () => ['--database', kind], stop: async () => undefined };
+    return { name: 'postgres', args: ['--database', kind], fresh: () => Promise.resolve(['--database', kind]), stop: () => Promise.resolve() };
   }
   if (kind !== 'postgres') throw new Error(`BENCH_DATABASE must be sqlite, postgres or a postgres:// URL, not '${kind}'`);
   const cluster = await launchPostgres({ durable: true });

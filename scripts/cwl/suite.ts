@@ -164,8 +164,8 @@ function readTest(fields: Record<string, unknown>, where: string, base: string, 
     job: job === undefined ? undefined : suiteRelative(job, base, root),
     output: expandDirectives(fields.output, base, where, []) ?? undefined,
     shouldFail,
-    tags: (tags as string[] | null | undefined) ?? [],
-    required: tags === undefined || tags === null || (tags as string[]).includes('required'),
+    tags: tags ?? [],
+    required: tags === undefined || tags === null || tags.includes('required'),
   };
 }
 

@@ -79,7 +79,14 @@ export function readConfigFile(path: string = configFilePath()): ConfigFile {
     for (const [key, setting] of Object.entries(value as Record<string, unknown>)) {
       if (!(SETTING_NAMES as string[]).includes(key))
         throw usageError(`config file ${path}: profile '${name}' has unknown setting '${key}' (known: ${SETTING_NAMES.join(', ')})`);
-      if (setting !== null && setting !== undefined) profile[key as SettingName] = String(setting);
+      if (setting === null || setting === undefined) continue;
+      // YAML reads `port: 8080` as a number: a scalar is taken as the text it was written as; a mapping or list is a mistake.
+      if (typeof setting !== 'string' && typeof setting !== 'number' && typeof setting !== 'boolean') {
+        throw usageError(
+          `config file ${path}: profile '${name}' setting '${key}' must be a single value, not a ${Array.isArray(setting) ? 'list' : 'mapping'}`,
+        );
+      }
+      profile[key as SettingName] = String(setting);
     }
     profiles[name] = profile;
   }

@@ -52,7 +52,7 @@ export function toolDocument(doc: unknown, path: string): { name: string; descri
   let description: unknown;
   if (isObject(doc) && isObject(doc.app)) definition = doc.app;
   else if (isObject(doc) && Array.isArray(doc.tools)) {
-    const last = doc.tools[doc.tools.length - 1];
+    const last: unknown = doc.tools[doc.tools.length - 1];
     definition = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   } else if (isObject(doc) && isObject(doc.configs)) {
@@ -81,7 +81,7 @@ export function workflowDocument(doc: unknown, path: string): { name: string | u
     description = doc.description;
     body = doc.configs;
   } else if (isObject(doc) && Array.isArray(doc.workflows)) {
-    const last = doc.workflows[doc.workflows.length - 1];
+    const last: unknown = doc.workflows[doc.workflows.length - 1];
     body = isObject(last) ? last.configs : undefined;
     if (isObject(last)) description = last.description;
   }
@@ -126,14 +126,14 @@ export function runDocument(doc: unknown, path: string): Partial<ActivateWorkflo
   if (!isObject(doc))
     throw usageError(`${path}: expected run parameters (a mapping with Inputs, Outputs, Parameters), as 'gdflow workflow getparam' prints them`);
   if (isObject(doc.parameters) && (doc.workflow_name !== undefined || doc.parameters.Inputs !== undefined || doc.parameters.Outputs !== undefined)) {
-    const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters as RunParameters };
+    const body: Partial<ActivateWorkflowRequest> & { parameters: RunParameters } = { parameters: doc.parameters };
     if (typeof doc.workflow_name === 'string') body.workflow_name = doc.workflow_name;
     if (doc.workflow_version !== undefined && doc.workflow_version !== null) body.workflow_version = Number(doc.workflow_version);
     if (typeof doc.workflow_owner === 'string') body.workflow_owner = doc.workflow_owner;
     if (typeof doc.task_name === 'string') body.task_name = doc.task_name;
     return body;
   }
-  return { parameters: doc as RunParameters };
+  return { parameters: doc };
 }
 
 /** Parse a `--version` value: a positive integer. */

@@ -90,7 +90,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-main(process.argv).then((code) => {
+// main turns every error into a message and an exit code, so the promise never rejects.
+void main(process.argv).then((code) => {
   // `serve` keeps the event loop alive; client commands may leave idle keep-alive sockets behind.
   if (code !== EXIT.ok) process.exit(code);
 });

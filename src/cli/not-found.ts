@@ -67,7 +67,10 @@ const project = async (client: Client): Promise<string> => `${await client.accou
 
 /** ListTool and ListWorkflow answer an empty project with a 404: no names. */
 const emptyOn404 = <T>(list: Promise<T[]>): Promise<T[]> =>
-  list.catch((error: unknown) => (error instanceof GdApiError && error.status === 404 ? [] : Promise.reject(error)));
+  list.catch((error: unknown) => {
+    if (error instanceof GdApiError && error.status === 404) return [];
+    throw error;
+  });
 
 const toolNames = (client: Client) => emptyOn404(client.listTools().then((list) => list.items.flat().map((t) => t.tool_name)));
 const workflowNames = (client: Client) => emptyOn404(client.listWorkflows().then((list) => list.items.flat().map((w) => w.workflow_name)));
@@ -111,7 +114,7 @@ export const missingTask = (client: Client, id: string): ((error: unknown) => Pr
       kind: 'task',
       name: id,
       where: await project(client),
-      known: async () => [...tasks.map((t) => t.task_id), ...tasks.map((t) => t.task_name)],
+      known: () => Promise.resolve([...tasks.map((t) => t.task_id), ...tasks.map((t) => t.task_name)]),
       // Either way the suggestion shows the id to use and the name it goes by.
       describe: (found) => (byName.has(found) ? `${byName.get(found)} (${found})` : `${found} (${byId.get(found)})`),
     };

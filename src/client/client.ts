@@ -1,4 +1,4 @@
-import { GdApiError } from './errors.js';
+import { bodyText, GdApiError } from './errors.js';
 import { dataRoute, parseDataItemName, parseDataPrefix, type DataRef } from './data-names.js';
 import { segment, Transport, type TransportOptions } from './transport.js';
 import { fetchTrusting, readCaFile, type CaCertificates, type Fetch } from './trusted-fetch.js';
@@ -96,7 +96,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       'abort',
       () => {
         clearTimeout(timer);
-        reject(signal.reason);
+        // An abort's reason is the Error the caller gave, or the DOMException AbortError that abort() makes.
+        reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
       },
       { once: true },
     );
@@ -506,7 +507,7 @@ async function logFailure(response: Response): Promise<GdApiError> {
   try {
     const body = JSON.parse(text) as { error_code?: unknown; error_message?: unknown; error_message_chs?: unknown };
     if (typeof body.error_code === 'string') {
-      return new GdApiError(response.status, body.error_code, String(body.error_message ?? ''), String(body.error_message_chs ?? ''), requestId);
+      return new GdApiError(response.status, body.error_code, bodyText(body.error_message, ''), bodyText(body.error_message_chs, ''), requestId);
     }
   } catch {
     // Not JSON: the text itself.

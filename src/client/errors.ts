@@ -44,3 +44,12 @@ export class GdConnectionError extends Error {
     this.name = 'GdConnectionError';
   }
 }
+
+/**
+ * A field of an error body as text: the GeneDock body's fields are strings; a server that sent something else
+ * (a number, a nested object) is shown as JSON rather than as "[object Object]"; a missing field is `otherwise`.
+ */
+export function bodyText(value: unknown, otherwise: string): string {
+  if (value === undefined || value === null) return otherwise;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

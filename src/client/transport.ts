@@ -1,5 +1,5 @@
 import { authorizationHeader, contentMd5, signRequest } from '../signing/index.js';
-import { GdApiError, GdConnectionError } from './errors.js';
+import { bodyText, GdApiError, GdConnectionError } from './errors.js';
 import type { Fetch } from './trusted-fetch.js';
 
 export interface Credentials {
@@ -101,7 +101,7 @@ export class Transport {
           body: body as RequestInit['body'],
           signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
           ...(streaming ? { duplex: 'half' } : {}),
-        } as RequestInit);
+        });
       } catch (error) {
         const unsent = UNSENT_CODES.has(errorCode(error) ?? '');
         if (attempt < retries && (request.retryOn !== 'unsent' || unsent)) {
@@ -138,9 +138,9 @@ async function toApiError(response: Response): Promise<GdApiError> {
     const body = JSON.parse(text) as Record<string, unknown>;
     return new GdApiError(
       response.status,
-      String(body.error_code ?? `HTTP${response.status}`),
-      String(body.error_message ?? text),
-      String(body.error_message_chs ?? ''),
+      bodyText(body.error_code, `HTTP${response.status}`),
+      bodyText(body.error_message, text),
+      bodyText(body.error_message_chs, ''),
       requestId,
     );
   } catch {

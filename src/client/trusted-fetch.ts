@@ -28,8 +28,7 @@ export function readCaFile(file: string): string {
 export function fetchTrusting(ca: CaCertificates): Fetch {
   const extra = Array.isArray(ca) ? ca : [ca];
   const agent = new Agent({ connect: { ca: [...rootCertificates, ...extra.map((c) => c.toString())] } });
-  const trusting = (input: Parameters<Fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: agent });
+  const trusting = (input: Parameters<Fetch>[0], init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent });
   // undici's Response is the class the global fetch returns (Node bundles undici); only the type names differ.
-  return trusting as unknown as Fetch;
+  return trusting;
 }

@@ -57,7 +57,7 @@ async function newVersion(at: DemoProject, kind: 'tool' | 'workflow', name: stri
 }
 
 export async function registerTool(at: DemoProject, name: string, document: Record<string, unknown>): Promise<Registered> {
-  const description = String(document.description ?? '');
+  const description = typeof document.description === 'string' ? document.description : '';
   // Compared as PutTool stores it (the read-only members dropped, the name filled in), not as sent.
   const { stored } = validateToolDefinition(document, name);
   const project = await at.store.getProject(at.account, 'default');

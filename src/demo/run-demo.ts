@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Transport } from '../client/transport.js';
 import type { Config } from '../config/config.js';
+import type { RunTemplate } from '../domain/workflows/run-template.js';
 import { startServer } from '../server/start.js';
 import { packageRoot } from '../package-root.js';
 import { DEMO_IMAGE, DEMO_TOOLS, toolDocument, workflowDocument } from './documents.js';
@@ -95,19 +96,18 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     }
     say(`uploaded a 20 kb reference and ${options.reads} simulated read pairs (wgsim)`);
 
-    const { parameter } = await api.json<{ parameter: any }>('GET', `${project}/executable-workflows/${workflow.name}/`, {
+    const { parameter } = await api.json<{ parameter: RunTemplate }>('GET', `${project}/executable-workflows/${workflow.name}/`, {
       query: { workflow_version: workflowVersion },
     });
-    parameter.Inputs.load_read1.data[0].name = '/demo/input/sample1_R1.fq';
-    parameter.Inputs.load_read2.data[0].name = '/demo/input/sample1_R2.fq';
-    parameter.Inputs.load_reference.data[0].name = '/demo/input/ref.fa';
+    const inputs = { load_read1: '/demo/input/sample1_R1.fq', load_read2: '/demo/input/sample1_R2.fq', load_reference: '/demo/input/ref.fa' };
+    for (const [node, name] of Object.entries(inputs)) fillFirst(parameter.Inputs, node, name);
     const outputs = {
       store_bam: 'sample1.sorted.bam',
       store_bai: 'sample1.sorted.bam.bai',
       store_flagstat: 'sample1.flagstat.txt',
       store_fastp: 'sample1.fastp.json',
     };
-    for (const [node, file] of Object.entries(outputs)) parameter.Outputs[node].data[0].name = `/demo/results/${file}`;
+    for (const [node, file] of Object.entries(outputs)) fillFirst(parameter.Outputs, node, `/demo/results/${file}`);
     const { task_id, task_name } = await api.json<{ task_id: string; task_name: string }>('POST', `${project}/tasks/`, {
       json: { workflow_name: workflow.name, workflow_version: workflowVersion, parameters: parameter },
     });
@@ -157,7 +157,7 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
     say('');
     say('results (data name, size, file on disk):');
     for (const item of items)
-      say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.storeRoot, ACCOUNT, item.name.split(':')[1]!)}`);
+      say(`  ${item.name.padEnd(42)} ${String(item.size).padStart(9)} B  ${join(server.layout.dataStoreRoot, ACCOUNT, item.name.split(':')[1]!)}`);
     say('');
     say('summary:');
     const before = fastp.summary.before_filtering;
@@ -171,4 +171,11 @@ export async function runDemo(config: Config, options: DemoOptions): Promise<boo
   } finally {
     await server.close();
   }
+}
+
+/** Name the first data item of a load or save node in the run-parameter template (the demo workflow has them all). */
+function fillFirst(entries: Record<string, { data: Array<{ name: string }> }>, node: string, name: string): void {
+  const item = entries[node]?.data[0];
+  if (!item) throw new Error(`the demo workflow's run-parameter template has no data item for node '${node}'`);
+  item.name = name;
 }

@@ -3,7 +3,7 @@ import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256, type CacheParts } from '../domain/cache/key.js';
 import { cachePartsOf } from '../domain/tasks/cache-parts.js';
-import { parseJobSpec, type JobSpecDocument, type ToolJobSpec } from '../domain/tasks/job-spec.js';
+import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
 import type { CacheFiles } from '../domain/tasks/cached-rerun.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
@@ -100,8 +100,8 @@ export class CallCache implements CacheFiles {
     key: string,
     jobId: string,
     context: CacheContext,
-    files: (job: Job, spec: JobSpecDocument) => readonly string[] | undefined,
-  ): Promise<{ hit?: { job: Job; spec: JobSpecDocument }; note?: string }> {
+    files: (job: Job, spec: JobSpec) => readonly string[] | undefined,
+  ): Promise<{ hit?: { job: Job; spec: JobSpec }; note?: string }> {
     const candidates: Job[] = [];
     if (context.referenceTask !== null) {
       candidates.push(...(await this.store.listJobs(context.referenceTask)).filter((j) => j.cacheKey === key && j.status === 'succeeded'));

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DataStore } from '../data/index.js';
-import type { Executor, JobResult, JobSpec, Mount, RunHooks } from './executors/executor.js';
+import type { Executor, JobResult, RunSpec, Mount, RunHooks } from './executors/executor.js';
 import { sandboxRelative } from './executors/spec-checks.js';
 import type { Layout } from './layout.js';
-import type { FileSource, JobSpecDocument, StoreJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
+import type { FileSource, JobSpec, SaveJobSpec, ToolJobSpec } from '../domain/tasks/plan.js';
 import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import type { StoredItem } from '../domain/tasks/outputs.js';
 import type { FileStamp, Json } from '../store/store.js';
@@ -149,9 +149,9 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     const problem = await stageTes(spec.tes, workDir, context.dataStore, context.signal);
     if (problem !== undefined) return { outcome: 'failed', exitCode: null, reason: problem, startedAt, endedAt: now() };
   }
-  const jobSpec = executorSpec(spec, context, workDir, mounts);
+  const runSpec = runSpecOf(spec, context, workDir, mounts);
   const hooks: RunHooks = { onStarted: context.onStarted, ...(context.onWaiting ? { onWaiting: context.onWaiting } : {}) };
-  const ran = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(jobSpec, context.signal, hooks)), context.memMb);
+  const ran = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.run(runSpec, context.signal, hooks)), context.memMb);
   const result = await withTesOutputs(spec, context, workDir, ran);
   if (!cached?.key) return result;
   const keyed = {
@@ -250,7 +250,7 @@ function checkOutputs(spec: ToolJobSpec, workDir: string, result: JobResult): Ru
 }
 
 /** What the executor is given to run a tool job (or to adopt one: then without mounts, which are in place). */
-function executorSpec(spec: ToolJobSpec, context: RunContext, workDir: string, mounts: Mount[]): JobSpec {
+function runSpecOf(spec: ToolJobSpec, context: RunContext, workDir: string, mounts: Mount[]): RunSpec {
   return {
     jobId: context.jobId,
     workDir,
@@ -272,16 +272,16 @@ function executorSpec(spec: ToolJobSpec, context: RunContext, workDir: string, m
 /** Wait for a tool job an earlier owner started, through the executor's handle of it (no new process). */
 async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: string): Promise<RunResult> {
   const workDir = context.layout.workDir(context.taskId, spec.nodeId);
-  const jobSpec = executorSpec(spec, context, workDir, []);
+  const runSpec = runSpecOf(spec, context, workDir, []);
   context.onStarted({ externalId });
   const hooks = context.onWaiting ? { onWaiting: context.onWaiting } : {};
-  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, jobSpec, context.signal, hooks)), context.memMb);
+  const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, runSpec, context.signal, hooks)), context.memMb);
   if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
   return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
 }
 
 /** A store step: its items into the data store, one by one; the result says which were stored, however it ended. */
-async function storeOutputs(spec: StoreJobSpec, context: RunContext, startedAt: number): Promise<RunResult> {
+async function saveOutputs(spec: SaveJobSpec, context: RunContext, startedAt: number): Promise<RunResult> {
   const stored: StoredItem[] = [];
   const ended = (outcome: RunResult['outcome'], reason: string): RunResult => {
     return { outcome, exitCode: outcome === 'succeeded' ? 0 : null, reason, startedAt, endedAt: now(), stored };
@@ -300,7 +300,7 @@ async function storeOutputs(spec: StoreJobSpec, context: RunContext, startedAt: 
   return ended('succeeded', `stored ${spec.imports.map((i) => `${i.target.account}:${i.target.path}`).join(', ')}`);
 }
 
-export async function runJob(spec: JobSpecDocument, context: RunContext): Promise<RunResult> {
+export async function runJob(spec: JobSpec, context: RunContext): Promise<RunResult> {
   const startedAt = now();
   try {
     if (spec.kind !== 'tool') context.onStarted({});
@@ -317,7 +317,7 @@ export async function runJob(spec: JobSpecDocument, context: RunContext): Promis
         return { outcome: 'succeeded', exitCode: 0, reason: `${spec.items.length} item(s) present`, startedAt, endedAt: now() };
       }
       case 'store':
-        return await storeOutputs(spec, context, startedAt);
+        return await saveOutputs(spec, context, startedAt);
       case 'step':
         throw new Error('a deferred job is run by job-runs.ts, not here');
     }

@@ -107,7 +107,7 @@ export class JobRuns {
           ...common,
           nodeId: entry.job.nodeId,
           sandboxed: this.options.sandboxed,
-          allowed: [layout.taskDir(live.task.id), join(layout.storeRoot, live.task.accountName)],
+          allowed: [layout.taskDir(live.task.id), join(layout.dataStoreRoot, live.task.accountName)],
           collect: (ended) => this.options.deferred.collect(live, entry, resolved, ended),
           cache: {
             calls,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
  */
 export class Layout {
   constructor(readonly dataDir: string) {}
-  get storeRoot(): string {
+  get dataStoreRoot(): string {
     return join(this.dataDir, 'store');
   }
   get tasksRoot(): string {

@@ -1,4 +1,4 @@
-import { parseJobSpec, upstreamOf, type JobSpecDocument } from '../domain/tasks/job-spec.js';
+import { parseJobSpec, upstreamOf, type JobSpec } from '../domain/tasks/job-spec.js';
 import type { JobState, TaskState } from '../domain/tasks/rules/index.js';
 import { unblocksDependents } from '../domain/tasks/states.js';
 import { freshJob, type Job, type JobStatus, type NewJob, type Task } from '../store/store.js';
@@ -12,7 +12,7 @@ import type { CacheProbe } from './job-runner.js';
 
 export interface LiveJob extends JobState {
   job: Job;
-  spec: JobSpecDocument;
+  spec: JobSpec;
   /** Jobs that list this one among their deps. */
   dependents: LiveJob[];
   /** How many of its deps have not succeeded yet. */

@@ -37,7 +37,7 @@ async function copyTree(from: string, to: string): Promise<void> {
 async function download(url: string, to: string, signal: AbortSignal): Promise<void> {
   const response = await fetch(url, { signal, redirect: 'follow' });
   if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(to));
+  await pipeline(Readable.fromWeb(response.body), createWriteStream(to));
 }
 
 async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: string, dataStore: DataStore, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,6 @@
 import type { DataStore } from '../data/index.js';
 import { JobSpecError } from '../domain/tasks/job-spec.js';
-import { cannotRun, changesOf, type WorkerView } from '../domain/tasks/rules/index.js';
+import { cannotRun, changesOf, type RuleEvent, type WorkerView } from '../domain/tasks/rules/index.js';
 import { isTerminalTask } from '../domain/tasks/states.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/tools/retry-policy.js';
 import type { Store, Task, WorkEvent } from '../store/store.js';
@@ -200,7 +200,7 @@ export class Worker {
     if (dead.length > 0) this.log('info', 'took over the tasks of workers of this machine that are gone', { workers: dead });
     this.unsubscribe = this.store.events.subscribe((event) => this.onEvent(event));
     const every = (ms: number, fn: () => Promise<void>, what: string) => {
-      const timer = setInterval(() => fn().catch((error: unknown) => this.log('error', `${what} failed`, { error: String(error) })), ms);
+      const timer = setInterval(() => void fn().catch((error: unknown) => this.log('error', `${what} failed`, { error: String(error) })), ms);
       timer.unref();
       this.timers.push(timer);
     };
@@ -278,7 +278,7 @@ export class Worker {
     for (const id of dirty) {
       const live = this.tasks.get(id);
       if (!live || this.deleting.has(id)) continue;
-      this.driver.handle(live, { kind: 'look', at });
+      this.handleUnwaited(live, { kind: 'look', at });
       if (this.draining && this.holds(live) && live.jobsHere === 0) this.retire(live);
     }
     if (!this.stopped && !this.draining) this.scheduler.dispatch();
@@ -369,7 +369,7 @@ export class Worker {
       return;
     }
     this.tasks.set(task.id, live);
-    this.driver.handle(live, { kind: 'taken-over', at: now() });
+    this.handleUnwaited(live, { kind: 'taken-over', at: now() });
     this.scheduler.enqueue(live);
     this.dirty.add(task.id);
   }
@@ -468,6 +468,11 @@ export class Worker {
   }
 
   /** Remove a task this worker holds: its files (before its rows: a DELETE answers once the rows are gone), then its rows. */
+  /** An event nobody waits on: a removal it leads to (a task deleted meanwhile) logs its failure instead of rejecting unseen. */
+  private handleUnwaited(live: LiveTask, event: RuleEvent): void {
+    void this.driver.handle(live, event)?.catch((error: unknown) => this.log('error', 'removing a task failed', { task: live.task.id, error: String(error) }));
+  }
+
   private async removeTask(live: LiveTask): Promise<void> {
     const taskId = live.task.id;
     this.forget(taskId);

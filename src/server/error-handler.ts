@@ -5,7 +5,7 @@ import { DomainError } from '../domain/errors.js';
 import { isDatabaseUnavailable } from '../store/sql-errors.js';
 import { StoreUnavailable } from '../store/store.js';
 import type { Logger } from './logger.js';
-import { validationReason, type SchemaError } from './validation-message.js';
+import { validationReason } from './validation-message.js';
 import { COMMON_ERRORS, HttpError, OPERATION_ERRORS, renderGa4gh, renderSpec, specForDomainError, type ErrorSpec } from './errors.js';
 
 /** Send the GeneDock error body for `spec`. */
@@ -54,7 +54,7 @@ function frameworkSpec(error: FastifyError, request: FastifyRequest): { spec: Er
       break;
   }
   if (error.validation) {
-    const reason = validationReason(error.validation as unknown as SchemaError[], error.validationContext);
+    const reason = validationReason(error.validation, error.validationContext);
     return { spec: operation ? OPERATION_ERRORS[operation].invalid : COMMON_ERRORS.MalformedRequest, reason };
   }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {

@@ -3,13 +3,13 @@
  * and path, what it does, its query parameters and the top-level members of its JSON body. Written by
  * `gdflow openapi --markdown`; a test keeps the committed page equal to the rendering.
  */
-type Json = Record<string, any>;
+import type { OpenApiDocument, OperationObject, SchemaObject } from './openapi.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function typeOf(schema: Json | undefined): string {
+function typeOf(schema: SchemaObject | undefined): string {
   if (!schema) return '';
-  if (schema.anyOf) return (schema.anyOf as Json[]).map(typeOf).join(' or ');
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
   const type = [schema.type].flat().filter(Boolean).join(' or ');
   if (schema.type === 'array' && schema.items?.type) return `list of ${typeOf(schema.items)}`;
   // Text held to a pattern (a version in the query is decimal digits): show the pattern, not just "string".
@@ -17,7 +17,7 @@ function typeOf(schema: Json | undefined): string {
   return type || 'any';
 }
 
-export function openApiMarkdown(document: Json): string {
+export function openApiMarkdown(document: OpenApiDocument): string {
   const lines: string[] = [
     '# API reference',
     '',
@@ -29,29 +29,29 @@ export function openApiMarkdown(document: Json): string {
     '',
     document.info.description,
     '',
-    `Signed routes carry \`Authorization\`: ${document.components.securitySchemes.GeneDock.description}`,
+    `Signed routes carry \`Authorization\`: ${document.components.securitySchemes.GeneDock?.description ?? ''}`,
     '',
     'Every error is the JSON body `{"error_code", "error_message", "error_message_chs"}` in the form of the route\'s',
     'GeneDock operation (the "errors as" column; docs/api.md lists the codes).',
   ];
-  const byTag = new Map<string, Array<[string, string, Json]>>();
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Json>)) {
+  const byTag = new Map<string, Array<[string, string, OperationObject]>>();
+  for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
-      const tag = operation.tags[0] as string;
+      const tag = operation.tags[0]!;
       if (!byTag.has(tag)) byTag.set(tag, []);
       byTag.get(tag)!.push([method.toUpperCase(), path, operation]);
     }
   }
-  for (const { name } of document.tags as Array<{ name: string }>) {
+  for (const { name } of document.tags) {
     lines.push('', `## ${name}`, '', '| method and path | what it does | query | JSON body | errors as | signed |', '|---|---|---|---|---|---|');
     for (const [method, path, operation] of byTag.get(name) ?? []) {
-      const query = (operation.parameters as Json[])
+      const query = operation.parameters
         .filter((p) => p.in === 'query')
         .map((p) => `\`${p.name}\`${p.required ? '' : '?'} ${typeOf(p.schema)}`)
         .join(', ');
-      const body = operation.requestBody?.content?.['application/json']?.schema as Json | undefined;
+      const body = operation.requestBody?.content['application/json']?.schema;
       const members = body
-        ? Object.entries((body.properties ?? {}) as Record<string, Json>)
+        ? Object.entries(body.properties ?? {})
             .map(([k, v]) => `\`${k}\` ${typeOf(v)}`)
             .join(', ')
         : operation.requestBody

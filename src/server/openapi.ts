@@ -13,6 +13,47 @@ import { routeOptions } from './route-options.js';
 
 type Json = Record<string, unknown>;
 
+/** A JSON Schema as the route table writes it: the members the reference page reads, the rest passed through. */
+export interface SchemaObject {
+  readonly type?: string | readonly string[];
+  readonly anyOf?: readonly SchemaObject[];
+  readonly items?: SchemaObject;
+  readonly pattern?: string;
+  readonly properties?: Readonly<Record<string, SchemaObject>>;
+  readonly [keyword: string]: unknown;
+}
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  description?: string;
+  schema: SchemaObject;
+}
+
+export interface OperationObject {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  'x-genedock-operation': string;
+  parameters: ParameterObject[];
+  responses: Json;
+  requestBody?: { required: boolean; content: Record<string, { schema: SchemaObject }> };
+  security: Array<Record<string, string[]>>;
+}
+
+/** The OpenAPI 3.1 document, as far as gdflow writes one. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  tags: Array<{ name: string }>;
+  paths: Record<string, Record<string, OperationObject>>;
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, { type: string; description: string; [member: string]: string }>;
+  };
+}
+
 /** `/tools/:tool/` → `/tools/{tool}/`; the data routes' `*` → `{path}`. */
 function openApiPath(url: string): string {
   // `::` is a literal colon (TES's `/tasks/{id}:cancel`).
@@ -24,9 +65,9 @@ function openApiPath(url: string): string {
     .replace(/\*$/, '{path}');
 }
 
-function parameters(entry: RouteEntry): Json[] {
-  const out: Json[] = [];
-  const params = entry.schema.params as { properties?: Record<string, Json> } | undefined;
+function parameters(entry: RouteEntry): ParameterObject[] {
+  const out: ParameterObject[] = [];
+  const params = entry.schema.params as { properties?: Record<string, SchemaObject> } | undefined;
   for (const name of entry.url
     .replace(/\([^)]*\)/g, '')
     .replace(/::/g, '\0')
@@ -42,7 +83,7 @@ function parameters(entry: RouteEntry): Json[] {
       description: entry.pathDescription ?? "the data item's path below the account",
       schema: { type: 'string' },
     });
-  const query = entry.schema.querystring as { properties?: Record<string, Json>; required?: readonly string[] } | undefined;
+  const query = entry.schema.querystring as { properties?: Record<string, SchemaObject>; required?: readonly string[] } | undefined;
   for (const [name, schema] of Object.entries(query?.properties ?? {})) {
     out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });
   }
@@ -69,28 +110,28 @@ function responses(entry: RouteEntry): Json {
   };
 }
 
-let built: Json | undefined;
+let built: OpenApiDocument | undefined;
 
-export function openApiDocument(): Json {
+export function openApiDocument(): OpenApiDocument {
   if (built) return built;
-  const paths: Record<string, Record<string, Json>> = {};
+  const paths: Record<string, Record<string, OperationObject>> = {};
   for (const [id, entry] of allRoutes()) {
     const path = openApiPath(entry.url);
-    const operation: Json = {
+    const requestBody: OperationObject['requestBody'] = entry.schema.body
+      ? { required: false, content: { 'application/json': { schema: entry.schema.body as SchemaObject } } }
+      : entry.raw && entry.method === 'PUT'
+        ? { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+        : undefined;
+    const operation: OperationObject = {
       operationId: id.replace(/\./g, '_'),
       summary: entry.summary,
       tags: [entry.tag],
       'x-genedock-operation': entry.operation,
       parameters: parameters(entry),
       responses: responses(entry),
+      ...(requestBody ? { requestBody } : {}),
+      security: entry.auth === false ? [] : entry.auth === 'ga4gh' ? [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }] : [{ GeneDock: [] }],
     };
-    if (entry.schema.body) operation.requestBody = { required: false, content: { 'application/json': { schema: entry.schema.body } } };
-    else if (entry.raw && entry.method === 'PUT')
-      operation.requestBody = {
-        required: false,
-        content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
-      };
-    operation.security = entry.auth === false ? [] : entry.auth === 'ga4gh' ? [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }] : [{ GeneDock: [] }];
     (paths[path] ??= {})[entry.method.toLowerCase()] = operation;
   }
   built = {

@@ -185,7 +185,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   );
   const store = await openStore({ database: config.database, dataDir: config.dataDir, onQuery: (sql, ms) => metrics.storeQuery(sql, ms) });
   const layout = new Layout(config.dataDir);
-  const dataStore = new DataStore(layout.storeRoot);
+  const dataStore = new DataStore(layout.dataStoreRoot);
   const logger = createLogger(config.logLevel);
   // CWL expressions of the jobs this process resolves run here (docs/cwl.md, "The JavaScript sandbox").
   const sandbox = createJavaScriptSandbox({ timeLimitMs: Math.min(Math.max(config.expressionTimeout, 1), 3600) * 1000 });
@@ -205,7 +205,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     // A worker serves its health and its metrics only: load balancers, orchestrators and Prometheus probe it.
     app = Fastify({ logger: false, trustProxy: trustProxyOption(trustProxy) });
     registerMetricsRoute(app, metricsRoute);
-    app.get('/healthz', async () => ({ status: 'ok', ...health() }));
+    app.get('/healthz', () => ({ status: 'ok', ...health() }));
   } else {
     const jobLogs = new FileJobLogs(layout);
     const links = new SignedLogLinks(store, jobLogs, config.logUrlTtl);

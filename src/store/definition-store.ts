@@ -3,13 +3,14 @@
  * workflows and settings, plus the transaction plumbing both halves share. KyselyStore
  * (kysely-store.ts) adds tasks and jobs on top.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../ids.js';
 import { insertAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
+import { now, toKey, toProject, toToken, toTool, toWorkflow } from './definition-rows.js';
 import { DIALECTS, type SqlDialect } from './dialect.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
-import type { AccessTokensTable, Database, ToolsTable, WorkflowsTable } from './schema.js';
+import type { Database } from './schema.js';
 import { isForeignKeyViolation, isTransientConflict, isUniqueViolation } from './sql-errors.js';
 import {
   AlreadyExists,
@@ -19,7 +20,6 @@ import {
   type AccessToken,
   type Account,
   type AuditEntry,
-  type DefinitionStatus,
   type Json,
   type NewAccessToken,
   type NewVersion,
@@ -28,15 +28,8 @@ import {
   type Tool,
   type ToolUpdate,
   type WorkflowUpdate,
-  type Visibility,
   type Workflow,
 } from './store.js';
-
-export const now = (): number => Date.now() / 1000;
-
-export const parseJson = (text: string | null): Json | null => (text === null ? null : (JSON.parse(text) as Json));
-
-export type Owner = { account_name: string; project_name: string };
 
 /** How many times a transaction is retried when it lost a race to a concurrent writer. */
 const RETRIES = 20;
@@ -47,82 +40,6 @@ const RETRIES = 20;
  */
 const MAX_VERSION = 2_147_483_647;
 const possibleVersion = (version: number): boolean => Number.isSafeInteger(version) && version >= 1 && version <= MAX_VERSION;
-
-function toTool(row: Selectable<ToolsTable> & Owner): Tool {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    category: row.category,
-    configs: parseJson(row.configs),
-    cwl: parseJson(row.cwl),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
-
-function toWorkflow(row: Selectable<WorkflowsTable> & Owner): Workflow {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    configs: parseJson(row.configs),
-    cwl: parseJson(row.cwl),
-    runTemplate: parseJson(row.run_template),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
-
-const toProject = (row: { id: string; account_id: string; name: string; created_at: number; account_name: string }): Project => ({
-  id: row.id,
-  accountId: row.account_id,
-  accountName: row.account_name,
-  name: row.name,
-  createdAt: row.created_at,
-});
-
-const toToken = (row: Selectable<AccessTokensTable> & { account_name: string }): AccessToken => ({
-  id: row.id,
-  secretSha256: row.secret_sha256,
-  accountId: row.account_id,
-  accountName: row.account_name,
-  projectName: row.project_name,
-  userName: row.user_name,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  revokedAt: row.revoked_at,
-});
-
-const toKey = (row: {
-  id: string;
-  secret: string;
-  account_id: string;
-  user_name: string;
-  status: string;
-  created_at: number;
-  account_name: string;
-}): AccessKey => ({
-  id: row.id,
-  secret: row.secret,
-  accountId: row.account_id,
-  accountName: row.account_name,
-  userName: row.user_name,
-  status: row.status === 'active' ? 'active' : 'revoked',
-  createdAt: row.created_at,
-});
 
 /** What a transaction has done that must be announced when it commits. */
 export interface TransactionState {

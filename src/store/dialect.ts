@@ -56,10 +56,10 @@ export const SQLITE: SqlDialect = {
   rowLocks: false,
   // julianday('now') has millisecond resolution; 2440587.5 is the Julian day of 1970-01-01T00:00Z.
   epochNow: () => sql<number>`((julianday('now') - 2440587.5) * 86400.0)`,
-  lockKey: async () => undefined,
+  lockKey: () => Promise.resolve(),
   lockRows: (query) => query,
   byteOrder: (column) => sql<string>`${sql.ref(column)}`,
-  notify: async () => undefined,
+  notify: () => Promise.resolve(),
   containsText: (column, text) => sql<boolean>`${sql.ref(column)} like ${containsPattern(text)} escape '\\'`,
 };
 

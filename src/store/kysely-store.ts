@@ -1,13 +1,15 @@
-import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
-import { DefinitionStore, now, parseJson, withAudit, type Owner, type TransactionState } from './definition-store.js';
+import { now } from './definition-rows.js';
+import { DefinitionStore, withAudit, type TransactionState } from './definition-store.js';
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
 import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { LocalWorkEvents } from './local-events.js';
-import type { Database, JobsTable, TasksTable } from './schema.js';
+import { insertEndedJobEvents, insertJobs, recordTransition, toJob, toTask } from './task-rows.js';
+import type { Database } from './schema.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
 import { isUniqueViolation } from './sql-errors.js';
 import {
@@ -39,127 +41,6 @@ import {
 
 /** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
-
-function toTask(row: Selectable<TasksTable> & Owner & { held_by: string | null }): Task {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    workflowId: row.workflow_id,
-    workflowName: row.workflow_name,
-    workflowVersion: row.workflow_version,
-    userName: row.user_name,
-    status: row.status as TaskStatus,
-    reason: row.reason,
-    parameters: parseJson(row.parameters) ?? {},
-    plan: parseJson(row.plan) ?? {},
-    scheduleAt: row.schedule_at,
-    stopRequested: row.stop_requested !== 0,
-    deleteRequested: row.delete_requested !== 0,
-    heldBy: row.held_by,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    modifiedAt: row.modified_at,
-  };
-}
-
-function toJob(row: Selectable<JobsTable>): Job {
-  return {
-    id: row.id,
-    taskId: row.task_id,
-    nodeId: row.node_id,
-    name: row.name,
-    status: row.status as JobStatus,
-    reason: row.reason,
-    command: row.command,
-    spec: parseJson(row.spec) ?? {},
-    attempt: row.attempt,
-    exitCode: row.exit_code,
-    cpu: row.cpu,
-    memMb: row.mem_mb,
-    externalId: row.external_id,
-    imageDigest: row.image_digest,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    modifiedAt: row.modified_at,
-    attempts: (JSON.parse(row.attempts) as Job['attempts']) ?? [],
-    cacheKey: row.cache_key,
-    cacheParts: parseJson(row.cache_parts),
-    cachedFrom: row.cached_from,
-    cacheLookup: row.cache_lookup as Job['cacheLookup'],
-    outputStamps: parseJson(row.output_stamps) as Job['outputStamps'],
-    outputs: parseJson(row.outputs),
-  };
-}
-
-/** A new job's row (NewJob has what the plan or an expansion decides; the rest starts empty). */
-function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
-  const row: Insertable<JobsTable> = {
-    id: job.id,
-    task_id: job.taskId,
-    node_id: job.nodeId,
-    name: job.name,
-    status: job.status,
-    reason: job.reason,
-    command: job.command,
-    spec: JSON.stringify(job.spec),
-    attempt: job.attempt,
-    exit_code: null,
-    cpu: job.cpu,
-    mem_mb: job.memMb,
-    external_id: null,
-    image_digest: null,
-    started_at: null,
-    ended_at: null,
-    modified_at: at,
-    // Every row of a multi-row insert names the same columns: those an ended job sets are named in all (their defaults).
-    attempts: '[]',
-    cache_key: null,
-    cache_parts: null,
-    cached_from: null,
-    cache_lookup: null,
-    output_stamps: null,
-  };
-  return job.ended ? { ...row, ...(jobPatchColumns(job.ended) as Partial<Insertable<JobsTable>>) } : row;
-}
-
-/** Insert jobs in chunks: SQLite limits the number of bound parameters per statement. */
-async function insertJobs(trx: Kysely<Database>, jobs: readonly NewJob[], at: number): Promise<void> {
-  for (let i = 0; i < jobs.length; i += 50) {
-    await trx
-      .insertInto('jobs')
-      .values(jobs.slice(i, i + 50).map((job) => jobRow(job, at)))
-      .execute();
-  }
-}
-
-/** The task events of jobs that ended as they were created (NewJob.ended): in chunks, as the jobs. */
-async function insertEndedJobEvents(trx: Kysely<Database>, jobs: readonly NewJob[], at: number): Promise<void> {
-  const events = jobs
-    .filter((job) => job.ended)
-    .map((job) => ({ task_id: job.taskId, job_id: job.id, from_status: null, to_status: job.status, reason: job.reason, at }));
-  for (let i = 0; i < events.length; i += 200)
-    await trx
-      .insertInto('task_events')
-      .values(events.slice(i, i + 200))
-      .execute();
-}
-
-/** Write a task event when a patch changes a task's or job's status. */
-async function recordTransition(
-  trx: Kysely<Database>,
-  change: { taskId: string; jobId: string | null; from: string; patch: { status?: string; reason?: string }; at: number },
-): Promise<void> {
-  const { taskId, jobId, from, patch, at } = change;
-  if (patch.status === undefined || patch.status === from) return;
-  await trx
-    .insertInto('task_events')
-    .values({ task_id: taskId, job_id: jobId, from_status: from, to_status: patch.status, reason: patch.reason ?? '', at })
-    .execute();
-}
 
 /** Unfinished task states, written as in the partial index tasks_claimable (migration 0003) so that it is used. */
 const ACTIVE_TASK = sql`status in ('scheduled', 'queued', 'running', 'stopping')`;

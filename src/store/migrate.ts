@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Migrator, type Kysely } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -15,7 +16,8 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    const detail = error instanceof Error ? error.message : String(error);
+    // Kysely passes on whatever a migration threw: an Error's message, anything else as Node shows it.
+    const detail = error instanceof Error ? error.message : inspect(error);
     throw new MigrationError(failed ? `migration ${failed} failed: ${detail}` : `cannot migrate the database: ${detail}`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -151,7 +151,7 @@ function withStatementCache(sqlite: BetterSqlite3.Database, limit = 1000): Sqlit
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= limit) statements.clear();
-        statement = sqlite.prepare(sql) as unknown as SqliteStatement;
+        statement = sqlite.prepare(sql);
         statements.set(sql, statement);
       }
       return statement;

@@ -91,10 +91,10 @@ describe('GET /openapi.json', () => {
     assert.equal(toolVersion.pattern, '^0*[1-9][0-9]{0,8}$');
     assert.deepEqual(document.paths['/healthz'].get.security, []);
     assert.deepEqual(document.components.schemas.ErrorBody.required, ['error_code', 'error_message', 'error_message_chs']);
-    for (const [name, path] of Object.entries(document.paths) as Array<[string, any]>) {
+    for (const [name, path] of Object.entries<any>(document.paths)) {
       // The GA4GH APIs answer in their own form (docs/ga4gh.md).
       const body = name.startsWith('/ga4gh/') ? '#/components/schemas/Ga4ghError' : '#/components/schemas/ErrorBody';
-      for (const operation of Object.values(path) as any[]) assert.equal(operation.responses['4XX'].content['application/json'].schema.$ref, body);
+      for (const operation of Object.values<any>(path)) assert.equal(operation.responses['4XX'].content['application/json'].schema.$ref, body);
     }
     assert.deepEqual(document.paths['/ga4gh/tes/v1/tasks'].post.security, [{ GeneDock: [] }, { Basic: [] }, { Bearer: [] }]);
     const putTool = document.paths['/accounts/{account}/projects/{project}/tools/{tool}/'].put;

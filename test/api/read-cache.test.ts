@@ -145,23 +145,23 @@ describe('ReadCache', () => {
 });
 
 describe('cachedReadHandler', () => {
-  async function serve(cache: ReadCache | undefined) {
+  function serve(cache: ReadCache | undefined) {
     let reads = 0;
     const app = Fastify();
     app.get(
       '/thing/',
-      cachedReadHandler(cache, async () => ({ read: ++reads })),
+      cachedReadHandler(cache, () => Promise.resolve({ read: ++reads })),
     );
     const get = async () => {
       const response = await app.inject({ url: '/thing/', headers: { host: 'h' } });
-      return { type: response.headers['content-type'], body: response.json() as { read: number } };
+      return { type: response.headers['content-type'], body: response.json<{ read: number }>() };
     };
     return { get, reads: () => reads, close: () => app.close() };
   }
 
   it('answers a repeated read from the cache with the same bytes, and reads again after a write', async () => {
     let generation = 1;
-    const app = await serve(new ReadCache(() => generation));
+    const app = serve(new ReadCache(() => generation));
     assert.deepEqual(await app.get(), { type: 'application/json; charset=utf-8', body: { read: 1 } });
     assert.deepEqual(await app.get(), { type: 'application/json; charset=utf-8', body: { read: 1 } });
     assert.equal(app.reads(), 1);
@@ -171,7 +171,7 @@ describe('cachedReadHandler', () => {
   });
 
   it('reads every time when the store has no cache', async () => {
-    const app = await serve(undefined);
+    const app = serve(undefined);
     assert.deepEqual(await app.get(), { type: 'application/json; charset=utf-8', body: { read: 1 } });
     assert.deepEqual((await app.get()).body, { read: 2 });
     await app.close();

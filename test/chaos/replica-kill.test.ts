@@ -30,7 +30,7 @@ interface Acknowledged {
 for (const backend of STORE_BACKENDS) {
   describe(`durability while replicas are killed: ${backend.name}`, { skip: backend.skip }, () => {
     let database = '';
-    let cleanup: () => Promise<void> = async () => undefined;
+    let cleanup: () => Promise<void> = () => Promise.resolve();
     before(async () => ({ url: database, cleanup } = await backend.database()));
     after(async () => cleanup());
 

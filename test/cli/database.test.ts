@@ -19,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gdflow-cli-database-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const backends = [
-  { name: 'sqlite', skip: undefined, database: async () => `sqlite:${join(dir, 'shared.db')}` },
+  { name: 'sqlite', skip: undefined, database: () => Promise.resolve(`sqlite:${join(dir, 'shared.db')}`) },
   { name: 'postgres', skip: skipWithout(postgresUnavailable()), database: async () => (await startPostgres()).createDatabase() },
 ];
 

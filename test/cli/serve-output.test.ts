@@ -20,7 +20,7 @@ describe('gdflow serve: stdout', () => {
     });
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => {
+      child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
         const match = /listening on (http:\/\/[^\s"]+)/.exec(stdout);
         if (match) resolve(match[1]!);
@@ -51,9 +51,9 @@ async function serve(args: string[]): Promise<{ record: Record<string, unknown>;
   const [command, ...prefix] = cliCommand();
   const child = spawn(command!, [...prefix, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const record = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
       const line = output.split('\n').find((l) => l.includes('listening on'));
       if (line) resolve(JSON.parse(line) as Record<string, unknown>);

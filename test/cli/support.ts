@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -247,7 +247,9 @@ export async function flakyProxy(
 ): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
   const upstream = new URL(target);
   let submissions = 0;
-  const server: Server = createServer(async (req, res) => {
+  // The handler cannot fail (a forwarding error destroys the response): its promise is left to void.
+  const server: Server = createServer((req, res) => void forwardRequest(req, res));
+  async function forwardRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const isSubmission = req.method === 'POST' && /\/tasks\/$/.test(req.url ?? '');
     if (isSubmission && options.failAfter !== undefined && submissions >= options.failAfter) {
       req.socket.destroy();
@@ -262,7 +264,7 @@ export async function flakyProxy(
     });
     forward.on('error', () => res.destroy());
     req.pipe(forward);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return {

@@ -237,7 +237,7 @@ describe('the web console in Chromium', { skip }, () => {
     await shot('data-uploaded');
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download s1.fastq' }).click()]);
     assert.equal(file.suggestedFilename(), 's1.fastq');
-    assert.equal(readFileSync((await file.path())!, 'utf8'), READS);
+    assert.equal(readFileSync(await file.path(), 'utf8'), READS);
     await page.getByRole('button', { name: 'Delete big.fq' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this data item?' });
     await dialog.getByRole('button', { name: 'Delete' }).click();

@@ -100,7 +100,7 @@ describe('console texts in Chinese', () => {
   });
 
   it('translates reasons inside reasons, and leaves one it does not know as written', () => {
-    const zh = texts.reasonInChinese;
+    const zh = (reason: string) => texts.reasonInChinese(reason);
     assert.equal(
       zh('node align (bwa_mem) failed: exit code 1 (attempt 3 of 3, no retries left)'),
       '节点 align（bwa_mem）失败：退出码 1（第 3/3 次尝试，不再重试）',

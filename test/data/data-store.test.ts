@@ -28,7 +28,7 @@ before(async () => {
 after(async () => {
   await rm(base, { recursive: true, force: true });
 });
-beforeEach(async () => {
+beforeEach(() => {
   root = join(base, `root${++n}`);
   store = new DataStore(root);
 });

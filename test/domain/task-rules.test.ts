@@ -35,7 +35,7 @@ import {
   type JobStatus,
   type TaskStatus,
 } from '../../src/domain/tasks/states.js';
-import { upstreamOf, type JobSpecDocument } from '../../src/domain/tasks/job-spec.js';
+import { upstreamOf, type JobSpec } from '../../src/domain/tasks/job-spec.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/tools/retry-policy.js';
 import type { Job, JobAttempt, JobPatch, Task } from '../../src/store/store.js';
 
@@ -61,7 +61,7 @@ interface JobRow {
   items?: Array<{ account: string; path: string }>;
 }
 
-function specOf(row: JobRow): JobSpecDocument {
+function specOf(row: JobRow): JobSpec {
   const common = { nodeId: row.id, alias: row.id, deps: row.deps ?? [] };
   if (row.kind === 'load') return { kind: 'load', ...common, items: row.items ?? [] };
   if (row.kind === 'store') return { kind: 'store', ...common, imports: [] };
@@ -164,7 +164,7 @@ const ended = (jobId: string, r: AttemptResult, more: { killedFor?: 'stop' | 'fa
 });
 
 /** A deferred job's spec, expanded into `children` when given. */
-function stepSpec(id: string, children?: string[]): JobSpecDocument {
+function stepSpec(id: string, children?: string[]): JobSpec {
   return specOf({ id, status: 'queued', kind: 'step', ...(children ? { children } : {}) });
 }
 

@@ -61,19 +61,19 @@ describe("a task's outputs", () => {
   it('tells the state of each planned item from its provenance and the item in the store', () => {
     const mine = { ...stamp, taskId: 'T' };
     const cases: Array<[Parameters<typeof outputStateOf>[0], OutputState]> = [
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: mine, item: stamp }, 'stored'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'failed', provenance: mine, item: stamp }, 'stored'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: mine, item: { ...stamp, size: 11 } }, 'replaced'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: mine, item: { ...stamp, mtimeMs: stamp.mtimeMs + 1 } }, 'replaced'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: mine, item: undefined }, 'missing'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: { ...mine, taskId: 'U' }, item: stamp }, 'replaced'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'cancelled', provenance: { ...mine, taskId: 'U' }, item: stamp }, 'not_stored'],
-      [{ taskId: 'T', taskEnded: false, storeJobStatus: 'waiting', provenance: { ...mine, taskId: 'U' }, item: stamp }, 'pending'],
-      [{ taskId: 'T', taskEnded: false, storeJobStatus: 'waiting', provenance: undefined, item: undefined }, 'pending'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'cancelled', provenance: undefined, item: undefined }, 'not_stored'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: mine, item: stamp }, 'stored'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'failed', provenance: mine, item: stamp }, 'stored'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: mine, item: { ...stamp, size: 11 } }, 'replaced'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: mine, item: { ...stamp, mtimeMs: stamp.mtimeMs + 1 } }, 'replaced'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: mine, item: undefined }, 'missing'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: { ...mine, taskId: 'U' }, item: stamp }, 'replaced'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'cancelled', provenance: { ...mine, taskId: 'U' }, item: stamp }, 'not_stored'],
+      [{ taskId: 'T', taskEnded: false, saveJobStatus: 'waiting', provenance: { ...mine, taskId: 'U' }, item: stamp }, 'pending'],
+      [{ taskId: 'T', taskEnded: false, saveJobStatus: 'waiting', provenance: undefined, item: undefined }, 'pending'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'cancelled', provenance: undefined, item: undefined }, 'not_stored'],
       // Stored by a version that recorded no provenance: the store step's end says it.
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: undefined, item: stamp }, 'stored'],
-      [{ taskId: 'T', taskEnded: true, storeJobStatus: 'succeeded', provenance: undefined, item: undefined }, 'missing'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: undefined, item: stamp }, 'stored'],
+      [{ taskId: 'T', taskEnded: true, saveJobStatus: 'succeeded', provenance: undefined, item: undefined }, 'missing'],
     ];
     for (const [input, state] of cases) assert.equal(outputStateOf(input), state, JSON.stringify(input));
   });

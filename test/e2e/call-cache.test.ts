@@ -269,7 +269,7 @@ describe('resume from a reference task, with the call cache off on the server', 
       inputs: null,
       outputs: { data: { enid: 'rules_link' } },
       parameters: null,
-    } as any);
+    });
     (configs.nodelist.find((n: any) => n.node_id === 'stats_node') as any).inputs.rules = [{ enid: 'rules_link' }];
     await createWorkflow(account, 'gated', configs);
     const parameters = await template(account, 'gated');

@@ -81,7 +81,7 @@ for (const kind of CONTAINER_KINDS) {
       await sleep(500);
       const meanwhile = containerState(kind, name);
       assert.equal(meanwhile?.status, 'running', 'the container runs on without its server');
-      assert.equal(meanwhile?.id, before!.id);
+      assert.equal(meanwhile?.id, before.id);
 
       await start();
       const task = await waitForTask(account, task_id, { timeoutMs: 60_000 });

@@ -9,7 +9,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify as stringifyYaml } from 'yaml';
-import type { ToolDefinition as WireToolDefinition } from '../../src/client/types.js';
 import { DEMO_TOOLS, toolDocument, workflowDocument } from '../../src/demo/documents.js';
 import { demoSample } from '../../src/demo/sample.js';
 import { formatUri } from '../../src/domain/cwl/export/index.js';
@@ -50,7 +49,7 @@ describe('CWL export of the demo pipeline through the server, the CLI and cwltoo
 
   before(async () => {
     if (skip) return;
-    for (const name of DEMO_TOOLS) await f.client.registerTool(toolDocument(name) as WireToolDefinition);
+    for (const name of DEMO_TOOLS) await f.client.registerTool(toolDocument(name));
     const workflow = workflowDocument(f.account.name);
     await f.client.registerWorkflow(workflow.name, { nodelist: workflow.nodelist } as never, { description: workflow.description });
 
@@ -228,7 +227,7 @@ describe(
         parameters: { x: { type: 'string', default: 'x' }, n: { type: 'string', default: '1' } },
         requirements: { container: { image: 'debian:bookworm', type: 'docker' } },
       };
-      await f.client.registerTool(definition as WireToolDefinition, { name: 'printer' });
+      await f.client.registerTool(definition, { name: 'printer' });
       const exported = await f.run(['cwl', 'export', 'tool', 'printer', '-o', 'printer.cwl']);
       assert.equal(exported.status, 0, exported.stderr);
       const value = "'$(touch PWNED)`id`; touch PWNED";
@@ -253,7 +252,7 @@ describe(
           parameters: { x: { type: 'string', default: 'x' } },
           requirements: { container: { image: 'debian:bookworm', type: 'docker' } },
         };
-        await f.client.registerTool(definition as WireToolDefinition, { name: `context${i}` });
+        await f.client.registerTool(definition, { name: `context${i}` });
         const document: Json = await f.client.exportToolCwl(`context${i}`, 1);
         library = document.requirements.InlineJavascriptRequirement.expressionLib;
         steps[`context${i}`] = echoingStep(document);

@@ -155,7 +155,7 @@ describe('gdflow behind nginx with TLS (deploy/nginx/gdflow.conf)', { skip: skip
     const rows = (await audit()).filter((r) => r.actor_account === 'proxied');
     const operations = new Set(rows.map((r) => r.operation));
     for (const operation of ['CreateTool', 'CreateWorkflow', 'PutData', 'ActivateWorkflow'])
-      assert.ok(operations.has(operation), `${operation} in ${[...operations]}`);
+      assert.ok(operations.has(operation), `${operation} in ${[...operations].join(', ')}`);
     assert.deepEqual([...new Set(rows.map((r) => r.client_address))], ['127.0.0.1']);
   });
 

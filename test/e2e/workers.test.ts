@@ -73,7 +73,7 @@ const jobsOf = async (account: TestAccount, taskId: string) =>
 for (const backend of STORE_BACKENDS) {
   describe(`workers and replicas on one store: ${backend.name}`, { skip: backend.skip }, () => {
     let database = '';
-    let cleanup: () => Promise<void> = async () => undefined;
+    let cleanup: () => Promise<void> = () => Promise.resolve();
     before(async () => ({ url: database, cleanup } = await backend.database()));
     after(async () => cleanup());
 

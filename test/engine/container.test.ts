@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createExecutor, type Executor, type JobResult, type JobSpec } from '../../src/engine/executors/index.js';
+import { createExecutor, type Executor, type JobResult, type RunSpec } from '../../src/engine/executors/index.js';
 import { containerName } from '../../src/engine/executors/container/run-args.js';
 import {
   CONTAINER_KINDS,
@@ -47,7 +47,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 }
 
 /** A fresh job in the tiny image; the job id is unique to this test process. */
-async function job(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec & { dir: string }> {
+async function job(command: string, extra: Partial<RunSpec> = {}): Promise<RunSpec & { dir: string }> {
   const n = ++counter;
   const dir = join(base, `job${n}`);
   await mkdir(dir, { recursive: true });
@@ -69,14 +69,14 @@ async function job(command: string, extra: Partial<JobSpec> = {}): Promise<JobSp
 }
 
 /** Run a job with hooks recorded. */
-async function runRecorded(executor: Executor, spec: JobSpec, signal = never()) {
+async function runRecorded(executor: Executor, spec: RunSpec, signal = never()) {
   const started: Array<{ pid?: number; externalId?: string; imageDigest?: string }> = [];
   const result = await executor.run(spec, signal, { onStarted: (info) => started.push(info) });
   return { result, started };
 }
 
 /** `node run-job.js`: a worker in miniature running `spec`, to be SIGKILLed mid-job (helpers/run-job.ts). */
-function startWorker(kind: ContainerKind, spec: JobSpec) {
+function startWorker(kind: ContainerKind, spec: RunSpec) {
   const script = join(repoRoot(), 'dist', 'test', 'helpers', 'run-job.js');
   const child = spawn(process.execPath, [script, kind, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -122,7 +122,7 @@ for (const kind of CONTAINER_KINDS) {
       const { result, started } = await runRecorded(executor, spec);
       assert.equal(result.outcome, 'succeeded', result.reason);
       assert.deepEqual(started, [{ externalId: `gdflow-${spec.jobId}`, imageDigest: imageDigest(kind, TINY_IMAGE) }]);
-      assert.match(started[0]!.imageDigest!, /^sha256:[0-9a-f]{64}$/);
+      assert.match(started[0]!.imageDigest, /^sha256:[0-9a-f]{64}$/);
     });
 
     it('names the container after the job and removes it when the job ends, whatever the end', async () => {

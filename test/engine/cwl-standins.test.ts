@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultUlimits } from '../../src/engine/executors/container/ulimits.js';
-import { createExecutor, type JobSpec } from '../../src/engine/executors/index.js';
+import { createExecutor, type RunSpec } from '../../src/engine/executors/index.js';
 import { defaultSuite } from '../../scripts/cwl/options.js';
 import { loadSuite, type Suite } from '../../scripts/cwl/suite.js';
 import { CWL_STANDIN_IMAGES, cwlStandInsUnavailable, runtimeUnavailable } from '../helpers/containers.js';
@@ -42,11 +42,11 @@ describe('the CWL stand-in images under the podman executor', { timeout: 300_000
   });
 
   /** A job in `image` with a fresh working directory, prepared by `prepare`. */
-  async function run(image: string, command: string, prepare: (work: string) => Promise<Partial<JobSpec>> = async () => ({})) {
+  async function run(image: string, command: string, prepare: (work: string) => Promise<Partial<RunSpec>> = () => Promise.resolve({})) {
     const dir = join(base, `job${++counter}`);
     const work = join(dir, 'work');
     await mkdir(work, { recursive: true });
-    const spec: JobSpec = {
+    const spec: RunSpec = {
       jobId: `cwlstandin${process.pid}x${counter}`,
       workDir: work,
       command,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { discoverCgroupV1 } from '../../src/engine/executors/process/tracking/cgroup.js';
-import { createExecutor, type Executor, type JobSpec } from '../../src/engine/executors/index.js';
+import { createExecutor, type Executor, type RunSpec } from '../../src/engine/executors/index.js';
 import { defaultLauncherKind, type LauncherKind } from '../../src/engine/executors/process/launcher/launcher.js';
 import { CONTAINER_KINDS, DEMO_IMAGE, ensureTinyImage, hasImage, skipWithoutRuntime, TINY_IMAGE, type ContainerKind } from '../helpers/containers.js';
 import { ancestorMatching, liveProcesses } from '../helpers/processes.js';
@@ -38,7 +38,7 @@ after(async () => {
 });
 
 /** A fresh job directory and spec. */
-async function newJob(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec & { dir: string }> {
+async function newJob(command: string, extra: Partial<RunSpec> = {}): Promise<RunSpec & { dir: string }> {
   const n = ++counter;
   const dir = join(base, `job${n}`);
   await mkdir(dir, { recursive: true });
@@ -108,7 +108,7 @@ for (const { kind, launcher: launcherKind = 'node', skip } of VARIANTS) {
           ...(procScan ? { processTracking: 'scan' as const } : {}),
         });
     /** A job for this executor: in the tiny image for a container executor. */
-    const job = (command: string, extra: Partial<JobSpec> = {}) => newJob(command, { ...(container ? { image: TINY_IMAGE } : {}), ...extra });
+    const job = (command: string, extra: Partial<RunSpec> = {}) => newJob(command, { ...(container ? { image: TINY_IMAGE } : {}), ...extra });
     if (container) before(() => ensureTinyImage(kind));
 
     it('check() passes on this machine and capabilities are declared', async () => {

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SlurmExecutor, type JobSpec, type SlurmWrap } from '../../src/engine/executors/index.js';
+import { SlurmExecutor, type RunSpec, type SlurmWrap } from '../../src/engine/executors/index.js';
 import { skipWithout } from '../helpers/components.js';
 import { ensureTinyImage, gdflowContainers, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
 import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
@@ -20,7 +20,7 @@ let base: string;
 let cluster: SlurmCluster;
 let counter = 0;
 
-async function newJob(command: string, extra: Partial<JobSpec> = {}): Promise<JobSpec> {
+async function newJob(command: string, extra: Partial<RunSpec> = {}): Promise<RunSpec> {
   const n = ++counter;
   const dir = join(base, `job${n}`);
   await mkdir(dir, { recursive: true });
@@ -164,7 +164,7 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       await executor.check();
     });
     after(() => executor.close());
-    const inImage = (command: string, extra: Partial<JobSpec> = {}) => newJob(command, { image: TINY_IMAGE, ...extra });
+    const inImage = (command: string, extra: Partial<RunSpec> = {}) => newJob(command, { image: TINY_IMAGE, ...extra });
 
     it("runs in a container of the image (hostname gdflow, /var/data), logs in the job's files, its environment only", async () => {
       const spec = await inImage('hostname; pwd; echo "$SAMPLE"; env | grep -c SLURM; echo err >&2; echo done > here.txt', { env: { SAMPLE: "it's a b" } });

@@ -68,7 +68,7 @@ describe('a transition the state table forbids, in a running worker', () => {
     const log = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => {
       logs.push({ level, message, ...(fields ? { fields } : {}) });
     };
-    const live = new LiveTask(claimed!, await store.listJobs(id), Date.now());
+    const live = new LiveTask(claimed, await store.listJobs(id), Date.now());
     const held = new Map([[id, live]]);
     const slots = new Slots(2, 1000);
     const writer = new StateWriter(store, 'w1', log, { held: (taskId) => held.has(taskId), lost: (taskId) => held.delete(taskId) });
@@ -95,7 +95,7 @@ describe('a transition the state table forbids, in a running worker', () => {
 
     // A late report that job a, which the rules cancelled, succeeded: cancelled → succeeded is not in the table.
     const result = { outcome: 'succeeded' as const, exitCode: 0, reason: 'exit code 0', startedAt: 1, endedAt: 2 };
-    driver.handle(live, { kind: 'job-ended', jobId: `${id}_a`, result, killedFor: undefined, memMb: 100, at: Date.now() / 1000 });
+    await driver.handle(live, { kind: 'job-ended', jobId: `${id}_a`, result, killedFor: undefined, memMb: 100, at: Date.now() / 1000 });
     await writer.flush();
 
     const why = `engine error: job ${id}_a cannot go from cancelled to succeeded (docs/tasks.md, "States")`;

@@ -36,7 +36,7 @@ export interface SuiteCase {
   stdin?: string;
   stdout?: string;
   /** Compares what the job left in its working directory with the test's expected output object. */
-  expect: (job: Finished, expected: Expected) => Promise<void>;
+  expect: (job: Finished, expected: Expected) => void | Promise<void>;
 }
 
 export interface Finished {
@@ -156,7 +156,7 @@ export const CASES: SuiteCase[] = [
     id: 'metadata',
     image: debian,
     command: 'true',
-    expect: async ({ result }, expected) => {
+    expect: ({ result }, expected) => {
       assert.equal(result.outcome, 'succeeded');
       assert.deepEqual(expected, {});
     },
@@ -221,7 +221,7 @@ export const CASES: SuiteCase[] = [
     id: 'networkaccess_disabled',
     image: python,
     command: `python -c 'import urllib.request\nassert(urllib.request.urlopen("http://commonwl.org").code == 200)\n'`,
-    expect: async ({ result, stderr }, expected) => {
+    expect: ({ result, stderr }, expected) => {
       assert.equal(expected, undefined);
       assert.equal(result.outcome, 'failed', result.reason);
       assert.match(stderr, /URLError/);

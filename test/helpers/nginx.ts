@@ -117,7 +117,7 @@ http {
   // -e: the error log before the configuration is read (the default is /var/log/nginx/error.log).
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const errorLog = () => {
     try {
       return `${stderr}${readFileSync(join(dir, 'error.log'), 'utf8')}`;

@@ -133,7 +133,7 @@ export async function launchPostgres(options: { durable?: boolean } = {}): Promi
         running = true;
         break;
       } catch (error) {
-        if (attempt >= 2) throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
+        if (attempt >= 2) throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`, { cause: error });
       }
     }
     const url = (dbName = 'postgres'): string => `postgres://postgres@127.0.0.1:${port}/${dbName}`;

@@ -28,9 +28,9 @@ export function startServerProcess(dataDir: string, extra: string[] = []): Promi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolve({ url: match[1]!, child, output: () => output });

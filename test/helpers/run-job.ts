@@ -6,13 +6,13 @@
  * (`node --test dist/test/` runs every file under test/ as a test file, this one too: without arguments it does
  * nothing.)
  */
-import { createExecutor, type JobSpec } from '../../src/engine/executors/index.js';
+import { createExecutor, type RunSpec } from '../../src/engine/executors/index.js';
 
 const [kind, specJson] = process.argv.slice(2);
 if (kind && specJson) {
   const executor = createExecutor(kind as 'podman' | 'docker', { killGraceMs: 1000 });
   await executor.check();
-  const spec = JSON.parse(specJson) as JobSpec;
+  const spec = JSON.parse(specJson) as RunSpec;
   const result = await executor.run(spec, new AbortController().signal, {
     onStarted: (info) => process.stdout.write(`started ${info.externalId} ${info.imageDigest}\n`),
   });

@@ -8,21 +8,22 @@ import { postgresUnavailable, startPostgres } from './postgres.js';
 export interface StoreBackend {
   name: string;
   skip?: string | undefined;
-  database(): Promise<{ url: string; cleanup(): Promise<void> }>;
+  /** A database for the suite, and how to drop it (a plain function: suites destructure it). */
+  database(): Promise<{ url: string; cleanup: () => Promise<void> }>;
 }
 
 export const STORE_BACKENDS: StoreBackend[] = [
   {
     name: 'sqlite',
-    async database() {
-      return { url: '', cleanup: async () => undefined };
+    database() {
+      return Promise.resolve({ url: '', cleanup: () => Promise.resolve() });
     },
   },
   {
     name: 'postgres',
     skip: skipWithout(postgresUnavailable()),
     async database() {
-      return { url: await (await startPostgres()).createDatabase(), cleanup: async () => undefined };
+      return { url: await (await startPostgres()).createDatabase(), cleanup: () => Promise.resolve() };
     },
   },
 ];

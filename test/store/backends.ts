@@ -11,9 +11,9 @@ import { postgresUnavailable, startPostgres } from '../helpers/postgres.js';
 export interface OpenBackend {
   store: Store;
   /** Another store on the same database: a second connection or pool, as another process or replica has. */
-  another(options?: PostgresStoreOptions): Promise<Store>;
-  /** Close every store opened and drop the database. */
-  cleanup(): Promise<void>;
+  another: (options?: PostgresStoreOptions) => Promise<Store>;
+  /** Close every store opened and drop the database (a plain function: suites destructure it). */
+  cleanup: () => Promise<void>;
 }
 
 /**
@@ -53,7 +53,7 @@ export const BACKENDS: Backend[] = [
       return opened(
         await openSqliteStore(file),
         () => openSqliteStore(file),
-        async () => rmSync(dir, { recursive: true, force: true }),
+        () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
       );
     },
   },
@@ -67,7 +67,7 @@ export const BACKENDS: Backend[] = [
       return opened(
         await openPostgresStore(url),
         (options) => openPostgresStore(url, options),
-        async () => undefined,
+        () => Promise.resolve(),
       );
     },
   },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/ids.js';
-import { InUse, type JobStatus, type NewTask, type Project, type Store, type TaskEvent } from '../../src/store/store.js';
+import { InUse, type NewJob, type NewTask, type Project, type Store, type TaskEvent } from '../../src/store/store.js';
 import { BACKENDS, type OpenBackend } from './backends.js';
 
 /**
@@ -86,12 +86,12 @@ for (const backend of BACKENDS) {
 
     it('keeps the event log of a job a chain when two stores flip its status concurrently', { timeout: 60_000 }, async () => {
       const input = taskInput('flip', { status: 'running' });
-      const jobs = ['x', 'y', 'z'].map((node) => ({
+      const jobs = ['x', 'y', 'z'].map((node): NewJob => ({
         id: `${input.id}.${node}`,
         taskId: input.id,
         nodeId: node,
         name: 'tool',
-        status: 'queued' as JobStatus,
+        status: 'queued',
         reason: '',
         command: '',
         spec: {},

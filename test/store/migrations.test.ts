@@ -25,7 +25,7 @@ const BEFORE_FILTERS = Object.keys(MIGRATIONS).sort()[Object.keys(MIGRATIONS).so
 async function migrateTo(db: Kysely<unknown>, migration: string): Promise<void> {
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableName: 'gdflow_migrations', migrationLockTableName: 'gdflow_migrations_lock' });
   const { error } = migration === 'down' ? await migrator.migrateDown() : await migrator.migrateTo(migration);
-  if (error) throw error;
+  if (error) throw error instanceof Error ? error : new Error(`migrating to ${migration} failed`, { cause: error });
 }
 
 /**

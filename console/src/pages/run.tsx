@@ -111,7 +111,8 @@ function Form({ name, version, owner, template }: { name: string; version: numbe
       </nav>
       <h1>{t('Run {name} v{v}', { name, v: version })}</h1>
       {template.description && <p class="muted">{template.description}</p>}
-      <form ref={form} onSubmit={submit} noValidate class="run-form">
+      {/* submit shows its own failures on the page: nothing is left to the returned promise. */}
+      <form ref={form} onSubmit={(event) => void submit(event)} noValidate class="run-form">
         {errorCount > 0 && (
           <div class="error" role="alert">
             {t('{n} field(s) need attention: see below.', { n: errorCount })}
@@ -275,6 +276,16 @@ function FieldError({ id, errors }: { id: string; errors: Errors }) {
   );
 }
 
+/** A parameter's value in a text field: none is empty; a value of another shape than the template says, as JSON. */
+const valueText = (value: unknown): string =>
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
+
 const kindOf = (type: string): 'integer' | 'number' | 'flag' | 'string' =>
   ['integer', 'int'].includes(type)
     ? 'integer'
@@ -345,7 +356,7 @@ function ParameterField({
         step={kind === 'integer' ? 1 : kind === 'number' ? 'any' : undefined}
         min={spec.minvalue}
         max={spec.maxvalue}
-        value={spec.value === null || spec.value === undefined ? '' : String(spec.value)}
+        value={valueText(spec.value)}
         disabled={fixed}
         required={spec.required}
         inputMode={kind === 'integer' ? 'numeric' : kind === 'number' ? 'decimal' : undefined}
@@ -404,7 +415,7 @@ function parameterProblem(spec: TemplateParameter): string | undefined {
     if (spec.required && kind === 'string' && (spec.value === '' || spec.value === null || spec.value === undefined)) return t('A value is required.');
     return undefined;
   }
-  const text = spec.value === null || spec.value === undefined ? '' : String(spec.value).trim();
+  const text = valueText(spec.value).trim();
   if (text === '') return spec.required ? t('A value is required.') : undefined;
   const n = Number(text);
   if (!Number.isFinite(n)) return t('Enter a number.');

@@ -100,8 +100,11 @@ function ToolTable({ groups, owner, empty }: { groups: ToolSummary[][]; owner?: 
 
 type Spec = Record<string, unknown>;
 const isSpec = (v: unknown): v is Spec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const show = (v: unknown): string =>
-  v === undefined || v === null || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const show = (v: unknown): string => {
+  if (v === undefined || v === null || v === '') return '—';
+  if (Array.isArray(v)) return v.map((item: unknown) => (typeof item === 'string' ? item : JSON.stringify(item))).join(', ');
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+};
 
 export function ToolPage({ name, version, owner }: { name: string; version?: number | undefined; owner?: string | undefined }) {
   const { data, error, loading } = useLoad(
@@ -378,7 +381,8 @@ function Editor({ name, baseVersion, initial, yaml }: { name: string | undefined
           ? t('Edit the definition (from v{v}) and save it as the next version.', { v: baseVersion ?? '' })
           : t('Write the definition in the app: form of the examples.')}
       </p>
-      <form onSubmit={save}>
+      {/* save shows its own failures on the page: nothing is left to the returned promise. */}
+      <form onSubmit={(event) => void save(event)}>
         <label for="tool-yaml">{t('Tool definition (YAML)')}</label>
         <div class={`editor${problems.length ? ' invalid' : ''}`}>
           <div class="gutter" ref={gutter} aria-hidden="true">

@@ -148,8 +148,8 @@ export function planBatch(
           const parsed = parseDataItemName(name, options.account);
           if (parsed.account !== options.account && parsed.account !== PUBLIC_ACCOUNT)
             rowProblems.push(`input '${name}' belongs to account '${parsed.account}'; a task reads only your own and public data`);
-          else if (!matchesFormat(parsed.path, ref?.formats ?? (entry.formats as string[] | undefined)))
-            rowProblems.push(`input '${name}' (Inputs.${nodeId}) has none of the accepted formats ${(ref?.formats ?? (entry.formats as string[])).join(', ')}`);
+          else if (!matchesFormat(parsed.path, ref?.formats ?? entry.formats))
+            rowProblems.push(`input '${name}' (Inputs.${nodeId}) has none of the accepted formats ${(ref?.formats ?? entry.formats ?? []).join(', ')}`);
           else inputs.push(parsed);
         } catch (error) {
           rowProblems.push(`Inputs.${nodeId}: ${error instanceof DataPathError ? error.message : String(error)}`);

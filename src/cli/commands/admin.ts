@@ -24,7 +24,16 @@ interface StoreFlags {
   database?: string;
   config?: string;
   create?: boolean;
+  /** Print JSON instead of text (every admin command has --json). */
+  json?: boolean;
 }
+
+/** create-account and create-key: whose name the new key carries. */
+type KeyFlags = StoreFlags & { user?: string };
+/** create-token: the expiry has a default, so it is always there. */
+type TokenFlags = KeyFlags & { project?: string; expires: string };
+/** audit: Commander gives option values as the strings typed (the limit has a default, so it is always there). */
+type AuditFlags = StoreFlags & { account?: string; since?: string; limit: string };
 
 const STORE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 
@@ -92,7 +101,7 @@ function wrapDomain<T>(fn: () => T): T {
   }
 }
 
-const print = (json: boolean, value: unknown, text: string): void => {
+const print = (json: boolean | undefined, value: unknown, text: string): void => {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 };
 
@@ -108,7 +117,7 @@ export function registerAdmin(program: Command): void {
 
   storeOptions(admin.command('init').description('create the store (SQLite file or PostgreSQL tables) if there is none, and bring its schema up to date'))
     .addHelpText('after', '\nSafe to run again: an existing store is kept as it is (and migrated to this version).')
-    .action(async (flags) => {
+    .action(async (flags: StoreFlags) => {
       const { close, store, created } = await openAdminStore(flags, 'create');
       await close();
       const text = created
@@ -119,7 +128,7 @@ export function registerAdmin(program: Command): void {
 
   common(admin.command('create-account <name>').description("create an account with its 'default' project and print a new access key"))
     .option('--user <name>', 'user name the key belongs to (default: the account name)')
-    .action(async (name: string, flags) => {
+    .action(async (name: string, flags: KeyFlags) => {
       const created = await withServices(flags, (s) => s.accounts.createAccount(name, flags.user));
       const value = { account_name: created.account.name, access_key_id: created.key.id, access_key_secret: created.key.secret };
       print(
@@ -130,7 +139,7 @@ export function registerAdmin(program: Command): void {
     });
 
   common(admin.command('create-project <account> <project>').description('create another project in an account')).action(
-    async (account: string, project: string, flags) => {
+    async (account: string, project: string, flags: StoreFlags) => {
       const created = await withServices(flags, (s) => s.accounts.createProject(account, project));
       print(flags.json, { account_name: created.accountName, project_name: created.name }, `project ${created.accountName}/${created.name} created`);
     },
@@ -138,14 +147,14 @@ export function registerAdmin(program: Command): void {
 
   common(admin.command('create-key <account>').description('create another access key for an account'))
     .option('--user <name>', 'user name the key belongs to (default: the account name)')
-    .action(async (account: string, flags) => {
+    .action(async (account: string, flags: KeyFlags) => {
       const key = await withServices(flags, (s) => s.accounts.createKey(account, flags.user));
       const value = { account_name: key.accountName, access_key_id: key.id, access_key_secret: key.secret };
       print(flags.json, value, `access_key_id:     ${key.id}\naccess_key_secret: ${key.secret}`);
     });
 
   common(admin.command('revoke-key <access_key_id>').description('revoke an access key; requests signed with it are refused at once')).action(
-    async (id: string, flags) => {
+    async (id: string, flags: StoreFlags) => {
       await withServices(flags, (s) => s.accounts.revokeKey(id));
       print(flags.json, { access_key_id: id, status: 'revoked' }, `access key ${id} revoked`);
     },
@@ -156,7 +165,7 @@ export function registerAdmin(program: Command): void {
     .option('--expires <duration>', 'how long it lives: 90m, 12h, 30d, 8w (at most 366d)', '30d')
     .option('--user <name>', 'user name its requests are recorded under (default: the account name)')
     .addHelpText('after', '\nClients send it as `Authorization: Bearer gdt_...`. Only its hash is stored: it cannot be shown again.')
-    .action(async (account: string, flags) => {
+    .action(async (account: string, flags: TokenFlags) => {
       const life = wrapDomain(() => parseTokenLife(flags.expires));
       const made = await withServices(flags, (s) =>
         s.tokens.createToken(account, {
@@ -172,12 +181,12 @@ export function registerAdmin(program: Command): void {
 
   common(
     admin.command('revoke-token <token_id>').description('revoke a bearer token (by its id, or the token itself); requests bearing it are refused from now on'),
-  ).action(async (id: string, flags) => {
+  ).action(async (id: string, flags: StoreFlags) => {
     const token = await withServices(flags, (s) => s.tokens.revokeToken(id));
     print(flags.json, { token_id: token.id, account_name: token.accountName, status: 'revoked' }, `token ${token.id} of ${token.accountName} revoked`);
   });
 
-  common(admin.command('list-accounts').description('list accounts with their projects and keys (secrets are not shown)')).action(async (flags) => {
+  common(admin.command('list-accounts').description('list accounts with their projects and keys (secrets are not shown)')).action(async (flags: StoreFlags) => {
     const accounts = await withServices(flags, (s) => s.accounts.listAccounts());
     const value = accounts.map(({ account, projects, keys }) => ({
       account_name: account.name,
@@ -199,7 +208,7 @@ export function registerAdmin(program: Command): void {
       'after',
       "\nColumns: time, outcome (ok or the error code), operation, actor (account/key, or admin and the operator's user), from (the client's address; local for admin), request id, target (with the reason of a refusal).",
     )
-    .action(async (flags) => {
+    .action(async (flags: AuditFlags) => {
       const since = flags.since === undefined ? undefined : parseSince(flags.since);
       const limit = Number(flags.limit);
       if (!Number.isInteger(limit) || limit < 1) throw usageError(`--limit '${flags.limit}' is not a positive integer`);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Client } from '../../client/client.js';
 import type { RunParameters } from '../../client/types.js';
 import { followAll, type Followed } from '../batch/follow.js';
 import { defaultLogPath, LogWriter, readLog, type LogEntry } from '../batch/log.js';
@@ -51,6 +52,54 @@ function summaryTable(followed: Followed[]): string {
   ]);
 }
 
+/** `--wait`: follow every task of the sheet (those submitted now and by earlier runs) to its end, with a summary. */
+async function followBatch(
+  client: Client,
+  planned: ReadonlyArray<{ key: string }>,
+  logPath: string,
+  options: { intervalMs: number; concurrency: number; json: boolean },
+): Promise<Followed[]> {
+  const { entries } = readLog(logPath);
+  const mine = planned.flatMap((p) => {
+    const entry = entries.get(p.key);
+    return entry ? [entry] : [];
+  }) satisfies LogEntry[];
+  const following = followAll(client, mine, { intervalMs: options.intervalMs, concurrency: options.concurrency, quiet: options.json });
+  const interrupted = () => `interrupted: the ${mine.length} tasks of the batch keep running; the same command follows them again, submitting nothing`;
+  const followed = await interruptible(following, interrupted);
+  followed.sort((a, b) => a.entry.row - b.entry.row);
+  if (!options.json) {
+    say(summaryTable(followed));
+    const counts = new Map<string, number>();
+    for (const f of followed) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
+    say(`${followed.length} tasks: ${[...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ')}`);
+  }
+  return followed;
+}
+
+const BATCH_HELP = `
+The template is the run-parameter template of the workflow ('gdflow workflow getparam NAME') with
+placeholders: {$column} in any string (input and output names, task name, parameter values) is
+replaced by that row's value of the column. The sample sheet is TSV or CSV with a header row:
+
+  params.yml:                              samples.tsv:
+    name: '{$sample}_qc'                     sample<TAB>read
+    Inputs:                                  s01<TAB>/reads/s01.fastq
+      load_reads:                            s02<TAB>/reads/s02.fastq
+        data: [{name: '{$read}'}]
+    Outputs:
+      save_report:
+        data: [{name: '/results/{$sample}/report.txt'}]
+
+  gdflow workflow getparam qc -o params.yml     # its first line, '# workflow: qc', names the workflow
+  gdflow batch params.yml samples.tsv --wait    # or --workflow qc, for a template without that line
+
+Every row is checked before anything is submitted (placeholders filled, task names valid and
+unique, data names well formed, formats, parameter types and ranges, inputs present); a bad row
+stops the whole batch (exit 2) with its row number and problem. Each submitted row is written
+to the submission log at once; running the same command again skips the rows in the log, so an
+interrupted batch is resumed by re-running it.`;
+
 /** `gdflow batch`: one task per row of a sample sheet, from a template with `{$column}` placeholders. */
 export function registerBatch(program: Command): void {
   const command = clientCommand(
@@ -73,31 +122,7 @@ export function registerBatch(program: Command): void {
     .option('--wait', 'then follow every task of the sheet to its end and print a summary (exit 1 if any failed)')
     .option('--interval <seconds>', 'poll interval with --wait', '2')
     .option('--json', 'print the outcome as JSON')
-    .addHelpText(
-      'after',
-      `
-The template is the run-parameter template of the workflow ('gdflow workflow getparam NAME') with
-placeholders: {$column} in any string (input and output names, task name, parameter values) is
-replaced by that row's value of the column. The sample sheet is TSV or CSV with a header row:
-
-  params.yml:                              samples.tsv:
-    name: '{$sample}_qc'                     sample<TAB>read
-    Inputs:                                  s01<TAB>/reads/s01.fastq
-      load_reads:                            s02<TAB>/reads/s02.fastq
-        data: [{name: '{$read}'}]
-    Outputs:
-      save_report:
-        data: [{name: '/results/{$sample}/report.txt'}]
-
-  gdflow workflow getparam qc -o params.yml     # its first line, '# workflow: qc', names the workflow
-  gdflow batch params.yml samples.tsv --wait    # or --workflow qc, for a template without that line
-
-Every row is checked before anything is submitted (placeholders filled, task names valid and
-unique, data names well formed, formats, parameter types and ranges, inputs present); a bad row
-stops the whole batch (exit 2) with its row number and problem. Each submitted row is written
-to the submission log at once; running the same command again skips the rows in the log, so an
-interrupted batch is resumed by re-running it.`,
-    )
+    .addHelpText('after', BATCH_HELP)
     .action(async (templatePath: string, sheetPath: string, flags: Flags) => {
       const text = readText(templatePath);
       const doc = runDocument(parseDocument(text, templatePath), templatePath);
@@ -196,25 +221,7 @@ interrupted batch is resumed by re-running it.`,
         );
       }
 
-      let followed: Followed[] | undefined;
-      if (flags.wait) {
-        // Every task of the sheet: those submitted now and those of earlier runs.
-        const { entries } = readLog(logPath);
-        const mine = planned.flatMap((p) => {
-          const entry = entries.get(p.key);
-          return entry ? [entry] : [];
-        }) satisfies LogEntry[];
-        const following = followAll(client, mine, { intervalMs, concurrency, quiet: Boolean(flags.json) });
-        const interrupted = () => `interrupted: the ${mine.length} tasks of the batch keep running; the same command follows them again, submitting nothing`;
-        followed = await interruptible(following, interrupted);
-        followed.sort((a, b) => a.entry.row - b.entry.row);
-        if (!flags.json) {
-          say(summaryTable(followed));
-          const counts = new Map<string, number>();
-          for (const f of followed) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
-          say(`${followed.length} tasks: ${[...counts.entries()].map(([s, n]) => `${n} ${s}`).join(', ')}`);
-        }
-      }
+      const followed = flags.wait ? await followBatch(client, planned, logPath, { intervalMs, concurrency, json: Boolean(flags.json) }) : undefined;
       if (flags.json) {
         printJson({
           rows: sheet.rows.length,

@@ -28,7 +28,7 @@ export async function followCwlRun(client: Client, taskId: string, options: Foll
       if (stopping) return reject(new CliError(`interrupted again: task ${taskId} was asked to stop`, EXIT.interrupted));
       stopping = true;
       note(`stopping task ${taskId} (Ctrl-C again to leave without waiting)`);
-      client.stopTask(taskId).catch((error: unknown) => reject(error));
+      client.stopTask(taskId).catch((error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
     };
   });
   interrupted.catch(() => undefined);

@@ -182,7 +182,7 @@ function placed(file: Json, base: string): Json {
   const { path: _path, dirname: _dirname, listing: _listing, ...rest } = file;
   const out: Json = { ...rest, location: dataLocationOf(`${base}/${name}`, file.class === 'Directory'), basename: name };
   if (Array.isArray(file.secondaryFiles)) {
-    out.secondaryFiles = file.secondaryFiles.map((s) =>
+    out.secondaryFiles = (file.secondaryFiles as unknown[]).map((s) =>
       isFileObject(s) && typeof s.location === 'string' && String(s.location).startsWith('file:') ? placed(s, base) : s,
     );
   }

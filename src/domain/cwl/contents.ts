@@ -31,7 +31,7 @@ export class ContentsTooLargeError extends Error {
  * first 64 KiB of a larger file, v1.2 documents a ContentsTooLargeError.
  */
 export async function loadContents(value: CwlValue, reader: FileContentReader, cwlVersion: CwlVersion): Promise<CwlValue> {
-  if (Array.isArray(value)) return Promise.all(value.map((item: CwlValue) => (isFile(item) ? loadContents(item, reader, cwlVersion) : item)));
+  if (Array.isArray(value)) return Promise.all(value.map(async (item: CwlValue) => (isFile(item) ? await loadContents(item, reader, cwlVersion) : item)));
   if (!isFile(value) || value.contents !== undefined || value.location === undefined) return value;
   const { text, whole } = await reader.head(value.location, LOAD_CONTENTS_LIMIT);
   if (!whole && cwlVersion === 'v1.2') throw new ContentsTooLargeError(value.location);

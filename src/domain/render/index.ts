@@ -152,7 +152,8 @@ function assemble(tool: ToolDefinition, inputs: Files, outputs: Files, parameter
       if (typeof value !== 'boolean') throw new RenderError(`${member} is a flag and must be true or false`);
       return value ? authorText(def.prefix) : '';
     }
-    const text = typeof value === 'string' ? wrap(value) : String(value);
+    // Coerced values are strings and numbers; anything else (a list given where a number was expected) shows as JSON.
+    const text = typeof value === 'string' ? wrap(value) : typeof value === 'number' ? String(value) : JSON.stringify(value);
     return authorText(def.prefix) + authorText(def.separator) + text;
   };
   const parts = [

@@ -1,4 +1,4 @@
-import { Environment, Interpreter } from '@huggingface/jinja';
+import { Environment, Interpreter, type RuntimeValue } from './jinja-library.js';
 import { limitError, RenderError } from './errors.js';
 import { parseTemplate } from './parse.js';
 import { FORBIDDEN, isSingleSpan, stripSentinels, wrap } from './sentinel.js';
@@ -26,10 +26,6 @@ import { FORBIDDEN, isSingleSpan, stripSentinels, wrap } from './sentinel.js';
  */
 
 /** The little we need of the library's runtime values (they are not exported as types). */
-interface RuntimeValue {
-  type: string;
-  value: unknown;
-}
 type RuntimeCtor = new (value: unknown) => RuntimeValue;
 interface Node {
   type: string;
@@ -247,7 +243,7 @@ export function renderTemplate(source: string, context: Record<string, unknown>)
     for (const [name, value] of Object.entries(globals)) env.set(name, value);
     const interpreter = new Interpreter(env);
     hook(interpreter);
-    const result = interpreter.run(program) as RuntimeValue;
+    const result = interpreter.run(program);
     if (typeof result.value !== 'string') throw new Error(`template produced ${result.type}, not text`);
     if (result.value.length > MAX_OUTPUT) throw limitError(`cmd_template renders to more than ${MAX_OUTPUT} characters`);
     return result.value;

@@ -1,4 +1,4 @@
-import { parse, tokenize } from '@huggingface/jinja';
+import { parse, tokenize, type Program, type Token } from './jinja-library.js';
 import { MAX_TEMPLATE_BRANCHES, MAX_TEMPLATE_BRACKETS, MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING, MAX_TEMPLATE_OPERATORS } from '../../contract/limits.js';
 import { limitError, RenderError } from './errors.js';
 
@@ -19,9 +19,6 @@ import { limitError, RenderError } from './errors.js';
  *    comparisons, `and`/`or`/`not`, `is`, `in`, `if`/`else`): MAX_TEMPLATE_OPERATORS. The tree of one tag is
  *    never deeper than its operators, so this bounds the depth of every chain.
  */
-
-type Program = ReturnType<typeof parse>;
-type Token = ReturnType<typeof tokenize>[number];
 
 /** The options Template uses (the library's own rendering, which the tests compare against). */
 const LEXER_OPTIONS = { lstrip_blocks: true, trim_blocks: true } as const;

@@ -9,7 +9,7 @@ export const OPEN = '\uE000';
 export const CLOSE = '\uE001';
 
 /** Characters a user value may not hold: NUL and the whole private-use area. */
-export const FORBIDDEN = /[\u0000\uE000-\uF8FF]/;
+export const FORBIDDEN = /[\u0000\uE000-\uF8FF]/; // eslint-disable-line no-control-regex -- finding NUL is the point
 const SENTINELS = /[\uE000\uE001]/g;
 /** Either marker, to find one in a text. */
 export const SENTINEL = /[\uE000\uE001]/;

@@ -125,11 +125,7 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
     if (node.kind !== 'tool') continue;
     const entry = given[node.id];
     const values =
-      entry === undefined
-        ? {}
-        : isObject(entry) && (entry.parameters === undefined || isObject(entry.parameters))
-          ? ((entry.parameters as JsonObject | undefined) ?? {})
-          : undefined;
+      entry === undefined ? {} : isObject(entry) && (entry.parameters === undefined || isObject(entry.parameters)) ? (entry.parameters ?? {}) : undefined;
     if (values === undefined) throw invalid(`parameters.Parameters.${node.id} must be an object {alias, parameters}`);
     const definitions = node.tool!.definition.parameters;
     for (const name of Object.keys(values)) {
@@ -142,15 +138,10 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
       const supplied = values[spec.name];
       const suppliedValue = isObject(supplied) ? supplied.value : supplied;
       if (supplied !== undefined && !isObject(supplied)) throw invalid(`${path} must be an object {value}, not ${describe(supplied)}`);
-      if (
-        !fromTemplate.variable &&
-        supplied !== undefined &&
-        'value' in (supplied as JsonObject) &&
-        JSON.stringify(suppliedValue) !== JSON.stringify(fromTemplate.value)
-      ) {
+      if (!fromTemplate.variable && supplied !== undefined && 'value' in supplied && JSON.stringify(suppliedValue) !== JSON.stringify(fromTemplate.value)) {
         throw invalid(`${path} is fixed by the workflow (variable: false) to ${JSON.stringify(fromTemplate.value)}`);
       }
-      const value = supplied !== undefined && 'value' in (supplied as JsonObject) ? suppliedValue : fromTemplate.value;
+      const value = supplied !== undefined && 'value' in supplied ? suppliedValue : fromTemplate.value;
       resolved[spec.name] = coerceParameter(spec, value, `${path}.value`);
     }
     run.parameters[node.id] = resolved;
@@ -201,7 +192,7 @@ export async function resolveRun({ graph, template, parameters: raw, caller, tas
   }
   run.callCaching = typeof property.call_caching === 'boolean' ? property.call_caching : null;
   run.cleanupIntermediates = typeof property.cleanup_intermediates === 'boolean' ? property.cleanup_intermediates : null;
-  const reference = Array.isArray(property.reference_task) ? property.reference_task[0] : undefined;
+  const reference: unknown = Array.isArray(property.reference_task) ? property.reference_task[0] : undefined;
   const referenceId = isObject(reference) ? reference.id : undefined;
   // Clients send `null` or the string "null" for none (docs/wire.md §7).
   run.referenceTask = typeof referenceId === 'string' && referenceId !== 'null' && referenceId !== '' ? referenceId : null;

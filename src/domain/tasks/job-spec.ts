@@ -153,7 +153,8 @@ const loadJobSchema = {
   additionalProperties: false,
 } as const;
 
-const storeJobSchema = {
+/** A save step (GeneDock's `storedata`): its kind stays 'store' in persisted specs, so older specs still parse. */
+const saveJobSchema = {
   type: 'object',
   properties: {
     kind: { const: 'store' },
@@ -256,37 +257,37 @@ const stepJobSchema = {
   additionalProperties: false,
 } as const;
 
-export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, storeJobSchema, stepJobSchema] } as const;
+export const JOB_SPEC_SCHEMA = { oneOf: [toolJobSchema, loadJobSchema, saveJobSchema, stepJobSchema] } as const;
 
 export type FileSource = FromSchema<typeof fileSource>;
 export type ToolJobSpec = FromSchema<typeof toolJobSchema>;
 export type LoadJobSpec = FromSchema<typeof loadJobSchema>;
-export type StoreJobSpec = FromSchema<typeof storeJobSchema>;
+export type SaveJobSpec = FromSchema<typeof saveJobSchema>;
 export type TesJobPart = FromSchema<typeof tesPart>;
 export type StageSource = FromSchema<typeof stageSource>;
 export type StepJobSpec = FromSchema<typeof stepJobSchema>;
 export type StagedItem = FromSchema<typeof stagedItem>;
 export type ResolvedRun = FromSchema<typeof resolvedRun>;
 export type ResolvedExpansion = FromSchema<typeof resolvedExpansion>;
-export type JobSpecDocument = ToolJobSpec | LoadJobSpec | StoreJobSpec | StepJobSpec;
+export type JobSpec = ToolJobSpec | LoadJobSpec | SaveJobSpec | StepJobSpec;
 
 /** A deferred job not resolved yet: the engine asks its resolver what it is once it is queued. */
-export const isUnresolvedStep = (spec: JobSpecDocument): spec is StepJobSpec => spec.kind === 'step' && spec.resolved === undefined;
+export const isUnresolvedStep = (spec: JobSpec): spec is StepJobSpec => spec.kind === 'step' && spec.resolved === undefined;
 
 /** A deferred job resolved into a run: it runs as a tool job does. */
-export const runOf = (spec: JobSpecDocument): ResolvedRun | undefined => (spec.kind === 'step' && spec.resolved?.kind === 'run' ? spec.resolved : undefined);
+export const runOf = (spec: JobSpec): ResolvedRun | undefined => (spec.kind === 'step' && spec.resolved?.kind === 'run' ? spec.resolved : undefined);
 
 /** A deferred job that expanded: it gathers the jobs it added. */
-export const expansionOf = (spec: JobSpecDocument): ResolvedExpansion | undefined =>
+export const expansionOf = (spec: JobSpec): ResolvedExpansion | undefined =>
   spec.kind === 'step' && spec.resolved?.kind === 'expand' ? spec.resolved : undefined;
 
 /** The jobs that must end before this one goes on: its deps, and the jobs an expansion of it added. */
-export const upstreamOf = (spec: JobSpecDocument): readonly string[] => {
+export const upstreamOf = (spec: JobSpec): readonly string[] => {
   const expansion = expansionOf(spec);
   return expansion ? [...spec.deps, ...expansion.children] : spec.deps;
 };
 
-const validate = new Ajv({ allErrors: false }).compile<JobSpecDocument>(JOB_SPEC_SCHEMA);
+const validate = new Ajv({ allErrors: false }).compile<JobSpec>(JOB_SPEC_SCHEMA);
 
 export class JobSpecError extends Error {
   constructor(message: string) {
@@ -296,9 +297,9 @@ export class JobSpecError extends Error {
 }
 
 /** The spec of a job as read back from the store, checked against the schema; JobSpecError says what is wrong. */
-export function parseJobSpec(value: unknown): JobSpecDocument {
+export function parseJobSpec(value: unknown): JobSpec {
   if (validate(value)) return value;
-  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String((value as { kind: unknown }).kind) : 'unknown';
+  const kind = typeof value === 'object' && value !== null && 'kind' in value ? String(value.kind) : 'unknown';
   const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
   throw new JobSpecError(`the job spec (kind ${kind}) is not one this version runs: ${detail}`);
 }

@@ -1,7 +1,7 @@
 import type { DataProvenance, Job, JobStatus, Task } from '../../store/store.js';
 import { formatDataName } from '../../data/index.js';
 import { roundTime } from '../time.js';
-import { parseJobSpec, type FileSource, type JobSpecDocument } from './job-spec.js';
+import { parseJobSpec, type FileSource, type JobSpec } from './job-spec.js';
 import { TERMINAL_TASK_STATES } from './states.js';
 
 /**
@@ -30,7 +30,7 @@ interface Stamp {
 export function producerOf(
   source: FileSource,
   deps: readonly string[],
-  specOf: (jobId: string) => JobSpecDocument | undefined,
+  specOf: (jobId: string) => JobSpec | undefined,
 ): { jobId: string; nodeId: string } | null {
   if (source.kind === 'job') return { jobId: source.jobId, nodeId: source.nodeId };
   for (const dep of deps) {
@@ -49,13 +49,13 @@ export interface StoredItem extends Stamp {
 /** The items a store step put in the data store, as provenance records (written with the step's end: rules/job-rules.ts). */
 export function provenanceOf(
   task: Pick<Task, 'id' | 'name'>,
-  storeJob: { id: string; spec: JobSpecDocument },
+  saveJob: { id: string; spec: JobSpec },
   stored: readonly StoredItem[],
-  specOf: (jobId: string) => JobSpecDocument | undefined,
+  specOf: (jobId: string) => JobSpec | undefined,
   at: number,
 ): DataProvenance[] {
   return stored.map((item) => {
-    const producer = producerOf(item.source, storeJob.spec.deps, specOf);
+    const producer = producerOf(item.source, saveJob.spec.deps, specOf);
     return {
       account: item.target.account,
       path: item.target.path,
@@ -63,8 +63,8 @@ export function provenanceOf(
       taskName: task.name,
       jobId: producer?.jobId ?? null,
       nodeId: producer?.nodeId ?? null,
-      storeJobId: storeJob.id,
-      storeNodeId: storeJob.spec.nodeId,
+      storeJobId: saveJob.id,
+      storeNodeId: saveJob.spec.nodeId,
       size: item.size,
       mtimeMs: item.mtimeMs,
       storedAt: at,
@@ -83,16 +83,16 @@ export const endedPartly = (status: string): boolean => status === 'failed' || s
 export function outputStateOf(input: {
   taskId: string;
   taskEnded: boolean;
-  storeJobStatus: JobStatus;
+  saveJobStatus: JobStatus;
   provenance: (Stamp & { taskId: string }) | undefined;
   item: Stamp | undefined;
 }): OutputState {
   const { provenance, item } = input;
   if (provenance?.taskId === input.taskId) return item === undefined ? 'missing' : stillStored(provenance, item) ? 'stored' : 'replaced';
   // Another task stored to the name after this one did, or instead of it.
-  if (provenance) return input.storeJobStatus === 'succeeded' ? 'replaced' : input.taskEnded ? 'not_stored' : 'pending';
+  if (provenance) return input.saveJobStatus === 'succeeded' ? 'replaced' : input.taskEnded ? 'not_stored' : 'pending';
   // Stored before provenance was recorded (an earlier version): the store step's end says it.
-  if (input.storeJobStatus === 'succeeded') return item === undefined ? 'missing' : 'stored';
+  if (input.saveJobStatus === 'succeeded') return item === undefined ? 'missing' : 'stored';
   return input.taskEnded ? 'not_stored' : 'pending';
 }
 
@@ -107,11 +107,11 @@ function portOf(source: FileSource): string | null {
 export function plannedOutputs(jobs: Job[]): Array<{
   target: { account: string; path: string };
   description: string;
-  storeJob: Job;
+  saveJob: Job;
   source: FileSource;
   producer: { jobId: string; nodeId: string } | null;
 }> {
-  const specs = new Map<string, JobSpecDocument>();
+  const specs = new Map<string, JobSpec>();
   for (const job of jobs) {
     try {
       specs.set(job.id, parseJobSpec(job.spec));
@@ -125,7 +125,7 @@ export function plannedOutputs(jobs: Job[]): Array<{
     return spec.imports.map((entry) => ({
       target: entry.target,
       description: entry.description,
-      storeJob: job,
+      saveJob: job,
       source: entry.source,
       producer: producerOf(entry.source, spec.deps, (id) => specs.get(id)),
     }));
@@ -144,7 +144,7 @@ export function taskOutputsView(
   const outputs = planned.map((p) => {
     const name = formatDataName(p.target);
     const item = items.get(name);
-    const state = outputStateOf({ taskId: task.id, taskEnded: ended, storeJobStatus: p.storeJob.status, provenance: provenance.get(name), item });
+    const state = outputStateOf({ taskId: task.id, taskEnded: ended, saveJobStatus: p.saveJob.status, provenance: provenance.get(name), item });
     const here = state === 'stored' && item !== undefined;
     return {
       name,
@@ -156,8 +156,8 @@ export function taskOutputsView(
       node_id: p.producer?.nodeId ?? null,
       job_id: p.producer?.jobId ?? null,
       output: portOf(p.source),
-      store_node_id: p.storeJob.nodeId,
-      store_job_id: p.storeJob.id,
+      store_node_id: p.saveJob.nodeId,
+      store_job_id: p.saveJob.id,
     };
   });
   return { task_id: task.id, task_name: task.name, status: task.status, partial, outputs, count: outputs.length };

@@ -3,7 +3,7 @@ import type { GraphNode, WorkflowGraph } from '../workflows/graph.js';
 import { newId } from '../../ids.js';
 import type { DataRef } from '../../data/index.js';
 import { jobFilePath, renderCommand, RenderError } from '../render/index.js';
-import type { FileSource, JobSpecDocument, ToolJobSpec } from './job-spec.js';
+import type { FileSource, JobSpec, ToolJobSpec } from './job-spec.js';
 import { canonicalJson, sha256 } from '../cache/key.js';
 import type { ToolDefinition } from '../tools/definition.js';
 import { basename, distinctNames, outputFileNames, safeFileName } from './file-names.js';
@@ -18,13 +18,13 @@ import { basename, distinctNames, outputFileNames, safeFileName } from './file-n
  *   /var/data/outputs/<output>/<file>  what the command writes
  */
 
-export type { FileSource, JobSpecDocument, LoadJobSpec, StoreJobSpec, ToolJobSpec } from './job-spec.js';
+export type { FileSource, JobSpec, LoadJobSpec, SaveJobSpec, ToolJobSpec } from './job-spec.js';
 
 export interface PlannedJob {
   id: string;
   nodeId: string;
   name: string;
-  spec: JobSpecDocument;
+  spec: JobSpec;
   command: string;
   cpu: number;
   memMb: number;

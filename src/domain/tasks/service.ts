@@ -1,5 +1,5 @@
 import { AlreadyExists, StoreUnavailable, type DataProvenance, type Job, type Store, type Task, type Workflow } from '../../store/store.js';
-import { parseJobSpec, type JobSpecDocument } from './job-spec.js';
+import { parseJobSpec, type JobSpec } from './job-spec.js';
 import { waitingFor } from './waiting.js';
 import { TERMINAL_TASK_STATES, type TaskStatus } from './states.js';
 import { changesOf, NOTHING_RUNS_HERE, stopTask } from './rules/index.js';
@@ -117,7 +117,7 @@ function decodeCursor(value: string): { createdAt: number; id: string } {
 }
 
 /** A job's spec, when it is one this version reads. */
-function specOf(job: Job): JobSpecDocument | undefined {
+function specOf(job: Job): JobSpec | undefined {
   try {
     return parseJobSpec(job.spec);
   } catch {
@@ -312,7 +312,7 @@ export class TaskService {
             ...(cached?.get(job.id) ??
               (job.spec.deps.length === 0 ? { status: 'queued', reason: 'ready' } : { status: 'waiting', reason: 'waiting for upstream jobs' })),
             command: job.command,
-            spec: job.spec as unknown as Record<string, unknown>,
+            spec: job.spec,
             attempt: 0,
             cpu: job.cpu,
             memMb: job.memMb,

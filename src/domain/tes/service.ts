@@ -119,7 +119,7 @@ export class TesService {
               status: 'queued',
               reason: 'ready',
               command: compiled.spec.command,
-              spec: compiled.spec as unknown as Record<string, unknown>,
+              spec: compiled.spec,
               attempt: 0,
               cpu: compiled.cpu,
               memMb: compiled.memMb,
@@ -155,7 +155,7 @@ export class TesService {
   async list(scope: TesScope, query: TesListQuery): Promise<{ tasks: Array<Record<string, unknown>>; next_page_token?: string }> {
     const { project } = await openProject(this.store, scope.caller, scope.caller.accountName, scope.project, 'read');
     const pageSize = query.page_size ?? DEFAULT_PAGE;
-    const wanted = query.state as TesState | undefined;
+    const wanted = query.state;
     const tags = tagFilter(query);
     let after = query.page_token ? decodeToken(query.page_token) : undefined;
     const found: Array<{ task: Task; job: Job | undefined; state: TesState }> = [];
@@ -184,7 +184,7 @@ export class TesService {
       if (last) after = { createdAt: last.createdAt, id: last.id };
       if (batch.tasks.length === 0) break;
     }
-    const view = (query.view ?? 'MINIMAL') as TesView;
+    const view = query.view ?? 'MINIMAL';
     const tasks = await Promise.all(found.map(({ task, job, state }) => tesTaskView(task, job, state, view, this.files)));
     return { tasks, ...(more && last ? { next_page_token: encodeToken(last) } : {}) };
   }

@@ -12,6 +12,7 @@ export function parameterValueProblem(def: Pick<ParameterDefinition, 'type' | 'm
   switch (def.type) {
     case 'string':
       if (typeof value !== 'string' && typeof value !== 'number') return `must be a string, not ${describe(value)}`;
+      // eslint-disable-next-line no-control-regex -- finding NUL is the point (FORBIDDEN of render/sentinel.ts, kept here: this file is embedded in exported CWL)
       if (typeof value === 'string' && /[\u0000\uE000-\uF8FF]/.test(value)) return 'must not contain NUL or private-use characters';
       return undefined;
     case 'flag':
@@ -40,6 +41,7 @@ export function coerceParameter(spec: ParameterDefinition, value: unknown, path:
   const problem = parameterValueProblem(spec, value);
   if (problem) throw invalid(`${path} ${problem}`);
   if (spec.type === 'integer' || spec.type === 'number') return Number(value);
-  if (spec.type === 'string') return String(value);
+  // A string parameter also takes a number (parameterValueProblem let only those two through): its text.
+  if (spec.type === 'string') return typeof value === 'number' ? String(value) : value;
   return value;
 }

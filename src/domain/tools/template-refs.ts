@@ -195,7 +195,7 @@ export function checkTemplateReferences(source: string, declared: DeclaredNames)
         visit(node.body);
         return;
       case 'Set':
-        if (isNode(node.assignee) && node.assignee.type === 'MemberExpression') visit((node.assignee as Node).object);
+        if (isNode(node.assignee) && node.assignee.type === 'MemberExpression') visit(node.assignee.object);
         visit(node.value);
         visit(node.body);
         return;

@@ -313,5 +313,5 @@ function describeCycle(byId: Map<string, GraphNode>, successors: Map<string, Set
     path.push(current);
     current = [...successors.get(current)!].find((n) => left.has(n))!;
   }
-  return [...path.slice(seen.get(current)!), current].join(' -> ');
+  return [...path.slice(seen.get(current)), current].join(' -> ');
 }

@@ -144,7 +144,7 @@ export function buildRunTemplate(graph: WorkflowGraph, description = ''): RunTem
 export function applySavedTemplate(template: RunTemplate, saved: JsonObject | null): RunTemplate {
   if (!saved) return template;
   const result: RunTemplate = structuredClone(template);
-  if (typeof saved.name === 'string' || saved.name === null) result.name = saved.name as string | null;
+  if (typeof saved.name === 'string' || saved.name === null) result.name = saved.name;
   if (typeof saved.description === 'string') result.description = saved.description;
   const inputs = isObject(saved.Inputs) ? saved.Inputs : {};
   for (const [id, entry] of Object.entries(result.Inputs)) {

@@ -28,7 +28,7 @@ export class FileDocumentSource implements DocumentSource {
       return await readFile(path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${path} is a directory` : (error as Error).message);
+      throw new Error(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${path} is a directory` : (error as Error).message, { cause: error });
     }
   }
 }

@@ -55,7 +55,10 @@ class RunDirectory {
   private async place(object: JsonMap, dir: string): Promise<JsonMap> {
     const known = typeof object.location === 'string' ? this.stored.get(object.location) : undefined;
     if (known) return known;
-    const basename = typeof object.basename === 'string' && object.basename !== '' ? object.basename : basenameOfUri(String(object.location ?? 'output'));
+    const basename =
+      typeof object.basename === 'string' && object.basename !== ''
+        ? object.basename
+        : basenameOfUri(typeof object.location === 'string' ? object.location : 'output');
     const path = this.freeName(dir, basename);
     const placed = object.class === 'File' ? await this.file(object, path) : await this.directory(object, path);
     if (Array.isArray(object.secondaryFiles)) {

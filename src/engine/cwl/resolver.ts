@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DataStore } from '../../data/index.js';
 import type { ExpressionEvaluator } from '../../domain/cwl/expressions/index.js';
-import type { CommandLineTool, CwlOutputObject, ExpressionTool } from '../../domain/cwl/model.js';
+import type { CwlOutputObject } from '../../domain/cwl/model.js';
 import { collectToolOutputs, exitStatus, prepareToolRun, runExpressionTool } from '../../domain/cwl/tool/index.js';
 import { bindInputs } from '../../domain/cwl/types/inputs.js';
 import {
@@ -49,7 +49,7 @@ export class CwlResolver implements JobResolver {
     const resolution = await resolveJob(run, job.key, payload, outputsOf, options);
     switch (resolution.kind) {
       case 'skipped':
-        return { kind: 'skip', outputs: resolution.outputs as Json };
+        return { kind: 'skip', outputs: resolution.outputs };
       case 'expand': {
         const jobs = resolution.jobs.map((added) => {
           const payload = added.payload as unknown as Json;
@@ -80,7 +80,7 @@ export class CwlResolver implements JobResolver {
     const run = await this.runs.of(job.task);
     const outputsOf = (key: string) => job.outputsOf(key) as CwlOutputObject | undefined;
     const outputs = gatherJob(run, gather as unknown as CwlGatherPayload, outputsOf, run.ontology ? { ontology: run.ontology } : {});
-    return this.final(job, outputs as Json);
+    return this.final(job, outputs);
   }
 
   /** A process with its inputs known: an ExpressionTool's value, or a CommandLineTool's run. */
@@ -97,10 +97,10 @@ export class CwlResolver implements JobResolver {
     const places = { outdir: job.places.workDir, tmpdir: '/tmp' };
     const common = { effective, files, evaluator: this.evaluator, ...(run.ontology ? { ontology: run.ontology } : {}) };
     if (process.class === 'ExpressionTool') {
-      const outputs = await runExpressionTool(process as ExpressionTool, inputs, places, common);
-      return { kind: 'value', outputs: await this.final(job, await writeLiterals(outputs as Json, job.hostWorkDir)) };
+      const outputs = await runExpressionTool(process, inputs, places, common);
+      return { kind: 'value', outputs: await this.final(job, await writeLiterals(outputs, job.hostWorkDir)) };
     }
-    const tool = process as CommandLineTool;
+    const tool = process;
     const docker = findRequirement(effective, 'DockerRequirement');
     const outdir = docker?.requirement.dockerOutputDirectory;
     const inContainer = job.places.containers && docker !== undefined;
@@ -132,7 +132,7 @@ export class CwlResolver implements JobResolver {
   }
 
   private rootsOf(job: DeferredJob): string[] {
-    return [this.layout.taskDir(job.task.id), join(this.layout.storeRoot, job.task.accountName)];
+    return [this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)];
   }
 
   /** A job's name for people: its step's name. */

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
-import type { Executor, JobSpec, RunHooks } from '../executors/executor.js';
+import type { Executor, RunSpec, RunHooks } from '../executors/executor.js';
 import { asOutOfMemory, type RunResult } from '../job-runner.js';
 import type { Layout } from '../layout.js';
 import { hostStagingRoot } from './deferred-jobs.js';
@@ -54,7 +54,7 @@ export async function runStep(run: ResolvedRun, context: StepRunContext): Promis
   await mkdir(workDir, { recursive: true });
   const cached = await lookUp(run, context, startedAt);
   if (cached?.result) return cached.result;
-  let spec: JobSpec;
+  let spec: RunSpec;
   try {
     const places = { workDir, inputsTree, sandboxed: context.sandboxed, hostStagingRoot: hostRoot, allowed: context.allowed };
     const mounts = await stageRun(run.staging, places);
@@ -128,7 +128,7 @@ async function lookUp(run: ResolvedRun, context: StepRunContext, startedAt: numb
   return { key, lookup: 'hit', result };
 }
 
-function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string, mounts: JobSpec['mounts']): JobSpec {
+function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string, mounts: RunSpec['mounts']): RunSpec {
   const limits = [context.timeoutSeconds, run.timeLimit].filter((s) => s > 0);
   return {
     jobId: context.jobId,

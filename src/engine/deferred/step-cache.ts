@@ -112,7 +112,7 @@ async function locationHash(location: string, c: StepCacheContext): Promise<stri
     const key = c.keyOfNode(inTask[0]!);
     if (key !== null) return `${key}:${inTask.slice(2).join('/')}`;
   }
-  const store = relative(join(c.layout.storeRoot, c.context.account), host);
+  const store = relative(join(c.layout.dataStoreRoot, c.context.account), host);
   if (!store.startsWith('..') && (await lstat(host)).isFile()) return c.calls.dataHash(c.context.account, `/${store.split(sep).join('/')}`);
   return contentHash(host);
 }

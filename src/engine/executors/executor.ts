@@ -21,7 +21,11 @@ export interface Mount {
   readOnly: boolean;
 }
 
-export interface JobSpec {
+/**
+ * What an executor runs: one job's command with host paths filled in (job-runner.ts makes it from the domain's
+ * JobSpec, the persisted plan of a job, once the working directory and mounts are known).
+ */
+export interface RunSpec {
   jobId: string;
   /** Host directory bound read-write at /var/data; the command's working directory. Created if missing. */
   workDir: string;
@@ -120,13 +124,13 @@ export interface Executor {
   readonly name: string;
   readonly capabilities: ExecutorCapabilities;
   /** Run to the end. Aborting `signal` kills the job's whole process tree and resolves with outcome 'killed'. */
-  run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult>;
+  run(spec: RunSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult>;
   /**
    * Wait for a job this executor started earlier, possibly from another worker process, by the handle reported
    * through onStarted; as `run` from there on. Executors whose jobs die with their worker (local processes)
    * leave it out, and such jobs run again instead.
    */
-  adopt?(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult>;
+  adopt?(externalId: string, spec: RunSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult>;
   /**
    * The digest of the image a job of `image` would run in now (pulling it as the pull policy says), for the job's
    * call-cache key; null when this executor runs jobs in no image. Executors that never do leave it out.

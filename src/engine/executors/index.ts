@@ -59,7 +59,7 @@ export {
   type ExecutorCapabilities,
   type JobOutcome,
   type JobResult,
-  type JobSpec,
+  type RunSpec,
   type MemoryEnforcement,
   type Mount,
   type RunHooks,

@@ -3,7 +3,7 @@
  * executors, the containers and Slurm), so that a job reads the same whichever executor ran it.
  */
 import { constants as osConstants } from 'node:os';
-import type { JobOutcome, JobSpec } from './executor.js';
+import type { JobOutcome, RunSpec } from './executor.js';
 
 /** Why the executor ended the job itself, if it did. */
 export type StopCause = 'abort' | 'timeout';
@@ -25,7 +25,7 @@ export interface Ending {
  * the memory limit's enforcer killed something of it. bwrap's init, /bin/sh and a container's script report a
  * command killed by signal N as exit code 128+N: that reads as the signal.
  */
-export function exitEnding(spec: Pick<JobSpec, 'memMb'>, code: number | null, signal: string | null, outOfMemory: boolean): Ending {
+export function exitEnding(spec: Pick<RunSpec, 'memMb'>, code: number | null, signal: string | null, outOfMemory: boolean): Ending {
   if (code === 0) return { exitCode: code, signal, outcome: 'succeeded', reason: 'exit code 0' };
   let reason: string;
   if (signal) reason = `killed by ${signal}`;
@@ -41,7 +41,7 @@ export function exitEnding(spec: Pick<JobSpec, 'memMb'>, code: number | null, si
  * A command the executor may have stopped: `code` is the exit code seen (a container's script's: the command's
  * own, or 128+N for a command killed by signal N; 137 for the script itself SIGKILLed).
  */
-export function endingOf(spec: Pick<JobSpec, 'timeoutSeconds' | 'memMb'>, code: number, outOfMemory: boolean, cause: StopCause | undefined): Ending {
+export function endingOf(spec: Pick<RunSpec, 'timeoutSeconds' | 'memMb'>, code: number, outOfMemory: boolean, cause: StopCause | undefined): Ending {
   if (cause === 'abort') return { exitCode: code, signal: null, outcome: 'killed', reason: 'stopped' };
   if (cause === 'timeout') return { exitCode: code, signal: null, outcome: 'timed_out', reason: `timed out after ${spec.timeoutSeconds} s` };
   return exitEnding(spec, code, null, outOfMemory);

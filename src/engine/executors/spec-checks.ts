@@ -4,7 +4,7 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type JobSpec } from './executor.js';
+import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type RunSpec } from './executor.js';
 
 /** Checks that `p` is an absolute, normalised path strictly under /var/data; returns its part after "/var/data/". */
 export function sandboxRelative(p: string, what: string): string {
@@ -36,7 +36,7 @@ export function mountRelative(p: string): string | undefined {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Validates what every executor needs from a spec (throws Error naming the problem). */
-export function validateSpec(spec: JobSpec): void {
+export function validateSpec(spec: RunSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
   for (const root of spec.roots ?? []) checkRoot(root, spec.workDir);
@@ -71,7 +71,7 @@ export function checkRoot(root: { hostPath: string; sandboxPath: string }, workD
 }
 
 /** Check a job spec and make its working directory (unless it exists); returns the directory's real path. */
-export async function prepareWorkDir(spec: JobSpec): Promise<string> {
+export async function prepareWorkDir(spec: RunSpec): Promise<string> {
   validateSpec(spec);
   if (!existsSync(spec.workDir)) await mkdir(spec.workDir, { recursive: true });
   return realpathSync(spec.workDir);

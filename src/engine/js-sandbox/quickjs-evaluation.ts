@@ -32,7 +32,7 @@ export function prepareRuntime(module: QuickJSWASMModule, limits: SandboxLimits)
 export interface EvaluationResult {
   outcome: Outcome;
   damaged: boolean;
-  dispose(): void;
+  readonly dispose: () => void;
 }
 
 /** Runs the job in the prepared runtime, which is used up: call `dispose` on the result. */

@@ -24,10 +24,11 @@ const INITIAL_PAGES = 256;
 export interface LoadedQuickJs {
   module: QuickJSWASMModule;
   /** Whether the memory refused to grow since the last `watchMemory()`. */
-  memoryRefused(): boolean;
-  watchMemory(): void;
+  // Plain functions (closures over the module's memory), not methods: callers may pass them on unbound.
+  memoryRefused: () => boolean;
+  watchMemory: () => void;
   /** How much the memory grew past its initial size: it never shrinks, so a worker that grew much is replaced. */
-  grownBytes(): number;
+  grownBytes: () => number;
 }
 
 export async function loadQuickJs(limits: SandboxLimits): Promise<LoadedQuickJs> {

@@ -3,7 +3,7 @@
  * else (auth.ts), and the request carries who signed it and, on the routes of a project, where it points. Routes read
  * `request.caller` and `request.scope`; nothing is passed around or imported from the app for it.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Caller } from '../../domain/access.js';
 import { invalid } from '../../domain/errors.js';
@@ -64,7 +64,8 @@ function checkSigned(request: FastifyRequest): Error | undefined {
   return undefined;
 }
 
-const authentication: FastifyPluginAsync<AuthenticationOptions> = async (app, options) => {
+// Nothing to wait for while registering: a callback plugin, done once the decorators and the hook are in place.
+const authentication: FastifyPluginCallback<AuthenticationOptions> = (app, options, registered) => {
   const { publicUrl, tokens, ...verifyOptions } = options;
 
   app.decorateRequest(SIGNED_BY, null);
@@ -117,6 +118,7 @@ const authentication: FastifyPluginAsync<AuthenticationOptions> = async (app, op
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [route.config?.auth === 'ga4gh' ? authenticateGa4gh : authenticate, ...existing];
   });
+  registered();
 };
 
 export const authenticationPlugin = fastifyPlugin(authentication, { name: 'gdflow-authentication', fastify: '5.x' });

@@ -18,7 +18,8 @@ type DataParams = { account: string; '*': string };
 
 export async function registerDataRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
   const data = context.services.data;
-  await app.register(async (scoped) => {
+  // A scope of its own for the content-type parsers; registering it waits for nothing, so a callback plugin.
+  await app.register((scoped, _options, registered) => {
     // Uploads stream to disk: the body reaches the handler unread, whatever its type and size.
     scoped.removeAllContentTypeParsers();
     scoped.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -48,5 +49,6 @@ export async function registerDataRoutes(app: FastifyInstance, context: RouteCon
       await data.delete(request.caller, request.params.account, `/${request.params['*']}`);
       return reply.code(200).send();
     });
+    registered();
   });
 }

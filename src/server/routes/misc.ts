@@ -6,12 +6,12 @@ import { routeOptions, type RouteTypes } from '../route-options.js';
 
 /** Routes the `gwc` CLI calls beyond INTERFACE.md (docs/wire.md §2), and a health check. */
 export function registerMiscRoutes(app: FastifyInstance, context: RouteContext): void {
-  app.get(ROUTES.Credentials.url, routeOptions(ROUTES.Credentials), async (request) => {
+  app.get(ROUTES.Credentials.url, routeOptions(ROUTES.Credentials), (request) => {
     const caller = request.caller;
     return { account_name: caller.accountName, user_name: caller.userName };
   });
 
-  app.get<RouteTypes<typeof ROUTES.AuthorizedPolicies>>(ROUTES.AuthorizedPolicies.url, routeOptions(ROUTES.AuthorizedPolicies), async (request) => {
+  app.get<RouteTypes<typeof ROUTES.AuthorizedPolicies>>(ROUTES.AuthorizedPolicies.url, routeOptions(ROUTES.AuthorizedPolicies), (request) => {
     const caller = request.caller;
     if (request.params.account !== caller.accountName) {
       throw forbidden(`account '${caller.accountName}' may not read the policies of account '${request.params.account}'`);
@@ -20,5 +20,5 @@ export function registerMiscRoutes(app: FastifyInstance, context: RouteContext):
     return [];
   });
 
-  app.get(ROUTES.Health.url, routeOptions(ROUTES.Health), async () => ({ status: 'ok', ...context.health() }));
+  app.get(ROUTES.Health.url, routeOptions(ROUTES.Health), () => ({ status: 'ok', ...context.health() }));
 }

@@ -3,7 +3,6 @@ import { ROUTES } from '../../contract/routes.js';
 import { DEFAULT_PROJECT, type Caller } from '../../domain/access.js';
 import type { Services } from '../../domain/services.js';
 import type { TesScope } from '../../domain/tes/service.js';
-import type { TesView } from '../../domain/tes/views.js';
 import { packageVersion } from '../../package-root.js';
 import { httpError } from '../errors.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
@@ -21,7 +20,7 @@ export function registerTesRoutes(app: FastifyInstance, context: RouteContext): 
     return { caller, project: caller.project ?? DEFAULT_PROJECT };
   };
 
-  app.get(ROUTES.Tes.serviceInfo.url, routeOptions(ROUTES.Tes.serviceInfo), async (request) => serviceInfo(context.baseUrl(request), context.services));
+  app.get(ROUTES.Tes.serviceInfo.url, routeOptions(ROUTES.Tes.serviceInfo), (request) => serviceInfo(context.baseUrl(request), context.services));
 
   app.post<RouteTypes<typeof ROUTES.Tes.create>>(ROUTES.Tes.create.url, routeOptions(ROUTES.Tes.create), async (request) =>
     tes.create(scope(request), request.body),
@@ -30,7 +29,7 @@ export function registerTesRoutes(app: FastifyInstance, context: RouteContext): 
   app.get<RouteTypes<typeof ROUTES.Tes.list>>(ROUTES.Tes.list.url, routeOptions(ROUTES.Tes.list), async (request) => tes.list(scope(request), request.query));
 
   app.get<RouteTypes<typeof ROUTES.Tes.get>>(ROUTES.Tes.get.url, routeOptions(ROUTES.Tes.get), async (request) =>
-    tes.get(scope(request), request.params.id, (request.query.view ?? 'MINIMAL') as TesView),
+    tes.get(scope(request), request.params.id, request.query.view ?? 'MINIMAL'),
   );
 
   app.post<RouteTypes<typeof ROUTES.Tes.cancel>>(ROUTES.Tes.cancel.url, routeOptions(ROUTES.Tes.cancel), async (request) =>

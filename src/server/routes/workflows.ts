@@ -70,6 +70,6 @@ export function registerWorkflowRoutes(app: FastifyInstance, context: RouteConte
 
   // gwc 0.4.4 also looks for WDL workflows (docs/wire.md §7); gdflow has none, so these answer an
   // empty JSON list, never an object or a 5xx (to a signed request: the signature is checked first, as on every route).
-  app.get<RouteTypes<typeof ROUTES.WdlListWorkflow>>(ROUTES.WdlListWorkflow.url, routeOptions(ROUTES.WdlListWorkflow), async () => []);
-  app.get<RouteTypes<typeof ROUTES.WdlGetWorkflow>>(ROUTES.WdlGetWorkflow.url, routeOptions(ROUTES.WdlGetWorkflow), async () => []);
+  app.get<RouteTypes<typeof ROUTES.WdlListWorkflow>>(ROUTES.WdlListWorkflow.url, routeOptions(ROUTES.WdlListWorkflow), () => []);
+  app.get<RouteTypes<typeof ROUTES.WdlGetWorkflow>>(ROUTES.WdlGetWorkflow.url, routeOptions(ROUTES.WdlGetWorkflow), () => []);
 }

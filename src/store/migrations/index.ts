@@ -33,5 +33,5 @@ export const MIGRATIONS: Record<string, Migration> = {
 };
 
 export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => MIGRATIONS,
+  getMigrations: () => Promise.resolve(MIGRATIONS),
 };

@@ -292,7 +292,7 @@ describe('CWL documents: versions', () => {
     });
     assertIssue(v11, /field 'pickValue' of output 'o' is not part of CWL v1.1 \(it was added in v1.2\)/);
     const ok = await loadProcess({ 't.cwl': tool('inputs: []\noutputs: []\nrequirements:\n  ResourceRequirement: {coresMin: 0.5}\n') });
-    assert.equal(ok.requirements[0]!.class === 'ResourceRequirement' && ok.requirements[0]!.coresMin, 0.5);
+    assert.equal(ok.requirements[0]!.class === 'ResourceRequirement' && ok.requirements[0].coresMin, 0.5);
   });
 
   it('upgrades v1.0 as cwltool does: default hints, plain secondaryFiles patterns, cwltool extension classes', async () => {

@@ -396,7 +396,7 @@ describe('CWL export: a workflow document', () => {
   it('carries the renderer once, which the steps inherit', async () => {
     const document = await exported({ nodelist: workflow.nodelist });
     assert.equal(document.requirements.InlineJavascriptRequirement.expressionLib.length, 1);
-    for (const step of Object.values(document.steps) as Json[]) assert.ok(!('InlineJavascriptRequirement' in step.run.requirements));
+    for (const step of Object.values<Json>(document.steps)) assert.ok(!('InlineJavascriptRequirement' in step.run.requirements));
     assert.ok(!('MultipleInputFeatureRequirement' in document.requirements));
   });
 

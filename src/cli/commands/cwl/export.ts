@@ -11,8 +11,6 @@ import { ownerClient, withOwner } from '../../owner.js';
 
 /** `gdflow cwl export tool|workflow NAME[:VERSION]`: a version as a CWL v1.2 document (docs/cwl.md, "Export"). */
 
-type Kind = 'tool' | 'workflow';
-
 /** `bwa_mem` or `bwa_mem:3`. */
 function nameAndVersion(value: string): { name: string; version: number | undefined } {
   const colon = value.lastIndexOf(':');
@@ -52,7 +50,7 @@ export function registerCwlExport(cwl: Command): void {
     const { name, version } = nameAndVersion(given);
     const source = await ownerClient(clientFor(flags), flags.owner);
     const document =
-      (kind as Kind) === 'tool'
+      kind === 'tool'
         ? await source.exportToolCwl(name, version).catch(missingTool(source, name))
         : await source.exportWorkflowCwl(name, version).catch(missingWorkflow(source, name));
     const text = documentText(document, flags.json === true);

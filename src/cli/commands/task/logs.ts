@@ -3,7 +3,7 @@ import { clientCommand, clientFor, contextArgs, type ClientFlags } from '../../c
 import { secondsOption } from '../../documents.js';
 import { usageError } from '../../exit.js';
 import { note, printJson } from '../../output.js';
-import { followLogs, type LogStream } from './follow-logs.js';
+import { followLogs } from './follow-logs.js';
 import { jobsOf, resolveJob } from './shared.js';
 
 interface Flags extends ClientFlags {
@@ -24,7 +24,7 @@ export function registerTaskLogs(task: Command): void {
       if (flags.stream !== undefined && flags.stream !== 'stdout' && flags.stream !== 'stderr')
         throw usageError(`--stream must be stdout or stderr, not '${flags.stream}'`);
       if (flags.follow && flags.json) throw usageError('--follow prints the logs as they come; it does not go with --json');
-      const stream = flags.stream as LogStream | undefined;
+      const stream = flags.stream;
       const intervalMs = secondsOption(flags.interval, '--interval') * 1000;
       const client = clientFor(flags);
       const jobs = ref ? [await resolveJob(client, taskId, ref)] : await jobsOf(client, taskId);

@@ -90,7 +90,7 @@ class DirectiveExpander {
       return null;
     }
     const expanded = await this.expand(parsed, target, [...chain, target]);
-    for (const root of Array.isArray(expanded) ? expanded : [expanded]) {
+    for (const root of Array.isArray(expanded) ? (expanded as unknown[]) : [expanded]) {
       if (typeof root === 'object' && root !== null) importBases.set(root, target);
     }
     return expanded;

@@ -18,7 +18,7 @@ export function resolveFileLiteral(node: Json, base: string, namespaces: Readonl
     if (key === 'location' && typeof value === 'string') out.location = resolveReference(value, base);
     else if (key === 'format' && typeof value === 'string') out.format = holdsExpression(value) ? value : resolveReference(value, base, namespaces);
     else if ((key === 'secondaryFiles' || key === 'listing') && Array.isArray(value)) {
-      const list = value.map((item) => (isFileObject(item) ? resolveFileLiteral(item, base, namespaces) : item));
+      const list = (value as unknown[]).map((item) => (isFileObject(item) ? resolveFileLiteral(item, base, namespaces) : item));
       copyPositions(value, list);
       out[key] = list;
     } else out[key] = value;

@@ -101,7 +101,7 @@ class DocumentNames {
     if (fragment === undefined || fragment === '') return `#${prefix === '' ? this.rootName : prefix}`;
     if (prefix !== '') return `#${prefix}/${fragment}`;
     const renamed = this.renamed !== undefined && (fragment === this.renamed || fragment.startsWith(`${this.renamed}/`));
-    return renamed ? `#main${fragment.slice(this.renamed!.length)}` : `#${fragment}`;
+    return renamed ? `#main${fragment.slice(this.renamed.length)}` : `#${fragment}`;
   }
 }
 

@@ -86,5 +86,7 @@ function scalarValue(value: unknown): unknown {
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'bigint') return Number(value);
   if (value instanceof Date) return value.toISOString();
-  return String(value);
+  // !!binary: the base64 text it was written as; any other tag's value as JSON, never "[object Object]".
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  return JSON.stringify(value) ?? typeof value;
 }

@@ -20,7 +20,7 @@ const table = new WeakMap<object, NodePositions>();
 /** Records where `node` starts. */
 export function setPosition(node: object, at: SourcePosition): void {
   const known = table.get(node);
-  table.set(node, { at, children: known?.children ?? new Map() });
+  table.set(node, { at, children: known?.children ?? new Map<string | number, SourcePosition>() });
 }
 
 /** Records where the key (object) or item (array) `child` of `node` is written. */

@@ -57,7 +57,7 @@ function positioned<T extends object>(node: T, at: SourcePosition | undefined): 
 export function mapStrings(value: unknown, f: (s: string) => string): unknown {
   if (typeof value === 'string') return f(value);
   if (!Array.isArray(value)) return value;
-  const out = value.map((item) => (typeof item === 'string' ? f(item) : item));
+  const out = (value as unknown[]).map((item) => (typeof item === 'string' ? f(item) : item));
   copyPositions(value, out);
   return out;
 }
@@ -68,5 +68,6 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${value}`;
+  return typeof value;
 }

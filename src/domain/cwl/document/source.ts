@@ -17,7 +17,7 @@ export class InMemoryDocumentSource implements DocumentSource {
   private readonly files: Map<string, string>;
 
   constructor(files: Iterable<readonly [string, string]> | Readonly<Record<string, string>>) {
-    const entries = Symbol.iterator in files ? [...(files as Iterable<readonly [string, string]>)] : Object.entries(files);
+    const entries = Symbol.iterator in files ? [...files] : Object.entries(files);
     this.files = new Map(entries);
   }
 

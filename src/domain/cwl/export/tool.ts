@@ -109,7 +109,7 @@ function outputsOf(source: ToolSource, ids: ToolIds, layout: EmbeddedLayout): Js
 
 function inputsOf(source: ToolSource, ids: ToolIds): JsonObject {
   const { definition } = source;
-  const names = Object.values(definition.outputs).map((port) => {
+  const names = Object.values(definition.outputs).map((port): [string, JsonObject] => {
     const several = port.maxitems > 1;
     const doc = several
       ? `The names of the files of output ${ids.outputs[port.name]} (gdflow takes them from the data names a task stores them under).`

@@ -48,13 +48,13 @@ function holdsList(source: { producer: GraphNode; port: string }, template: RunT
 }
 
 /** The store node that names an output's files: the first (in the graph's order) of those it feeds. */
-function namingStore(graph: WorkflowGraph, node: GraphNode, port: string): GraphNode | undefined {
+function namingSaveStep(graph: WorkflowGraph, node: GraphNode, port: string): GraphNode | undefined {
   const fed = new Set((node.outputs[port] ?? []).flatMap((enid) => graph.links.get(enid)!.to.map((to) => to.node)));
   return graph.nodes.find((candidate) => candidate.kind === 'store' && fed.has(candidate.id));
 }
 
 /** The file names a store node's items get by default: the run template's data names, else gdflow's generated ones. */
-function storeNames(node: GraphNode, template: RunTemplate): string[] {
+function savedNames(node: GraphNode, template: RunTemplate): string[] {
   const entry = template.Outputs[node.id]!;
   const count = Math.max(entry.data.length, 1);
   const format = entry.formats[0] ?? 'data';
@@ -84,7 +84,7 @@ class WorkflowExport {
     for (const node of graph.nodes) if (node.kind === 'tool') this.ids.set(node.id, toolIds(node.tool!.definition));
     for (const node of graph.nodes) {
       if (node.kind === 'load') this.loadInput(node);
-      else if (node.kind === 'store') this.storeOutput(node);
+      else if (node.kind === 'store') this.saveStepOutput(node);
       else this.step(node);
     }
   }
@@ -102,7 +102,7 @@ class WorkflowExport {
     };
   }
 
-  private storeOutput(node: GraphNode): void {
+  private saveStepOutput(node: GraphNode): void {
     const from = linkSource(this.source.graph, node.inputs.data![0]!, this.ids);
     const description = node.parameters.description?.value;
     this.outputs[node.id] = {
@@ -111,9 +111,9 @@ class WorkflowExport {
       ...(node.alias !== '' ? { label: node.alias } : {}),
       ...(!blank(description) ? { doc: String(description) } : {}),
     };
-    if (from.producer.kind !== 'tool' || namingStore(this.source.graph, from.producer, from.port) !== node) return;
+    if (from.producer.kind !== 'tool' || namingSaveStep(this.source.graph, from.producer, from.port) !== node) return;
     const several = from.producer.tool!.definition.outputs[from.port]!.maxitems > 1;
-    const names = storeNames(node, this.source.template);
+    const names = savedNames(node, this.source.template);
     this.inputs[namesInput(node, several)] = {
       type: several ? 'string[]' : 'string',
       default: several ? names : names[0],
@@ -155,8 +155,8 @@ class WorkflowExport {
       }
     }
     for (const port of Object.keys(tool.definition.outputs)) {
-      const store = namingStore(this.source.graph, node, port);
-      if (store) stepInputs[ids.outputNames[port]!] = namesInput(store, tool.definition.outputs[port]!.maxitems > 1);
+      const saveStep = namingSaveStep(this.source.graph, node, port);
+      if (saveStep) stepInputs[ids.outputNames[port]!] = namesInput(saveStep, tool.definition.outputs[port]!.maxitems > 1);
     }
     this.steps[node.id] = {
       ...(node.alias !== '' ? { label: node.alias } : {}),

@@ -49,8 +49,8 @@ export function cwlGraphView(workflow: StoredWorkflow) {
     return {
       node_id: id,
       kind,
-      name: String(node.name ?? id),
-      alias: String(node.alias ?? id),
+      name: typeof node.name === 'string' ? node.name : id,
+      alias: typeof node.alias === 'string' ? node.alias : id,
       app_id: appId,
       inputs: Object.keys(isObject(node.inputs) ? node.inputs : {}),
       outputs: Object.keys(isObject(node.outputs) ? node.outputs : {}),

@@ -57,7 +57,7 @@ export class CwlImportService {
     const fragment = processFragment(body.process);
     const given = body.name === undefined || body.name === '' ? undefined : checkName('tool_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
-    const document = body.document as JsonObject;
+    const document = body.document;
     const source = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(document) });
     const main = await load(`${CWL_DOCUMENT_URI}${fragment}`, source);
     const found = unsupportedFeature(main);

@@ -104,7 +104,7 @@ export class RecordReader {
     const value = this.get(key);
     if (value === undefined) return undefined;
     if (typeof value === 'string') return [value];
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
     return this.wrong(key, 'a string or a list of strings');
   }
 

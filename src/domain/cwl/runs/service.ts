@@ -123,7 +123,7 @@ export class CwlRunService {
         status: 'queued',
         reason: 'ready',
         command: '',
-        spec: root as unknown as JsonObject,
+        spec: root,
         attempt: 0,
         cpu: 0,
         memMb: 0,

@@ -10,7 +10,7 @@ import { OutputPaths } from './output-paths.js';
 import { checkOutputs } from './output-types.js';
 import { effectiveRequirements, findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 import type { CwlRuntime, StagedItem } from './tool-run.js';
-import { asList, isFileObject, parentOf, secondaryName } from './values.js';
+import { asList, basenameOf, isFileObject, parentOf, secondaryName } from './values.js';
 
 export interface CollectOptions {
   /** The requirements and hints in force (as given to prepareToolRun). */
@@ -133,9 +133,7 @@ async function outputSecondaryFiles(result: Json, specs: readonly SecondaryFileS
       if (typeof required !== 'boolean' && required !== null) {
         throw new ToolRunError(`${where}: secondaryFiles 'required' must give true or false, but ${JSON.stringify(spec.required)} gave ${brief(required)}`);
       }
-      const names = containsExpression(spec.pattern)
-        ? await expressions.evaluate(spec.pattern, primary)
-        : secondaryName(String(primary.basename), spec.pattern);
+      const names = containsExpression(spec.pattern) ? await expressions.evaluate(spec.pattern, primary) : secondaryName(basenameOf(primary), spec.pattern);
       for (const name of asList(names)) {
         if (!name) continue;
         if (isFileObject(name)) {

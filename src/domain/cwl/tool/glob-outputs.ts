@@ -6,7 +6,7 @@ import { LOAD_CONTENTS_LIMIT } from '../contents.js';
 import { contentsText } from './input-files.js';
 import { normalizeName } from './initial-workdir.js';
 import type { OutputPaths, OutputRef } from './output-paths.js';
-import { type FileObject } from './values.js';
+import { basenameOf, type FileObject } from './values.js';
 
 /**
  * The Files and Directories an outputBinding's glob finds (what outputEval sees as `self`): every pattern
@@ -91,5 +91,5 @@ export async function listDirectory(paths: OutputPaths, ref: OutputRef, path: st
     else if (deep) object.listing = await listDirectory(paths, child, `${path}/${entry.basename}`, true);
     listing.push(object);
   }
-  return listing.sort((a, b) => byEncodedPath(String((a as FileObject).basename), String((b as FileObject).basename)));
+  return listing.sort((a, b) => byEncodedPath(basenameOf(a as FileObject), basenameOf(b as FileObject)));
 }

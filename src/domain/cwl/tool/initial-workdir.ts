@@ -3,7 +3,7 @@ import type { CwlVersion, InitialWorkDirEntry, InitialWorkDirRequirement } from 
 import { ToolRunError } from './errors.js';
 import { brief, type ToolExpressions } from './expressions.js';
 import type { Staging } from './staging.js';
-import { isFileObject, lastSegment, type FileObject } from './values.js';
+import { basenameOf, isFileObject, lastSegment, type FileObject } from './values.js';
 
 export interface WorkDirContext {
   readonly expressions: ToolExpressions;
@@ -31,9 +31,12 @@ interface Entry {
  * DockerRequirement requires.
  */
 export async function stageInitialWorkDir(requirement: InitialWorkDirRequirement, context: WorkDirContext): Promise<void> {
-  const entries = Array.isArray(requirement.listing)
-    ? (await Promise.all(requirement.listing.map((entry) => listingEntry(entry, context)))).flat()
-    : await wholeListing((requirement.listing as { expression: string }).expression, context);
+  // `in` rather than Array.isArray, which narrows a readonly list to any[].
+  const { listing } = requirement;
+  const entries =
+    'expression' in listing
+      ? await wholeListing(listing.expression, context)
+      : (await Promise.all(listing.map((entry) => listingEntry(entry, context)))).flat();
   for (const [index, entry] of entries.entries()) {
     const name = normalizeName(entry.name);
     if (name === '..' || name.startsWith('../')) {
@@ -119,7 +122,7 @@ function textEntry(contents: string, name: string | undefined, writable: boolean
 }
 
 function objectEntry(object: FileObject, name: string | undefined, writable: boolean): Entry {
-  const basename = name ?? (typeof object.basename === 'string' ? object.basename : lastSegment(String(object.location ?? object.path ?? '')));
+  const basename = name ?? basenameOf(object);
   if (basename === '') throw new ToolRunError(`InitialWorkDirRequirement: a ${object.class} entry has no name: ${brief(object)}`);
   if (object.location === undefined && object.contents === undefined && object.class === 'File') {
     throw new ToolRunError(`InitialWorkDirRequirement: a File entry needs a location or contents: ${brief(object)}`);

@@ -9,7 +9,18 @@ import { ToolRunError } from './errors.js';
 import { brief, type ToolExpressions } from './expressions.js';
 import type { FileAccess } from './file-access.js';
 import { findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
-import { asList, fileObjects, isFileObject, lastSegment, secondaryName, visitTypedFiles, type FileObject, type FileSettings } from './values.js';
+import {
+  asList,
+  basenameOf,
+  fileObjects,
+  isFileObject,
+  lastSegment,
+  secondaryName,
+  textField,
+  visitTypedFiles,
+  type FileObject,
+  type FileSettings,
+} from './values.js';
 
 /** The context of a run's inputs, from the requirements in force and the run's options. */
 export function inputFileContext(
@@ -78,7 +89,7 @@ async function completeFile(file: FileObject, settings: FileSettings, path: stri
     if (settings.loadContents && file.contents === undefined) file.contents = await readContents(file, path, context);
   }
   // What a job object lists itself (secondary files, a literal Directory's entries) must exist too, and has a size.
-  for (const inner of fileObjects(file, true)) if (inner !== file) await checkExists(inner, `${path}: ${String(inner.basename)}`, context.files);
+  for (const inner of fileObjects(file, true)) if (inner !== file) await checkExists(inner, `${path}: ${basenameOf(inner)}`, context.files);
 }
 
 async function checkExists(file: FileObject, path: string, files: FileAccess): Promise<void> {
@@ -137,16 +148,14 @@ async function secondaryFiles(file: FileObject, settings: FileSettings, path: st
     if (typeof required !== 'boolean' && required !== null) {
       throw new ToolRunError(`${path}: secondaryFiles 'required' must give true or false, but ${JSON.stringify(spec.required)} gave ${brief(required)}`);
     }
-    const names = containsExpression(spec.pattern)
-      ? await context.expressions.evaluate(spec.pattern, file)
-      : secondaryName(String(file.basename), spec.pattern);
+    const names = containsExpression(spec.pattern) ? await context.expressions.evaluate(spec.pattern, file) : secondaryName(basenameOf(file), spec.pattern);
     for (const name of asList(names)) {
       if (name === '' || name === false) continue;
       const found = await secondaryFile(file, name, path, spec.pattern, context);
       if (present.some((s) => isFileObject(s) && s.basename === found.basename)) continue;
       if (found.object !== undefined) present.push(found.object);
       else if (required === true) {
-        const primary = String(file.location ?? file.basename);
+        const primary = textField(file, 'location') ?? basenameOf(file);
         throw new ToolRunError(`${path}: the required secondary file ${found.basename} (${spec.pattern}) of ${primary} is missing`);
       }
     }
@@ -161,7 +170,7 @@ async function secondaryFile(
   pattern: string,
   context: InputFileContext,
 ): Promise<{ basename: string; object?: FileObject }> {
-  if (isFileObject(name)) return { basename: String(name.basename ?? lastSegment(String(name.location ?? ''))), object: name };
+  if (isFileObject(name)) return { basename: basenameOf(name), object: name };
   if (typeof name !== 'string') {
     throw new ToolRunError(`${path}: secondaryFiles ${JSON.stringify(pattern)} must give names, Files or Directories, not ${brief(name)}`);
   }
@@ -188,6 +197,6 @@ async function checkExpressionFormats(input: InputParameter, value: Json, contex
   }
   const issues: CwlIssue[] = [];
   const place = { path: `inputs.${input.name}`, at: undefined };
-  checkFormats(value as never, formats, place, context.ontology ? { issues, ontology: context.ontology } : { issues });
+  checkFormats(value, formats, place, context.ontology ? { issues, ontology: context.ontology } : { issues });
   if (issues.length > 0) throw new ToolRunError(issues.map((i) => i.message).join('\n'));
 }

@@ -43,7 +43,7 @@ async function finishObject(object: FileObject, paths: OutputPaths, computeCheck
     delete object.listing;
     return;
   }
-  Object.assign(object, nameParts(object.basename as string));
+  Object.assign(object, nameParts(object.basename));
   object.size = stat.size;
   if (computeChecksum && typeof object.checksum !== 'string') object.checksum = `sha1$${await paths.sha1(ref)}`;
 }

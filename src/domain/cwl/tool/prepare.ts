@@ -50,7 +50,7 @@ export async function prepareToolRun(tool: CommandLineTool, inputs: CwlInputObje
   }
 
   const streams = await decideStreams(tool, expressions, outdir);
-  const settings = await decideRunSettings(effective, expressions);
+  const settings = await decideRunSettings(effective, expressions, { outdir, tmpdir: runtime.tmpdir });
   const shell = findRequirement(effective, 'ShellCommandRequirement') !== undefined;
   const commandLine = await buildCommandLine(tool, values, expressions, shell);
   return {

@@ -16,13 +16,17 @@ export interface RunSettings {
  * WorkReuse (booleans or expressions giving them), InplaceUpdateRequirement, and the environment: HOME and TMPDIR
  * as CWL requires (the outdir and the tmpdir), then EnvVarRequirement's variables (expressions giving strings).
  */
-export async function decideRunSettings(effective: EffectiveRequirements, expressions: ToolExpressions): Promise<RunSettings> {
+export async function decideRunSettings(
+  effective: EffectiveRequirements,
+  expressions: ToolExpressions,
+  places: { readonly outdir: string; readonly tmpdir: string },
+): Promise<RunSettings> {
   const limit = findRequirement(effective, 'ToolTimeLimit')?.requirement;
   const timeLimit = limit === undefined ? 0 : await expressions.integer('ToolTimeLimit.timelimit', limit.timelimit);
   if (timeLimit < 0) throw new ToolRunError(`ToolTimeLimit.timelimit must not be negative, but it is ${timeLimit}`);
   const network = findRequirement(effective, 'NetworkAccess')?.requirement;
   const reuse = findRequirement(effective, 'WorkReuse')?.requirement;
-  const env: Record<string, string> = { HOME: String(expressions.runtime.outdir), TMPDIR: String(expressions.runtime.tmpdir) };
+  const env: Record<string, string> = { HOME: places.outdir, TMPDIR: places.tmpdir };
   for (const { envName, envValue } of findRequirement(effective, 'EnvVarRequirement')?.requirement.envDef ?? []) {
     env[envName] = await expressions.string(`EnvVarRequirement envValue of ${envName}`, envValue);
   }

@@ -3,7 +3,7 @@ import { nameParts } from '../types/files.js';
 import { pathToReference } from '../uri.js';
 import { ToolRunError } from './errors.js';
 import type { StagedItem } from './tool-run.js';
-import { asList, fileObjects, isFileObject, lastSegment, parentOf, type FileObject } from './values.js';
+import { asList, basenameOf, fileObjects, isFileObject, lastSegment, parentOf, type FileObject } from './values.js';
 
 /**
  * Where every File and Directory of a run is in the sandbox. Inputs are staged read-only outside the outdir, each
@@ -65,7 +65,7 @@ export class Staging {
     if (known === undefined && (typeof name !== 'string' || name === '' || name === '.' || name === '..' || name.includes('/'))) {
       throw new ToolRunError(`a ${file.class} cannot be staged under the name ${JSON.stringify(name)}`);
     }
-    this.placeAt(file, known ?? `${directory}/${String(file.basename)}`, covered || known !== undefined, items, writable, known !== undefined);
+    this.placeAt(file, known ?? `${directory}/${basenameOf(file)}`, covered || known !== undefined, items, writable, known !== undefined);
   }
 
   private placeAt(file: FileObject, path: string, covered: boolean, items: StagedItem[], writable: boolean, known = false): void {
@@ -87,7 +87,7 @@ function stagedItem(file: FileObject, path: string, location: string | undefined
 /** Whether a listing entry is in its Directory where the Directory's location is (then staging the Directory brings it). */
 function isChildOf(directory: FileObject, entry: FileObject): boolean {
   if (typeof directory.location !== 'string' || typeof entry.location !== 'string' || directory.location.startsWith('_:')) return false;
-  return entry.location === `${directory.location.replace(/\/+$/, '')}/${pathToReference(String(entry.basename))}`;
+  return entry.location === `${directory.location.replace(/\/+$/, '')}/${pathToReference(basenameOf(entry))}`;
 }
 
 /** A File's or Directory's `path`, `dirname` and `basename` (with nameroot and nameext) for where it is staged. */

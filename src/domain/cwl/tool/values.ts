@@ -97,3 +97,13 @@ export function secondaryName(basename: string, pattern: string): string {
   const dot = basename.lastIndexOf('.');
   return dot < 0 ? basename + pattern.replace(/^\^+/, '') : secondaryName(basename.slice(0, dot), pattern.slice(1));
 }
+
+/** A string field of a File or Directory (basename, location, path, ...), or undefined when absent or not a string. */
+export function textField(file: FileObject, field: string): string | undefined {
+  const value = file[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A File's or Directory's name: its basename, else the last segment of its location or path (all a literal may give). */
+export const basenameOf = (file: FileObject): string =>
+  textField(file, 'basename') ?? lastSegment(textField(file, 'location') ?? textField(file, 'path') ?? '');

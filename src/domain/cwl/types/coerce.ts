@@ -147,4 +147,4 @@ const isRecordValue = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && classOf(value) !== 'File' && classOf(value) !== 'Directory';
 
 /** The list, when every item came through. */
-const all = (items: (CwlValue | undefined)[]): CwlValue | undefined => (items.every((i) => i !== undefined) ? (items as CwlValue[]) : undefined);
+const all = (items: (CwlValue | undefined)[]): CwlValue | undefined => (items.every((i) => i !== undefined) ? items : undefined);

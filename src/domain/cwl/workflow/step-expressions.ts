@@ -34,7 +34,7 @@ export async function evaluateStepExpression(
   const javascript = inline && options.evaluator ? { evaluator: options.evaluator, expressionLib: inline.requirement.expressionLib } : null;
   const context = { inputs: inputs as unknown as JsonMap, self: self as unknown as Json, runtime: { outdir: null, tmpdir: null } };
   try {
-    return (await evaluateExpression(expression, context, { javascript, legacyEscapes: usesLegacyEscapes(options.cwlVersion) })) as CwlValue;
+    return await evaluateExpression(expression, context, { javascript, legacyEscapes: usesLegacyEscapes(options.cwlVersion) });
   } catch (error) {
     if (error instanceof ExpressionError) throw new WorkflowRunError(`${where}: ${error.message}`, { cause: error });
     throw error;

@@ -1,5 +1,5 @@
 import type { Json, NewJob } from '../../../store/store.js';
-import type { JobSpecDocument } from '../job-spec.js';
+import type { JobSpec } from '../job-spec.js';
 import { DecisionBuilder, type Decision } from './decision.js';
 import type { KillReason } from './effects.js';
 import { queueReady } from './job-rules.js';
@@ -12,18 +12,18 @@ import type { JobState, TaskState } from './state.js';
  */
 
 /** A job an expansion adds, with its spec as the rules read it; it starts queued when it waits for nothing, else waiting. */
-export type AddedJob = Omit<NewJob, 'status' | 'reason' | 'spec'> & { readonly spec: JobSpecDocument };
+export type AddedJob = Omit<NewJob, 'status' | 'reason' | 'spec'> & { readonly spec: JobSpec };
 
 /** What the resolver decided of a queued deferred job. */
 export type Resolution =
   /** A run: the job stays queued, with its spec now saying what to run (and its CPU and memory), and starts as a tool job. */
-  | { kind: 'run'; spec: JobSpecDocument; command: string; cpu: number; memMb: number }
+  | { kind: 'run'; spec: JobSpec; command: string; cpu: number; memMb: number }
   /** Its outputs are known without running anything (an expression evaluated): it succeeds with them. */
   | { kind: 'value'; outputs: Json; reason: string }
   /** Nothing to do (a condition was false): it is skipped, with these outputs (nulls), and the jobs after it go on. */
   | { kind: 'skip'; outputs: Json; reason: string }
   /** It adds these jobs (none, for an empty scatter) and gathers their outputs once they have ended. */
-  | { kind: 'expand'; spec: JobSpecDocument; jobs: readonly AddedJob[] }
+  | { kind: 'expand'; spec: JobSpec; jobs: readonly AddedJob[] }
   /** It cannot be resolved (an expression failed, a value has the wrong type): it fails, for this reason. */
   | { kind: 'fail'; reason: string };
 
@@ -61,7 +61,7 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
     out.jobTo(job, 'cancelled', killed(event.killedFor));
   } else if (resolution.kind === 'run') {
     const { spec, command, cpu, memMb } = resolution;
-    out.patchJob(job, { spec: spec as unknown as Json, command, cpu, memMb, reason: 'resolved into a command; waiting for resources' });
+    out.patchJob(job, { spec: spec, command, cpu, memMb, reason: 'resolved into a command; waiting for resources' });
     out.effect({ kind: 'ready', jobId: job.job.id });
   } else if (resolution.kind === 'value') {
     start(out, job, event.startedAt, 'started');
@@ -74,7 +74,7 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
     for (const added of resolution.jobs) {
       const waits = added.spec.deps.length > 0;
       const start = waits ? { status: 'waiting' as const, reason: 'waiting for upstream jobs' } : { status: 'queued' as const, reason: 'ready' };
-      out.addJob({ ...added, spec: added.spec as unknown as Json, ...start });
+      out.addJob({ ...added, spec: added.spec, ...start });
     }
     const n = resolution.jobs.length;
     start(out, job, event.startedAt, n === 0 ? 'nothing to run' : `waiting for the ${n} job(s) it added`, resolution.spec);
@@ -86,7 +86,7 @@ export function jobResolved(state: TaskState, job: JobState, event: JobResolved)
 }
 
 /** A queued job starts running (a value being evaluated, an expansion gathering): its task runs from now on. */
-function start(out: DecisionBuilder, job: JobState, at: number, reason: string, spec?: JobSpecDocument): void {
+function start(out: DecisionBuilder, job: JobState, at: number, reason: string, spec?: JobSpec): void {
   if (out.taskStatus === 'queued') out.taskTo('running', 'first job started', { startedAt: at });
   const patch = { attempt: job.job.attempt + 1, startedAt: at, endedAt: null, ...(spec ? { spec: spec as unknown as Json } : {}) };
   out.jobTo(job, 'running', reason, patch);

@@ -1,7 +1,7 @@
 import type { Job, Json, Task } from '../../../store/store.js';
 import type { CacheParts } from '../../cache/key.js';
 import type { RetryPolicy } from '../../tools/retry-policy.js';
-import type { JobSpecDocument } from '../job-spec.js';
+import type { JobSpec } from '../job-spec.js';
 import type { StoredItem } from '../outputs.js';
 
 /**
@@ -13,7 +13,7 @@ import type { StoredItem } from '../outputs.js';
 /** A job as the rules see it: its row, its spec, and where it stands among the task's other jobs. */
 export interface JobState {
   readonly job: Readonly<Job>;
-  readonly spec: JobSpecDocument;
+  readonly spec: JobSpec;
   /** The jobs that list this one among their deps, and the deferred job whose expansion added it (job-spec.ts, upstreamOf). */
   readonly dependents: readonly JobState[];
   /**

@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from '../executor.js';
+import type { Executor, ExecutorCapabilities, JobResult, RunSpec, RunHooks } from '../executor.js';
 import { removePlaceholders } from '../mount-points.js';
 import { endingOf, type StopCause } from '../outcome.js';
 import { BwrapExecutor, type BwrapExecutorOptions } from '../process/index.js';
@@ -126,7 +126,7 @@ export class ContainerExecutor implements Executor {
     await this.host.close();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal, hooks: RunHooks = {}): Promise<JobResult> {
+  async run(spec: RunSpec, signal: AbortSignal, hooks: RunHooks = {}): Promise<JobResult> {
     if (!spec.image) return this.runOnHost(spec, signal, hooks);
     const startedAt = now();
     const workDir = await prepareWorkDir(spec);
@@ -147,7 +147,7 @@ export class ContainerExecutor implements Executor {
     }
 
     const name = containerName(spec.jobId);
-    let placeholders: string[] = [];
+    let placeholders: string[];
     let linkDir: string | undefined;
     const privateDir = () => (linkDir ??= mkdtempSync(join(tmpdir(), 'gdflow-container-')));
     let started;
@@ -184,7 +184,7 @@ export class ContainerExecutor implements Executor {
     return (await this.images.resolve(image, signal, pullNotes(image, onWaiting))).digest;
   }
 
-  async adopt(externalId: string, spec: JobSpec, signal: AbortSignal): Promise<JobResult> {
+  async adopt(externalId: string, spec: RunSpec, signal: AbortSignal): Promise<JobResult> {
     const t = now();
     const files = containerFilesOf(spec);
     const lost = (reason: string): JobResult => ({ outcome: 'lost', exitCode: null, signal: null, reason, startedAt: t, endedAt: now() });
@@ -209,7 +209,7 @@ export class ContainerExecutor implements Executor {
    * Slurm executor's batch script): see foreground.ts. What this executor adds is its runtime: the CLI, its flavour
    * (as check() found it), the pull policy, the stop grace period, the ulimits and the container's user.
    */
-  foreground(spec: JobSpec, workDir: string, dir: string): ForegroundContainer {
+  foreground(spec: RunSpec, workDir: string, dir: string): ForegroundContainer {
     return foregroundContainer(spec, workDir, dir, {
       ...this.runtimeSettings(),
       program: this.cli.program,
@@ -219,7 +219,7 @@ export class ContainerExecutor implements Executor {
   }
 
   /** A job whose tool names no image: on the host sandbox, as `--executor bwrap` runs it. */
-  private runOnHost(spec: JobSpec, signal: AbortSignal, hooks: RunHooks): Promise<JobResult> {
+  private runOnHost(spec: RunSpec, signal: AbortSignal, hooks: RunHooks): Promise<JobResult> {
     if (this.hostProblem) {
       const t = now();
       return Promise.resolve({
@@ -238,7 +238,7 @@ export class ContainerExecutor implements Executor {
    * Wait for the container to end (stopping it on abort or timeout) and to be gone, and turn its end into the
    * result. `startedAt` is when the job started (the timeout counts from it, also for an adopted container).
    */
-  private async follow(name: string, spec: JobSpec, signal: AbortSignal, startedAt: number, files: ContainerFiles, placeholders: string[]): Promise<JobResult> {
+  private async follow(name: string, spec: RunSpec, signal: AbortSignal, startedAt: number, files: ContainerFiles, placeholders: string[]): Promise<JobResult> {
     let cause: StopCause | undefined;
     let stopping: Promise<unknown> | undefined;
     const stop = (why: StopCause) => {
@@ -268,7 +268,7 @@ export class ContainerExecutor implements Executor {
 
   /** The result of a container that has ended and is gone; its files are removed. */
   private ended(
-    spec: JobSpec,
+    spec: RunSpec,
     startedAt: number,
     endedAt: number,
     status: ContainerStatus | undefined,
@@ -334,7 +334,7 @@ export class ContainerExecutor implements Executor {
           const [info] = JSON.parse(result.stdout) as Array<{ State?: Record<string, unknown>; Config?: { Labels?: Record<string, string> | null } }>;
           const state = info?.State ?? {};
           return {
-            status: String(state.Status ?? 'unknown').toLowerCase(),
+            status: typeof state.Status === 'string' ? state.Status.toLowerCase() : 'unknown',
             startedAt: parseTime(state.StartedAt),
             job: info?.Config?.Labels?.[JOB_LABEL],
           };
@@ -375,7 +375,7 @@ export class ContainerExecutor implements Executor {
     return this.cli.flavour === 'podman' || uid === 0 ? '0:0' : `${uid}:${gid}`;
   }
 
-  private notStarted(spec: JobSpec, startedAt: number, outcome: 'killed' | 'failed', reason: string, files: ContainerFiles): JobResult {
+  private notStarted(spec: RunSpec, startedAt: number, outcome: 'killed' | 'failed', reason: string, files: ContainerFiles): JobResult {
     rmSync(files.dir, { recursive: true, force: true });
     return { outcome, exitCode: null, signal: null, reason, startedAt, endedAt: now(), memoryEnforcement: spec.memMb > 0 ? 'container' : 'none' };
   }

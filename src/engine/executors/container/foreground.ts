@@ -10,7 +10,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobSpec } from '../executor.js';
+import type { RunSpec } from '../executor.js';
 import { removePlaceholders } from '../mount-points.js';
 import { endingOf, type Ending, type StopCause } from '../outcome.js';
 import type { CliFlavour } from './cli.js';
@@ -53,7 +53,7 @@ function linkDirOf(dir: string): string {
  * of a script; its links and environment file go into `dir`. Throws when the job names no valid image or has an
  * environment value a container cannot be given.
  */
-export function foregroundContainer(spec: JobSpec, workDir: string, dir: string, runtime: ForegroundRuntime): ForegroundContainer {
+export function foregroundContainer(spec: RunSpec, workDir: string, dir: string, runtime: ForegroundRuntime): ForegroundContainer {
   if (!spec.image) throw new Error('foreground: the job names no image');
   checkImageReference(spec.image);
   checkContainerEnv(spec);
@@ -87,7 +87,7 @@ export function foregroundContainer(spec: JobSpec, workDir: string, dir: string,
  * What a foreground container's `cleanup` removes, for a job whose script ran while no one held that function
  * (a worker that adopted the job after the one that submitted it died); the mount points are left.
  */
-export function removeForegroundFiles(spec: JobSpec, dir: string): void {
+export function removeForegroundFiles(spec: RunSpec, dir: string): void {
   rmSync(linkDirOf(dir), { recursive: true, force: true });
   rmSync(containerFilesOf(spec).dir, { recursive: true, force: true });
 }
@@ -97,7 +97,7 @@ export function removeForegroundFiles(spec: JobSpec, dir: string): void {
  * container's script wrote; `cause` says whether it was stopped. Undefined when the container's script never ran
  * and the run failed: the runtime's own failure (125: no such image, a bad option...), which it told on stderr.
  */
-export function foregroundEnding(spec: JobSpec, code: number, cause: StopCause | undefined): Ending | undefined {
+export function foregroundEnding(spec: RunSpec, code: number, cause: StopCause | undefined): Ending | undefined {
   const status = readStatus(containerFilesOf(spec).status);
   if (!status && code !== 0 && !cause) return undefined;
   return endingOf(spec, code, sawOutOfMemory(status, false), cause);

@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SANDBOX_DATA_DIR, type JobSpec } from '../executor.js';
+import { SANDBOX_DATA_DIR, type RunSpec } from '../executor.js';
 import { missingComponents } from '../mount-points.js';
 import { mountRelative } from '../spec-checks.js';
 import type { CliFlavour } from './cli.js';
@@ -56,7 +56,7 @@ export interface RunPlan {
   flavour: CliFlavour;
   name: string;
   imageId: string;
-  spec: JobSpec;
+  spec: RunSpec;
   /** The working directory, the three files at /.gdflow, then the spec's mounts. */
   workDir: string;
   /** The spec's roots (JobSpec.roots), bound read-write before the mounts. */
@@ -159,7 +159,7 @@ function bindSource(path: string, privateDir: () => string): string {
  * which the caller removes once the container has started (its mounts made, its environment read).
  */
 export function jobRunArgs(
-  spec: JobSpec,
+  spec: RunSpec,
   workDir: string,
   files: { stdout: string; stderr: string; status: string },
   privateDir: () => string,
@@ -197,7 +197,7 @@ export function jobRunArgs(
 }
 
 /** Refuses environment values a container cannot be given: the runtime reads them from a file of lines. */
-export function checkContainerEnv(spec: JobSpec): void {
+export function checkContainerEnv(spec: RunSpec): void {
   for (const value of Object.values(spec.env ?? {})) {
     if (/[\n\r]/.test(value)) throw new Error('env: a container cannot be given a value with a line break');
   }

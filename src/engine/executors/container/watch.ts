@@ -14,7 +14,7 @@
  */
 import { closeSync, constants as fsConstants, mkdirSync, openSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { JobSpec } from '../executor.js';
+import type { RunSpec } from '../executor.js';
 import { readStatus, type ContainerStatus } from './script.js';
 
 /** A job's files on the host that concern its container. */
@@ -36,7 +36,7 @@ export interface ContainerFiles {
 }
 
 /** The job's files: the logs, and beside the stdout log a directory for the container's own. */
-export function containerFilesOf(spec: JobSpec): ContainerFiles {
+export function containerFilesOf(spec: RunSpec): ContainerFiles {
   const dir = join(dirname(spec.stdoutLog), 'container');
   return {
     stdout: spec.stdoutLog,

@@ -31,7 +31,7 @@
 import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { access, readdir, readlink, realpath, stat } from 'node:fs/promises';
-import { SANDBOX_DATA_DIR, type ExecutorCapabilities, type JobSpec } from '../executor.js';
+import { SANDBOX_DATA_DIR, type ExecutorCapabilities, type RunSpec } from '../executor.js';
 import { findInPath } from '../find-in-path.js';
 import { missingComponents, removePlaceholders } from '../mount-points.js';
 import { mountRelative, prepareWorkDir } from '../spec-checks.js';
@@ -159,7 +159,7 @@ export class BwrapExecutor extends ProcessExecutor {
   }
 
   /** bwrap's command line and environment. */
-  async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
+  async launchPlan(spec: RunSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
 
     const roots = spec.roots ?? [];
@@ -235,7 +235,7 @@ export class BwrapExecutor extends ProcessExecutor {
       cwd: workDir,
       termSkipsRoot: true,
       signalGroup: true,
-      cleanup: async () => removePlaceholders(placeholders),
+      cleanup: () => Promise.resolve(removePlaceholders(placeholders)),
     };
   }
 }

@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
-import type { ExecutorCapabilities, JobSpec } from '../executor.js';
+import type { ExecutorCapabilities, RunSpec } from '../executor.js';
 import { prepareWorkDir, sandboxRelative } from '../spec-checks.js';
 import { shellArgv, type LaunchPlan } from './launch-plan.js';
 import type { ProcessExecutorOptions } from './options.js';
@@ -31,8 +31,8 @@ export interface HostExecutorOptions extends ProcessExecutorOptions {
   path?: string;
 }
 
-const DATA_PREFIX = /(?<![A-Za-z0-9_.\/-])\/var\/data(?![A-Za-z0-9_.-])/g;
-const SHELL_SAFE = /^[A-Za-z0-9_.\/+,:@%=-]+$/;
+const DATA_PREFIX = /(?<![A-Za-z0-9_./-])\/var\/data(?![A-Za-z0-9_.-])/g;
+const SHELL_SAFE = /^[A-Za-z0-9_./+,:@%=-]+$/;
 
 /** Replaces every path prefix `from` (a whole path component sequence) in `text` by `to`. */
 export function rewritePrefix(text: string, from: string, to: string): string {
@@ -57,7 +57,7 @@ export class HostExecutor extends ProcessExecutor {
   protected async checkOwnNeeds(): Promise<void> {}
 
   /** The links of the job's mounts made, its command line and environment. */
-  async launchPlan(spec: JobSpec): Promise<LaunchPlan> {
+  async launchPlan(spec: RunSpec): Promise<LaunchPlan> {
     const workDir = await prepareWorkDir(spec);
     if (!SHELL_SAFE.test(workDir)) {
       throw new Error(`host executor: workDir "${workDir}" contains characters that are special to the shell`);
@@ -78,7 +78,7 @@ export class HostExecutor extends ProcessExecutor {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const st = lstatSync(link);
         if (!st.isSymbolicLink() || readlinkSync(link) !== target) {
-          throw new Error(`host executor: ${mount.sandboxPath} already exists in the work directory`);
+          throw new Error(`host executor: ${mount.sandboxPath} already exists in the work directory`, { cause: err });
         }
       }
     }
@@ -107,7 +107,7 @@ export class HostExecutor extends ProcessExecutor {
       termSkipsRoot: false,
       signalGroup: true,
       envMarker: `GDFLOW_JOB_TOKEN=${marker}`,
-      cleanup: () => removeCreated(workDir, created),
+      cleanup: () => Promise.resolve(removeCreated(workDir, created)),
     };
   }
 }
@@ -126,7 +126,7 @@ function linkTarget(linkDir: string, hostPath: string): string {
 }
 
 /** Removes the mount symlinks (if still symlinks) and then the directories made for them (if empty), deepest first. */
-async function removeCreated(workDir: string, created: string[]): Promise<void> {
+function removeCreated(workDir: string, created: string[]): void {
   const links = new Set<string>();
   const dirs = new Set<string>();
   for (const path of created) {

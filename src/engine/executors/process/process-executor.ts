@@ -5,7 +5,7 @@
  */
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from '../executor.js';
+import type { Executor, ExecutorCapabilities, JobResult, RunSpec, RunHooks } from '../executor.js';
 import type { LaunchPlan } from './launch-plan.js';
 import { Launcher } from './launcher/launcher.js';
 import type { ProcessExecutorOptions } from './options.js';
@@ -26,7 +26,7 @@ export abstract class ProcessExecutor implements Executor {
    * How the job's first process is started: its command line, environment and working directory, with what the
    * executor prepared for it. Also what the Slurm executor runs on a compute node when it wraps jobs this way.
    */
-  abstract launchPlan(spec: JobSpec): Promise<LaunchPlan>;
+  abstract launchPlan(spec: RunSpec): Promise<LaunchPlan>;
 
   /** Checks what this executor needs besides /bin/sh, the memory limit asked for and the launcher. */
   protected abstract checkOwnNeeds(): Promise<void>;
@@ -44,7 +44,7 @@ export abstract class ProcessExecutor implements Executor {
     this.launcher.check();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
+  async run(spec: RunSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     return runProcess(spec, signal, this.options, await this.launchPlan(spec), this.launcher, hooks);
   }
 

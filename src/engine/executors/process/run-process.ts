@@ -17,7 +17,7 @@
  * 3. When the first process has exited, whatever is left of the job (host-mode background processes, for
  *    instance) is SIGKILLed and waited for before `run` resolves: a job ends when its command ends.
  */
-import type { JobResult, JobSpec, MemoryEnforcement, RunHooks } from '../executor.js';
+import type { JobResult, RunSpec, MemoryEnforcement, RunHooks } from '../executor.js';
 import { exitEnding } from '../outcome.js';
 import type { LaunchPlan } from './launch-plan.js';
 import { LaunchError, type Launcher, type LaunchedProcess, type ProcessExit } from './launcher/launcher.js';
@@ -49,7 +49,7 @@ interface Start {
 }
 
 export async function runProcess(
-  spec: JobSpec,
+  spec: RunSpec,
   abortSignal: AbortSignal,
   options: ProcessExecutorOptions,
   plan: LaunchPlan,
@@ -67,7 +67,7 @@ export async function runProcess(
 }
 
 /** The job's cgroup, when one can be had, and what enforces its memory limit; rejects when 'cgroup-v1' cannot be had. */
-async function openLimits(spec: JobSpec, options: ProcessExecutorOptions): Promise<Limits> {
+async function openLimits(spec: RunSpec, options: ProcessExecutorOptions): Promise<Limits> {
   const memoryMode = options.memoryLimit ?? 'auto';
   const memBytes = spec.memMb > 0 ? Math.round(spec.memMb * MiB) : 0;
   const wantCgMemory = memBytes > 0 && (memoryMode === 'auto' || memoryMode === 'cgroup-v1');
@@ -91,7 +91,7 @@ async function openLimits(spec: JobSpec, options: ProcessExecutorOptions): Promi
  * symlink) and starts the process detached: its own process group. A program that cannot be started is the job's
  * failure; anything else (a log file that cannot be opened, the launcher gone) rejects, after the cgroup is gone.
  */
-async function launchFirstProcess(spec: JobSpec, plan: LaunchPlan, launcher: Launcher, cg: CgroupV1Job | undefined): Promise<Start> {
+async function launchFirstProcess(spec: RunSpec, plan: LaunchPlan, launcher: Launcher, cg: CgroupV1Job | undefined): Promise<Start> {
   const [file, ...args] = plan.argv;
   if (!file) {
     await cg?.destroy();
@@ -116,7 +116,7 @@ async function launchFirstProcess(spec: JobSpec, plan: LaunchPlan, launcher: Lau
   }
 }
 
-function reportStarted(spec: JobSpec, hooks: RunHooks | undefined, pid: number): void {
+function reportStarted(spec: RunSpec, hooks: RunHooks | undefined, pid: number): void {
   try {
     hooks?.onStarted?.({ pid });
   } catch (error) {
@@ -129,7 +129,7 @@ function reportStarted(spec: JobSpec, hooks: RunHooks | undefined, pid: number):
  * top of this file); its end sweeps up what it left, releases its cgroup and the plan's preparations, and resolves.
  */
 function supervise(
-  spec: JobSpec,
+  spec: RunSpec,
   abortSignal: AbortSignal,
   options: ProcessExecutorOptions,
   plan: LaunchPlan,
@@ -226,7 +226,7 @@ interface EndEvidence {
 }
 
 function resultOf(
-  spec: JobSpec,
+  spec: RunSpec,
   { code, signal, lost }: ProcessExit,
   { startError, cause, watchdogRss, oomKills }: EndEvidence,
 ): Pick<JobResult, 'outcome' | 'exitCode' | 'signal' | 'reason'> {

@@ -33,8 +33,8 @@ export class SlurmPoller {
     set.add(listener);
     this.schedule();
     return () => {
-      set!.delete(listener);
-      if (set!.size === 0) this.listeners.delete(id);
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(id);
     };
   }
 

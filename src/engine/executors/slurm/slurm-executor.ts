@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ContainerExecutor, foregroundEnding, removeForegroundFiles, type ContainerExecutorOptions } from '../container/index.js';
-import type { Executor, ExecutorCapabilities, JobResult, JobSpec, RunHooks } from '../executor.js';
+import type { Executor, ExecutorCapabilities, JobResult, RunSpec, RunHooks } from '../executor.js';
 import { endingOf, type StopCause } from '../outcome.js';
 import { BwrapExecutor, HostExecutor, type BwrapExecutorOptions, type HostExecutorOptions, type LaunchPlan } from '../process/index.js';
 import { prepareWorkDir } from '../spec-checks.js';
@@ -69,7 +69,7 @@ const now = (): number => Date.now() / 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Where a job's Slurm files are: beside its logs. */
-function slurmFilesOf(spec: JobSpec): { dir: string; script: string; status: string; started: string } {
+function slurmFilesOf(spec: RunSpec): { dir: string; script: string; status: string; started: string } {
   const dir = join(dirname(spec.stdoutLog), 'slurm');
   return { dir, script: join(dir, 'job.sh'), status: join(dir, 'status'), started: join(dir, 'started') };
 }
@@ -107,6 +107,7 @@ export class SlurmExecutor implements Executor {
     } catch (error) {
       throw new Error(
         `the Slurm cluster cannot be reached from this host (${(error as Error).message}); the worker needs the Slurm client commands, munge and the cluster's slurm.conf (SLURM_CONF)`,
+        { cause: error },
       );
     }
     if (this.container) {
@@ -124,7 +125,7 @@ export class SlurmExecutor implements Executor {
     await this.wrapper.close();
   }
 
-  async run(spec: JobSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
+  async run(spec: RunSpec, signal: AbortSignal, hooks?: RunHooks): Promise<JobResult> {
     const submittedAt = now();
     if (signal.aborted)
       return { outcome: 'killed', exitCode: null, signal: null, reason: 'stopped', startedAt: submittedAt, endedAt: submittedAt, memoryEnforcement: 'none' };
@@ -159,7 +160,7 @@ export class SlurmExecutor implements Executor {
   }
 
   /** The batch script of a job: its container's (wrap podman, a tool with an image) or the wrapper's process. */
-  private async launch(spec: JobSpec, dir: string): Promise<{ script: string; cwd: string; inContainer: boolean; cleanup: () => Promise<void> }> {
+  private async launch(spec: RunSpec, dir: string): Promise<{ script: string; cwd: string; inContainer: boolean; cleanup: () => Promise<void> }> {
     const files = slurmFilesOf(spec);
     if (this.container && spec.image) {
       const workDir = await prepareWorkDir(spec);
@@ -168,7 +169,7 @@ export class SlurmExecutor implements Executor {
         script: containerBatchScript(spec.jobId, { ...container, cwd: workDir }, files.status, files.started),
         cwd: workDir,
         inContainer: true,
-        cleanup: async () => container.cleanup(),
+        cleanup: () => Promise.resolve(container.cleanup()),
       };
     }
     const plan: LaunchPlan = await this.wrapper.launchPlan(spec);
@@ -180,7 +181,7 @@ export class SlurmExecutor implements Executor {
     return this.container ? this.container.imageDigest(image, signal) : null;
   }
 
-  async adopt(externalId: string, spec: JobSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult> {
+  async adopt(externalId: string, spec: RunSpec, signal: AbortSignal, hooks?: Pick<RunHooks, 'onWaiting'>): Promise<JobResult> {
     const t = now();
     if (!/^\d+$/.test(externalId))
       return { outcome: 'lost', exitCode: null, signal: null, reason: `"${externalId}" is not a Slurm job id`, startedAt: t, endedAt: t };
@@ -222,7 +223,7 @@ export class SlurmExecutor implements Executor {
     for (const wake of this.turnWaiters.splice(0)) wake();
   }
 
-  private async submit(spec: JobSpec, cwd: string, script: string, inContainer: boolean): Promise<string> {
+  private async submit(spec: RunSpec, cwd: string, script: string, inContainer: boolean): Promise<string> {
     const o = this.options;
     const args = [
       '--parsable',
@@ -268,7 +269,7 @@ export class SlurmExecutor implements Executor {
    * Follows a submitted job to its end through the poller; while Slurm keeps it PENDING, `onWaiting` is told its
    * pending reason at every poll (squeue's %r), and null once it has started.
    */
-  private follow(id: string, spec: JobSpec, signal: AbortSignal, since: number, onWaiting?: RunHooks['onWaiting']): Promise<JobResult> {
+  private follow(id: string, spec: RunSpec, signal: AbortSignal, since: number, onWaiting?: RunHooks['onWaiting']): Promise<JobResult> {
     const files = slurmFilesOf(spec);
     const name = `gdflow-${spec.jobId}`;
     return new Promise<JobResult>((resolve) => {

@@ -19,6 +19,9 @@ import { JavaScriptSandbox } from '../../../../src/engine/js-sandbox/index.js';
 import { yaml } from '../helpers.js';
 import { failure, loadWorkflow, optionsFor, stepOf, values } from './support.js';
 
+/** A scattered value as text: strings as they are, numbers and the rest as JSON. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
 const sandbox = new JavaScriptSandbox({ workers: 1 });
 after(() => sandbox.close());
 
@@ -71,14 +74,14 @@ describe('CWL scatter', () => {
   it('nested_crossproduct gives every combination in the order of scatter, gathered as lists of lists', async () => {
     const { instances, shape } = await expand('[a, b]', 'nested_crossproduct', { xs: [1, 2], ys: ['p', 'q', 'r'] });
     assert.deepEqual(
-      instances.map((i) => `${String(i.a)}${String(i.b)}`),
+      instances.map((i) => `${text(i.a)}${text(i.b)}`),
       ['1p', '1q', '1r', '2p', '2q', '2r'],
     );
     assert.deepEqual(shape.layout, [
       [0, 1, 2],
       [3, 4, 5],
     ]);
-    const outputs = instances.map((i) => ({ out: `${String(i.a)}${String(i.b)}`, err: null }));
+    const outputs = instances.map((i) => ({ out: `${text(i.a)}${text(i.b)}`, err: null }));
     assert.deepEqual(gatherScatter(shape, outputs), {
       out: [
         ['1p', '1q', '1r'],
@@ -94,7 +97,7 @@ describe('CWL scatter', () => {
   it('flat_crossproduct gives the same combinations gathered into one list', async () => {
     const { instances, shape } = await expand('[b, a]', 'flat_crossproduct', { xs: [1, 2], ys: ['p', 'q'] });
     assert.deepEqual(
-      instances.map((i) => `${String(i.b)}${String(i.a)}`),
+      instances.map((i) => `${text(i.b)}${text(i.a)}`),
       ['p1', 'p2', 'q1', 'q2'],
     );
     assert.deepEqual(shape.layout, [0, 1, 2, 3]);

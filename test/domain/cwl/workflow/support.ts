@@ -31,7 +31,7 @@ export const PAIR = yaml`
 export async function loadWorkflow(text: string, files: Record<string, string> = {}): Promise<Workflow> {
   const process = await loadProcess({ 'wf.cwl': text, 'echo.cwl': ECHO, 'pair.cwl': PAIR, ...files }, 'wf.cwl');
   assert.equal(process.class, 'Workflow');
-  return process as Workflow;
+  return process;
 }
 
 export function stepOf(workflow: Workflow, name: string): WorkflowStep {

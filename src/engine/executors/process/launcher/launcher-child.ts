@@ -69,7 +69,7 @@ function launch(request: DecodedRequest): void {
     try {
       moveSelf(request.cgroups);
     } catch (error) {
-      throw new Error(`cannot join the job's cgroup: ${(error as Error).message}`);
+      throw new Error(`cannot join the job's cgroup: ${(error as Error).message}`, { cause: error });
     }
     child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', fds[0], fds[1]] });
   } catch (error) {

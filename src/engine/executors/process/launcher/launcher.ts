@@ -138,10 +138,10 @@ export class Launcher {
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'inherit'] });
     this.child = child;
     this.partial = '';
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => this.onData(chunk));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.onData(chunk));
     // A write to a helper that died fails; its 'exit' (below) fails the jobs it had.
-    child.stdin!.on('error', () => undefined);
+    child.stdin.on('error', () => undefined);
     child.once('exit', (code, signal) => this.lost(child, `the process launcher exited (${signal ?? `code ${code}`}) before the job ended`));
     child.on('error', (error) => {
       // A helper that could not be started at all never emits 'exit'; later errors come with one (or through

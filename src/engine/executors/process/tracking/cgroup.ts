@@ -188,14 +188,14 @@ export class CgroupV1Job {
         if (found.cpu) dirs.push(makeJobDir(found.cpu.base, name));
       } catch (err) {
         for (const dir of dirs.reverse()) await rmdir(dir).catch(() => undefined);
-        throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
+        throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`, { cause: err });
       }
       const job = new CgroupV1Job(dirs, Boolean(found.memory), false);
       try {
         return job.limit(limits, wantMemory);
       } catch (err) {
         await job.remove();
-        throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`);
+        throw new Error(`cannot set up cgroup for job ${jobId}: ${(err as Error).message}`, { cause: err });
       }
     }
   }
