@@ -72,7 +72,7 @@ describe('the call cache at activation', () => {
     { name: 'a job after a miss is no hit', jobs: [toolJob('a', []), toolJob('b', [{ job: 'a' }])], found: ['b'], hits: [], loads: [] },
     {
       name: 'a load step before a hit is done',
-      jobs: [loadJob('l'), { ...toolJob('a', [{ data: '/in/r.fq' }]), spec: { ...toolJob('a', []).spec, deps: ['l'] } as PlannedJob['spec'] }],
+      jobs: [loadJob('l'), { ...toolJob('a', [{ data: '/in/r.fq' }]), spec: { ...toolJob('a', []).spec, deps: ['l'] } }],
       found: ['a'],
       hits: ['a'],
       loads: ['l'],
