@@ -7,6 +7,7 @@ import { parseOptions, type DriverOptions } from './options.js';
 import { closingLine, tagTable, tally, tallyByTag, testLine, type Finished } from './report.js';
 import { runTest, signalGroup, testCommand, type RunnerConfig } from './run-test.js';
 import { numberTests, selectTests, SelectionError, type NumberedTest } from './select.js';
+import { startDriverServer, type DriverServer } from './server.js';
 import { loadSuite, SuiteError } from './suite.js';
 
 /**
@@ -54,16 +55,18 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
 
+  const server: DriverServer | undefined = options.server ? await startDriverServer() : undefined;
   const runner: RunnerConfig = {
     command: options.runner,
     args: options.runnerArgs,
     cwd: root,
     timeoutSeconds: options.timeoutSeconds,
     keepOutdirs: options.keepOutdirs,
+    ...(server ? { env: server.env } : {}),
   };
   process.stdout.write(
     `${chosen.length} of the ${numbered.length} tests of ${suiteFile}, ${options.jobs} at a time, ${options.timeoutSeconds} s each at most\n` +
-      `runner: ${[...options.runner, ...options.runnerArgs].join(' ')}\n`,
+      `runner: ${[...options.runner, ...options.runnerArgs].join(' ')}${server ? ` (on the server ${server.url})` : ''}\n`,
   );
   const running = new Set<number>();
   const interrupted = () => {
@@ -87,7 +90,11 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${testLine({ entry, result }, numbered.length)}${options.keepOutdirs ? `\n      outdir: ${result.outdir}` : ''}\n`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.jobs, chosen.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(options.jobs, chosen.length) }, worker));
+  } finally {
+    await server?.close();
+  }
   const wallSeconds = (performance.now() - started) / 1000;
 
   finished.sort((a, b) => a.entry.number - b.entry.number);

@@ -1,4 +1,7 @@
 import { parse as parseLossless } from 'lossless-json';
+import { exactNumber, stringifyExactJson } from '../../src/contract/exact-json.js';
+
+export { exactNumber };
 
 /**
  * Numbers as cwltest sees them. Python reads an integer of any size exactly (the suite expects
@@ -8,14 +11,6 @@ import { parse as parseLossless } from 'lossless-json';
  * YAML) and in the runner's output alike, and compared exactly.
  */
 
-const INTEGER = /^[-+]?\d+$/;
-
-/** A number's text as a number, or as a bigint when it is an integer a double cannot hold exactly. */
-export function exactNumber(text: string): number | bigint {
-  const value = Number(text);
-  return INTEGER.test(text) && !Number.isSafeInteger(value) ? BigInt(text) : value;
-}
-
 /** Python's `==` on two numbers: a float equals an integer only when its value is exactly that integer. */
 export function sameNumber(a: number | bigint, b: number | bigint): boolean {
   if (typeof a === typeof b) return a === b;
@@ -23,14 +18,16 @@ export function sameNumber(a: number | bigint, b: number | bigint): boolean {
   return Number.isInteger(float) && BigInt(float) === integer;
 }
 
-/** The runner's stdout as JSON, its large integers exact. Throws SyntaxError for what is not JSON. */
+/**
+ * The runner's stdout as JSON, its large integers exact. Throws SyntaxError for what is not JSON, and for an object
+ * with a key twice with different values (stricter than gdflow's own parseExactJson, which takes the last as
+ * JSON.parse does: an output object with such a key is not one).
+ */
 export function parseOutputJson(text: string): unknown {
   return parseLossless(text, null, exactNumber);
 }
 
 /** JSON text of a value that may hold bigints (written as their digits). */
 export function showJson(value: unknown): string {
-  const marked: string | undefined = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? `\u0000${item}` : item));
-  if (marked === undefined) return '(absent)';
-  return marked.replace(/"\\u0000(-?\d+)"/g, '$1');
+  return value === undefined ? '(absent)' : stringifyExactJson(value);
 }

@@ -18,6 +18,7 @@ export interface DriverOptions {
   classname: string;
   keepOutdirs: boolean;
   verbose: boolean;
+  server: boolean;
 }
 
 /** The repository root, from dist/scripts/cwl/ where the compiled driver runs. */
@@ -61,6 +62,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     .option('--classname <name>', 'the JUnit classname of every test case', 'cwl-conformance')
     .option('--keep-outdirs', "keep each test's output directory (they are printed with failures) instead of removing it")
     .option('--verbose', 'print each command before it runs')
+    .option(
+      '--server',
+      'run every test on one gdflow server started for the run (in the driver, on a temporary data root; its executor from GDFLOW_EXECUTOR), ' +
+        "handing its endpoint and key to the runner (GDFLOW_ENDPOINT, ...), instead of each 'gdflow cwl run' starting one",
+    )
     .argument('[runnerArgs...]', 'passed to the runner after its command, before --outdir (put them after --)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
@@ -83,6 +89,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     classname: string;
     keepOutdirs?: boolean;
     verbose?: boolean;
+    server?: boolean;
   }>();
   return {
     suite: resolve(o.suite ?? defaultSuite(env)),
@@ -98,6 +105,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     classname: o.classname,
     keepOutdirs: o.keepOutdirs ?? false,
     verbose: o.verbose ?? false,
+    server: o.server ?? false,
   };
 }
 

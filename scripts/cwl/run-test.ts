@@ -20,6 +20,8 @@ export interface RunnerConfig {
   timeoutSeconds: number;
   /** Keep each test's output directory (for looking at a failure); by default it is removed. */
   keepOutdirs: boolean;
+  /** Variables added to the runner's environment (--server: the server's endpoint and key). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface TestResult extends Verdict {
@@ -41,7 +43,7 @@ export async function runTest(runner: RunnerConfig, test: ConformanceTest, runni
   const outdir = mkdtempSync(join(tmpdir(), 'cwl-conformance-'));
   const command = testCommand(runner, test, outdir);
   try {
-    const outcome = await runCommand(command, runner.cwd, runner.timeoutSeconds, running);
+    const outcome = await runCommand(command, runner.cwd, runner.timeoutSeconds, running, runner.env);
     return { ...judge(test, outcome, runner.cwd), command, outcome, outdir };
   } finally {
     if (!runner.keepOutdirs) removeOutdir(outdir);
@@ -64,10 +66,16 @@ function removeOutdir(outdir: string): void {
  * Run in a process group of its own, so that a timeout (or the driver's own interruption, through `running`) ends
  * the runner's children too: a CWL runner's tools are its grandchildren and would otherwise outlive it.
  */
-export function runCommand(command: string[], cwd: string, timeoutSeconds: number, running: Set<number>): Promise<RunOutcome> {
+export function runCommand(
+  command: string[],
+  cwd: string,
+  timeoutSeconds: number,
+  running: Set<number>,
+  env?: Readonly<Record<string, string>>,
+): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0]!, command.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     const collect = (into: Buffer[]) => {

@@ -1,6 +1,7 @@
 import { authorizationHeader, contentMd5, signRequest } from '../signing/index.js';
 import { bodyText, GdApiError, GdConnectionError } from './errors.js';
 import type { Fetch } from './trusted-fetch.js';
+import { parseExactJson, stringifyExactJson } from '../contract/exact-json.js';
 
 export interface Credentials {
   accessKeyId: string;
@@ -81,7 +82,7 @@ export class Transport {
     let body: Buffer | Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream | undefined = request.body;
     let contentType = request.contentType;
     if (request.json !== undefined) {
-      body = Buffer.from(JSON.stringify(request.json), 'utf8');
+      body = Buffer.from(stringifyExactJson(request.json), 'utf8');
       contentType = 'application/json';
     }
     const streaming = body !== undefined && !(body instanceof Uint8Array);
@@ -127,7 +128,7 @@ export class Transport {
   async json<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
     const response = await this.send(method, path, request);
     const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return (text === '' ? undefined : parseExactJson(text)) as T;
   }
 }
 

@@ -34,6 +34,7 @@ import { registerTesRoutes } from './routes/tes.js';
 import { MAX_JSON_DEPTH } from '../contract/limits.js';
 import { allRoutes } from '../contract/routes.js';
 import { registerOpenApiRoute } from './openapi.js';
+import { mayHoldUnsafeIntegers, parseExactJson, stringifyExactJson } from '../contract/exact-json.js';
 
 export interface AppOptions {
   services: Services;
@@ -157,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodies = new Ajv({ coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false, strict: false, verbose: true });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : textParts).compile(schema));
   // The answers' schemas document them (GET /openapi.json); answers are written as the domain made them.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(() => (data) => stringifyExactJson(data));
 
   app.decorateRequest('rawBody', null);
 
@@ -271,7 +272,10 @@ function parseJsonBody(request: FastifyRequest, body: Buffer, done: (err: Error 
   }
   try {
     // __proto__ and constructor.prototype keys are refused: they could poison merged objects.
-    done(null, secureJson.parse(body.toString('utf8'), { protoAction: 'error', constructorAction: 'error' }));
+    const text = body.toString('utf8');
+    const parsed: unknown = secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' });
+    // Read again where an integer beyond 2^53 may be, to keep it exact (CWL documents and job objects).
+    done(null, mayHoldUnsafeIntegers(text) ? parseExactJson(text) : parsed);
   } catch (error) {
     done(invalid(`the request body is not valid JSON (${error instanceof Error ? error.message : String(error)})`));
   }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signedCaller } from './plugins/authentication.js';
+import { stringifyExactJson } from '../contract/exact-json.js';
 
 /**
  * The rendered JSON of reads whose answer depends only on stored definitions and on the request:
@@ -74,7 +75,7 @@ function keyOf(request: FastifyRequest): string {
 export function cachedReadHandler<R extends FastifyRequest>(cache: ReadCache | undefined, read: (request: R) => Promise<unknown>) {
   if (!cache) {
     return async (request: R, reply: FastifyReply): Promise<void> => {
-      reply.type(JSON_TYPE).send(JSON.stringify(await read(request)));
+      reply.type(JSON_TYPE).send(stringifyExactJson(await read(request)));
     };
   }
   // Both paths send the reply themselves and return nothing, as Fastify asks of such handlers.
@@ -88,7 +89,7 @@ export function cachedReadHandler<R extends FastifyRequest>(cache: ReadCache | u
     }
     const generation = cache.begin();
     return read(request).then((answer) => {
-      const body = Buffer.from(JSON.stringify(answer), 'utf8');
+      const body = Buffer.from(stringifyExactJson(answer), 'utf8');
       cache.set(key, generation, body);
       reply.type(JSON_TYPE).send(body);
     });

@@ -1,12 +1,13 @@
 /** Rows of the definition tables (accounts, projects, keys, tokens, tools, workflows) to the store's records. */
 
 import type { Selectable } from 'kysely';
+import { parseExactJson } from '../contract/exact-json.js';
 import type { AccessTokensTable, ToolsTable, WorkflowsTable } from './schema.js';
 import type { AccessKey, AccessToken, DefinitionStatus, Json, Project, Tool, Visibility, Workflow } from './store.js';
 
 export const now = (): number => Date.now() / 1000;
 
-export const parseJson = (text: string | null): Json | null => (text === null ? null : (JSON.parse(text) as Json));
+export const parseJson = (text: string | null): Json | null => (text === null ? null : (parseExactJson(text) as Json));
 
 export type Owner = { account_name: string; project_name: string };
 

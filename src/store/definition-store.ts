@@ -30,6 +30,7 @@ import {
   type WorkflowUpdate,
   type Workflow,
 } from './store.js';
+import { stringifyExactJson } from '../contract/exact-json.js';
 
 /** How many times a transaction is retried when it lost a race to a concurrent writer. */
 const RETRIES = 20;
@@ -327,8 +328,8 @@ export abstract class DefinitionStore {
           .updateTable('tools')
           .set({
             ...(update.description !== undefined ? { description: update.description } : {}),
-            configs: JSON.stringify(update.configs),
-            ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+            configs: stringifyExactJson(update.configs),
+            ...(update.cwl !== undefined ? { cwl: stringifyExactJson(update.cwl) } : {}),
             category: update.category,
             status: update.status,
             modified_at: now(),
@@ -404,8 +405,8 @@ export abstract class DefinitionStore {
           .updateTable('workflows')
           .set({
             ...(update.description !== undefined ? { description: update.description } : {}),
-            configs: JSON.stringify(update.configs),
-            ...(update.cwl !== undefined ? { cwl: JSON.stringify(update.cwl) } : {}),
+            configs: stringifyExactJson(update.configs),
+            ...(update.cwl !== undefined ? { cwl: stringifyExactJson(update.cwl) } : {}),
             status: update.status,
             // A new configuration invalidates saved run defaults, which were keyed by its nodes.
             run_template: null,
@@ -434,7 +435,7 @@ export abstract class DefinitionStore {
       (trx) =>
         trx
           .updateTable('workflows')
-          .set({ run_template: JSON.stringify(template), modified_at: now() })
+          .set({ run_template: stringifyExactJson(template), modified_at: now() })
           .where('id', '=', id)
           .execute(),
       undefined,

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './schema.js';
 import type { JobPatch, JobStatus, StateChanges } from './store.js';
+import { stringifyExactJson } from '../contract/exact-json.js';
 
 /**
  * Write the job changes of one scheduling pass with a fixed number of statements, however many jobs it touched:
@@ -45,7 +46,7 @@ export function jobPatchColumns(patch: JobPatch): Record<string, unknown> {
   for (const [key, value] of Object.entries(patch) as Array<[keyof JobPatch, unknown]>) {
     if (value === undefined) continue;
     const { column, json } = COLUMNS[key];
-    values[column] = json && value !== null ? JSON.stringify(value) : value;
+    values[column] = json && value !== null ? stringifyExactJson(value) : value;
   }
   return values;
 }

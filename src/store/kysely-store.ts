@@ -38,6 +38,7 @@ import {
   type Store,
   type StoreCapabilities,
 } from './store.js';
+import { stringifyExactJson } from '../contract/exact-json.js';
 
 /** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
@@ -122,8 +123,8 @@ export class KyselyStore extends DefinitionStore implements Store {
               user_name: task.userName,
               status: task.status,
               reason: task.reason,
-              parameters: JSON.stringify(task.parameters),
-              plan: JSON.stringify(task.plan),
+              parameters: stringifyExactJson(task.parameters),
+              plan: stringifyExactJson(task.plan),
               schedule_at: task.scheduleAt,
               stop_requested: task.stopRequested ? 1 : 0,
               owner: null,

@@ -1,6 +1,7 @@
 /** Rows of the tasks and jobs tables to the store's records and back, and the inserts every task write shares. */
 
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { stringifyExactJson } from '../contract/exact-json.js';
 import { parseJson, type Owner } from './definition-rows.js';
 import { jobPatchColumns } from './job-changes.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
@@ -71,7 +72,7 @@ function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
     status: job.status,
     reason: job.reason,
     command: job.command,
-    spec: JSON.stringify(job.spec),
+    spec: stringifyExactJson(job.spec),
     attempt: job.attempt,
     exit_code: null,
     cpu: job.cpu,

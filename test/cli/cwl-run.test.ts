@@ -134,6 +134,35 @@ describe('gdflow cwl run on the configured server', () => {
     assert.match(run.stderr, /: succeeded \d+\/\d+ jobs done$/m);
   });
 
+  it('keeps integers beyond 2^53 exact from the document and the job, through references, a step and the store, to stdout', async () => {
+    const huge = '4200000000000000000000000000000000000000000';
+    write(
+      'big-tool.cwl',
+      `cwlVersion: v1.2\nclass: CommandLineTool\ninputs:\n  big: long\n  huge: {type: double, default: ${huge}}\n` +
+        `arguments: ['{"big": $(inputs.big), "huge": $(inputs.huge), "words": "$(inputs.big) $(inputs.huge)", "all": $(inputs)}']\n` +
+        'baseCommand: echo\nstdout: cwl.output.json\noutputs:\n  big: long\n  huge: double\n  words: string\n  all: Any\n',
+    );
+    write(
+      'big-wf.cwl',
+      'cwlVersion: v1.2\nclass: Workflow\ninputs:\n  big: long\nsteps:\n  echo: {run: big-tool.cwl, in: {big: big}, out: [big, huge, words, all]}\n' +
+        'outputs:\n  big: {type: long, outputSource: echo/big}\n  huge: {type: double, outputSource: echo/huge}\n' +
+        '  words: {type: string, outputSource: echo/words}\n  all: {type: Any, outputSource: echo/all}\n',
+    );
+    write('big-job.yml', 'big: 9223372036854775807\n');
+    const run = await f.run(['cwl', 'run', '--quiet', 'big-wf.cwl', 'big-job.yml']);
+    assert.equal(run.status, 0, run.stderr);
+    // The output object as printed, digit for digit (JSON.parse would read both numbers as doubles).
+    assert.match(run.stdout, /^ {4}"big": 9223372036854775807,$/m);
+    assert.match(run.stdout, new RegExp(`^ {4}"huge": ${huge},$`, 'm'));
+    assert.match(run.stdout, new RegExp(`^ {4}"words": "9223372036854775807 ${huge}"$`, 'm'));
+    assert.match(run.stdout, new RegExp(`^ {8}"huge": ${huge}$`, 'm'));
+    // A long beyond 64 bits is refused, naming the input, before anything runs.
+    write('bigger-job.yml', 'big: 9223372036854775808\n');
+    const refused = await f.run(['cwl', 'run', '--quiet', 'big-wf.cwl', 'bigger-job.yml']);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /big: must be long, not the whole number 9223372036854775808/);
+  });
+
   it('exits 33 naming what gdflow does not support, found here or by the server', async () => {
     write(
       'mpi.cwl',

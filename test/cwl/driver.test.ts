@@ -30,6 +30,11 @@ if (plan.grandchild) {
   const child = spawn('sleep', ['120'], { stdio: 'ignore' });
   writeFileSync(plan.grandchild, String(child.pid));
 }
+if (plan.server) {
+  // --server: the driver's server, reached with what it put in the environment.
+  const health = await fetch(new URL('/healthz', process.env.GDFLOW_ENDPOINT)).then((r) => r.json());
+  plan.stdout = { role: health.role, account: process.env.GDFLOW_ACCOUNT, keyed: Boolean(process.env.GDFLOW_ACCESS_KEY_ID && process.env.GDFLOW_ACCESS_KEY_SECRET) };
+}
 if (plan.sleep) await new Promise((resolve) => setTimeout(resolve, plan.sleep * 1000));
 const text = plan.echo
   ? JSON.stringify({ argv: args.map((a) => a.replace(outdir, 'OUTDIR')), cwd: process.cwd() })
@@ -72,6 +77,7 @@ before(() => {
     'exit33.cwl': { exit: 33 },
     'hang.cwl': { grandchild: grandchildPidFile, sleep: 60 },
     'text.cwl': { stdout: 'hello' },
+    'server.cwl': { server: true },
   };
   for (const [name, plan] of Object.entries(plans)) writeFileSync(join(suite, 'tests', name), JSON.stringify(plan));
   writeFileSync(join(suite, 'tests', 'job.json'), '{}');
@@ -93,6 +99,7 @@ before(() => {
     { id: 'unsupported_required', tool: 'tests/exit33.cwl', tags: ['required', 'command_line_tool'], output: {} },
     { id: 'hangs', tool: 'tests/hang.cwl', tags: ['timelimit', 'command_line_tool'], output: {} },
     { id: 'not_json', tool: 'tests/text.cwl', tags: ['command_line_tool'], output: {} },
+    { id: 'on_server', tool: 'tests/server.cwl', tags: ['server'], output: { role: 'all', account: 'cwl', keyed: true } },
   ];
   // JSON is YAML: the suite file is written as a list of JSON objects.
   writeFileSync(join(suite, 'conformance_tests.yaml'), entries.map((entry) => `- ${JSON.stringify(entry)}`).join('\n'));
@@ -104,7 +111,22 @@ describe('the conformance driver', () => {
     const badgedir = join(dir, 'badges');
     const junit = join(dir, 'junit.xml');
     // A relative runner path is the driver's, not the suite's: the driver makes it absolute.
-    const run = runDriver(['--runner', './runner.mjs', '-j', '2', '--timeout', '5', '--badgedir', badgedir, '--junit-xml', junit, '--', '--flag']);
+    const run = runDriver([
+      '--runner',
+      './runner.mjs',
+      '-j',
+      '2',
+      '--timeout',
+      '5',
+      '--badgedir',
+      badgedir,
+      '--junit-xml',
+      junit,
+      '-S',
+      'on_server',
+      '--',
+      '--flag',
+    ]);
     const lines = run.stdout.split('\n');
     const status = (id: string) =>
       lines
@@ -168,6 +190,13 @@ describe('the conformance driver', () => {
     assert.match(list.stdout, /^\[1\] file_ok: \n\[2\] checksum_lie: /);
   });
 
+  it('--server: runs the tests on one gdflow server it starts, handing the runner its endpoint and key', () => {
+    const run = runDriver(['--server', '--runner', `${process.execPath} ${join(dir, 'runner.mjs')}`, '--id', 'on_server']);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /\(on the server http:\/\/127\.0\.0\.1:\d+\)/);
+    assert.equal(run.stdout.trim().split('\n').at(-1), '1 passed, 0 failed, 0 unsupported');
+  });
+
   it('fails every test, saying why, when the runner cannot start; refuses a bad option with status 2', () => {
     const run = runDriver(['--runner', 'no-such-cwl-runner', '-s', 'echo']);
     assert.equal(run.status, 1);
@@ -175,7 +204,7 @@ describe('the conformance driver', () => {
     assert.equal(run.stdout.trim().split('\n').at(-1), '0 passed, 1 failed, 0 unsupported');
     const bad = runDriver(['-n', '1-99']);
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /-n: 1-99 is not within the tests 1-10/);
+    assert.match(bad.stderr, /-n: 1-99 is not within the tests 1-11/);
     assert.equal(runDriver(['--jobs', '0']).status, 2);
   });
 });

@@ -5,7 +5,8 @@
  * stdin, an InitialWorkDir literal, an environment variable, a glob of the outdir.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -105,7 +106,48 @@ describe('CWL runs on the podman executor', { skip: skipWithoutRuntime('podman')
   it("runs in the DockerRequirement's image, its inputs bound in the inputs area", async () => {
     await runOn(alice, '/cwl/podman', TINY_IMAGE);
   });
+
+  it("gives the command line to the image's entrypoint, works in dockerOutputDirectory, binds InitialWorkDir entries at absolute paths", async () => {
+    // The tiny image with an entrypoint, as images such as docker.io/bash have one: the command line is its arguments.
+    const context = mkdtempSync(join(tmpdir(), 'gdflow-entrypoint-'));
+    writeFileSync(join(context, 'Containerfile'), `FROM ${TINY_IMAGE}\nENTRYPOINT ["/bin/sh"]\n`);
+    const built = spawnSync('podman', ['build', '--pull=never', '-t', ENTRYPOINT_IMAGE, '-f', join(context, 'Containerfile'), context], { encoding: 'utf8' });
+    rmSync(context, { recursive: true, force: true });
+    assert.equal(built.status, 0, built.stderr);
+    const text = await uploadFile(alice, '/cwl/podman-moved/in.txt', 'from the input\n');
+    const document = {
+      cwlVersion: 'v1.2',
+      class: 'CommandLineTool',
+      requirements: {
+        DockerRequirement: { dockerPull: ENTRYPOINT_IMAGE, dockerOutputDirectory: '/other/out' },
+        InitialWorkDirRequirement: {
+          listing: [
+            { entryname: '/opt/gdflow-test/in.txt', entry: '$(inputs.text)' },
+            { entryname: '/opt/gdflow-test/literal.txt', entry: 'a literal\n' },
+          ],
+        },
+      },
+      inputs: { text: 'File' },
+      // Without the entrypoint, '-c' would be the program run.
+      baseCommand: [
+        '-c',
+        'pwd > where.txt && echo "$HOME" >> where.txt && cat /opt/gdflow-test/in.txt /opt/gdflow-test/literal.txt > copied.txt && touch /other/out/thing',
+      ],
+      outputs: { texts: { type: 'File[]', outputBinding: { glob: '*.txt' } }, thing: { type: 'File', outputBinding: { glob: '$(runtime.outdir)/thing' } } },
+    };
+    const started = await runCwl(alice, { document, job: { text } });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    const texts = new Map((run.outputs!.texts as Array<{ basename: string; location: string }>).map((f) => [f.basename, f]));
+    assert.deepEqual([...texts.keys()], ['copied.txt', 'where.txt']);
+    assert.equal(await readOutput(alice, texts.get('where.txt')!), '/other/out\n/other/out\n');
+    assert.equal(await readOutput(alice, texts.get('copied.txt')!), 'from the input\na literal\n');
+    assert.equal(run.outputs!.thing.size, 0);
+  });
 });
+
+/** The tiny image with an ENTRYPOINT (built by the test that uses it). */
+const ENTRYPOINT_IMAGE = 'localhost/gdflow-tiny-entrypoint:latest';
 
 describe('CWL runs on Slurm with podman on the node', { skip: skipWithout(slurmUnavailable()) ?? skipWithoutRuntime('podman'), timeout: 300_000 }, () => {
   const scratch = mkdtempSync(join(tmpdir(), 'gdflow-cwl-slurm-'));

@@ -14,6 +14,8 @@ export interface EmbeddedServer {
   readonly client: Client;
   readonly url: string;
   readonly dataDir: string;
+  /** What a client of another process needs to use it: the variables `gdflow` reads (GDFLOW_ENDPOINT, ...). */
+  readonly env: Readonly<Record<string, string>>;
   /** Stop the server (running jobs are killed) and remove its data root. */
   close(): Promise<void>;
 }
@@ -65,7 +67,8 @@ export async function startEmbeddedServer(options: { executor?: string } = {}): 
         });
         return closing;
       };
-      return { client, url: server.url, dataDir, close };
+      const env = { GDFLOW_ENDPOINT: server.url, GDFLOW_ACCESS_KEY_ID: key.id, GDFLOW_ACCESS_KEY_SECRET: key.secret, GDFLOW_ACCOUNT: ACCOUNT };
+      return { client, url: server.url, dataDir, env, close };
     } catch (error) {
       await server.close();
       throw error;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stringifyExactJson } from '../../contract/exact-json.js';
 
 /**
  * A job's call-cache key (docs/tasks.md, "Call caching"): a hash of what decides its outputs. Resources are left
@@ -26,7 +27,7 @@ export interface CacheParts {
 
 /** JSON with object keys sorted, so that equal documents hash the same. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (value === null || typeof value !== 'object') return stringifyExactJson(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

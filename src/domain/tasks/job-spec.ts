@@ -208,6 +208,16 @@ const resolvedRun = {
     network: { type: 'boolean' },
     /** The container image, for the executors that run one; empty: none. */
     image: { type: 'string' },
+    /**
+     * In the image's container, the command gets the image's ENTRYPOINT words as its positional parameters, so that
+     * `"$@" prog args` runs them as `docker run IMAGE prog args` would (CWL's DockerRequirement). Absent: false.
+     */
+    imageEntrypoint: { type: 'boolean' },
+    /**
+     * Where the command sees its working directory in the image's container, when not /var/data (CWL's
+     * `dockerOutputDirectory`); staged items under it are in the working directory. Absent: /var/data.
+     */
+    workDirPath: { type: 'string', minLength: 2 },
     /** Seconds, 0 for no limit of its own (the server's job timeout still applies). */
     timeLimit: { type: 'integer', minimum: 0 },
     /** False when the run must not come from the call cache (its document says its results are not reusable). */

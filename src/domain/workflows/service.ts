@@ -19,6 +19,7 @@ import { buildGraph, toolAppIds, type WorkflowGraph } from './graph.js';
 import { applySavedTemplate, buildRunTemplate, type RunTemplate } from './run-template.js';
 import { resolveTools } from './tool-resolver.js';
 import { graphView, workflowAsRead, workflowSummary, workflowsUrl } from './views.js';
+import { stringifyExactJson } from '../../contract/exact-json.js';
 
 /** How the audit log names a workflow version. */
 const workflowTarget = (w: Workflow): string => `${w.accountName}/${w.projectName}/${w.name}:${w.version}`;
@@ -48,7 +49,7 @@ export class WorkflowService {
   async cwlProcess(workflow: Workflow): Promise<CwlProcess | undefined> {
     const source = cwlSourceOf(workflow.cwl);
     if (!source) return undefined;
-    const documents = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(source.document) });
+    const documents = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: stringifyExactJson(source.document) });
     return (await loadDocument(`${CWL_DOCUMENT_URI}${source.process}`, documents)).process;
   }
 

@@ -7,6 +7,7 @@ import type { FormatOntology } from '../../domain/cwl/types/format.js';
 import { loadFormatOntology } from '../../domain/cwl/types/ontology.js';
 import type { CwlRun } from '../../domain/cwl/workflow/index.js';
 import type { Task } from '../../store/store.js';
+import { stringifyExactJson } from '../../contract/exact-json.js';
 
 /** A CWL run's document as the resolver works with it: loaded once per task and worker. */
 export interface LoadedRun extends CwlRun {
@@ -42,7 +43,7 @@ export class LoadedRuns {
   private async load(task: Readonly<Task>): Promise<LoadedRun> {
     const plan = cwlPlanOf(task.plan);
     if (!plan) throw new Error(`task ${task.id} is not a CWL run`);
-    const text = JSON.stringify(plan.document);
+    const text = stringifyExactJson(plan.document);
     const { process } = await loadDocument(plan.process, new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: text }));
     const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, dataDocuments(task.accountName, this.locations)) : undefined;
     const digest = createHash('sha256').update(text).digest('hex');

@@ -23,6 +23,7 @@ import { storeFinalOutputs } from './final-outputs.js';
 import { writeLiterals } from './literals.js';
 import { LocalFileAccess, LocalOutputDirectory } from './local-files.js';
 import type { LoadedRun, LoadedRuns } from './loaded-runs.js';
+import { isContainerPath } from '../executors/spec-checks.js';
 import { collectedStaging, resolvedRun, type CollectPayload } from './tool-run.js';
 
 /**
@@ -102,11 +103,10 @@ export class CwlResolver implements JobResolver {
     }
     const tool = process;
     const docker = findRequirement(effective, 'DockerRequirement');
-    const outdir = docker?.requirement.dockerOutputDirectory;
     const inContainer = job.places.containers && docker !== undefined;
-    if (inContainer && outdir !== undefined && outdir !== job.places.workDir) {
-      const where = `gdflow's containers have their working directory at ${job.places.workDir}`;
-      throw new Error(`DockerRequirement.dockerOutputDirectory ${outdir} is not supported: ${where}`);
+    const outdir = inContainer ? docker.requirement.dockerOutputDirectory : undefined;
+    if (outdir !== undefined && !isContainerPath(outdir)) {
+      throw new Error(`DockerRequirement.dockerOutputDirectory must be a normalised absolute path other than / outside /proc, /sys and /dev, not ${outdir}`);
     }
     const prepared = await prepareToolRun(tool, inputs, places, {
       ...common,
@@ -117,7 +117,9 @@ export class CwlResolver implements JobResolver {
     const path = payload.kind === 'root' ? [] : payload.path;
     const staged = collectedStaging(prepared);
     const collect = { path, inputs: prepared.inputs, runtime: prepared.runtime, staged, digest: run.digest };
-    return { kind: 'run', run: resolvedRun(prepared, effective, inContainer, collect) };
+    // The container's working directory is dockerOutputDirectory (runtime.outdir), where the document wants it.
+    const moved = outdir !== undefined && outdir !== job.places.workDir ? { workDirPath: outdir } : {};
+    return { kind: 'run', run: { ...resolvedRun(prepared, effective, inContainer, collect), ...moved } };
   }
 
   /** The run's own outputs (the root job's) go into the data store; any other job's stay where they are. */

@@ -40,7 +40,11 @@ export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inCo
     run.stdout !== undefined ? `>${shellQuote(run.stdout)}` : '',
     run.stderr !== undefined ? `2>${shellQuote(run.stderr)}` : '',
   ].filter(Boolean);
-  const command = redirections.length > 0 ? `exec ${redirections.join(' ')}\n${run.command}` : run.command;
+  // In a container the command line goes to the image's entrypoint, as `docker run IMAGE argv...` gives it ("$@":
+  // the entrypoint's words, none when the image has none); under ShellCommandRequirement argv is /bin/sh -c command.
+  const image = inContainer ? (run.container?.image ?? '') : '';
+  const argv = image === '' ? run.command : `"$@" ${run.shell ? ['/bin/sh', '-c', run.command].map((word) => shellQuote(word)).join(' ') : run.command}`;
+  const command = redirections.length > 0 ? `exec ${redirections.join(' ')}\n${argv}` : argv;
   // Memory is limited only where the document asks for it (the reference runner limits nothing): CWL's default of
   // 256 MiB would kill tools written for runners that never enforced it.
   const ram = findRequirement(effective, 'ResourceRequirement')?.requirement;
@@ -52,7 +56,8 @@ export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inCo
     cpu: Math.max(1, Math.ceil(run.resources.coresMin)),
     memMb: asked ? Math.ceil(run.resources.ramMax) : 0,
     network: run.networkAccess,
-    image: inContainer ? (run.container?.image ?? '') : '',
+    image,
+    ...(image !== '' ? { imageEntrypoint: true } : {}),
     timeLimit: run.timeLimit,
     // A run that changes its inputs in place is never taken from the cache: it is what it does to them that counts.
     callCaching: run.reusable && !(run.inplaceUpdate && run.workDir.some((item) => inPlace(run, item))),

@@ -49,14 +49,24 @@ export async function runStep(run: ResolvedRun, context: StepRunContext): Promis
   const workDir = layout.workDir(taskId, nodeId);
   const inputsTree = join(layout.jobDir(taskId, nodeId), 'staging');
   const hostRoot = hostStagingRoot(layout, taskId, nodeId);
+  const elsewhereTree = join(layout.jobDir(taskId, nodeId), 'elsewhere');
   // A run starts from scratch: nothing of an earlier attempt is left.
-  await Promise.all([workDir, inputsTree, hostRoot].map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all([workDir, inputsTree, hostRoot, elsewhereTree].map((dir) => rm(dir, { recursive: true, force: true })));
   await mkdir(workDir, { recursive: true });
   const cached = await lookUp(run, context, startedAt);
   if (cached?.result) return cached.result;
   let spec: RunSpec;
   try {
-    const places = { workDir, inputsTree, sandboxed: context.sandboxed, hostStagingRoot: hostRoot, allowed: context.allowed };
+    const places = {
+      workDir,
+      inputsTree,
+      sandboxed: context.sandboxed,
+      hostStagingRoot: hostRoot,
+      allowed: context.allowed,
+      ...(run.workDirPath !== undefined ? { workDirPath: run.workDirPath } : {}),
+      // Only a run in a container may have items elsewhere (the resolver decides that: it knows the executor).
+      ...(run.image !== '' ? { elsewhereTree } : {}),
+    };
     const mounts = await stageRun(run.staging, places);
     spec = executorSpec(run, context, workDir, mounts);
   } catch (error) {
@@ -143,5 +153,7 @@ function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string
     timeoutSeconds: limits.length === 0 ? 0 : Math.min(...limits),
     env: run.env,
     ...(run.image !== '' ? { image: run.image } : {}),
+    ...(run.imageEntrypoint === true ? { imageEntrypoint: true } : {}),
+    ...(run.workDirPath !== undefined ? { workDirPath: run.workDirPath } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
 import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/executor.js';
+import { isContainerPath } from '../executors/spec-checks.js';
 
 /**
  * Laying out a deferred job's run before it starts (job-spec.ts, StagedItem): each File or Directory where its command
@@ -16,6 +17,8 @@ import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/e
  * - In the inputs area (`/var/lib/cwl/...`, a sandbox's): a host tree of the job's mirrors it, bound at
  *   /var/lib/cwl. Literals are written into it, writable items copied into it, and a read-only item gets an empty
  *   mount point there, over which the original is bound read-only (nothing is copied).
+ * - Elsewhere, in a container only (CWL's InitialWorkDir entries at absolute paths): a read-only item is bound at its
+ *   path from where it is; a literal or writable one is made in a host tree of the job's and bound from there.
  * - On the host executor, which has no sandbox, inputs are staged in the job's own host directory: read-only items are
  *   linked there (hard links, or copies across file systems), as nothing could make them read-only.
  *
@@ -39,6 +42,10 @@ export interface StagingPlaces {
   readonly hostStagingRoot: string;
   /** Where locations may lead (their real paths must be inside one of these). */
   readonly allowed: readonly string[];
+  /** Where the command sees the working directory: /var/data, or a container's own (ResolvedRun.workDirPath). */
+  readonly workDirPath?: string;
+  /** In a container: the host tree where items staged elsewhere (absolute paths) are made, or absent outside one. */
+  readonly elsewhereTree?: string;
 }
 
 /** Lays the items out; returns the mounts the executor makes (the inputs tree first, then the items over it, in order). */
@@ -67,27 +74,42 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
     } else if (area.kind === 'inputs') {
       await placeholder(item.class, area.target);
       mounts.push({ hostPath: source, sandboxPath: item.path, readOnly: true });
+    } else if (area.kind === 'elsewhere') {
+      // The container runtime makes the mount point: nothing to prepare on the host.
+      mounts.push({ hostPath: source, sandboxPath: item.path, readOnly: true });
+      continue;
     } else {
       // Links, not symbolic links: a tool copying its input (`cp -r`) copies files, not a link out of its directory.
       await linkTree(source, area.target);
     }
   }
+  // What was made in the elsewhere tree (literals, writable copies) is bound at its path.
+  for (const item of items) {
+    const area = areaOf(item.path, places);
+    const made = item.location === undefined || (item.writable && !item.inPlace);
+    if (area.kind === 'elsewhere' && made) mounts.push({ hostPath: area.target, sandboxPath: item.path, readOnly: !item.writable });
+  }
   if (inputsTree !== 'none') mounts.unshift({ hostPath: places.inputsTree, sandboxPath: SANDBOX_INPUTS_DIR, readOnly: inputsTree === 'read-only' });
   return mounts;
 }
 
-type Area = { kind: 'work' | 'inputs' | 'host'; target: string };
+type Area = { kind: 'work' | 'inputs' | 'host' | 'elsewhere'; target: string };
 
 function areaOf(path: string, places: StagingPlaces): Area {
   const normal = posix.normalize(path);
   if (normal !== path || path.split('/').includes('..')) throw new StagingError(`cannot stage anything at ${path}: the path is not normalised`);
   const under = (root: string): string | undefined => (path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined);
-  const work = under(SANDBOX_DATA_DIR);
+  const workDirPath = places.workDirPath ?? SANDBOX_DATA_DIR;
+  const work = under(workDirPath);
   if (work !== undefined) return { kind: 'work', target: join(places.workDir, work) };
   const inputs = places.sandboxed ? under(SANDBOX_INPUTS_DIR) : undefined;
   if (inputs !== undefined) return { kind: 'inputs', target: join(places.inputsTree, inputs) };
   if (!places.sandboxed && under(places.hostStagingRoot) !== undefined) return { kind: 'host', target: path };
-  throw new StagingError(`cannot stage anything at ${path}: only the working directory (${SANDBOX_DATA_DIR}) and the inputs area can be`);
+  if (places.elsewhereTree !== undefined && isContainerPath(path) && path !== workDirPath && path !== SANDBOX_INPUTS_DIR) {
+    return { kind: 'elsewhere', target: join(places.elsewhereTree, path) };
+  }
+  const where = places.elsewhereTree !== undefined ? ', or other absolute paths outside /proc, /sys and /dev' : '';
+  throw new StagingError(`cannot stage anything at ${path}: only the working directory (${workDirPath}) and the inputs area${where} can be`);
 }
 
 /** The host path of a location, once its real path is found inside an allowed root. */

@@ -15,7 +15,9 @@ export interface Mount {
    * `/var/lib/cwl` (that directory or below it: where deferred jobs stage their inputs outside the working
    * directory, docs/tasks.md "Deferred jobs"). Mounts are made in order: a mount below another one comes after it.
    * The sandboxed executors (bwrap, podman, docker) bind both; the host executor, which has no sandbox, takes mounts
-   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead).
+   * under `/var/data` only (a deferred job on it stages its inputs at host paths instead). A job in a container (one
+   * with an `image`) may also mount at any other absolute path outside /proc, /sys and /dev (CWL's InitialWorkDir
+   * entries at absolute paths), and under its `workDirPath` instead of `/var/data`.
    */
   sandboxPath: string;
   readOnly: boolean;
@@ -23,12 +25,17 @@ export interface Mount {
 
 /**
  * What an executor runs: one job's command with host paths filled in (job-runner.ts makes it from the domain's
- * JobSpec, the persisted plan of a job, once the working directory and mounts are known).
+ * RunSpec, the persisted plan of a job, once the working directory and mounts are known).
  */
 export interface RunSpec {
   jobId: string;
   /** Host directory bound read-write at /var/data; the command's working directory. Created if missing. */
   workDir: string;
+  /**
+   * Where a job in a container sees its working directory (and HOME) instead of /var/data (CWL's DockerRequirement
+   * `dockerOutputDirectory`); its mounts are then under it rather than under /var/data. Only with an `image`.
+   */
+  workDirPath?: string;
   /** Shell command, run as /bin/sh -c <command>. */
   command: string;
   /**
@@ -63,6 +70,12 @@ export interface RunSpec {
    * executors ignore it.
    */
   image?: string;
+  /**
+   * In the image's container, the command's positional parameters ("$@") are the image's ENTRYPOINT words (none
+   * when it has none), so that a command `"$@" prog args` runs as `docker run IMAGE prog args` would. Without it, or
+   * outside a container, there are none.
+   */
+  imageEntrypoint?: boolean;
 }
 
 /**

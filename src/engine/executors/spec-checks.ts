@@ -6,31 +6,63 @@ import { mkdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type RunSpec } from './executor.js';
 
-/** Checks that `p` is an absolute, normalised path strictly under /var/data; returns its part after "/var/data/". */
-export function sandboxRelative(p: string, what: string): string {
+/**
+ * Checks that `p` is an absolute, normalised path strictly under the working directory `base` (/var/data, or a
+ * container job's RunSpec.workDirPath); returns its part after "<base>/".
+ */
+export function sandboxRelative(p: string, what: string, base = SANDBOX_DATA_DIR): string {
   if (typeof p !== 'string' || p.includes('\0')) throw new Error(`${what}: invalid path`);
-  if (posix.normalize(p) !== p || !p.startsWith(`${SANDBOX_DATA_DIR}/`) || p.endsWith('/')) {
-    throw new Error(`${what}: "${p}" must be a normalised absolute path under ${SANDBOX_DATA_DIR}/`);
+  if (posix.normalize(p) !== p || !p.startsWith(`${base}/`) || p.endsWith('/')) {
+    throw new Error(`${what}: "${p}" must be a normalised absolute path under ${base}/`);
   }
-  const rel = p.slice(SANDBOX_DATA_DIR.length + 1);
+  const rel = p.slice(base.length + 1);
   if (rel.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
-    throw new Error(`${what}: "${p}" must be a normalised absolute path under ${SANDBOX_DATA_DIR}/`);
+    throw new Error(`${what}: "${p}" must be a normalised absolute path under ${base}/`);
   }
   return rel;
 }
 
+/** Top directories nothing may be mounted in, nor a working directory be: the kernel's, and the container's log files'. */
+const KERNEL_TOPS = new Set(['proc', 'sys', 'dev', '.gdflow']);
+
+/** Whether `p` is a normalised absolute path other than / outside the kernel's directories: a container path. */
+export function isContainerPath(p: string): boolean {
+  return (
+    typeof p === 'string' &&
+    !p.includes('\0') &&
+    !/[,\n]/.test(p) &&
+    posix.normalize(p) === p &&
+    p.startsWith('/') &&
+    p !== '/' &&
+    !p.endsWith('/') &&
+    !KERNEL_TOPS.has(p.split('/')[1]!)
+  );
+}
+
+/** The working directory as the command sees it: /var/data, or a container job's own (RunSpec.workDirPath). */
+export function workDirPathOf(spec: Pick<RunSpec, 'workDirPath' | 'image'>): string {
+  if (spec.workDirPath === undefined || spec.workDirPath === SANDBOX_DATA_DIR) return SANDBOX_DATA_DIR;
+  if (!spec.image) throw new Error(`workDirPath: "${spec.workDirPath}" is for a job in a container; this one runs none`);
+  if (!isContainerPath(spec.workDirPath) || spec.workDirPath === SANDBOX_INPUTS_DIR || spec.workDirPath.startsWith(`${SANDBOX_INPUTS_DIR}/`)) {
+    throw new Error(`workDirPath: "${spec.workDirPath}" must be a normalised absolute path other than /, outside /proc, /sys, /dev and ${SANDBOX_INPUTS_DIR}`);
+  }
+  return spec.workDirPath;
+}
+
 /**
- * A mount's sandbox path (executor.ts, Mount): its part after "/var/data/" when it is in the working directory, or
- * undefined when it is in the inputs area (/var/lib/cwl or below), which is outside it. Throws for anything else.
+ * A mount's sandbox path (executor.ts, Mount): its part after "<working directory>/" when it is in the working
+ * directory, or undefined when it is in the inputs area (/var/lib/cwl or below), which is outside it, or, in a
+ * container (`elsewhere`), at any other container path. Throws for anything else.
  */
-export function mountRelative(p: string): string | undefined {
+export function mountRelative(p: string, base = SANDBOX_DATA_DIR, elsewhere = false): string | undefined {
+  if (elsewhere && !p.startsWith(`${base}/`) && isContainerPath(p) && p !== base) return undefined;
   if (typeof p === 'string' && (p === SANDBOX_INPUTS_DIR || p.startsWith(`${SANDBOX_INPUTS_DIR}/`))) {
     if (p.includes('\0') || posix.normalize(p) !== p || p.endsWith('/') || p.split('/').some((seg) => seg === '.' || seg === '..')) {
       throw new Error(`mount: "${p}" must be a normalised absolute path`);
     }
     return undefined;
   }
-  return sandboxRelative(p, 'mount');
+  return sandboxRelative(p, 'mount', base);
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -40,8 +72,9 @@ export function validateSpec(spec: RunSpec): void {
   if (!spec.workDir || !posix.isAbsolute(spec.workDir)) throw new Error(`workDir must be an absolute path: "${spec.workDir}"`);
   if (typeof spec.command !== 'string' || spec.command.includes('\0')) throw new Error('command must be a string without NUL');
   for (const root of spec.roots ?? []) checkRoot(root, spec.workDir);
+  const base = workDirPathOf(spec);
   for (const mount of spec.mounts) {
-    mountRelative(mount.sandboxPath);
+    mountRelative(mount.sandboxPath, base, Boolean(spec.image));
     if (!posix.isAbsolute(mount.hostPath)) throw new Error(`mount: hostPath must be absolute: "${mount.hostPath}"`);
     try {
       lstatSync(mount.hostPath); // a metadata read: cheaper inline than through the thread pool
@@ -60,7 +93,7 @@ export function validateSpec(spec: RunSpec): void {
 /** Top-level directories a root may not be in: the system's own (the domain refuses them first: domain/tes/paths.ts). */
 const SYSTEM_TOPS = new Set(['bin', 'boot', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'proc', 'run', 'sbin', 'sys', 'usr', 'var', '.gdflow']);
 
-/** Checks a root (JobSpec.roots): an absolute, normalised container path outside the system, bound from workDir. */
+/** Checks a root (RunSpec.roots): an absolute, normalised container path outside the system, bound from workDir. */
 export function checkRoot(root: { hostPath: string; sandboxPath: string }, workDir: string): void {
   const p = root.sandboxPath;
   if (typeof p !== 'string' || p.includes('\0') || posix.normalize(p) !== p || !p.startsWith('/') || p === '/' || p.endsWith('/') || /[,\n]/.test(p)) {

@@ -3,6 +3,7 @@ import { JavaScriptError } from '../../domain/cwl/expressions/index.js';
 import { sandboxSettings, type SandboxLimits, type SandboxOptions, type SandboxSettings } from './limits.js';
 import type { EvaluationJob, Outcome } from './protocol.js';
 import { SandboxWorker } from './sandbox-worker.js';
+import { stringifyExactJson } from '../../contract/exact-json.js';
 
 /**
  * The engine's ExpressionEvaluator: CWL JavaScript in QuickJS (WebAssembly) on a small pool of worker threads.
@@ -105,7 +106,8 @@ export class JavaScriptSandbox implements ExpressionEvaluator {
 function contextJson(request: EvaluationRequest): string {
   const { inputs, self, runtime } = request.context;
   try {
-    return JSON.stringify({ inputs, self, runtime });
+    // An integer beyond 2^53 goes in as its digits, which JavaScript reads as the nearest double (as cwltool's Node does).
+    return stringifyExactJson({ inputs, self, runtime });
   } catch (error) {
     throw new JavaScriptError(`inputs, self and runtime cannot be given to the expression: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -28,6 +28,15 @@ describe('string interpolation', () => {
     assert.equal(value('\\$(inputs.n) is $(inputs.n)'), '$(inputs.n) is 3');
   });
 
+  it('writes integers beyond 2^53 with all their digits, as Python writes its integers', () => {
+    const huge = 4200000000000000000000000000000000000000000n;
+    assert.equal(interpolationText(huge), '4200000000000000000000000000000000000000000');
+    assert.equal(
+      interpolationText({ d: [huge, -huge], f: 4.2 }),
+      '{"d": [4200000000000000000000000000000000000000000, -4200000000000000000000000000000000000000000], "f": 4.2}',
+    );
+  });
+
   it('keeps strings without expressions exactly, and keeps whitespace when asked (InitialWorkDir entries)', () => {
     assert.equal(value('  a\\\\b \\$ '), '  a\\\\b \\$ ', 'no $( or ${: no escapes, no trimming');
     assert.equal(value('$(inputs.n)\n', false), '3\n');

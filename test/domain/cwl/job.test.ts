@@ -51,6 +51,13 @@ describe('CWL job objects', () => {
     assert.equal('cwl:requirements' in job.values, false);
   });
 
+  it('reads integers beyond 2^53 exactly, in YAML and JSON jobs alike (JSON is YAML)', async () => {
+    const huge = '4200000000000000000000000000000000000000000';
+    const files = source({ 'j.yml': `l: 9223372036854775807\nd: [${huge}, -${huge}]\nsmall: 9007199254740991\n`, 'j.json': `{"d": ${huge}, "f": 4.2}` });
+    assert.deepEqual((await loadJob(`${BASE}j.yml`, files)).values, { l: 9223372036854775807n, d: [BigInt(huge), -BigInt(huge)], small: 9007199254740991 });
+    assert.deepEqual((await loadJob(`${BASE}j.json`, files)).values, { d: BigInt(huge), f: 4.2 });
+  });
+
   it('reads an empty file as an empty job, and refuses a job that is not an object', async () => {
     assert.deepEqual((await loadJob(`${BASE}empty.yml`, source({ 'empty.yml': '\n' }))).values, {});
     await assert.rejects(loadJob(`${BASE}list.yml`, source({ 'list.yml': '- 1\n' })), /a job object must map input names to values, not a list/);

@@ -12,13 +12,14 @@ import { defaultSuite } from '../../../scripts/cwl/options.js';
 import { loadSuite } from '../../../scripts/cwl/suite.js';
 import { CwlValidationError, InMemoryDocumentSource, loadDocument, packDocument, shortname, type CwlProcess } from '../../../src/domain/cwl/index.js';
 import { FileDocumentSource } from '../../../src/engine/cwl/file-source.js';
+import { stringifyExactJson } from '../../../src/contract/exact-json.js';
 import { BASE, load, yaml } from './helpers.js';
 
 const PACKED = 'file:///packed/document.cwl';
 
 /** The packed document loaded again from memory, as a server loads what a client sent. */
 async function reload(document: Record<string, unknown>, process: string): Promise<CwlProcess> {
-  const source = new InMemoryDocumentSource([[PACKED, JSON.stringify(document)]]);
+  const source = new InMemoryDocumentSource([[PACKED, stringifyExactJson(document)]]);
   return (await loadDocument(PACKED + process, source)).process;
 }
 
@@ -33,6 +34,8 @@ function comparable(process: CwlProcess): unknown {
   return JSON.parse(
     JSON.stringify(process, function (this: Record<string, unknown>, key, value: unknown) {
       if (key === 'at') return undefined;
+      // Integers beyond 2^53 (contract/exact-json.ts) compared by their digits.
+      if (typeof value === 'bigint') return `${value}n`;
       if (typeof value !== 'string') return value;
       if (key === 'id' && PROCESS_CLASSES.has(String(this.class))) return '<process>';
       if (/^std(out|err)-[0-9a-f]{16}$/.test(value)) return '<stream>';
@@ -136,7 +139,7 @@ describe('packDocument', () => {
       steps.map((s) => (typeof s.run === 'string' ? s.run : (s.run as { id: string }).id)),
       ['#echo.cwl', '#inline/run', '#echo.cwl_2'],
     );
-    const text = JSON.stringify(document);
+    const text = stringifyExactJson(document);
     assert.doesNotMatch(text, /\$import|\$include|types\.yml#|file:\/\/\/w\/[^"]*\.cwl/, 'no directive and no reference to a file is left');
     assert.match(text, /function twice/, '$include is the file text');
     assert.match(text, /"#types\.yml\/Sample"/, 'imported types are named after their file');
@@ -176,7 +179,7 @@ describe('packDocument', () => {
     };
     const source = new InMemoryDocumentSource(Object.entries(files).map(([name, text]) => [BASE + name, text] as const));
     const packed = packDocument(await loadDocument(`${BASE}wf.cwl`, source));
-    const inMemory = new InMemoryDocumentSource([[PACKED, JSON.stringify(packed.document)]]);
+    const inMemory = new InMemoryDocumentSource([[PACKED, stringifyExactJson(packed.document)]]);
     // The sub-workflow alone: itself as #main and the tool it runs; not the workflow that ran it.
     const inner = await loadDocument(`${PACKED}#inner.cwl`, inMemory);
     const alone = packDocument(inner, { asMain: true });

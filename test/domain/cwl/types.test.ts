@@ -47,6 +47,16 @@ describe('CWL types: values against types', () => {
     assert.deepEqual(coerce(T.string, null).issues, ['inputs.x: is missing (null); expected string']);
   });
 
+  it('keeps integers beyond 2^53 (bigints) exact: a long within 64 bits, a double of any size, never an int', () => {
+    const huge = 4200000000000000000000000000000000000000000n;
+    assert.deepEqual(coerce(T.long, 9223372036854775807n), { value: 9223372036854775807n, issues: [] });
+    assert.deepEqual(coerce(T.long, 9223372036854775808n).issues, ['inputs.x: must be long, not the whole number 9223372036854775808']);
+    assert.deepEqual(coerce(T.float, huge), { value: huge, issues: [] });
+    assert.deepEqual(coerce({ kind: 'double' }, -huge), { value: -huge, issues: [] });
+    assert.deepEqual(coerce(T.int, huge).issues, ['inputs.x: must be int, not the whole number 4200000000000000000000000000000000000000000']);
+    assert.deepEqual(coerce(optional(T.int), 9007199254740993n).issues.length, 1);
+  });
+
   it('Any takes any value but null; Files inside it are normalized', () => {
     assert.deepEqual(coerce(T.Any, { a: [1, { class: 'File', location: 'file:///d/x.txt' }] }).value, {
       a: [1, { class: 'File', location: 'file:///d/x.txt', basename: 'x.txt', nameroot: 'x', nameext: '.txt' }],
@@ -160,6 +170,15 @@ describe('CWL types: binding a job to the inputs', () => {
       n: 4,
       s: null,
       f: { class: 'File', location: 'file:///w/a.txt', basename: 'a.txt', nameroot: 'a', nameext: '.txt' },
+    });
+  });
+
+  it('reads integers beyond 2^53 of a document exactly and binds them', async () => {
+    const declared = await inputs('inputs:\n  d: {type: double, default: 4200000000000000000000000000000000000000000}\n  l: long\n  n: int\n');
+    assert.deepEqual(bindInputs(declared, { l: 9223372036854775807n, n: 7 }), {
+      d: 4200000000000000000000000000000000000000000n,
+      l: 9223372036854775807n,
+      n: 7,
     });
   });
 

@@ -12,6 +12,7 @@ import { clientCommand, clientFor, settingsFor, type ClientFlags } from '../../c
 import { CliError, EXIT, unsupportedFeature, usageError } from '../../exit.js';
 import { formatBytes, note } from '../../output.js';
 import { progressEnabled } from '../../progress.js';
+import { stringifyExactJson } from '../../../contract/exact-json.js';
 
 /** `gdflow cwl run`: the cwl-runner command-line contract (docs/cwl.md, "Running CWL"). */
 
@@ -87,7 +88,7 @@ async function runCwl(document: string, job: string | undefined, flags: RunFlags
       throw new CliError(`the run ${run.status}`, EXIT.failed);
     }
     const outputs = await new OutputDownloads(client, resolve(flags.outdir ?? '.')).localize(run.outputs ?? {});
-    process.stdout.write(`${JSON.stringify(outputs, null, 4)}\n`);
+    process.stdout.write(`${stringifyExactJson(outputs, 4)}\n`);
   } finally {
     await server?.close();
   }

@@ -1,4 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { exactInteger } from '../../../contract/exact-json.js';
 import { CwlValidationError, type SourcePosition } from '../errors.js';
 import { setChildPosition, setPosition } from './positions.js';
 
@@ -9,7 +10,7 @@ import { setChildPosition, setPosition } from './positions.js';
  */
 export function parseYaml(text: string, uri: string): unknown {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, intAsBigInt: true });
   if (doc.errors.length > 0) {
     throw new CwlValidationError(
       doc.errors.map((e) => {
@@ -80,11 +81,15 @@ class Converter {
   }
 }
 
-/** YAML scalars as JSON values (numbers beyond JSON's range and other exotic tags become strings). */
+/**
+ * YAML scalars as JSON values (numbers beyond JSON's range and other exotic tags become strings). Integers are read
+ * as bigints and kept so only when a double cannot hold them (contract/exact-json.ts): `4200000000000000000000000000000000000000000`
+ * stays those digits, as in the reference runner.
+ */
 function scalarValue(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return exactInteger(value);
   if (value instanceof Date) return value.toISOString();
   // !!binary: the base64 text it was written as; any other tag's value as JSON, never "[object Object]".
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');

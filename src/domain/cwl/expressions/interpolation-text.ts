@@ -6,7 +6,8 @@ import type { Json } from './json-value.js';
  * reference runner writes it (Python's json.dumps: ", " and ": " between items, non-ASCII characters as \uXXXX,
  * floats in Python's notation), because the suite checks the checksums of files written from such text
  * (InitialWorkDirRequirement entries that evaluate to lists or numbers). One difference cannot be avoided: a
- * float with no fraction (5.0 in a job file) is the number 5 here and is written `5`, where Python writes `5.0`.
+ * float with no fraction (5.0 in a job file) is the number 5 here and is written `5`, where Python writes `5.0`. An
+ * integer beyond 2^53 is a bigint and is written with all its digits, as Python writes its integers.
  */
 export function interpolationText(value: Json): string {
   return typeof value === 'string' ? value : jsonText(value);
@@ -16,6 +17,7 @@ function jsonText(value: Json): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return numberText(value);
+  if (typeof value === 'bigint') return String(value);
   if (typeof value === 'string') return stringText(value);
   if (Array.isArray(value)) return `[${value.map(jsonText).join(', ')}]`;
   const members = Object.keys(value)

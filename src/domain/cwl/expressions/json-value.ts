@@ -1,9 +1,10 @@
 /**
  * The values CWL expressions read and return: plain JSON. Inputs, `self` and `runtime` are JSON, and an
- * expression's result crosses back from the JavaScript sandbox as JSON text.
+ * expression's result crosses back from the JavaScript sandbox as JSON text. An integer a double cannot hold
+ * exactly (beyond 2^53) is a bigint, as everywhere CWL values go (contract/exact-json.ts).
  */
 
-export type Json = null | boolean | number | string | Json[] | JsonMap;
+export type Json = null | boolean | number | bigint | string | Json[] | JsonMap;
 
 export interface JsonMap {
   [key: string]: Json;

@@ -18,6 +18,7 @@ import { splitFragment } from '../uri.js';
 import { nameFor } from './names.js';
 import type { CwlSource } from './source.js';
 import { CWL_CATEGORY, processDescription, toolView, workflowView } from './views.js';
+import { stringifyExactJson } from '../../../contract/exact-json.js';
 
 /**
  * ImportCwl (`POST cwl/import/`, `gdflow cwl import`; docs/cwl.md, "Import"): a packed CWL document becomes versions
@@ -58,7 +59,7 @@ export class CwlImportService {
     const given = body.name === undefined || body.name === '' ? undefined : checkName('tool_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
     const document = body.document;
-    const source = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(document) });
+    const source = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: stringifyExactJson(document) });
     const main = await load(`${CWL_DOCUMENT_URI}${fragment}`, source);
     const found = unsupportedFeature(main);
     if (found !== undefined) throw new Unsupported(found);
@@ -160,7 +161,7 @@ async function standalone(process: CwlProcess, source: InMemoryDocumentSource): 
   return { document: packed.document, process: packed.process };
 }
 
-const sameSource = (version: Tool | StoredWorkflow, source: CwlSource): boolean => JSON.stringify(version.cwl) === JSON.stringify(source);
+const sameSource = (version: Tool | StoredWorkflow, source: CwlSource): boolean => stringifyExactJson(version.cwl) === stringifyExactJson(source);
 
 const appId = (project: Project, name: string, version: number): string =>
   project.name === DEFAULT_PROJECT ? `/${project.accountName}/${name}/${version}` : `/${project.accountName}/${project.name}/${name}/${version}`;

@@ -4,7 +4,7 @@
  */
 
 /** Any CWL value: JSON, where objects with `class: File|Directory` are files and directories. */
-export type CwlValue = null | boolean | number | string | readonly CwlValue[] | CwlFile | CwlDirectory | CwlRecordValue;
+export type CwlValue = null | boolean | number | bigint | string | readonly CwlValue[] | CwlFile | CwlDirectory | CwlRecordValue;
 
 /** A record value (or any other plain object, such as a value of type Any). */
 export interface CwlRecordValue {

@@ -20,6 +20,7 @@ import { loadFormatOntology } from '../types/ontology.js';
 import { dataDocuments, dataLocations, hostLocations, type CwlDataLocations } from './locations.js';
 import { CWL_DOCUMENT_URI, cwlPlanOf, cwlTaskPlan } from './plan.js';
 import { unsupportedFeature } from './unsupported.js';
+import { stringifyExactJson } from '../../../contract/exact-json.js';
 
 /** What a new run's task is made of. */
 interface NewRun {
@@ -67,7 +68,7 @@ export class CwlRunService {
     const document = (await hostLocations(body.document, account, this.locations, 'document')) as JsonObject;
     const job = (await hostLocations(body.job ?? {}, account, this.locations, 'job')) as JsonObject;
     const uri = `${CWL_DOCUMENT_URI}${fragment}`;
-    const { process } = await loadDocument(uri, new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: JSON.stringify(document) }));
+    const { process } = await loadDocument(uri, new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: stringifyExactJson(document) }));
     const unsupported = unsupportedFeature(process);
     if (unsupported !== undefined) throw new Unsupported(unsupported);
     const { values, requirements } = readJob(job, CWL_DOCUMENT_URI, { namespaces: process.namespaces });
@@ -80,7 +81,7 @@ export class CwlRunService {
       parameters: { job, description: process.label ?? '' },
       inputs: values,
       processName: workflow?.name ?? displayName(process.id),
-      digest: createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 24),
+      digest: createHash('sha256').update(stringifyExactJson(document)).digest('hex').slice(0, 24),
       ...(workflow ? { workflow: { id: workflow.id, version: workflow.version } } : {}),
     };
     return this.create(scope, project, run, explicitName ?? ((at, taskId) => generatedName(run.processName, at, taskId)));

@@ -11,6 +11,7 @@ import { checkOutputs } from './output-types.js';
 import { effectiveRequirements, findRequirement, type EffectiveRequirements } from '../workflow/requirements.js';
 import type { CwlRuntime, StagedItem } from './tool-run.js';
 import { asList, basenameOf, isFileObject, parentOf, secondaryName } from './values.js';
+import { parseExactJson } from '../../../contract/exact-json.js';
 
 export interface CollectOptions {
   /** The requirements and hints in force (as given to prepareToolRun). */
@@ -68,7 +69,7 @@ async function outputJson(outputDir: OutputDirectory): Promise<JsonMap> {
   if (bytes.length > OUTPUT_JSON_LIMIT) throw new ToolRunError(`cwl.output.json is larger than ${OUTPUT_JSON_LIMIT} bytes`);
   let parsed: Json;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(bytes)) as Json;
+    parsed = parseExactJson(new TextDecoder().decode(bytes)) as Json;
   } catch (error) {
     throw new ToolRunError(`cwl.output.json is not JSON: ${(error as Error).message}`);
   }

@@ -15,6 +15,9 @@ export interface CoercionContext {
 
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
+/** A long's range. Integers beyond 2^53 are bigints (contract/exact-json.ts); a bigint is never an int. */
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
 
 /**
  * Checks `value` against `type` and returns it in the model's form: Files and Directories
@@ -35,9 +38,12 @@ export function coerceValue(type: CwlType, value: unknown, place: ValuePlace, co
         ? (value as number)
         : mismatch(type, value, place, context);
     case 'long':
+      if (typeof value === 'bigint') return value >= LONG_MIN && value <= LONG_MAX ? value : mismatch(type, value, place, context);
       return Number.isInteger(value) ? (value as number) : mismatch(type, value, place, context);
     case 'float':
     case 'double':
+      // As in the reference runner, an integer of any size is a double's value, kept exact.
+      if (typeof value === 'bigint') return value;
       return typeof value === 'number' && Number.isFinite(value) ? value : mismatch(type, value, place, context);
     case 'string':
       return typeof value === 'string' ? value : mismatch(type, value, place, context);

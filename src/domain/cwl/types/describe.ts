@@ -35,6 +35,7 @@ export function describeValue(value: unknown): string {
   }
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
   if (typeof value === 'number') return Number.isInteger(value) ? `the whole number ${value}` : `the number ${value}`;
-  if (typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${value}`;
+  if (typeof value === 'bigint') return `the whole number ${value}`;
+  if (typeof value === 'boolean') return `boolean ${value}`;
   return typeof value;
 }

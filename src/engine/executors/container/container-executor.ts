@@ -156,6 +156,7 @@ export class ContainerExecutor implements Executor {
       ({ args, placeholders } = jobRunArgs(spec, workDir, files, privateDir, this.runtimeSettings(), {
         name,
         imageId: image.id,
+        ...(spec.imageEntrypoint ? { entrypoint: image.entrypoint } : {}),
         ...(this.cli.flavour === 'podman' ? { monitorPidFile: files.monitorPid } : {}),
       }));
       // Started in the job's container directory, which podman's monitor keeps as its working directory: what it

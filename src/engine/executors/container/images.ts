@@ -14,6 +14,8 @@ export interface ResolvedImage {
   id: string;
   /** The manifest digest (sha256:...) when the image has one, otherwise its content id (sha256:...). */
   digest: string;
+  /** The image's ENTRYPOINT words ([] when it has none). */
+  entrypoint: string[];
 }
 
 /** A job's image cannot be had; the message is the job's reason. */
@@ -38,6 +40,7 @@ interface InspectedImage {
   Id?: string;
   Digest?: string;
   RepoDigests?: string[] | null;
+  Config?: { Entrypoint?: string[] | string | null } | null;
 }
 
 function parseInspect(stdout: string): ResolvedImage | undefined {
@@ -53,7 +56,8 @@ function parseInspect(stdout: string): ResolvedImage | undefined {
   // podman has the manifest digest as Digest; docker only in RepoDigests, and not at all for an image built
   // or imported here: then the id, itself the digest of the image's configuration, is what identifies it.
   const digest = image.Digest || repoDigest || (image.Id.startsWith('sha256:') ? image.Id : `sha256:${image.Id}`);
-  return { id: image.Id, digest };
+  const entrypoint = image.Config?.Entrypoint;
+  return { id: image.Id, digest, entrypoint: Array.isArray(entrypoint) ? entrypoint.filter((w) => typeof w === 'string') : entrypoint ? [entrypoint] : [] };
 }
 
 export class ImageResolver {

@@ -4,7 +4,7 @@
  * What the job gets (the same promises as the bwrap sandbox where a container can keep them):
  * - the image's file system, read-only, with a fresh tmpfs at /tmp and /var/tmp (exec allowed: Java tools unpack
  *   native libraries there);
- * - its working directory read-write at /var/data (its working directory and HOME), each mount at its path
+ * - its working directory read-write at /var/data or its workDirPath (its working directory and HOME), each mount at its path
  *   (inputs read-only), its log files and status file at /.gdflow (script.ts);
  * - no network (`--network none`: only lo) unless the tool asks for it, then the runtime's default network
  *   (podman: its bridge, with NAT to the outside; the host's own loopback services stay out of reach);
@@ -18,9 +18,9 @@
 import { createHash } from 'node:crypto';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SANDBOX_DATA_DIR, type RunSpec } from '../executor.js';
+import type { RunSpec } from '../executor.js';
 import { missingComponents } from '../mount-points.js';
-import { mountRelative } from '../spec-checks.js';
+import { mountRelative, workDirPathOf } from '../spec-checks.js';
 import type { CliFlavour } from './cli.js';
 import { containerCommand, STATUS_PATH, STDERR_PATH, STDOUT_PATH } from './script.js';
 
@@ -59,7 +59,7 @@ export interface RunPlan {
   spec: RunSpec;
   /** The working directory, the three files at /.gdflow, then the spec's mounts. */
   workDir: string;
-  /** The spec's roots (JobSpec.roots), bound read-write before the mounts. */
+  /** The spec's roots (RunSpec.roots), bound read-write before the mounts. */
   roots?: Bind[];
   logs: { stdout: string; stderr: string; status: string };
   mounts: Bind[];
@@ -78,6 +78,8 @@ export interface RunPlan {
   detach?: boolean;
   /** `--pull`: never (the default: the executor has resolved `imageId` itself), or the runtime's own policy. */
   pull?: 'never' | 'missing' | 'always';
+  /** The image's ENTRYPOINT words, given to the command as its positional parameters (RunSpec.imageEntrypoint). */
+  entrypoint?: string[];
 }
 
 /** `--mount` of a bind; commas separate the mount's fields, so a destination holding one cannot be mounted. */
@@ -113,11 +115,12 @@ export function runArgs(plan: RunPlan): string[] {
   args.push('--read-only', ...(tmpIsRoot ? [] : ['--tmpfs', `/tmp:${tmpfs}`]), '--tmpfs', `/var/tmp:${tmpfs}`);
   args.push('--cap-drop', 'all', '--security-opt', 'no-new-privileges');
   args.push('--hostname', 'gdflow', '--stop-signal', 'SIGTERM', '--log-driver', 'none');
-  args.push('--workdir', SANDBOX_DATA_DIR);
-  args.push('--env', `HOME=${SANDBOX_DATA_DIR}`, '--env', 'TMPDIR=/tmp', '--env', 'LANG=C.UTF-8');
+  const workDirPath = workDirPathOf(spec);
+  args.push('--workdir', workDirPath);
+  args.push('--env', `HOME=${workDirPath}`, '--env', 'TMPDIR=/tmp', '--env', 'LANG=C.UTF-8');
   if (plan.envFile) args.push('--env-file', plan.envFile);
   const binds: Bind[] = [
-    { source: plan.workDir, destination: SANDBOX_DATA_DIR, readOnly: false },
+    { source: plan.workDir, destination: workDirPath, readOnly: false },
     { source: plan.logs.stdout, destination: STDOUT_PATH, readOnly: false },
     { source: plan.logs.stderr, destination: STDERR_PATH, readOnly: false },
     { source: plan.logs.status, destination: STATUS_PATH, readOnly: false },
@@ -125,7 +128,7 @@ export function runArgs(plan: RunPlan): string[] {
     ...plan.mounts,
   ];
   for (const bind of binds) args.push('--mount', mountArg(bind));
-  args.push('--entrypoint', '/bin/sh', plan.imageId, ...containerCommand(spec.command, spec.stdin, spec.stdout));
+  args.push('--entrypoint', '/bin/sh', plan.imageId, ...containerCommand(spec.command, spec.stdin, spec.stdout, plan.entrypoint));
   return args;
 }
 
@@ -164,11 +167,11 @@ export function jobRunArgs(
   files: { stdout: string; stderr: string; status: string },
   privateDir: () => string,
   runtime: RuntimeSettings,
-  plan: Pick<RunPlan, 'name' | 'imageId' | 'monitorPidFile' | 'detach' | 'pull'>,
+  plan: Pick<RunPlan, 'name' | 'imageId' | 'monitorPidFile' | 'detach' | 'pull' | 'entrypoint'>,
 ): { args: string[]; placeholders: string[] } {
   const placeholders: string[] = [];
   const mounts: Bind[] = spec.mounts.map((mount) => {
-    const rel = mountRelative(mount.sandboxPath);
+    const rel = mountRelative(mount.sandboxPath, workDirPathOf(spec), Boolean(spec.image));
     if (rel !== undefined) placeholders.push(...missingComponents(workDir, rel));
     return { source: bindSource(mount.hostPath, privateDir), destination: mount.sandboxPath, readOnly: mount.readOnly };
   });

@@ -15,7 +15,9 @@
  *   hybrid cgroup layout reports OOMKilled false), so the script reads the kernel's count of such kills from the
  *   container's memory cgroup after the command, and writes it with the exit code to STATUS_FILE.
  *
- * The command and the redirection paths are positional parameters, never part of the script's text.
+ * The command and the redirection paths are positional parameters, never part of the script's text, and so are the
+ * image's ENTRYPOINT words when the job asks for them (RunSpec.imageEntrypoint): they become the command's own
+ * positional parameters ("$@").
  */
 import { readFileSync } from 'node:fs';
 
@@ -31,7 +33,9 @@ export const CONTAINER_SCRIPT = [
   '(',
   '  [ -z "$1" ] || exec <"$1"',
   '  [ -z "$2" ] || exec >"$2"',
-  '  exec /bin/sh -c "$3"',
+  '  command=$3',
+  '  shift 3',
+  '  exec /bin/sh -c "$command" sh "$@"',
   ') &',
   'pid=$!',
   'wait "$pid"; rc=$?',
@@ -48,8 +52,8 @@ export const CONTAINER_SCRIPT = [
 ].join('\n');
 
 /** The container's command line (after the image). */
-export function containerCommand(command: string, stdin?: string, stdout?: string): string[] {
-  return ['-c', CONTAINER_SCRIPT, 'gdflow', stdin ?? '', stdout ?? '', command];
+export function containerCommand(command: string, stdin?: string, stdout?: string, entrypoint: readonly string[] = []): string[] {
+  return ['-c', CONTAINER_SCRIPT, 'gdflow', stdin ?? '', stdout ?? '', command, ...entrypoint];
 }
 
 export interface ContainerStatus {
