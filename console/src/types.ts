@@ -157,6 +157,10 @@ export interface Job {
   attempts?: JobAttempt[];
   /** What a job that has not started waits for ("waiting for 2 CPUs (1 free)"); null once it runs. */
   waiting_for?: string | null;
+  /** The node ids of the jobs it waits for. */
+  upstream?: string[];
+  /** The node id of the job whose expansion added it as the task ran (a CWL scatter's, a subworkflow's); else null. */
+  parent?: string | null;
 }
 
 /** One ended attempt of a job (docs/tasks.md, "Retries"). */

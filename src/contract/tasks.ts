@@ -171,6 +171,11 @@ export const job = {
         'what a job that has not started waits for ("waiting for 2 CPUs (1 free)", "waiting for upstream job align", ' +
         '"waiting for Slurm to start it: Priority (...)", "waiting for its image ... to be pulled"); null once it runs or ended',
     },
+    upstream: { type: 'array', items: text, description: "the node ids of the jobs it waits for: the links of the task's graph" },
+    parent: {
+      type: ['string', 'null'],
+      description: "the node id of the job whose expansion added it at run time (a CWL scatter's or subworkflow's step), or null",
+    },
   },
   required: ['job_id', 'name', 'node_id', 'alias', 'status', 'reason', 'exit_code', 'attempt', 'startTime', 'endTime'],
 } as const;

@@ -11,7 +11,7 @@ import { Client } from '../../src/client/index.js';
 import { DEMO_TOOLS, toolDocument, workflowDocument } from '../../src/demo/documents.js';
 import { registerTool, registerWorkflow, type DemoProject } from '../../src/demo/register.js';
 import { skipWithout } from '../helpers/components.js';
-import { DEMO_IMAGE, gdflowContainers, hasImage, runtimeUnavailable } from '../helpers/containers.js';
+import { DEMO_IMAGE, demoImageUnavailable, gdflowContainers } from '../helpers/containers.js';
 import { runCli, startServerProcess, waitForExit } from '../helpers/process.js';
 import { startTestServer } from '../helpers/server.js';
 import { slurmUnavailable, startSlurm } from '../helpers/slurm.js';
@@ -20,12 +20,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'gdflow-demo-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Why the demo cannot run in podman containers here without building its image first (about a minute). */
-function podmanDemoUnavailable(): string | undefined {
-  return (
-    runtimeUnavailable('podman') ??
-    (hasImage('podman', DEMO_IMAGE) ? undefined : `${DEMO_IMAGE} is not built (scripts/images/build-demo.sh; gdflow demo builds it itself)`)
-  );
-}
+const podmanDemoUnavailable = (): string | undefined => demoImageUnavailable('podman');
 
 const VARIANTS: Array<{ name: string; args: string[]; skip: string | undefined; slurm?: true; containers?: true }> = [
   { name: '--executor bwrap', args: ['--executor', 'bwrap'], skip: undefined },

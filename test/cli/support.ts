@@ -129,8 +129,9 @@ export interface CliFixture {
   close: () => Promise<void>;
 }
 
-export async function cliFixture(): Promise<CliFixture> {
-  const server = await startTestServer({ cpus: 2 });
+/** `settings` override the test server's settings (`{ executor: 'podman', pullPolicy: 'never' }`). */
+export async function cliFixture(settings: Parameters<typeof startTestServer>[0] = {}): Promise<CliFixture> {
+  const server = await startTestServer({ cpus: 2, ...settings });
   const account = await server.account();
   const dir = mkdtempSync(join(tmpdir(), 'gdflow-cli-test-'));
   const env = {

@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Transport } from '../../src/client/transport.js';
 import { skipWithout } from '../helpers/components.js';
-import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
+import { ServedAccount } from '../helpers/process.js';
 import { slurmUnavailable, startSlurm } from '../helpers/slurm.js';
 import { ensureTinyImage, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
 import { jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
@@ -151,28 +150,29 @@ const ENTRYPOINT_IMAGE = 'localhost/gdflow-tiny-entrypoint:latest';
 
 describe('CWL runs on Slurm with podman on the node', { skip: skipWithout(slurmUnavailable()) ?? skipWithoutRuntime('podman'), timeout: 300_000 }, () => {
   const scratch = mkdtempSync(join(tmpdir(), 'gdflow-cwl-slurm-'));
-  let server: ServerChild | undefined;
-  let alice: TestAccount;
+  let served: ServedAccount | undefined;
   before(async () => {
     ensureTinyImage('podman');
     await startSlurm();
-    const dataDir = join(scratch, 'data');
-    server = await startServerProcess(dataDir, ['--executor', 'slurm', '--slurm-wrap', 'podman', '--pull-policy', 'never', '--cpus', '8', '--memory', '8g']);
-    const created = runCli(['admin', 'create-account', 'cwlslurm', '--data-dir', dataDir, '--json']);
-    assert.equal(created.status, 0, created.stderr);
-    const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
-    const credentials = { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret };
-    alice = { name: 'cwlslurm', ...credentials, api: new Transport({ endpoint: server.url, credentials, retries: 0 }) };
+    served = await ServedAccount.start(join(scratch, 'data'), 'cwlslurm', [
+      '--executor',
+      'slurm',
+      '--slurm-wrap',
+      'podman',
+      '--pull-policy',
+      'never',
+      '--cpus',
+      '8',
+      '--memory',
+      '8g',
+    ]);
   });
   after(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      await waitForExit(server.child);
-    }
+    await served?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
 
   it("runs as a Slurm job in the DockerRequirement's image", async () => {
-    await runOn(alice, '/cwl/slurm', TINY_IMAGE);
+    await runOn(served!.account, '/cwl/slurm', TINY_IMAGE);
   });
 });

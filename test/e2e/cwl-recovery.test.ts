@@ -9,33 +9,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Transport } from '../../src/client/transport.js';
 import { processesWith } from '../helpers/cluster.js';
-import { jobsOf, readOutput, runCwl, waitForCwlRun } from '../helpers/cwl-runs.js';
-import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
-import type { TestAccount } from '../helpers/server.js';
+import { jobsOf, readOutput, runCwl, sayEachWord, waitForCwlRun } from '../helpers/cwl-runs.js';
+import { ServedAccount } from '../helpers/process.js';
 import { waitForJob } from '../helpers/tasks.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-cwl-recovery-'));
-let server: ServerChild | undefined;
+let served: ServedAccount | undefined;
 
 after(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await waitForExit(server.child);
-  }
+  await served?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('a CWL run after its server is killed', () => {
   it('goes on from where its jobs were: the ended instance is kept, the running one runs again, the rest follows', async () => {
-    const created = runCli(['admin', 'create-account', 'cwlrecoverer', '--data-dir', dataDir, '--create', '--json']);
-    assert.equal(created.status, 0, created.stderr);
-    const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
-    const credentials = { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret };
-    const transport = (url: string) => new Transport({ endpoint: url, credentials, retries: 0 });
-    server = await startServerProcess(dataDir);
-    const account: TestAccount = { name: 'cwlrecoverer', accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret, api: transport(server.url) };
+    served = await ServedAccount.start(dataDir, 'cwlrecoverer');
+    const { account } = served;
     const marker = `3.${process.pid}${Date.now() % 100000}`;
     const wf = {
       cwlVersion: 'v1.2',
@@ -44,18 +34,7 @@ describe('a CWL run after its server is killed', () => {
       inputs: { words: 'string[]' },
       outputs: { joined: { type: 'File', outputSource: 'join/out' } },
       steps: {
-        say: {
-          run: {
-            class: 'CommandLineTool',
-            baseCommand: ['sh', '-c', `if [ "$0" = slow ]; then sleep ${marker}; fi; echo "$0"`],
-            inputs: { word: { type: 'string', inputBinding: {} } },
-            stdout: 'said.txt',
-            outputs: { out: 'stdout' },
-          },
-          scatter: 'word',
-          in: { word: 'words' },
-          out: ['out'],
-        },
+        say: sayEachWord(['sh', '-c', `if [ "$0" = slow ]; then sleep ${marker}; fi; echo "$0"`]),
         join: {
           run: {
             class: 'CommandLineTool',
@@ -75,10 +54,8 @@ describe('a CWL run after its server is killed', () => {
     for (let i = 0; i < 100 && processesWith(`sleep\u0000${marker}`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(processesWith(`sleep\u0000${marker}`).length > 0, 'the slow instance is running');
 
-    server.child.kill('SIGKILL');
-    await waitForExit(server.child);
-    server = await startServerProcess(dataDir);
-    account.api = transport(server.url);
+    await served.kill();
+    await served.restart();
     const run = await waitForCwlRun(account, task_id, 60_000);
     assert.equal(run.status, 'succeeded', run.reason ?? '');
     assert.equal(await readOutput(account, run.outputs!.joined), 'quick\nslow\n');

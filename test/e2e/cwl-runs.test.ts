@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
-import { getCwlRun, jobsOf, readOutput, runCwl, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
+import { getCwlRun, jobsOf, readOutput, runCwl, sayEachWord, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { download, upload, waitForJob } from '../helpers/tasks.js';
 
@@ -86,20 +86,7 @@ describe('CWL runs', () => {
       requirements: { ScatterFeatureRequirement: {} },
       inputs: { words: 'string[]' },
       outputs: { echoed: { type: 'File[]', outputSource: 'say/out' } },
-      steps: {
-        say: {
-          run: {
-            class: 'CommandLineTool',
-            baseCommand: 'echo',
-            inputs: { word: { type: 'string', inputBinding: {} } },
-            stdout: 'said.txt',
-            outputs: { out: 'stdout' },
-          },
-          scatter: 'word',
-          in: { word: 'words' },
-          out: ['out'],
-        },
-      },
+      steps: { say: sayEachWord('echo') },
     };
     const started = await runCwl(alice, { document: wf, job: { words: ['one', 'two', 'three'] } });
     const run = await waitForCwlRun(alice, started.task_id);

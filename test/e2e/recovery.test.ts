@@ -3,21 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Transport } from '../../src/client/transport.js';
 import { processesWith } from '../helpers/cluster.js';
-import { runCli, startServerProcess, waitForExit, type ServerChild } from '../helpers/process.js';
-import { projectPath, type TestAccount } from '../helpers/server.js';
+import { ServedAccount } from '../helpers/process.js';
+import { projectPath } from '../helpers/server.js';
 import { activate, download, upload, waitForJob, waitForTask } from '../helpers/tasks.js';
 import { createWorkflow, registerTool, toolId } from '../helpers/workflows.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-recovery-'));
-let server: ServerChild | undefined;
+let served: ServedAccount | undefined;
 
 after(async () => {
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await waitForExit(server.child);
-  }
+  await served?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -25,17 +21,8 @@ const requirements = { container: { image: 'debian:bookworm' }, resources: { cpu
 
 describe('recovery after SIGKILL', () => {
   it('continues a task after the server is killed mid-run: finished jobs are kept, the running one runs again', async () => {
-    // Before the first server: the admin command makes the store (--create).
-    const created = runCli(['admin', 'create-account', 'recoverer', '--data-dir', dataDir, '--create', '--json']);
-    assert.equal(created.status, 0, created.stderr);
-    const key = JSON.parse(created.stdout) as { access_key_id: string; access_key_secret: string };
-    server = await startServerProcess(dataDir);
-    const account: TestAccount = {
-      name: 'recoverer',
-      accessKeyId: key.access_key_id,
-      accessKeySecret: key.access_key_secret,
-      api: new Transport({ endpoint: server.url, credentials: { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret }, retries: 0 }),
-    };
+    served = await ServedAccount.start(dataDir, 'recoverer');
+    const { account } = served;
     const marker = `3.${process.pid}${Date.now() % 100000}`;
     await registerTool(account, 'quick', {
       cmd_template: 'tr a-z A-Z < {{ inputs.src[0].path }} > {{ outputs.out[0].path }}',
@@ -68,14 +55,12 @@ describe('recovery after SIGKILL', () => {
     for (let i = 0; i < 100 && processesWith(`sleep\u0000${marker}`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(processesWith(`sleep\u0000${marker}`).length > 0, 'the slow job is running');
 
-    server.child.kill('SIGKILL');
-    await waitForExit(server.child);
+    await served.kill();
     // The sandboxed job dies with the server (bwrap --die-with-parent).
     for (let i = 0; i < 100 && processesWith(`sleep\u0000${marker}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(processesWith(`sleep\u0000${marker}`), [], 'no process of the killed job is left');
 
-    server = await startServerProcess(dataDir);
-    account.api = new Transport({ endpoint: server.url, credentials: { accessKeyId: key.access_key_id, accessKeySecret: key.access_key_secret }, retries: 0 });
+    await served.restart();
     const task = await waitForTask(account, task_id, { timeoutMs: 60_000 });
     assert.equal(task.status, 'succeeded', task.reason);
     assert.equal(await download(account, '/out/result.txt'), 'HELLO WORLD\nslow done\n');

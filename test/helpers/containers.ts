@@ -85,6 +85,22 @@ export function ensureTinyImage(kind: ContainerKind): void {
   if (built.status !== 0) throw new Error(`building ${TINY_IMAGE} for ${kind} failed: ${built.stderr || built.stdout}`);
 }
 
+/**
+ * Tag the demo image (fastp, bwa, samtools) with the names a workflow's DockerRequirements give (biocontainers',
+ * which cannot be pulled here), as scripts/images/build-cwl-standins.sh tags the conformance suite's stand-ins.
+ */
+export function tagDemoImageAs(kind: ContainerKind, names: string[]): void {
+  for (const name of names) {
+    const tagged = cli(kind, ['tag', DEMO_IMAGE, name]);
+    if (tagged.status !== 0) throw new Error(`${kind} tag ${DEMO_IMAGE} ${name} failed: ${tagged.stderr}`);
+  }
+}
+
+/** Why the demo image cannot run in `kind`'s containers here (not built: scripts/images/build-demo.sh), or undefined. */
+export function demoImageUnavailable(kind: ContainerKind): string | undefined {
+  return runtimeUnavailable(kind) ?? (hasImage(kind, DEMO_IMAGE) ? undefined : `${DEMO_IMAGE} is not built (scripts/images/build-demo.sh; .ci/run builds it)`);
+}
+
 /** Names of gdflow's containers (every state) whose name contains `part`: what a test checks was left behind. */
 export function gdflowContainers(kind: ContainerKind, part = ''): string[] {
   const listed = cli(kind, ['ps', '--all', '--filter', 'label=gdflow.job', '--format', '{{.Names}}']);

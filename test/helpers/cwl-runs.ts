@@ -48,3 +48,22 @@ export async function jobsOf(account: TestAccount, taskId: string): Promise<Map<
   const { jobs } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${taskId}/jobs/`));
   return new Map(jobs.map((job: any) => [job.node_id, job]));
 }
+
+/**
+ * A scatter step: `baseCommand` run once per element of the workflow input `words` (string[]), the word its last
+ * argument, its stdout each instance's `said.txt` (output `out`). Its workflow needs ScatterFeatureRequirement.
+ */
+export function sayEachWord(baseCommand: string | string[]) {
+  return {
+    run: {
+      class: 'CommandLineTool',
+      baseCommand,
+      inputs: { word: { type: 'string', inputBinding: {} } },
+      stdout: 'said.txt',
+      outputs: { out: 'stdout' },
+    },
+    scatter: 'word',
+    in: { word: 'words' },
+    out: ['out'],
+  };
+}

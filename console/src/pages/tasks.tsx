@@ -9,6 +9,7 @@ import { Confirm, ErrorBox, Loading, Progress, StateBadge, useLoad, usePolling }
 import { DateField } from '../components/date-field.js';
 import { CachedMark, CacheSource } from '../components/cache-source.js';
 import { Graph } from '../components/graph.js';
+import { hasRunTimeJobs, jobGraph, jobGraphKey } from '../job-graph.js';
 import { WaitFact, WaitNote } from '../components/job-wait.js';
 import { TaskOutputs } from '../components/task-outputs.js';
 import { formatDay, formatDuration, formatTime, parseDay, reasonText, t } from '../i18n.js';
@@ -222,10 +223,15 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
   const running = state !== undefined && !TERMINAL_TASK.includes(state.task.status);
   usePolling(() => void refresh(), POLL_MS, running && !gone);
 
-  const graph = useLoad(
-    (signal) => (state ? taskGraph(state.task, signal) : Promise.resolve(undefined)),
-    [state?.task.workflow_name, state?.task.workflow_version],
+  // A task whose jobs are added as it runs (a CWL run) is drawn from its jobs; any other from its workflow's graph.
+  const runTime = state !== undefined && hasRunTimeJobs(state.jobs);
+  const graphKey = runTime ? jobGraphKey(state.jobs) : '';
+  const jobsGraph = useMemo(() => (runTime ? jobGraph(state.task, state.jobs) : undefined), [graphKey]);
+  const workflowGraph = useLoad(
+    (signal) => (state && !runTime ? taskGraph(state.task, signal) : Promise.resolve(undefined)),
+    [state?.task.workflow_name, state?.task.workflow_version, runTime],
   );
+  const graph = jobsGraph ? { data: jobsGraph, loading: false } : workflowGraph;
   const states = useMemo(() => Object.fromEntries((state?.jobs ?? []).map((j) => [j.node_id, j.status])), [state?.jobs]);
   const selectedJob = state?.jobs.find((j) => j.node_id === job);
   // The job's panel is below the graph (and above the jobs): bring it into view when another job is chosen.

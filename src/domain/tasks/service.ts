@@ -138,7 +138,8 @@ function jobViews(task: Task, jobs: Job[], shown: Job[] = jobs) {
       return dep ? [{ nodeId: dep.nodeId, status: dep.status }] : [];
     });
     const waits = waitingFor(job, { taskStatus: task.status, taskHeld: task.heldBy !== null, scheduleAt: task.scheduleAt, upstream });
-    return jobView(job, spec?.alias ?? '', waits);
+    const parent = spec?.kind === 'step' && spec.parent !== undefined ? (byId.get(spec.parent)?.nodeId ?? null) : null;
+    return jobView(job, spec?.alias ?? '', waits, { upstream: upstream.map((u) => u.nodeId), parent });
   });
 }
 

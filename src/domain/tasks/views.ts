@@ -30,7 +30,13 @@ export function taskView(task: Task, jobCounts: Partial<Record<JobStatus, number
 }
 
 /** The job object of docs/wire.md §4, with what it waits for (waiting.ts, waitingFor). */
-export function jobView(job: Job, alias = '', waitingFor: string | null = null) {
+/** Where a job stands in its task's graph: the node ids of the jobs it waits for, and of the job whose expansion added it. */
+export interface JobLinks {
+  upstream: string[];
+  parent: string | null;
+}
+
+export function jobView(job: Job, alias = '', waitingFor: string | null = null, links: JobLinks = { upstream: [], parent: null }) {
   return {
     job_id: job.id,
     task_id: job.taskId,
@@ -64,5 +70,9 @@ export function jobView(job: Job, alias = '', waitingFor: string | null = null) 
     })),
     /** What a job that has not started waits for; null once it runs (docs/tasks.md, "Why a job waits"). */
     waiting_for: waitingFor,
+    /** The node ids of the jobs it waits for (its graph's links: also a CWL run's, whose jobs are added as it runs). */
+    upstream: links.upstream,
+    /** The node id of the job whose expansion added it (a scatter's, a subworkflow's), or null (docs/tasks.md, "Deferred jobs"). */
+    parent: links.parent,
   };
 }
