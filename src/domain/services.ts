@@ -6,6 +6,7 @@ import { CwlImportService } from './cwl/imports/service.js';
 import { cwlPlanOf } from './cwl/runs/plan.js';
 import { CwlRunService } from './cwl/runs/service.js';
 import type { DataService } from './data/service.js';
+import { CachedRerun, type CacheFiles } from './tasks/cached-rerun.js';
 import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { TokenService } from './tokens.js';
@@ -68,6 +69,12 @@ export interface Runtime {
   tes: { files: TesFiles; policy: TesStagingPolicy };
   /** The signed links of WDL documents (their `source` and `dependencies`). */
   wdlFiles: WdlFileLinks;
+  /**
+   * The call cache at activation (tasks/cached-rerun.ts): the task files it reads and places, and whether the server
+   * reuses jobs (`--call-caching`). Absent: jobs are looked up by the worker only (an executor whose jobs' keys hold an
+   * image digest, which only it resolves).
+   */
+  cache?: { files: CacheFiles; enabled: boolean };
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
@@ -75,7 +82,8 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const cwlRuns = new CwlRunService(store, runtime.locations);
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
-  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns });
+  const cachedRerun = runtime.cache ? new CachedRerun(store, runtime.catalog, runtime.cache.files, runtime.cache.enabled) : undefined;
+  const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns }, cachedRerun);
   const wdlRuns = new WdlRunService(store, runtime.locations);
   const wdlWorkflows = new WdlWorkflowService(store, checkWdlDocument, runtime.wdlFiles);
   return {

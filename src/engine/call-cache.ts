@@ -1,9 +1,11 @@
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, linkSync, mkdirSync, statSync } from 'node:fs';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256, type CacheParts } from '../domain/cache/key.js';
+import { cachePartsOf } from '../domain/tasks/cache-parts.js';
 import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
+import type { CacheFiles } from '../domain/tasks/cached-rerun.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
 import { hashFile, stampOf, stillMatches } from './file-hash.js';
 import type { Layout } from './layout.js';
@@ -36,7 +38,7 @@ export interface CacheHit {
 /** How many earlier jobs with the same key are looked at (newest first) for one whose outputs are intact. */
 const CANDIDATES = 8;
 
-export class CallCache {
+export class CallCache implements CacheFiles {
   constructor(
     private readonly store: CallCacheStore & Pick<TaskStore, 'listJobs'>,
     private readonly dataStore: DataStore,
@@ -64,17 +66,7 @@ export class CallCache {
       // A directory or a URL cannot be known by a hash taken up front: such a job is never reused (compile.ts).
       else throw new Error(`input ${input.path} cannot be hashed up front`);
     }
-    return {
-      v: 1,
-      tool: spec.tool ?? { name: '', version: 0, digest: '' },
-      image: spec.image,
-      imageDigest,
-      inputs,
-      parameters: spec.parameters ?? {},
-      command: spec.command,
-      stdin: spec.stdin ?? null,
-      stdout: spec.stdout ?? null,
-    };
+    return cachePartsOf(spec, inputs, imageDigest);
   }
 
   /** A stored item's content hash: computed once, kept while its size and modification time stay the same. */
@@ -132,7 +124,7 @@ export class CallCache {
     return note === undefined ? {} : { note };
   }
 
-  private async intact(job: Job, files: readonly string[]): Promise<boolean> {
+  async intact(job: Job, files: readonly string[]): Promise<boolean> {
     const stamps = job.outputStamps;
     if (!stamps) return false;
     const dir = this.layout.workDir(job.taskId, job.nodeId);
@@ -164,6 +156,35 @@ export class CallCache {
     return stamps;
   }
 
+  /**
+   * reuse, for a job of a task being activated (domain/tasks/cached-rerun.ts): its directory is new, so nothing is
+   * removed first. With the file system's calls made directly: an activation places a whole task's outputs at once,
+   * and a trip through the thread pool per file (several per job) cost more than the call itself.
+   */
+  async reuseAtActivation(
+    source: Job,
+    sourceFiles: readonly string[],
+    target: { taskId: string; nodeId: string; files: readonly string[] },
+  ): Promise<Record<string, FileStamp>> {
+    const from = this.layout.workDir(source.taskId, source.nodeId);
+    const to = this.layout.workDir(target.taskId, target.nodeId);
+    const stamps: Record<string, FileStamp> = {};
+    for (const [i, file] of target.files.entries()) {
+      const placed = join(to, file);
+      await placeNewCopy(join(from, sourceFiles[i]!), placed);
+      const st = statSync(placed);
+      stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
+    }
+    for (const log of ['stdoutLog', 'stderrLog'] as const) {
+      try {
+        await placeNewCopy(this.layout[log](source.taskId, source.nodeId), this.layout[log](target.taskId, target.nodeId));
+      } catch {
+        // a job that wrote no log
+      }
+    }
+    return stamps;
+  }
+
   /** The stamps of a job's outputs once it succeeded: a later hit on it needs them unchanged. */
   async stampOutputs(spec: ToolJobSpec, taskId: string): Promise<Record<string, FileStamp>> {
     const dir = this.layout.workDir(taskId, spec.nodeId);
@@ -181,6 +202,19 @@ async function placeCopy(source: string, target: string): Promise<void> {
     await link(source, target);
   } catch {
     // another file system, or links not allowed here
+    await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
+  }
+}
+
+/**
+ * placeCopy where nothing is at `target` yet (a new task's directory): the directory and the link without the thread
+ * pool; a copy (another file system, links not allowed), which may be long, through it.
+ */
+async function placeNewCopy(source: string, target: string): Promise<void> {
+  mkdirSync(dirname(target), { recursive: true });
+  try {
+    linkSync(source, target);
+  } catch {
     await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
   }
 }

@@ -8,6 +8,7 @@ export { Layout, removeTaskFiles } from './layout.js';
 export { tesFiles } from './tes-files.js';
 export { Worker, type WorkerOptions } from './worker.js';
 export { defaultWorkerId } from './worker-id.js';
+export { CallCache } from './call-cache.js';
 export { createCwlResolver, DataStoreLocations } from './cwl/index.js';
 export { createWdlResolver } from './wdl/index.js';
 export { createJavaScriptSandbox, type JavaScriptSandbox } from './js-sandbox/index.js';

@@ -6,6 +6,7 @@ import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
 import type { TesStagingPolicy } from '../domain/tes/compile.js';
 import {
+  CallCache,
   createCwlResolver,
   createWdlResolver,
   createExecutor,
@@ -221,6 +222,12 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       wdlFiles,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
+      // Hits are decided at activation (docs/tasks.md, "Call caching") by a process that runs jobs too, with its own
+      // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
+      // the workers' executor nor their --call-caching: it leaves every job to them.
+      ...(config.role === 'all' && !runsContainers(config)
+        ? { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } }
+        : {}),
     });
     await services.accounts.bootstrap();
     app = await buildApp({

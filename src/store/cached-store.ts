@@ -323,6 +323,10 @@ export class CachedStore implements Store {
   findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]> {
     return this.inner.findCachedJobs(accountName, cacheKey, limit);
   }
+
+  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]> {
+    return this.inner.findCachedJobsByKeys(accountName, cacheKeys, limitPerKey);
+  }
   keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {
     return this.inner.keyedJobsOfTool(accountName, toolName, limit);
   }

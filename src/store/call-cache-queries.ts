@@ -27,6 +27,34 @@ export function findCachedJobRows(db: Kysely<Database>, accountName: string, cac
     .execute();
 }
 
+/** Keys per statement: well under SQLite's limit of bound parameters. */
+const KEYS_PER_QUERY = 500;
+
+/**
+ * findCachedJobRows for many keys (an activation's, domain/tasks/cached-rerun.ts): one statement per 500 keys, through
+ * the same index; at most `limitPerKey` rows of each key are kept, newest first.
+ */
+export async function findCachedJobRowsByKeys(db: Kysely<Database>, accountName: string, cacheKeys: readonly string[], limitPerKey: number) {
+  const keys = [...new Set(cacheKeys)];
+  const rows = [];
+  for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
+    const part = keys.slice(i, i + KEYS_PER_QUERY);
+    rows.push(
+      ...(await accountJobs(db, accountName)
+        .where('jobs.cache_key', 'in', part)
+        .where('jobs.status', '=', 'succeeded')
+        .orderBy('jobs.ended_at', 'desc')
+        .execute()),
+    );
+  }
+  const kept = new Map<string, number>();
+  return rows.filter((row) => {
+    const count = kept.get(row.cache_key!) ?? 0;
+    kept.set(row.cache_key!, count + 1);
+    return count < limitPerKey;
+  });
+}
+
 export function keyedJobRowsOfTool(db: Kysely<Database>, accountName: string, toolName: string, limit: number) {
   return accountJobs(db, accountName)
     .where('jobs.name', '=', toolName)

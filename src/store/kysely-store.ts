@@ -4,13 +4,13 @@ import { bumpCacheGeneration } from './cache-generation.js';
 import { now } from './definition-rows.js';
 import { DefinitionStore, withAudit, type TransactionState } from './definition-store.js';
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
-import { findCachedJobRows, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
+import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { LocalWorkEvents } from './local-events.js';
 import { KyselyWdlStore } from './wdl-store.js';
 import type { WdlStore } from './wdl.js';
-import { insertJobs, recordTransition, toJob, toTask } from './task-rows.js';
+import { insertEndedJobEvents, insertJobs, recordTransition, toJob, toTask } from './task-rows.js';
 import type { Database } from './schema.js';
 import type { KyselyStoreOptions } from './kysely-options.js';
 import { isUniqueViolation } from './sql-errors.js';
@@ -144,6 +144,7 @@ export class KyselyStore extends DefinitionStore implements Store {
             .insertInto('task_events')
             .values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at })
             .execute();
+          await insertEndedJobEvents(trx, jobs, at);
           if (task.tes) await insertTesRows(trx, task, task.tes);
         }, audit),
         () => false,
@@ -498,6 +499,10 @@ export class KyselyStore extends DefinitionStore implements Store {
 
   async findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]> {
     return (await findCachedJobRows(this.db, accountName, cacheKey, limit)).map(toJob);
+  }
+
+  async findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]> {
+    return (await findCachedJobRowsByKeys(this.db, accountName, cacheKeys, limitPerKey)).map(toJob);
   }
 
   async keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {

@@ -3,6 +3,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { stringifyExactJson } from '../contract/exact-json.js';
 import { parseJson, type Owner } from './definition-rows.js';
+import { jobPatchColumns } from './job-changes.js';
 import type { Database, JobsTable, TasksTable } from './schema.js';
 import type { Job, JobStatus, NewJob, Task, TaskStatus } from './store.js';
 
@@ -63,7 +64,7 @@ export function toJob(row: Selectable<JobsTable>): Job {
 
 /** A new job's row (NewJob has what the plan or an expansion decides; the rest starts empty). */
 function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
-  return {
+  const row: Insertable<JobsTable> = {
     id: job.id,
     task_id: job.taskId,
     node_id: job.nodeId,
@@ -81,7 +82,15 @@ function jobRow(job: NewJob, at: number): Insertable<JobsTable> {
     started_at: null,
     ended_at: null,
     modified_at: at,
+    // Every row of a multi-row insert names the same columns: those an ended job sets are named in all (their defaults).
+    attempts: '[]',
+    cache_key: null,
+    cache_parts: null,
+    cached_from: null,
+    cache_lookup: null,
+    output_stamps: null,
   };
+  return job.ended ? { ...row, ...(jobPatchColumns(job.ended) as Partial<Insertable<JobsTable>>) } : row;
 }
 
 /** Insert jobs in chunks: SQLite limits the number of bound parameters per statement. */
@@ -92,6 +101,18 @@ export async function insertJobs(trx: Kysely<Database>, jobs: readonly NewJob[],
       .values(jobs.slice(i, i + 50).map((job) => jobRow(job, at)))
       .execute();
   }
+}
+
+/** The task events of jobs that ended as they were created (NewJob.ended): in chunks, as the jobs. */
+export async function insertEndedJobEvents(trx: Kysely<Database>, jobs: readonly NewJob[], at: number): Promise<void> {
+  const events = jobs
+    .filter((job) => job.ended)
+    .map((job) => ({ task_id: job.taskId, job_id: job.id, from_status: null, to_status: job.status, reason: job.reason, at }));
+  for (let i = 0; i < events.length; i += 200)
+    await trx
+      .insertInto('task_events')
+      .values(events.slice(i, i + 200))
+      .execute();
 }
 
 /** Write a task event when a patch changes a task's or job's status. */

@@ -95,6 +95,42 @@ describe('call caching', { timeout: 240_000 }, () => {
     assert.equal(hit.cached_from, first.jobs.align_node.job_id);
   });
 
+  it('the hits of a task whose keys are known when it is activated are written with it, before any worker pass', async () => {
+    const account = await server.account();
+    await setUp(account);
+    const first = await runPipeline(account);
+    const parameters = await template(account, 'pipe');
+    parameters.Inputs.load_reads.data = [{ name: '/in/reads.fastq' }];
+    parameters.Inputs.load_ref.data = [{ name: '/in/ref.fa' }];
+    parameters.Outputs.store_bam.data = [{ name: '/out/aligned.bam' }];
+    const { task_id } = await activate(account, { workflow_name: 'pipe', workflow_version: 1, parameters });
+    // Read as ActivateWorkflow answers: the tool jobs are hits already, and the load steps they read done.
+    const jobs = await jobsOf(account, task_id);
+    for (const node of TOOL_NODES) {
+      assert.equal(jobs[node].status, 'succeeded', `${node}: ${jobs[node].reason}`);
+      assert.equal(jobs[node].cached_from, first.jobs[node].job_id);
+      assert.equal(jobs[node].reason, `from the call cache: the outputs of job ${first.jobs[node].job_id}`);
+    }
+    for (const node of ['load_reads', 'load_ref']) assert.deepEqual([jobs[node].status, jobs[node].reason], ['succeeded', '1 item(s) present']);
+    const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
+    const created = events.filter((e: any) => e.job_id === jobs.align_node.job_id);
+    assert.deepEqual(
+      created.map((e: any) => [e.from, e.to]),
+      [[null, 'succeeded']],
+    );
+    const task = await waitForTask(account, task_id);
+    assert.equal(task.status, 'succeeded', task.reason);
+    const after = await jobsOf(account, task_id);
+    assert.equal(after.store_bam.status, 'succeeded', 'the store step after them runs on the worker');
+    const hit = await explain(account, { task_id, jobs: after }, 'stats_node');
+    const source = await explain(account, first, 'stats_node');
+    assert.deepEqual(
+      [hit.cache_hit, hit.cached_from, hit.cache_key],
+      [true, first.jobs.stats_node.job_id, source.cache_key],
+      'the same key as the job it reuses',
+    );
+  });
+
   it('a changed input file makes exactly the jobs that depend on it run, and explain names the input', async () => {
     const account = await server.account();
     await setUp(account);

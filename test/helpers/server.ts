@@ -43,7 +43,7 @@ async function testDatabase(): Promise<string> {
 export async function startTestServer(overrides: Partial<Record<keyof Config, string | number>> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gdflow-test-'));
   const database = await testDatabase();
-  const config = loadConfig({ env: {}, flags: { port: 0, dataDir, logLevel: 'silent', database, ...overrides } });
+  const config = loadConfig({ env: {}, flags: { port: 0, dataDir, logLevel: process.env.GDFLOW_TEST_LOG ?? 'silent', database, ...overrides } });
   const server = await startServer(config);
   const services = server.services!;
   return {

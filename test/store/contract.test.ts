@@ -216,6 +216,50 @@ for (const backend of BACKENDS) {
         (await store.findCachedJobs('contract_other', 'k1', 8)).map((j) => j.id),
         [`${theirs.id}.a`],
       );
+      // Many keys in one query: the same jobs, newest first, at most limitPerKey of each key.
+      const byKeys = await store.findCachedJobsByKeys('contract', ['k1', 'k2', 'nokey', 'k1'], 8);
+      assert.deepEqual(
+        byKeys.map((j) => j.id),
+        [`${mine.id}.d`, `${mine.id}.b`, `${mine.id}.a`],
+      );
+      assert.deepEqual(byKeys[1]!.outputStamps, hashes);
+      assert.deepEqual(
+        (await store.findCachedJobsByKeys('contract', ['k1', 'k2'], 1)).map((j) => j.id),
+        [`${mine.id}.d`, `${mine.id}.b`],
+      );
+      assert.deepEqual(await store.findCachedJobsByKeys('contract', [], 8), []);
+      // A job created ended (a hit decided at activation) has its end written with its row, and its event.
+      const rerun = taskInput('cachekeysrerun');
+      const [planned] = jobsFor(rerun.id, ['a']);
+      const end = { attempt: 1, exitCode: 0, startedAt: 70, endedAt: 70, attempts: [{ ...attempts[0]!, outcome: 'succeeded', exitCode: 0 }] };
+      const cached = { cacheKey: 'k1', cacheParts: parts, cachedFrom: `${mine.id}.b`, cacheLookup: 'hit' as const, outputStamps: hashes };
+      await store.createTask(rerun, [{ ...planned!, name: 'toolrerun', status: 'succeeded', reason: 'from the call cache', ended: { ...end, ...cached } }]);
+      const created = (await store.getJob(`${rerun.id}.a`))!;
+      assert.deepEqual(
+        {
+          status: created.status,
+          attempt: created.attempt,
+          exitCode: created.exitCode,
+          startedAt: created.startedAt,
+          endedAt: created.endedAt,
+          attempts: created.attempts,
+        },
+        { status: 'succeeded', ...end },
+      );
+      assert.deepEqual(
+        {
+          cacheKey: created.cacheKey,
+          cacheParts: created.cacheParts,
+          cachedFrom: created.cachedFrom,
+          cacheLookup: created.cacheLookup,
+          outputStamps: created.outputStamps,
+        },
+        cached,
+      );
+      assert.deepEqual(
+        (await store.taskEvents(rerun.id)).filter((e) => e.jobId !== null).map((e) => [e.jobId, e.from, e.to, e.reason]),
+        [[`${rerun.id}.a`, null, 'succeeded', 'from the call cache']],
+      );
       const hit = (await store.getJob(`${mine.id}.d`))!;
       assert.equal(hit.cachedFrom, `${mine.id}.a`);
       // tool0 is node a's tool: jobsFor names tools by position.

@@ -15,6 +15,7 @@ import { TASK_STATUSES } from '../../contract/states.js';
 import type { Scope } from '../tools/service.js';
 import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
+import type { CachedRerun } from './cached-rerun.js';
 import { jobView, taskView } from './views.js';
 import { explainCacheMiss } from './explain.js';
 import { plannedOutputs, taskOutputsView } from './outputs.js';
@@ -208,6 +209,8 @@ export class TaskService {
     private readonly files: TaskFiles,
     private readonly logs: LogLinks,
     private readonly cwl: CwlTasks = {},
+    /** The call cache at activation (cached-rerun.ts); absent: every job is left to the worker to look up. */
+    private readonly cachedRerun?: CachedRerun,
   ) {}
 
   /**
@@ -277,6 +280,10 @@ export class TaskService {
         throw error;
       }
       const scheduled = run.scheduleAt !== null && run.scheduleAt > Date.now() / 1000;
+      const { referenceTask, callCaching } = run;
+      const rerun = { taskId, account: project.accountName, jobs, referenceTask, callCaching, at: Date.now() / 1000 };
+      // A task that starts later is looked up when it does (its inputs may change meanwhile).
+      const cached = scheduled ? undefined : await this.cachedRerun?.decide(rerun);
       try {
         await this.store.createTask(
           {
@@ -306,8 +313,8 @@ export class TaskService {
             taskId,
             nodeId: job.nodeId,
             name: job.name,
-            status: job.spec.deps.length === 0 ? 'queued' : 'waiting',
-            reason: job.spec.deps.length === 0 ? 'ready' : 'waiting for upstream jobs',
+            ...(cached?.get(job.id) ??
+              (job.spec.deps.length === 0 ? { status: 'queued', reason: 'ready' } : { status: 'waiting', reason: 'waiting for upstream jobs' })),
             command: job.command,
             spec: job.spec,
             attempt: 0,
@@ -322,6 +329,8 @@ export class TaskService {
           ),
         );
       } catch (error) {
+        // The hits' outputs were put in place for a task that was not created.
+        if (cached) await this.files.remove(taskId);
         if (!(error instanceof AlreadyExists)) throw error;
         if (error.key === 'name' && explicitName !== undefined) throw invalid(`task_name '${name}' is already used in project '${project.name}'`);
         // The id was taken (or, for a generated name, which holds the id, a name someone gave an earlier task by

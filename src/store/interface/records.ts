@@ -9,6 +9,11 @@ import type { FileHash, Job } from './tasks.js';
 export interface CallCacheStore {
   /** Succeeded jobs of the account's tasks (not being deleted) with this key, newest first. */
   findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]>;
+  /**
+   * findCachedJobs for many keys in one query: the succeeded jobs of the account's tasks with any of these keys,
+   * newest first, at most `limitPerKey` of each key.
+   */
+  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]>;
   /** Jobs of the account's tasks that ran this tool and recorded a cache key, newest first (for explain). */
   keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]>;
   getContentHash(accountName: string, path: string): Promise<FileHash | undefined>;

@@ -142,10 +142,22 @@ export type NewJob = Omit<
   | 'cacheLookup'
   | 'outputStamps'
   | 'outputs'
+> & {
+  /**
+   * A job that ends as it is created (a call-cache hit decided at activation, domain/tasks/cached-rerun.ts): what its
+   * end records. Written with the row, with a task event for its state.
+   */
+  ended?: EndedJob;
+};
+
+/** What a job created ended records of its end. */
+export type EndedJob = Pick<
+  Job,
+  'attempt' | 'exitCode' | 'startedAt' | 'endedAt' | 'attempts' | 'cacheKey' | 'cacheParts' | 'cachedFrom' | 'cacheLookup' | 'outputStamps'
 >;
 /** A job as the store has it once `job` is written: what the plan or an expansion did not decide starts empty. */
-export function freshJob(job: NewJob, modifiedAt: number): Job {
-  return {
+export function freshJob({ ended, ...job }: NewJob, modifiedAt: number): Job {
+  const fresh: Job = {
     ...job,
     exitCode: null,
     externalId: null,
@@ -161,6 +173,7 @@ export function freshJob(job: NewJob, modifiedAt: number): Job {
     outputStamps: null,
     outputs: null,
   };
+  return ended ? { ...fresh, ...ended } : fresh;
 }
 
 export type TaskPatch = Partial<Pick<Task, 'status' | 'reason' | 'startedAt' | 'endedAt' | 'stopRequested' | 'deleteRequested'>>;

@@ -1,0 +1,180 @@
+import type { CallCacheStore, FileStamp, Job, TaskStore } from '../../store/store.js';
+import type { DataCatalog } from './activation.js';
+import { parseJobSpec } from './job-spec.js';
+import type { PlannedJob } from './plan.js';
+import {
+  hitsAtActivation,
+  jobsAtActivation,
+  keysAtActivation,
+  type CachedSource,
+  type HitAtActivation,
+  type JobAtActivation,
+  type KeyAtActivation,
+} from './rules/cached-at-activation.js';
+
+/**
+ * A cached rerun decided at activation (docs/tasks.md, "Call caching"): the keys of the new task's jobs that can be
+ * known now, one query for what the cache holds of them, the hits' outputs put in place, and how each job is to be
+ * created (rules/cached-at-activation.ts decides; this asks the store and the files). A job that is not a hit here is
+ * left to the worker, which looks it up as before.
+ */
+
+/** What the call cache needs of the task files (the engine's layout: engine/cache-files.ts). */
+export interface CacheFiles {
+  /** Whether an earlier job's output files (relative to its working directory) are as its stamps say. */
+  intact(job: Job, files: readonly string[]): Promise<boolean>;
+  /**
+   * Give a new job the outputs (and logs) of an earlier one: links where the file system allows, copies otherwise.
+   * Returns the placed files' stamps.
+   */
+  reuseAtActivation(
+    source: Job,
+    sourceFiles: readonly string[],
+    target: { taskId: string; nodeId: string; files: readonly string[] },
+  ): Promise<Record<string, FileStamp>>;
+}
+
+/** What an activation tells of its task. */
+export interface RerunRequest {
+  taskId: string;
+  account: string;
+  jobs: readonly PlannedJob[];
+  referenceTask: string | null;
+  /** Property.call_caching (null: the server's choice). */
+  callCaching: boolean | null;
+  at: number;
+}
+
+/** How many earlier jobs with the same key are looked at (newest first), as the engine does (engine/call-cache.ts). */
+const CANDIDATES = 8;
+
+export class CachedRerun {
+  constructor(
+    private readonly store: CallCacheStore & Pick<TaskStore, 'listJobs'>,
+    private readonly catalog: DataCatalog,
+    private readonly files: CacheFiles,
+    /** Whether the server reuses jobs at all (`--call-caching`); a reference task is followed either way. */
+    private readonly serverCaching: boolean,
+  ) {}
+
+  /** How each job is to be created, or undefined when the cache has nothing for the task (create them as before). */
+  async decide(request: RerunRequest): Promise<Map<string, JobAtActivation> | undefined> {
+    const enabled = this.serverCaching && request.callCaching !== false;
+    if (!enabled && request.referenceTask === null) return undefined;
+    const hashes = await this.knownDataHashes(request.jobs);
+    const keys = keysAtActivation(request.jobs, (account, path) => hashes.get(dataKey(account, path)));
+    if (keys.size === 0) return undefined;
+    const candidates = await this.candidates(
+      request,
+      [...keys.values()].map((k) => k.key),
+      enabled,
+    );
+    if (candidates.size === 0) return undefined;
+    const found = await this.intactSources(request.jobs, keys, candidates);
+    const hits = new Map<string, HitAtActivation>();
+    for (;;) {
+      const decided = hitsAtActivation(request.jobs, found);
+      const placed = await this.place(request, decided.hits, keys, found, hits);
+      // A hit whose outputs could not be placed is no hit, nor are the jobs after it: decide again without it.
+      if (placed) return jobsAtActivation(request.jobs, hits, decided.loads, request.at);
+    }
+  }
+
+  /** The content hashes of the stored items the task's tool jobs read, where known and the item unchanged since. */
+  private async knownDataHashes(jobs: readonly PlannedJob[]): Promise<Map<string, string>> {
+    const refs = new Map<string, { account: string; path: string }>();
+    for (const job of jobs) {
+      if (job.spec.kind !== 'tool') continue;
+      for (const { source } of job.spec.mounts) if (source.kind === 'data') refs.set(dataKey(source.account, source.path), source);
+    }
+    const hashes = new Map<string, string>();
+    for (const [name, ref] of refs) {
+      // An item not hashed yet is left for the worker to hash (it may be large): the activation does not wait for it.
+      const known = await this.store.getContentHash(ref.account, ref.path);
+      const stat = known && (await this.catalog.stat(ref).catch(() => undefined));
+      if (known && stat && stat.size === known.size && stat.mtimeMs === known.mtimeMs) hashes.set(name, known.sha256);
+    }
+    return hashes;
+  }
+
+  /** Earlier succeeded jobs with these keys, by key: the reference task's first, then the account's newest. */
+  private async candidates(request: RerunRequest, keys: string[], enabled: boolean): Promise<Map<string, Job[]>> {
+    const wanted = new Set(keys);
+    const jobs: Job[] = [];
+    if (request.referenceTask !== null) {
+      jobs.push(...(await this.store.listJobs(request.referenceTask)).filter((j) => j.status === 'succeeded' && j.cacheKey !== null && wanted.has(j.cacheKey)));
+    }
+    if (enabled) jobs.push(...(await this.store.findCachedJobsByKeys(request.account, keys, CANDIDATES)));
+    const byKey = new Map<string, Job[]>();
+    for (const job of jobs) byKey.set(job.cacheKey!, [...(byKey.get(job.cacheKey!) ?? []), job]);
+    return byKey;
+  }
+
+  /** For each keyed job, the first candidate of the same kind whose outputs are intact. */
+  private async intactSources(jobs: readonly PlannedJob[], keys: Map<string, KeyAtActivation>, candidates: Map<string, Job[]>): Promise<Map<string, Source>> {
+    const found = new Map<string, Source>();
+    await Promise.all(
+      jobs.map(async (job) => {
+        const key = keys.get(job.id);
+        if (!key || job.spec.kind !== 'tool') return;
+        const outputs = job.spec.outputFiles.length;
+        for (const candidate of candidates.get(key.key) ?? []) {
+          const files = outputFilesOf(candidate);
+          if (files === undefined || files.length !== outputs) continue;
+          if (await this.files.intact(candidate, files)) {
+            found.set(job.id, { id: candidate.id, job: candidate, files });
+            return;
+          }
+        }
+      }),
+    );
+    return found;
+  }
+
+  /** Put the hits' outputs in place (those not placed yet); false when one could not be, after taking it out of `found`. */
+  private async place(
+    request: RerunRequest,
+    decided: Set<string>,
+    keys: Map<string, KeyAtActivation>,
+    found: Map<string, Source>,
+    hits: Map<string, HitAtActivation>,
+  ): Promise<boolean> {
+    // Hits of an earlier round that are hits no more (downstream of a failure) keep their placed files: such a job
+    // runs from a clean directory when it starts (engine/job-runner.ts).
+    for (const id of [...hits.keys()]) if (!decided.has(id)) hits.delete(id);
+    let all = true;
+    for (const job of request.jobs) {
+      if (!decided.has(job.id) || hits.has(job.id) || job.spec.kind !== 'tool') continue;
+      const source = found.get(job.id)!;
+      try {
+        const outputStamps = await this.files.reuseAtActivation(source.job, source.files, {
+          taskId: request.taskId,
+          nodeId: job.nodeId,
+          files: job.spec.outputFiles,
+        });
+        hits.set(job.id, { key: keys.get(job.id)!, source: { id: source.id }, outputStamps });
+      } catch {
+        found.delete(job.id);
+        all = false;
+      }
+    }
+    return all;
+  }
+}
+
+interface Source extends CachedSource {
+  job: Job;
+  files: readonly string[];
+}
+
+const dataKey = (account: string, path: string) => `${account}\u0000${path}`;
+
+/** A tool job's output files, from its spec (undefined: not a tool job this version reads). */
+function outputFilesOf(job: Job): readonly string[] | undefined {
+  try {
+    const spec = parseJobSpec(job.spec);
+    return spec.kind === 'tool' ? spec.outputFiles : undefined;
+  } catch {
+    return undefined;
+  }
+}
