@@ -165,7 +165,8 @@ describe('the SDK package', { timeout: 300_000 }, () => {
     const root_ = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
     const sdk = JSON.parse(readFileSync(join(root, 'packages', 'client', 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
     assert.equal(sdk.version, root_.version, 'the SDK package has the version of the gdflow it comes with');
-    // The types' json-schema-to-ts, and undici for a private CA (Node 20's fetch takes none): plain JavaScript, nothing to compile.
-    assert.deepEqual(Object.keys(sdk.dependencies), ['json-schema-to-ts', 'undici']);
+    // The types' json-schema-to-ts, lossless-json for integers beyond 2^53 in answers (contract/exact-json.ts), and undici
+    // for a private CA (Node 20's fetch takes none): plain JavaScript, nothing to compile.
+    assert.deepEqual(Object.keys(sdk.dependencies), ['json-schema-to-ts', 'lossless-json', 'undici']);
   });
 });
