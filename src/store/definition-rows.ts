@@ -3,7 +3,7 @@
 import type { Selectable } from 'kysely';
 import { parseExactJson } from '../contract/exact-json.js';
 import type { AccessTokensTable, ToolsTable, WorkflowsTable } from './schema.js';
-import type { AccessKey, AccessToken, DefinitionStatus, Json, Project, Tool, Visibility, Workflow } from './store.js';
+import type { AccessKey, AccessToken, DefinitionStatus, DefinitionVersion, Json, Project, Tool, Visibility, Workflow } from './store.js';
 
 export const now = (): number => Date.now() / 1000;
 
@@ -11,7 +11,8 @@ export const parseJson = (text: string | null): Json | null => (text === null ? 
 
 export type Owner = { account_name: string; project_name: string };
 
-export function toTool(row: Selectable<ToolsTable> & Owner): Tool {
+/** The columns a tool version row and a workflow version row share. */
+function versionOf(row: Selectable<ToolsTable | WorkflowsTable> & Owner): DefinitionVersion {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -22,7 +23,6 @@ export function toTool(row: Selectable<ToolsTable> & Owner): Tool {
     description: row.description,
     status: row.status as DefinitionStatus,
     visibility: row.visibility as Visibility,
-    category: row.category,
     configs: parseJson(row.configs),
     cwl: parseJson(row.cwl),
     createdAt: row.created_at,
@@ -30,24 +30,9 @@ export function toTool(row: Selectable<ToolsTable> & Owner): Tool {
   };
 }
 
-export function toWorkflow(row: Selectable<WorkflowsTable> & Owner): Workflow {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    accountName: row.account_name,
-    projectName: row.project_name,
-    name: row.name,
-    version: row.version,
-    description: row.description,
-    status: row.status as DefinitionStatus,
-    visibility: row.visibility as Visibility,
-    configs: parseJson(row.configs),
-    cwl: parseJson(row.cwl),
-    runTemplate: parseJson(row.run_template),
-    createdAt: row.created_at,
-    modifiedAt: row.modified_at,
-  };
-}
+export const toTool = (row: Selectable<ToolsTable> & Owner): Tool => ({ ...versionOf(row), category: row.category });
+
+export const toWorkflow = (row: Selectable<WorkflowsTable> & Owner): Workflow => ({ ...versionOf(row), runTemplate: parseJson(row.run_template) });
 
 export const toProject = (row: { id: string; account_id: string; name: string; created_at: number; account_name: string }): Project => ({
   id: row.id,

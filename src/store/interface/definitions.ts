@@ -30,8 +30,8 @@ export interface AccessKey {
   createdAt: number;
 }
 
-/** One version of a tool. */
-export interface Tool {
+/** What a version of a tool and a version of a workflow both are. */
+export interface DefinitionVersion {
   id: string;
   projectId: string;
   accountName: string;
@@ -41,8 +41,7 @@ export interface Tool {
   description: string;
   status: DefinitionStatus;
   visibility: Visibility;
-  category: string;
-  /** The definition as put (INTERFACE.md 2.2), or null before the first valid PutTool. */
+  /** The definition as put (INTERFACE.md 2.2 and 2.3), or null before the first valid put. */
   configs: Json | null;
   /** A version imported from CWL: `{document, process}`, the packed document and its process (docs/cwl.md, "Import"). */
   cwl: Json | null;
@@ -50,24 +49,15 @@ export interface Tool {
   modifiedAt: number;
 }
 
+/** One version of a tool. */
+export interface Tool extends DefinitionVersion {
+  category: string;
+}
+
 /** One version of a workflow. */
-export interface Workflow {
-  id: string;
-  projectId: string;
-  accountName: string;
-  projectName: string;
-  name: string;
-  version: number;
-  description: string;
-  status: DefinitionStatus;
-  visibility: Visibility;
-  configs: Json | null;
-  /** A version imported from CWL: `{document, process}`, the packed document and its process (docs/cwl.md, "Import"). */
-  cwl: Json | null;
+export interface Workflow extends DefinitionVersion {
   /** Saved run-parameter defaults (docs/wire.md §2 "set run template"), or null. */
   runTemplate: Json | null;
-  createdAt: number;
-  modifiedAt: number;
 }
 
 export interface NewVersion {
