@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { basic, ga4ghRequest, startGa4ghServer, type Ga4ghAnswer } from '../helpers/ga4gh.js';
 import { rawRequest, signedRequest } from '../helpers/raw.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 
@@ -19,17 +20,14 @@ let alice: TestAccount;
 let bob: TestAccount;
 let aliceToken: string;
 
-const basic = (a: TestAccount) => `Basic ${Buffer.from(`${a.accessKeyId}:${a.accessKeySecret}`).toString('base64')}`;
-
-async function call(method: string, path: string, auth: string | undefined, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
-  const response = await fetch(`${server.url}${TES}${path}`, {
+/** A TES request; a string body is sent as it is, as JSON (a malformed body), anything else as its JSON. */
+const call = (method: string, path: string, auth: string | undefined, body?: unknown): Promise<Ga4ghAnswer> =>
+  ga4ghRequest(
+    `${server.url}${TES}${path}`,
     method,
-    headers: { ...(auth ? { authorization: auth } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text === '' ? undefined : JSON.parse(text), headers: response.headers };
-}
+    auth,
+    body === undefined ? undefined : typeof body === 'string' ? { raw: body, type: 'application/json' } : { json: body },
+  );
 
 const create = async (body: unknown, auth = basic(alice)): Promise<string> => {
   const answer = await call('POST', '/tasks', auth, body);
@@ -52,12 +50,7 @@ async function until(id: string, states: string[], auth = basic(alice), ms = 60_
 
 const echo = (words: string[], extra: Record<string, unknown> = {}) => ({ executors: [{ image: 'alpine', command: words }], ...extra });
 
-before(async () => {
-  server = await startTestServer();
-  alice = await server.account();
-  bob = await server.account();
-  aliceToken = (await server.services.tokens.createToken(alice.name)).token;
-});
+before(async () => ({ server, alice, bob, aliceToken } = await startGa4ghServer()));
 after(async () => server?.close());
 
 describe('TES: service info and credentials', () => {

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { basic, ga4ghRequest, startGa4ghServer, type Ga4ghAnswer } from '../helpers/ga4gh.js';
 import { signedRequest } from '../helpers/raw.js';
-import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { projectPath, type TestAccount, type TestServer } from '../helpers/server.js';
 import { upload } from '../helpers/tasks.js';
 import { singleToolWorkflow, template } from '../helpers/workflows.js';
 
@@ -19,17 +20,8 @@ let alice: TestAccount;
 let bob: TestAccount;
 let aliceToken: string;
 
-const basic = (a: TestAccount) => `Basic ${Buffer.from(`${a.accessKeyId}:${a.accessKeySecret}`).toString('base64')}`;
-
-async function call(method: string, path: string, auth: string | undefined, body?: FormData | string, type?: string): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${server.url}${WES}${path}`, {
-    method,
-    headers: { ...(auth ? { authorization: auth } : {}), ...(type ? { 'content-type': type } : {}) },
-    ...(body !== undefined ? { body } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text === '' ? undefined : JSON.parse(text) };
-}
+const call = (method: string, path: string, auth: string | undefined, body?: FormData | string, type?: string): Promise<Ga4ghAnswer> =>
+  ga4ghRequest(`${server.url}${WES}${path}`, method, auth, body === undefined ? undefined : { raw: body, ...(type ? { type } : {}) });
 
 /** A WES form: string fields as they are, objects as JSON, attachments as file parts named by their relative paths. */
 function form(fields: Record<string, unknown>, attachments: Record<string, string> = {}): FormData {
@@ -84,12 +76,7 @@ steps:
 
 const SLEEP_TOOL = JSON.stringify({ cwlVersion: 'v1.2', class: 'CommandLineTool', baseCommand: ['sleep', '300'], inputs: {}, outputs: {} });
 
-before(async () => {
-  server = await startTestServer();
-  alice = await server.account();
-  bob = await server.account();
-  aliceToken = (await server.services.tokens.createToken(alice.name)).token;
-});
+before(async () => ({ server, alice, bob, aliceToken } = await startGa4ghServer()));
 after(async () => server?.close());
 
 describe('WES: service info', () => {
