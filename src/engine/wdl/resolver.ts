@@ -16,6 +16,7 @@ import { storeWdlOutputs } from './final-outputs.js';
 import { StagingFiles } from './staging-files.js';
 import { commandLine } from './command-line.js';
 import { WorkDirFiles } from './work-files.js';
+import { WorkflowFiles } from './workflow-files.js';
 
 /** What `collect` needs after a task call's run. */
 interface CollectPayload {
@@ -130,8 +131,7 @@ export class WdlResolver implements JobResolver {
   private async final(job: DeferredJob, outputs: WdlJobOutputs): Promise<Json> {
     if (job.key !== WDL_ROOT_KEY) return outputs;
     const { plan } = this.load(job.task);
-    const allowed = [this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)];
-    const final = await storeWdlOutputs(outputs, this.dataStore, job.task.accountName, plan.outputDir, allowed);
+    const final = await storeWdlOutputs(outputs, this.dataStore, job.task.accountName, plan.outputDir, this.allowed(job.task));
     return { final, values: outputs };
   }
 
@@ -143,7 +143,13 @@ export class WdlResolver implements JobResolver {
 
   private contextOf(job: DeferredJob): WdlRunContext {
     const { context } = this.load(job.task);
-    return { ...context, outputsOf: (key) => job.outputsOf(key) as unknown as WdlJobOutputs | undefined };
+    const files = new WorkflowFiles(this.layout.taskDir(job.task.id), this.allowed(job.task));
+    return { ...context, files, outputsOf: (key) => job.outputsOf(key) as unknown as WdlJobOutputs | undefined };
+  }
+
+  /** What a run's files may be: its task's directory and its account's data store. */
+  private allowed(task: Readonly<Task>): string[] {
+    return [this.layout.taskDir(task.id), join(this.layout.dataStoreRoot, task.accountName)];
   }
 
   /** A task's documents, parsed once per worker (the most recent tasks' kept). */
