@@ -161,6 +161,10 @@ describe('a WDL task restarted with debug_params', () => {
     assert.equal(before.get('middle')!.mem, '64m');
     const info = (await gdpy(server, alice, 'GET', `wdl/tasks/${again}/jobs/${middle.job_id}/`)).json();
     assert.match(info.cmd, /^rev < \S+first\.txt > middle\.txt\necho "shell \$\{HOME:\+keeps\} its own"$/);
+    const explained = (await gdpy(server, alice, 'GET', `tasks/${again}/jobs/${middle.job_id}/explain/`)).json();
+    assert.match(explained.summary, /asked to run again/);
+    const reused = (await gdpy(server, alice, 'GET', `tasks/${again}/jobs/${jobs.get('first')!.job_id}/explain/`)).json();
+    assert.equal(reused.cached_from, before.get('first')!.job_id);
     // last: run again on middle's new output.
     assert.equal(jobs.get('last')!.cached_from, null);
     assert.equal(await result(again), 'ahpla\nahpla\n');
