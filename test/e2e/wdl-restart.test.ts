@@ -13,7 +13,7 @@ import type { Scope } from '../../src/domain/tools/service.js';
 import { assertRefused } from '../helpers/raw.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { download, waitForTask } from '../helpers/tasks.js';
-import { gdpy, gwcForm, sendForm, zipOf } from '../helpers/wdl.js';
+import { gdpy, gwcForm, sendForm, zipOf, scopeOf } from '../helpers/wdl.js';
 
 /** Three calls in a chain; `first` appends a line to a file outside the run each time it really runs. */
 const CHAIN = `version 1.0
@@ -155,13 +155,7 @@ describe('a WDL task restarted with debug_params', () => {
   before(async () => {
     server = await startTestServer({ cpus: 2, executor: 'host' });
     alice = await server.account();
-    const account = (await server.services.store.getAccount(alice.name))!;
-    scope = {
-      caller: { accountId: account.id, accountName: alice.name, userName: 'admin', accessKeyId: alice.accessKeyId },
-      account: alice.name,
-      project: 'default',
-      baseUrl: server.url,
-    };
+    scope = await scopeOf(server, alice);
     dir = mkdtempSync(join(tmpdir(), 'gdflow-wdl-restart-'));
     const created = await sendForm(
       server,
