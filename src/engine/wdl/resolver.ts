@@ -28,7 +28,7 @@ interface CollectPayload {
   readonly prefix: string;
   readonly alias?: string;
   /** The staged inputs: where the command saw each (`path`) and its host path (`location`, left out of call-cache keys). */
-  readonly staged: readonly { readonly path: string; readonly location: string }[];
+  readonly staged: readonly ({ readonly path: string; readonly location: string } | readonly [string, string])[];
   readonly returnCodes: readonly number[] | '*';
 }
 
@@ -127,7 +127,9 @@ export class WdlResolver implements JobResolver {
     }
     const { context } = this.load(job.task);
     const task = this.taskOf(context, payload);
-    const staged = new Map(payload.staged.map(({ path, location }) => [path, { host: location }] as const));
+    // A run resolved by an earlier gdflow kept [path, host] pairs.
+    const entries = payload.staged.map((entry): readonly [string, string] => ('path' in entry ? [entry.path, entry.location] : [entry[0], entry[1]]));
+    const staged = new Map(entries.map(([path, host]) => [path, { host }] as const));
     const files = new WorkDirFiles(ended.hostWorkDir, job.places.workDir, staged);
     const outputs = collectTaskOutputs(task, payload.values, context.bundle.structs, files, payload.prefix, payload.alias);
     return { outputs: await this.final(job, outputs), reason: `exit code ${ended.exitCode}` };
