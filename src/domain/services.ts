@@ -10,7 +10,7 @@ import { CachedRerun, type CacheFiles } from './tasks/cached-rerun.js';
 import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { TokenService } from './tokens.js';
-import type { TesStagingPolicy } from './tes/compile.js';
+import type { TesStagingPolicy } from './tes/locations.js';
 import { TesService } from './tes/service.js';
 import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';

@@ -9,7 +9,8 @@ import { invalid, notFound } from '../errors.js';
 import { decodePageToken, encodePageToken } from '../ga4gh/page-token.js';
 import { jobIdFor } from '../tasks/plan.js';
 import type { TaskService } from '../tasks/service.js';
-import { compileTesTask, TES_NODE, type TesStagingPolicy, type TesTaskBody } from './compile.js';
+import { compileTesTask, TES_NODE, type TesTaskBody } from './compile.js';
+import type { TesStagingPolicy } from './locations.js';
 import { statusesOf, tesState } from './states.js';
 import { tesDocument, tesTaskView, type TesFiles, type TesView } from './views.js';
 

@@ -50,8 +50,9 @@ function serviceInfo(baseUrl: string, services: Services) {
     version: packageVersion(),
     storage: [
       "gdflow:/ (the caller's data store; gdflow://public/ for public data)",
-      ...policy.fileRoots.map((root) => `file://${root}`),
-      ...(policy.allowHttp ? ['http://', 'https://'] : []),
+      ...policy.fileRoots.map((root) => `file://${root} (inputs)`),
+      ...policy.outputRoots.map((root) => `file://${root} (outputs)`),
+      ...policy.fetchHosts.list.map((host) => `http(s)://${host} (inputs)`),
     ],
     tesResources_backend_parameters: ['network'],
   };
