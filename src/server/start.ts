@@ -230,6 +230,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       wdlFiles,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
+      remote: new RemoteFetch(FetchHosts.parse(config.fetchHosts)),
       // Hits are decided at activation (docs/tasks.md, "Call caching") by a process that runs jobs too, with its own
       // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
       // the workers' executor nor their --call-caching: it leaves every job to them.

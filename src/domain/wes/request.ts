@@ -18,6 +18,7 @@ export type WesWorkflowType = keyof typeof WES_WORKFLOW_TYPES;
 export type WesWorkflowUrl =
   | { kind: 'attachment'; path: string; fragment: string }
   | { kind: 'data'; path: string; fragment: string }
+  | { kind: 'remote'; url: string; fragment: string }
   | { kind: 'registered'; name: string; version: number | undefined };
 
 export interface WesRunRequest {
@@ -130,11 +131,18 @@ function workflowUrl(value: string, attachments: Map<string, Buffer>): WesWorkfl
   const hash = value.indexOf('#');
   const [path, fragment] = hash < 0 ? [value, ''] : [value.slice(0, hash), value.slice(hash)];
   if (path.startsWith('gdflow:')) return { kind: 'data', path, fragment };
+  if (/^https?:\/\//i.test(path)) {
+    try {
+      return { kind: 'remote', url: new URL(path).href, fragment };
+    } catch {
+      throw invalid(`workflow_url '${value.slice(0, 200)}' is not a valid URL`);
+    }
+  }
   const relative = path.replace(/^(\.\/)+/, '');
   if (attachments.has(relative)) return { kind: 'attachment', path: relative, fragment };
   const attached = [...attachments.keys()].slice(0, 10).join(', ');
   throw invalid(
     `workflow_url '${value.slice(0, 200)}' is not the relative path of an attached file${attached ? ` (attached: ${attached})` : ' (nothing is attached)'}, ` +
-      'gdflow:<data path> of a document in the data store, or workflow:<name>[/<version>] of a registered workflow',
+      'gdflow:<data path> of a document in the data store, an http(s) URL, or workflow:<name>[/<version>] of a registered workflow',
   );
 }
