@@ -3,7 +3,7 @@
  * query and the service info. Field names and meanings are TES's own; what gdflow adds or limits is said in the
  * descriptions.
  */
-import { TES_STATES } from './tes-states.js';
+import { TES_STATES } from './ga4gh-states.js';
 
 export { TES_STATES };
 

@@ -1,4 +1,4 @@
-import type { TesState } from '../../contract/tes-states.js';
+import type { TesState } from '../../contract/ga4gh-states.js';
 import type { DataRef } from '../../data/index.js';
 import type { Job, Task } from '../../store/store.js';
 import { isObject } from '../json.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROUTES } from '../../contract/routes.js';
-import { countedState, WES_STATES } from '../../contract/wes-states.js';
+import { WES_STATES } from '../../contract/ga4gh-states.js';
+import { countedState } from '../../domain/ga4gh/states.js';
 import { DEFAULT_PROJECT } from '../../domain/access.js';
 import { invalid } from '../../domain/errors.js';
 import type { Services } from '../../domain/services.js';
@@ -11,6 +12,7 @@ import { packageVersion } from '../../package-root.js';
 import type { FormLimits } from '../multipart.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 import type { RouteContext } from './context.js';
+import { ga4ghServiceInfo } from './ga4gh-service-info.js';
 
 /** The largest POST /runs body (the form with its attachments, held in memory while the run is made). */
 export const WES_BODY_LIMIT = 64 * 1024 * 1024;
@@ -77,15 +79,11 @@ function serviceInfo(baseUrl: string, services: Services) {
     const counts: Record<string, number> = Object.fromEntries(WES_STATES.map((state) => [state, 0]));
     for (const [status, n] of Object.entries(tasks)) counts[countedState(status)]! += n ?? 0;
     return {
-      id: 'org.gdflow.wes',
-      name: 'gdflow WES',
-      type: { group: 'org.ga4gh', artifact: 'wes', version: '1.1.0' },
-      description: "GA4GH WES 1.1 on gdflow: each run is a gdflow task, run by gdflow's own engine (docs/ga4gh.md)",
-      organization: { name: 'gdflow', url: baseUrl },
-      contactUrl: baseUrl,
-      documentationUrl: `${baseUrl}/openapi.json`,
-      environment: 'prod',
-      version: packageVersion(),
+      ...ga4ghServiceInfo(baseUrl, {
+        artifact: 'wes',
+        version: '1.1.0',
+        description: "GA4GH WES 1.1 on gdflow: each run is a gdflow task, run by gdflow's own engine (docs/ga4gh.md)",
+      }),
       workflow_type_versions: Object.fromEntries(
         Object.entries(WES_WORKFLOW_TYPES).map(([type, versions]) => [type, { workflow_type_version: [...versions] }]),
       ),
