@@ -84,8 +84,23 @@ const tesPart = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { path: { type: 'string', pattern: '^/' }, type: fileType, target: dataRef, url: { type: 'string' } },
-        required: ['path', 'type', 'target', 'url'],
+        properties: {
+          /** The container path; with `prefix`, a pattern (`*`, `?`, `[...]`) whose every match is stored. */
+          path: { type: 'string', pattern: '^/' },
+          type: fileType,
+          /** Where it goes: a data store item, or (`file`) a host path below one of the operator's output roots. */
+          target: dataRef,
+          file: {
+            type: 'object',
+            properties: { root: { type: 'string', pattern: '^/' }, path: { type: 'string', pattern: '^/' } },
+            required: ['root', 'path'],
+            additionalProperties: false,
+          },
+          url: { type: 'string' },
+          /** A pattern's path_prefix: removed from each match, the rest put below the target. */
+          prefix: { type: 'string', pattern: '^/' },
+        },
+        required: ['path', 'type', 'url'],
         additionalProperties: false,
       },
     },
