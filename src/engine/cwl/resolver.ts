@@ -119,7 +119,7 @@ export class CwlResolver implements JobResolver {
     const collect = { path, inputs: prepared.inputs, runtime: prepared.runtime, staged, digest: run.digest };
     // The container's working directory is dockerOutputDirectory (runtime.outdir), where the document wants it.
     const moved = outdir !== undefined && outdir !== job.places.workDir ? { workDirPath: outdir } : {};
-    return { kind: 'run', run: { ...resolvedRun(prepared, effective, inContainer, collect), ...moved } };
+    return { kind: 'run', run: { ...resolvedRun(prepared, effective, inContainer, collect, tool.outputs), ...moved } };
   }
 
   /** The run's own outputs (the root job's) go into the data store; any other job's stay where they are. */
