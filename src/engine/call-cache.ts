@@ -107,7 +107,9 @@ export class CallCache implements CacheFiles {
     if (context.referenceTask !== null) {
       candidates.push(...(await this.store.listJobs(context.referenceTask)).filter((j) => j.cacheKey === key && j.status === 'succeeded'));
     }
-    if (context.enabled) candidates.push(...(await this.store.findCachedJobs(context.account, key, CANDIDATES)));
+    // Of the account's, a job that ran before one that reused it (newest first within each): a hit then names the job
+    // that did the work, whichever language it was written in, and does not lean on a chain of links.
+    if (context.enabled) candidates.push(...ranFirst(await this.store.findCachedJobs(context.account, key, CANDIDATES)));
     let note: string | undefined;
     for (const job of candidates) {
       if (job.id === jobId) continue;
@@ -194,6 +196,8 @@ export class CallCache implements CacheFiles {
     return stamps;
   }
 }
+
+const ranFirst = (jobs: Job[]): Job[] => [...jobs.filter((job) => job.cachedFrom === null), ...jobs.filter((job) => job.cachedFrom !== null)];
 
 /** A hard link of `source` at `target`, or a copy (by reflink where possible) across file systems. */
 async function placeCopy(source: string, target: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { canonicalJson, type CacheParts } from './key.js';
+import type { ShellToken } from './shell-words.js';
 
 /** One way two jobs' keys differ, in words a user can act on. */
 export interface KeyDifference {
@@ -38,10 +39,12 @@ export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifferen
   if (!same(mine.command, other.command)) {
     out.push({ part: 'command', this: mine.command, other: other.command, message: commandMessage(mine.command, other.command) });
   }
-  for (const path of new Set([...Object.keys(mine.inputs), ...Object.keys(other.inputs)])) {
-    const a = mine.inputs[path] ?? null;
-    const b = other.inputs[path] ?? null;
+  for (const key of new Set([...Object.keys(mine.inputs), ...Object.keys(other.inputs)])) {
+    const a = mine.inputs[key] ?? null;
+    const b = other.inputs[key] ?? null;
     if (a === b) continue;
+    // Named as this job's command saw it (`<in1>/ref.fa` is /var/data/inputs/reference/ref.fa for a tool job).
+    const path = placeOf(key, a === null ? other : mine);
     const message = a === null ? `input ${path} is gone` : b === null ? `input ${path} is new` : `input ${path} changed (${short(a)}, was ${short(b)})`;
     out.push({ part: 'input', name: path, this: a, other: b, message });
   }
@@ -52,10 +55,20 @@ export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifferen
   return out;
 }
 
+/** An input's name in the key as the job's command saw it. */
+function placeOf(key: string, parts: CacheParts): string {
+  const slash = key.indexOf('/');
+  const dir = slash < 0 ? key : key.slice(0, slash);
+  const place = parts.inputPlaces?.[dir];
+  return place === undefined ? key : `${place}${key.slice(dir.length)}`;
+}
+
+const text = (token: ShellToken): string => ('w' in token ? token.w : 'op' in token ? token.op : `#${token.c}`);
+
 function commandMessage(mine: CacheParts['command'], other: CacheParts['command']): string {
   if ('tokens' in mine && 'tokens' in other) {
-    const a = mine.tokens.map((t) => ('w' in t ? t.w : t.op));
-    const b = other.tokens.map((t) => ('w' in t ? t.w : t.op));
+    const a = mine.tokens.map(text);
+    const b = other.tokens.map(text);
     const at = a.findIndex((word, i) => word !== b[i]);
     const index = at < 0 ? Math.min(a.length, b.length) : at;
     return `the command differs at word ${index + 1}: ${JSON.stringify(a[index] ?? null)}, was ${JSON.stringify(b[index] ?? null)}`;

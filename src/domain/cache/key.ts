@@ -19,11 +19,11 @@ export interface WorkParts {
   network: boolean;
   /**
    * The command: its words, quotes removed, when every shell reads it the same (shell-words.ts); else its text and
-   * the shell that runs it. Input directories are `<in:HASH>`, outputs the command names `<outN>/name`, paths in
+   * the shell that runs it. Input directories are `<inN>`, outputs the command names `<outN>/name`, paths in
    * the working directory relative to it.
    */
   command: { tokens: ShellToken[] } | { shell: 'sh' | 'bash'; text: string };
-  /** Each input, as the command names it (`<in:HASH>/reads.fq`, or a path the document chose), → what it is. */
+  /** Each input, as the command names it (`<in1>/reads.fq`, or a path the document chose), → what it is. */
   inputs: Record<string, string>;
   /** What the outputs are collected from (`<out1>/trimmed.fq`, a path, or a language's own rule), sorted. */
   outputs: string[];
@@ -37,6 +37,8 @@ export interface CacheParts extends WorkParts {
   v: 2;
   /** Not hashed: each output's name in `outputs` → its path in this job's working directory. */
   places: Record<string, string>;
+  /** Not hashed: each input directory's name in the key (`<in1>`) → where this job's command saw it. */
+  inputPlaces: Record<string, string>;
   /** Not hashed: the files this job's output collection reads when they are there (CWL's cwl.output.json). */
   optionalReads: string[];
 }
@@ -54,7 +56,7 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
 
 /** The parts that are hashed: everything but where this job's own files are. */
 export function hashedParts(parts: CacheParts): WorkParts & { v: 2 } {
-  const { places: _places, optionalReads: _reads, ...hashed } = parts;
+  const { places: _places, inputPlaces: _inputs, optionalReads: _reads, ...hashed } = parts;
   return hashed;
 }
 

@@ -8,8 +8,8 @@
  * assignment, a compound command) is not read: the key keeps the script's text and the shell that runs it.
  */
 
-/** A word (its value, quotes removed) or an operator between words. */
-export type ShellToken = { readonly w: string } | { readonly op: string };
+/** A word (its value, quotes removed), an operator between words, or a comment (kept: a key never ignores text). */
+export type ShellToken = { readonly w: string } | { readonly op: string } | { readonly c: string };
 
 /** Builtins and reserved words: a command starting with one of these is the shell's own, which shells differ on. */
 const SHELL_OWN = new Set(
@@ -46,7 +46,7 @@ export function literalCommands(script: string): ShellToken[] | undefined {
   };
   const operator = (op: string, newline = false): boolean => {
     if (!endWord()) return false;
-    const last = tokens[tokens.length - 1];
+    const last = tokens.findLast((token) => !('c' in token));
     const lastOp = last !== undefined && 'op' in last ? last.op : undefined;
     if (op === ';') {
       // Leading or repeated separators are nothing; a newline may follow `|`, `&&` and `||`, a `;` may not.
@@ -70,7 +70,9 @@ export function literalCommands(script: string): ShellToken[] | undefined {
       quoted = true;
       i++;
     } else if (c === '#' && word === undefined) {
-      while (i + 1 < script.length && script[i + 1] !== '\n') i++;
+      const end = script.indexOf('\n', i);
+      tokens.push({ c: script.slice(i + 1, end < 0 ? script.length : end) });
+      i = (end < 0 ? script.length : end) - 1;
     } else if (c === '\n' || c === ';') {
       if (next === ';' || !operator(';', c === '\n')) return undefined;
     } else if (c === '&' || c === '|') {
@@ -108,11 +110,11 @@ export function literalCommands(script: string): ShellToken[] | undefined {
   }
   if (!endWord()) return undefined;
   while (tokens.length > 0 && isSeparator(tokens[tokens.length - 1]!)) tokens.pop();
-  const last = tokens[tokens.length - 1];
+  const last = tokens.findLast((token) => !('c' in token));
   // A script that ends in an operator, or one that is only separators and comments, is not a command this reads.
   if (last === undefined || 'op' in last) return undefined;
   // A redirection needs its file: `a > ; b` is a syntax error.
-  for (const [i, token] of tokens.entries()) if ('op' in token && isRedirection(token.op) && !('w' in tokens[i + 1]!)) return undefined;
+  for (const [i, token] of tokens.entries()) if ('op' in token && isRedirection(token.op) && !('w' in (tokens[i + 1] ?? {}))) return undefined;
   return tokens;
 }
 
@@ -125,6 +127,7 @@ export function programPositions(tokens: readonly ShellToken[]): Set<number> {
   let start = true;
   let afterRedirection = false;
   for (const [i, token] of tokens.entries()) {
+    if ('c' in token) continue;
     if ('op' in token) {
       afterRedirection = isRedirection(token.op);
       if (!afterRedirection) start = true;

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256, type CacheParts } from './key.js';
+import { canonicalJson, type CacheParts } from './key.js';
 import { literalCommands, programPositions, type ShellToken } from './shell-words.js';
 
 /**
@@ -37,9 +37,6 @@ export interface RunDescription {
 /** What every executor gives every job (engine/executors): a variable a language sets to one of these sets nothing. */
 const standardEnv = (workDir: string): Record<string, string> => ({ HOME: workDir, TMPDIR: '/tmp' });
 
-/** A directory the engine placed inputs in, known by what it holds: `<in:HASH>`. */
-const inputDir = (hash: string): string => `<in:${hash.slice(0, 16)}>`;
-
 /**
  * The key's parts of a run: equal for equal work in any language, different when anything that can change the result
  * differs. Where the engine put a file is not part of the work (a path is keyed by what it names: an input by its
@@ -47,14 +44,16 @@ const inputDir = (hash: string): string => `<in:${hash.slice(0, 16)}>`;
  * the document chose is.
  */
 export function workKeyParts(run: RunDescription): CacheParts {
-  const dirs = placedDirs(run.placed);
+  const dirs = inputDirs(run.placed, run.script);
   const withInputs = (text: string): string => {
     let out = text;
-    for (const [dir, hash] of dirs) out = out.split(`${dir}/`).join(`${inputDir(hash)}/`);
+    for (const [dir, name] of dirs) out = out.split(`${dir}/`).join(`${name}/`);
     return out;
   };
   const inputs: Record<string, string> = {};
+  const inputPlaces: Record<string, string> = {};
   for (const [path, what] of Object.entries(run.placed)) inputs[withInputs(path)] = what;
+  for (const [dir, name] of dirs) inputPlaces[name] = dir;
   for (const [path, what] of Object.entries(run.fixed)) inputs[relativeTo(run.workDir, path) ?? path] = what;
 
   const outputs = [...run.outputs];
@@ -63,7 +62,7 @@ export function workKeyParts(run: RunDescription): CacheParts {
   const tokens = literalCommands(run.script);
   const word = (text: string, program: boolean): string => {
     const input = dirs.get(text);
-    if (input !== undefined) return inputDir(input);
+    if (input !== undefined) return input;
     const value = withInputs(text);
     if (program || value !== text) return value;
     const path = relativeTo(run.workDir, value) ?? value;
@@ -102,29 +101,38 @@ export function workKeyParts(run: RunDescription): CacheParts {
     outputs: outputs.map((out) => named.get(out) ?? out).sort(),
     streams,
     places,
+    inputPlaces,
     optionalReads: [...(run.optionalReads ?? [])],
   };
 }
 
 /**
  * The directories the engine placed inputs in (the parents of placed paths that are not under another placed path),
- * longest first, each with a hash of everything placed in it (names relative to it, and what each is): two runs whose
- * inputs sit in directories of the same content see the same files there, siblings (a .bai next to its .bam) included.
+ * longest first, each with its name in the key: `<inN>`, numbered in the order the script first names them (those it
+ * does not name after, in the order of what they hold). The key lists everything placed in each under its name
+ * (`<in1>/reads.fq`), so that two runs whose inputs sit in directories that hold the same see the same files there,
+ * siblings (a .bai next to its .bam) included, wherever the engine put them.
  */
-function placedDirs(placed: Readonly<Record<string, string>>): Map<string, string> {
+function inputDirs(placed: Readonly<Record<string, string>>, script: string): Map<string, string> {
   const paths = Object.keys(placed).sort();
   const tops = paths.filter((path) => !paths.some((other) => other !== path && path.startsWith(`${other}/`)));
-  const contents = new Map<string, Record<string, string>>();
+  const held = new Map<string, Record<string, string>>();
   for (const top of tops) {
     const dir = top.slice(0, top.lastIndexOf('/'));
     if (dir === '') continue;
-    const held = contents.get(dir) ?? {};
-    for (const path of paths) if (path === top || path.startsWith(`${top}/`)) held[path.slice(dir.length + 1)] = placed[path]!;
-    contents.set(dir, held);
+    const files = held.get(dir) ?? {};
+    for (const path of paths) if (path === top || path.startsWith(`${top}/`)) files[path.slice(dir.length + 1)] = placed[path]!;
+    held.set(dir, files);
   }
-  const dirs = [...contents.entries()].map(([dir, held]) => [dir, sha256(canonicalJson(held))] as const);
-  dirs.sort(([a], [b]) => b.length - a.length);
-  return new Map(dirs);
+  const mention = (dir: string): number => {
+    const at = script.indexOf(`${dir}/`);
+    return at >= 0 ? at : script.indexOf(dir) >= 0 ? script.indexOf(dir) : Number.MAX_SAFE_INTEGER;
+  };
+  const order = [...held.entries()].map(([dir, files]) => ({ dir, at: mention(dir), content: canonicalJson(files) }));
+  order.sort((a, b) => a.at - b.at || (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
+  const named = order.map(({ dir }, i) => [dir, `<in${i + 1}>`] as const);
+  named.sort(([a], [b]) => b.length - a.length);
+  return new Map(named);
 }
 
 /** A path relative to the working directory when it is in it (`.` for the directory itself), else undefined. */
