@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { cli } from '../cli/support.js';
 import { skipWithout } from '../helpers/components.js';
 import { readOutput, runCwl, waitForCwlRun } from '../helpers/cwl-runs.js';
-import { runCli } from '../helpers/process.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { activate, download, upload, waitForTask } from '../helpers/tasks.js';
 import { gdpy, gwcForm, sendForm } from '../helpers/wdl.js';
@@ -232,10 +232,10 @@ describe('one call cache for a GeneDock tool, a CWL CommandLineTool and a WDL ta
     const job = await fastpJob(account, taskId);
     assert.equal(job.cached_from, toolJob.job_id, 'the job that ran, not the CWL hit on it');
     const env = { GDFLOW_CONFIG_FILE: '/nonexistent/gdflow.yml', GDFLOW_ENDPOINT: server.url, GDFLOW_ACCESS_KEY_ID: account.accessKeyId, GDFLOW_ACCESS_KEY_SECRET: account.accessKeySecret };
-    const cli = runCli(['task', 'explain', job.job_id], { env });
-    assert.equal(cli.status, 0, cli.stderr);
-    assert.match(cli.stdout, new RegExp(`a cache hit: the outputs of job ${toolJob.job_id} \\(GeneDock tool fastp, of task ${toolJob.job_id.slice(0, 24)} `));
-    assert.match(cli.stdout, new RegExp(`reused: job ${toolJob.job_id}, a GeneDock tool`));
+    const said = await cli(['task', 'explain', job.job_id], { env });
+    assert.equal(said.status, 0, said.stderr);
+    assert.match(said.stdout, new RegExp(`a cache hit: the outputs of job ${toolJob.job_id} \\(GeneDock tool fastp, of task ${toolJob.job_id.slice(0, 24)} `));
+    assert.match(said.stdout, new RegExp(`reused: job ${toolJob.job_id}, a GeneDock tool`));
     const outputs = await Promise.all(['trimmed_1.fq', 'trimmed_2.fq', 'fastp.json'].map((name) => download(account, `/wdl/${name}`)));
     assert.deepEqual(outputs, toolOutputs);
   });

@@ -39,7 +39,7 @@ export function resolvedRun(
   effective: EffectiveRequirements,
   inContainer: boolean,
   collect: CollectPayload,
-  outputs: readonly CommandOutputParameter[],
+  outputs: { readonly params: readonly CommandOutputParameter[]; readonly names: ReadonlyArray<readonly string[] | undefined> },
 ): Omit<ResolvedRun, 'kind'> {
   // The streams are opened by the shell that runs the command, inside the sandbox: a name the tool chose cannot make
   // the server open a host file.
@@ -74,21 +74,16 @@ export function resolvedRun(
   };
 }
 
-/** A glob that names one file: no expression, no pattern. */
-const literalGlob = (glob: string): boolean => !/\$[({]|[*?[\]{}]/.test(glob) && glob !== '' && !glob.startsWith('/');
-
 /**
  * The run in the call cache's terms (job-spec.ts, RunWork): the command line as argv (in a container, what the image's
  * ENTRYPOINT is given), InitialWorkDir's entries as placed by the document, and each output as the files its globs
- * name when they are literal paths (outputEval and loadContents read only those), else as the output's own rule.
+ * name (domain/cwl/tool/output-names.ts: outputEval and loadContents read only those), else as the output's own rule.
  */
-function runWork(run: ToolRun, inContainer: boolean, outputs: readonly CommandOutputParameter[]): RunWork {
+function runWork(run: ToolRun, inContainer: boolean, outputs: Parameters<typeof resolvedRun>[4]): RunWork {
   const rules: string[] = [];
-  for (const output of outputs) {
-    const globs = output.outputBinding?.glob ?? [];
-    if (globs.length > 0 && globs.every(literalGlob) && output.secondaryFiles.length === 0 && output.outputBinding?.loadListing === undefined) {
-      rules.push(...globs);
-    } else rules.push(`cwl:${sha256(canonicalJson({ ...output, at: undefined }))}`);
+  for (const [i, output] of outputs.params.entries()) {
+    const names = outputs.names[i];
+    rules.push(...(names ?? [`cwl:${sha256(canonicalJson({ ...output, at: undefined }))}`]));
   }
   const script = inContainer && run.shell ? ['/bin/sh', '-c', run.command].map((word) => shellQuote(word)).join(' ') : run.command;
   return {
