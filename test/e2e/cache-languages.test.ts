@@ -38,9 +38,9 @@ const TOOL = {
   requirements: { container: { image: IMAGE, type: 'docker' }, resources: { cpu: 2, mem: '2g', disk: '2g', network: true } },
 };
 
-/** The CWL CommandLineTool: an argv with positions, literal globs, the image as a DockerRequirement. */
+/** The CWL CommandLineTool: an argv with positions, outputs named after a sample (globs are expressions), the image as a DockerRequirement. */
 function cwlTool(change: { image?: string; env?: Record<string, string>; network?: boolean; out1?: string; quality?: number; ram?: number } = {}) {
-  const out1 = change.out1 ?? 'trimmed_1.fq';
+  const out1 = change.out1 ?? '$(inputs.sample)_1.fq';
   return {
     cwlVersion: 'v1.2',
     class: 'CommandLineTool',
@@ -54,20 +54,21 @@ function cwlTool(change: { image?: string; env?: Record<string, string>; network
     inputs: {
       read1: { type: 'File', inputBinding: { position: 1, prefix: '-i' } },
       read2: { type: 'File', inputBinding: { position: 2, prefix: '-I' } },
+      sample: { type: 'string', default: 'trimmed' },
       threads: { type: 'int', default: 2, inputBinding: { position: 7, prefix: '-w' } },
       quality: { type: 'int', default: change.quality ?? 15, inputBinding: { position: 8, prefix: '-q' } },
     },
     arguments: [
       { position: 3, prefix: '-o', valueFrom: out1 },
-      { position: 4, prefix: '-O', valueFrom: 'trimmed_2.fq' },
-      { position: 5, prefix: '-j', valueFrom: 'fastp.json' },
+      { position: 4, prefix: '-O', valueFrom: '$(inputs.sample)_2.fq' },
+      { position: 5, prefix: '-j', valueFrom: '$(runtime.outdir)/fastp.json' },
       { position: 6, prefix: '-h', valueFrom: 'fastp.html' },
       { position: 9, prefix: '-l', valueFrom: '30' },
     ],
     outputs: {
       trimmed1: { type: 'File', outputBinding: { glob: out1 } },
-      trimmed2: { type: 'File', outputBinding: { glob: 'trimmed_2.fq' } },
-      report: { type: 'File', outputBinding: { glob: 'fastp.json' } },
+      trimmed2: { type: 'File', outputBinding: { glob: '$(inputs.sample)_2.fq' } },
+      report: { type: 'File', outputBinding: { glob: '$(runtime.outdir)/fastp.json' } },
     },
   };
 }
