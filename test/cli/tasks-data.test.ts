@@ -144,7 +144,10 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal(second.copy.cached_from, first.copy.job_id);
     const hit = await f.run(['task', 'explain', second.copy.job_id]);
     assert.equal(hit.status, 0, hit.stderr);
-    assert.match(hit.stdout, new RegExp(`a cache hit: the outputs of job ${first.copy.job_id} \\(GeneDock tool copyreads, of task ${first.taskId} cache_a\\) were reused`));
+    assert.match(
+      hit.stdout,
+      new RegExp(`a cache hit: the outputs of job ${first.copy.job_id} \\(GeneDock tool copyreads, of task ${first.taskId} cache_a\\) were reused`),
+    );
     assert.match(hit.stdout, new RegExp(`reused: job ${first.copy.job_id}, a GeneDock tool \\(task ${first.taskId}\\)`));
     const third = await runWith('cache_c', 'two');
     assert.equal(third.copy.cached_from, null);

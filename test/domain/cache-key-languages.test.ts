@@ -54,7 +54,8 @@ const cwl: RunDescription = {
 
 /** A WDL run: the command section as written (continuation lines, indentation), run by bash. */
 const wdl: RunDescription = {
-  script: 'fastp -i /var/lib/cwl/inputs/0/r_1.fq -I /var/lib/cwl/inputs/1/r_2.fq \\\n  -o trimmed_1.fq -O trimmed_2.fq \\\n  -j fastp.json -h fastp.html -w 2 -q 15 -l 30\n',
+  script:
+    'fastp -i /var/lib/cwl/inputs/0/r_1.fq -I /var/lib/cwl/inputs/1/r_2.fq \\\n  -o trimmed_1.fq -O trimmed_2.fq \\\n  -j fastp.json -h fastp.html -w 2 -q 15 -l 30\n',
   shell: 'bash',
   workDir: '/var/data',
   placed: { '/var/lib/cwl/inputs/0/r_1.fq': R1, '/var/lib/cwl/inputs/1/r_2.fq': R2 },
@@ -108,7 +109,11 @@ describe('the call-cache key across languages', () => {
     { change: 'another output glob', run: { ...cwl, outputs: ['trimmed_1.fq', 'trimmed_2.fq', 'report.json'] }, miss: true, part: 'output' },
     { change: 'a glob pattern', run: { ...cwl, outputs: ['trimmed_*.fq', 'fastp.json'] }, miss: true, part: 'output' },
     { change: 'a language-own output rule', run: { ...wdl, outputs: [...wdl.outputs, 'wdl:0123'] }, miss: true, part: 'output' },
-    { change: 'another output name', run: { ...tool, script: tool.script.replace('trimmed_1.fq', 'trim_1.fq'), outputs: ['outputs/trimmed1/trim_1.fq', ...tool.outputs.slice(1)] }, miss: true },
+    {
+      change: 'another output name',
+      run: { ...tool, script: tool.script.replace('trimmed_1.fq', 'trim_1.fq'), outputs: ['outputs/trimmed1/trim_1.fq', ...tool.outputs.slice(1)] },
+      miss: true,
+    },
     { change: 'the command text', run: { ...wdl, script: wdl.script.replace('-q 15', '-q 20') }, miss: true, part: 'command' },
     { change: 'the input content', run: { ...cwl, placed: { ...cwl.placed, '/var/lib/cwl/inputs/1/r_2.fq': 'c'.repeat(64) } }, miss: true, part: 'input' },
     {
@@ -116,11 +121,23 @@ describe('the call-cache key across languages', () => {
       run: { ...cwl, script: cwl.script.replace('0/r_1.fq', '0/x_1.fq'), placed: { '/var/lib/cwl/inputs/0/x_1.fq': R1, '/var/lib/cwl/inputs/1/r_2.fq': R2 } },
       miss: true,
     },
-    { change: 'a sibling file in the input directory', run: { ...cwl, placed: { ...cwl.placed, '/var/lib/cwl/inputs/0/r_1.fq.md5': 'd'.repeat(64) } }, miss: true },
+    {
+      change: 'a sibling file in the input directory',
+      run: { ...cwl, placed: { ...cwl.placed, '/var/lib/cwl/inputs/0/r_1.fq.md5': 'd'.repeat(64) } },
+      miss: true,
+    },
     { change: 'inputs swapped', run: { ...tool, placed: { '/var/data/inputs/read1/r_1.fq': R2, '/var/data/inputs/read2/r_2.fq': R1 } }, miss: true },
     { change: 'stdout to a file', run: { ...tool, stdout: '/var/data/outputs/log/fastp.log' }, miss: true, part: 'streams' },
-    { change: 'a staging directory elsewhere', run: { ...cwl, script: cwl.script.replace(/inputs\/0/g, 'in/7'), placed: { '/var/lib/cwl/in/7/r_1.fq': R1, '/var/lib/cwl/inputs/1/r_2.fq': R2 } }, miss: false },
-    { change: 'the same words quoted otherwise', run: { ...tool, script: tool.script.replace('fastp -i', '"fastp" -i').replace('-q 15', "-q '15'") }, miss: false },
+    {
+      change: 'a staging directory elsewhere',
+      run: { ...cwl, script: cwl.script.replace(/inputs\/0/g, 'in/7'), placed: { '/var/lib/cwl/in/7/r_1.fq': R1, '/var/lib/cwl/inputs/1/r_2.fq': R2 } },
+      miss: false,
+    },
+    {
+      change: 'the same words quoted otherwise',
+      run: { ...tool, script: tool.script.replace('fastp -i', '"fastp" -i').replace('-q 15', "-q '15'") },
+      miss: false,
+    },
     { change: 'blank lines and a trailing newline', run: { ...wdl, script: `\n\n${wdl.script}\n` }, miss: false },
     { change: 'a comment (a key never drops text)', run: { ...wdl, script: `${wdl.script}# q=15\n` }, miss: true, part: 'command' },
   ];
@@ -157,7 +174,10 @@ describe('reading a script as words', () => {
   for (const [what, script, words] of read) {
     it(`${words ? 'reads' : 'does not read'} ${what}`, () => {
       const tokens = literalCommands(script);
-      assert.deepEqual(tokens?.map((t) => ('w' in t ? t.w : 'op' in t ? t.op : `#${t.c}`)), words);
+      assert.deepEqual(
+        tokens?.map((t) => ('w' in t ? t.w : 'op' in t ? t.op : `#${t.c}`)),
+        words,
+      );
     });
   }
 

@@ -232,7 +232,12 @@ describe('one call cache for a GeneDock tool, a CWL CommandLineTool and a WDL ta
     assert.equal(task.status, 'succeeded', task.reason);
     const job = await fastpJob(account, taskId);
     assert.equal(job.cached_from, toolJob.job_id, 'the job that ran, not the CWL hit on it');
-    const env = { GDFLOW_CONFIG_FILE: '/nonexistent/gdflow.yml', GDFLOW_ENDPOINT: server.url, GDFLOW_ACCESS_KEY_ID: account.accessKeyId, GDFLOW_ACCESS_KEY_SECRET: account.accessKeySecret };
+    const env = {
+      GDFLOW_CONFIG_FILE: '/nonexistent/gdflow.yml',
+      GDFLOW_ENDPOINT: server.url,
+      GDFLOW_ACCESS_KEY_ID: account.accessKeyId,
+      GDFLOW_ACCESS_KEY_SECRET: account.accessKeySecret,
+    };
     const said = await cli(['task', 'explain', job.job_id], { env });
     assert.equal(said.status, 0, said.stderr);
     assert.match(said.stdout, new RegExp(`a cache hit: the outputs of job ${toolJob.job_id} \\(GeneDock tool fastp, of task ${toolJob.job_id.slice(0, 24)} `));

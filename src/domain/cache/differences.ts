@@ -34,7 +34,12 @@ export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifferen
     if (a !== b) out.push({ part: 'environment', name, this: a, other: b, message: `environment ${name}=${JSON.stringify(a)}, was ${JSON.stringify(b)}` });
   }
   if (mine.network !== other.network) {
-    out.push({ part: 'network', this: mine.network, other: other.network, message: `network access ${mine.network ? 'on' : 'off'}, was ${other.network ? 'on' : 'off'}` });
+    out.push({
+      part: 'network',
+      this: mine.network,
+      other: other.network,
+      message: `network access ${mine.network ? 'on' : 'off'}, was ${other.network ? 'on' : 'off'}`,
+    });
   }
   if (!same(mine.command, other.command)) {
     out.push({ part: 'command', this: mine.command, other: other.command, message: commandMessage(mine.command, other.command) });

@@ -26,9 +26,9 @@ export async function explainCacheMiss(store: CallCacheStore & Pick<TaskStore, '
       ? 'no key yet: the job has not started'
       : job.cacheParts !== null
         ? 'a key of an older version of gdflow (version 1), which no key made now matches: not compared'
-      : job.name === 'loaddata' || job.name === 'storedata'
-        ? 'a data step: data steps always run'
-        : `no key: tool ${job.name} says its jobs are never reused (call_caching: false)`;
+        : job.name === 'loaddata' || job.name === 'storedata'
+          ? 'a data step: data steps always run'
+          : `no key: tool ${job.name} says its jobs are never reused (call_caching: false)`;
     return { ...miss, summary, nearest: null, differences: [] };
   }
   if (job.cacheLookup === 'off') {

@@ -131,7 +131,7 @@ export async function reuseWorkDir(source: Job, c: StepCacheContext, nodeId: str
   }
   const paths = Object.values(parts.places);
   const sourcePaths = sourceFilesFor(parts, paths, source.cacheParts) ?? [];
-  for (const [i, file] of paths.entries()) if (!(file in stamps) && sourcePaths[i] !== undefined) await place(join(from, sourcePaths[i]!), file);
+  for (const [i, file] of paths.entries()) if (!(file in stamps) && sourcePaths[i] !== undefined) await place(join(from, sourcePaths[i]), file);
   for (const file of parts.optionalReads) if (!(file in stamps) && existsSync(join(from, file))) await place(join(from, file), file);
   for (const log of ['stdoutLog', 'stderrLog'] as const) {
     await linkTree(c.layout[log](source.taskId, source.nodeId), c.layout[log](c.taskId, nodeId)).catch(() => undefined);

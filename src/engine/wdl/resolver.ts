@@ -41,7 +41,8 @@ interface Loaded {
 function outputRules(task: WdlTask): string[] {
   return task.outputs.map((decl) => {
     const expr = decl.expr;
-    const literal = expr?.kind === 'string' && expr.parts.length <= 1 && expr.parts.every((part) => typeof part === 'string') ? (expr.parts[0] ?? '') : undefined;
+    const literal =
+      expr?.kind === 'string' && expr.parts.length <= 1 && expr.parts.every((part) => typeof part === 'string') ? (expr.parts[0] ?? '') : undefined;
     if (decl.type.kind === 'File' && !decl.type.optional && literal !== undefined && literal !== '' && !literal.startsWith('/')) return literal;
     return `wdl:${sha256(canonicalJson(withoutPositions(decl)))}`;
   });

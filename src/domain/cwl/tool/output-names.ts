@@ -24,7 +24,7 @@ export async function outputFileNames(
   const { exitCode: _exitCode, ...before } = runtime;
   let expressions: ToolExpressions;
   try {
-    expressions = new ToolExpressions(tool, effective, evaluator, structuredClone(inputs) as never, { ...before } as never);
+    expressions = new ToolExpressions(tool, effective, evaluator, structuredClone(inputs) as never, { ...before });
   } catch {
     return tool.outputs.map(() => undefined);
   }
