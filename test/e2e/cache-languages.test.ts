@@ -6,6 +6,8 @@
  * which job and which language they reused, and every output is byte for byte the one the tool's job wrote. Then one
  * variant of the CWL tool per part of the key that must make a miss (image, environment, network, output glob, command
  * text, input content) runs, and explain names that part; a variant asking for other resources (memory, cores) is a hit.
+ * With podman, a tool job and a WDL task in the same image share a key, and the image's name moved to another image
+ * (another digest) makes the next run miss.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +18,8 @@ import { readOutput, runCwl, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { activate, download, upload, waitForTask } from '../helpers/tasks.js';
 import { gdpy, gwcForm, sendForm } from '../helpers/wdl.js';
-import { createWorkflow, registerTool, template, toolId } from '../helpers/workflows.js';
+import { createWorkflow, registerTool, singleToolWorkflow, template, toolId } from '../helpers/workflows.js';
+import { imageDigest, skipWithoutRuntime } from '../helpers/containers.js';
 
 const IMAGE = 'quay.io/biocontainers/fastp:0.23.2';
 
@@ -278,4 +281,105 @@ describe('one call cache for a GeneDock tool, a CWL CommandLineTool and a WDL ta
       );
     });
   }
+});
+
+/** A WDL task that sorts its lines in IMAGE, as a WDL user writes it. */
+const sortWdl = (image: string) => `version 1.0
+
+task sort_lines {
+  input {
+    File lines
+  }
+  command <<<
+    sort ~{lines} > sorted.txt
+  >>>
+  output {
+    File sorted = "sorted.txt"
+  }
+  runtime {
+    docker: "${image}"
+  }
+}
+
+workflow sorting {
+  input {
+    File lines
+  }
+  call sort_lines { input: lines = lines }
+}
+`;
+
+describe('one call cache in containers (podman): the image digest is in the key', { skip: skipWithoutRuntime('podman'), timeout: 300_000 }, () => {
+  const IMAGE_NAME = 'localhost/gdflow-xlang-cache:test';
+  const podman = (args: string[]) => spawnSync('podman', args, { encoding: 'utf8' });
+  let server: TestServer;
+  let account: TestAccount;
+  before(async () => {
+    const tagged = podman(['tag', 'docker.io/library/alpine:latest', IMAGE_NAME]);
+    assert.equal(tagged.status, 0, tagged.stderr);
+    server = await startTestServer({ cpus: 2, executor: 'podman' });
+    account = await server.account();
+    await upload(account, '/in/lines.txt', 'c\na\nb\n');
+  });
+  after(async () => {
+    await server?.close();
+    podman(['rmi', IMAGE_NAME]);
+  });
+
+  const runWdl = async (workflowId: string, name: string) => {
+    const started = await gdpy(server, account, 'POST', 'wdl/tasks/', {
+      workflow_id: workflowId,
+      workflow_version: 1,
+      inputs: { 'sorting.lines': `${account.name}:/in/lines.txt` },
+      output_dir: `${account.name}:/${name}/`,
+      task_name: name,
+      keep_output_structure: false,
+    });
+    assert.equal(started.status, 200, started.text);
+    const task = await waitForTask(account, started.json().task_id, { timeoutMs: 120_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    return fastpJob(account, started.json().task_id);
+  };
+
+  it('a WDL task is a hit on the tool job in the same image; the name moved to another image misses on image_digest', async () => {
+    await singleToolWorkflow(account, 'sorter', {
+      cmd_template: 'sort {{ inputs.lines[0].path }} > {{ outputs.out[0].path }}',
+      inputs: { lines: { type: 'file', formats: ['txt'], minitems: 1, maxitems: 1, required: true } },
+      outputs: { out: { type: 'file', formats: 'txt', minitems: 1, maxitems: 1, required: true } },
+      parameters: {},
+      requirements: { container: { image: IMAGE_NAME, type: 'docker' }, resources: { cpu: 1, mem: '256m', disk: '256m', network: true } },
+    });
+    const parameters = await template(account, 'sorter');
+    parameters.Inputs.load.data = [{ name: '/in/lines.txt' }];
+    parameters.Outputs.save.data = [{ name: '/tool/sorted.txt' }];
+    const { task_id } = await activate(account, { workflow_name: 'sorter', workflow_version: 1, parameters });
+    const task = await waitForTask(account, task_id, { timeoutMs: 120_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    const toolJob = (await jobsOf(account, task_id)).find((job) => job.node_id === 'work');
+    assert.equal(toolJob.cached_from, null);
+    assert.equal(await download(account, '/tool/sorted.txt'), 'a\nb\nc\n');
+
+    const form = gwcForm({ name: 'sorting', description: '' }, { source: { filename: 'sort.wdl', data: sortWdl(IMAGE_NAME) } });
+    const created = await sendForm(server, account, 'POST', 'wdl/workflow/', form);
+    assert.equal(created.status, 200, created.text);
+    const hit = await runWdl(created.json().id, 'wdl_same_image');
+    assert.equal(hit.cached_from, toolJob.job_id, (await explain(account, hit.job_id.slice(0, 24), hit.job_id)).summary);
+    assert.equal(await download(account, '/wdl_same_image/sorted.txt'), 'a\nb\nc\n');
+
+    const before = imageDigest('podman', IMAGE_NAME);
+    const moved = podman(['tag', 'docker.io/library/bash:4.4', IMAGE_NAME]);
+    assert.equal(moved.status, 0, moved.stderr);
+    assert.notEqual(imageDigest('podman', IMAGE_NAME), before, 'the name is another image now');
+    // The executor resolves a name again once its resolution is 10 s old (container/images.ts): until then jobs run,
+    // and are keyed, in the image it resolved before.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const miss = await runWdl(created.json().id, 'wdl_moved_image');
+    const why = await explain(account, miss.job_id.slice(0, 24), miss.job_id);
+    assert.equal(miss.cached_from, null, why.summary);
+    assert.deepEqual(
+      why.differences.map((d: any) => d.part),
+      ['image_digest'],
+      why.summary,
+    );
+  });
 });
