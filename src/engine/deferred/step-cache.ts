@@ -34,9 +34,16 @@ export interface StepCacheContext {
   imageDigest: string | null;
   /** The cache key of the job of this task whose working directory is `nodeId`'s, if it has one. */
   keyOfNode(nodeId: string): string | null;
+  /**
+   * Where the run's inputs are staged on the host when there is no sandbox (a path of this job's own): written as
+   * `<staging>` in the key, so that the same run of another task or job has the same key.
+   */
+  stagingRoot?: string;
 }
 
 export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promise<{ parts: CacheParts; key: string }> {
+  const root = c.stagingRoot;
+  const portable = <T>(value: T): T => (root === undefined ? value : (replaced(value, root, '<staging>') as T));
   const work = run.work;
   const internal = new Set(work?.internal ?? []);
   const chosen = new Set(work?.fixed ?? []);
@@ -45,13 +52,15 @@ export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promi
   for (const item of run.staging) {
     if (internal.has(item.path)) continue;
     // A read-only File is what its content is, however it was given (a stored item, a literal): as a tool job's input.
-    const what = item.location !== undefined ? await locationHash(item.location, c) : sha256(item.contents ?? '');
-    (chosen.has(item.path) ? fixed : placed)[item.path] = `${item.class === 'Directory' ? 'Directory:' : ''}${what}${item.writable ? ' (writable)' : ''}`;
+    const what = item.location !== undefined ? await locationHash(item.location, c) : sha256(portable(item.contents ?? ''));
+    const path = portable(item.path);
+    (chosen.has(item.path) ? fixed : placed)[path] = `${item.class === 'Directory' ? 'Directory:' : ''}${what}${item.writable ? ' (writable)' : ''}`;
   }
   // A run of an older spec says nothing of its outputs but its resolver's payload: a rule no other language's run has.
-  const outputs = work?.outputs ?? [`collect:${sha256(canonicalJson(withoutLocations(run.collect)))}`];
+  const outputs = work?.outputs ?? [`collect:${sha256(canonicalJson(portable(withoutLocations(run.collect))))}`];
+  const streams = { stdin: work?.stdin, stdout: work?.stdout, stderr: work?.stderr };
   const parts = workKeyParts({
-    script: work?.script ?? run.command,
+    script: portable(work?.script ?? run.command),
     shell: work?.shell ?? 'sh',
     workDir: run.workDirPath ?? SANDBOX_DATA_DIR,
     placed,
@@ -59,10 +68,8 @@ export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promi
     outputs,
     outputDirsMade: false,
     optionalReads: work?.optionalReads ?? [],
-    ...(work?.stdin !== undefined ? { stdin: work.stdin } : {}),
-    ...(work?.stdout !== undefined ? { stdout: work.stdout } : {}),
-    ...(work?.stderr !== undefined ? { stderr: work.stderr } : {}),
-    env: run.env,
+    ...Object.fromEntries(Object.entries(streams).flatMap(([name, path]) => (path === undefined ? [] : [[name, portable(path)]]))),
+    env: portable(run.env),
     image: work?.image ?? run.image,
     imageDigest: c.imageDigest,
     entrypoint: work?.entrypoint ?? run.imageEntrypoint === true,
@@ -163,6 +170,14 @@ async function contentHash(path: string): Promise<string> {
   const hash = createHash('sha256');
   for (const name of entries) hash.update(`${name}\0${await contentHash(join(path, name))}\0`);
   return hash.digest('hex');
+}
+
+/** A JSON value with every occurrence of `from` in its strings written `to`. */
+function replaced(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string') return value.split(from).join(to);
+  if (Array.isArray(value)) return value.map((item) => replaced(item, from, to));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaced(item, from, to)]));
 }
 
 /** A value without its `location` members (host paths differ between tasks; contents are keyed by the inputs). */
