@@ -212,7 +212,7 @@ export async function probeCache(
     return {};
   }
   if (!task.enabled && task.referenceTask === null) return { key, lookup: 'off' as const };
-  const { hit, note } = await calls.find(key.key, context.jobId, spec.outputFiles.length, task);
+  const { hit, note } = await calls.find(key.key, key.parts, context.jobId, spec.outputFiles, task);
   if (!hit) return { key, note, lookup: 'miss' as const };
   const startedAt = now();
   context.onStarted({});

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { canonicalJson, sha256 } from '../../domain/cache/key.js';
 import type { DataStore } from '../../data/index.js';
 import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
 import type { Task as WdlTask } from '../../domain/wdl/ast.js';
@@ -17,7 +18,7 @@ import type { Layout } from '../layout.js';
 import { storeWdlOutputs } from './final-outputs.js';
 import { StagingFiles } from './staging-files.js';
 import { commandLine } from './command-line.js';
-import { WorkDirFiles } from './work-files.js';
+import { STDERR_NAME, STDOUT_NAME, WorkDirFiles } from './work-files.js';
 import { WorkflowFiles } from './workflow-files.js';
 
 /** What `collect` needs after a task call's run. */
@@ -35,6 +36,27 @@ interface CollectPayload {
 interface Loaded {
   readonly plan: WdlTaskPlan;
   readonly context: Omit<WdlRunContext, 'outputsOf'>;
+}
+
+/**
+ * What a task's outputs are collected from, in the call cache's terms (job-spec.ts, RunWork): a File output that is a
+ * literal relative path is that path; any other output is its declaration (its value may read any file).
+ */
+function outputRules(task: WdlTask): string[] {
+  return task.outputs.map((decl) => {
+    const expr = decl.expr;
+    const literal =
+      expr?.kind === 'string' && expr.parts.length <= 1 && expr.parts.every((part) => typeof part === 'string') ? (expr.parts[0] ?? '') : undefined;
+    if (decl.type.kind === 'File' && !decl.type.optional && literal !== undefined && literal !== '' && !literal.startsWith('/')) return literal;
+    return `wdl:${sha256(canonicalJson(withoutPositions(decl)))}`;
+  });
+}
+
+/** A syntax tree without its positions: equal declarations in different places are equal. */
+function withoutPositions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutPositions);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([key, item]) => (key === 'pos' ? [] : [[key, withoutPositions(item)]])));
 }
 
 /** How many tasks' documents a worker keeps parsed. */
@@ -110,6 +132,15 @@ export class WdlResolver implements JobResolver {
       timeLimit: 0,
       callCaching: true,
       collect: collect as unknown as Json,
+      work: {
+        script: prepared.command,
+        shell: 'bash' as const,
+        image: runtime.image,
+        entrypoint: false,
+        outputs: outputRules(call.task),
+        internal: [script],
+        streamFiles: { stdout: STDOUT_NAME, stderr: STDERR_NAME },
+      },
       ...(runtime.maxRetries > 0 ? { retry: { max_attempts: runtime.maxRetries + 1, on: ['exit_code'] } } : {}),
       // A restart's call run again does not come from the cache, though it is keyed for later tasks.
       ...(restart.rerun ? { reuse: false } : {}),
