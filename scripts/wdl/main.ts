@@ -113,14 +113,16 @@ let failed = 0;
 const queue = [...tests];
 const workers = Array.from({ length: 3 }, async () => {
   for (let test = queue.shift(); test; test = queue.shift()) {
+    const t0 = Date.now();
     const { ok, why } = await runOne(test);
+    const ms = Date.now() - t0;
     const category = `${test.type}${test.fail ? ' (must fail)' : ''}`;
     const counts = byCategory.get(category) ?? [0, 0];
     counts[ok ? 0 : 1]++;
     byCategory.set(category, counts);
     if (ok) passed++;
     else failed++;
-    console.log(`${ok ? 'PASS' : 'FAIL'} ${test.id}: ${why.replace(/\s+/g, ' ').slice(0, 300)}`);
+    console.log(`${ms}ms ${ok ? "PASS" : "FAIL"} ${test.id}: ${why.replace(/\s+/g, ' ').slice(0, 300)}`);
   }
 });
 await Promise.all(workers);
