@@ -32,3 +32,38 @@ export function findCycle<K>(deps: ReadonlyMap<K, readonly K[]>): K[] | undefine
   }
   return undefined;
 }
+
+/**
+ * The nodes of an acyclic graph (see findCycle) so that each comes after what it depends on, otherwise in their given
+ * order. Dependencies on nodes the graph does not hold are ignored.
+ */
+export function dependencyOrder<K>(deps: ReadonlyMap<K, readonly K[]>): K[] {
+  const placed = new Set<K>();
+  const order: K[] = [];
+  for (const start of deps.keys()) {
+    if (placed.has(start)) continue;
+    const path: K[] = [start];
+    const next: number[] = [0];
+    while (path.length > 0) {
+      const node = path[path.length - 1]!;
+      const children = deps.get(node)!;
+      const i = next[next.length - 1]!;
+      if (i >= children.length) {
+        path.pop();
+        next.pop();
+        if (!placed.has(node)) {
+          placed.add(node);
+          order.push(node);
+        }
+        continue;
+      }
+      next[next.length - 1] = i + 1;
+      const child = children[i]!;
+      if (deps.has(child) && !placed.has(child) && !path.includes(child)) {
+        path.push(child);
+        next.push(0);
+      }
+    }
+  }
+  return order;
+}

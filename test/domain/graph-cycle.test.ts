@@ -1,7 +1,7 @@
-/** findCycle (src/domain/graph-cycle.ts): what the WDL checker and the engine's expansions refuse instead of waiting forever. */
+/** findCycle and dependencyOrder (src/domain/graph-cycle.ts): what the WDL checker and the engine's expansions refuse instead of waiting forever. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findCycle } from '../../src/domain/graph-cycle.js';
+import { dependencyOrder, findCycle } from '../../src/domain/graph-cycle.js';
 
 describe('findCycle', () => {
   const cases: [string, Record<string, string[]>, string[] | undefined][] = [
@@ -23,4 +23,16 @@ describe('findCycle', () => {
     graph.set(99_999, [0]);
     assert.equal(findCycle(graph)?.length, 100_000);
   });
+});
+
+describe('dependencyOrder', () => {
+  const cases: [string, Record<string, string[]>, string[]][] = [
+    ['already in order', { a: [], b: ['a'], c: ['b'] }, ['a', 'b', 'c']],
+    ['a node before what it waits for (a WDL input that reads a call)', { y: ['d1'], d1: [], d2: ['y'] }, ['d1', 'y', 'd2']],
+    ['independent nodes keep their order', { b: [], a: [], c: ['a'] }, ['b', 'a', 'c']],
+    ['dependencies outside the graph are ignored', { a: ['elsewhere'] }, ['a']],
+  ];
+  for (const [what, graph, order] of cases) {
+    it(what, () => assert.deepEqual(dependencyOrder(new Map(Object.entries(graph))), order));
+  }
 });

@@ -131,13 +131,14 @@ function checkWorkflow(workflow: Workflow, document: LoadedDocument, structs: St
   for (const decl of workflow.inputs) checkDecl(decl, scope);
   checkBody(workflow.body, scope, document, structs);
   checkCycles(workflow);
-  const outputScope = scopeOf(new Map(), structs, scope);
+  // Outputs see each other, as a task's do (spec "Workflow Outputs": the two sections have identical semantics).
   const outputs = new Map<string, NameType>();
   for (const decl of workflow.outputs ?? []) {
     if (outputs.has(decl.name)) throw new WdlError(decl.pos, `output '${decl.name}' is declared twice`);
-    checkDecl(decl, outputScope);
     outputs.set(decl.name, decl.type);
   }
+  const outputScope = scopeOf(outputs, structs, scope);
+  for (const decl of workflow.outputs ?? []) checkDecl(decl, outputScope);
 }
 
 function checkBody(body: readonly WorkflowElement[], scope: CheckScope, document: LoadedDocument, structs: StructTable): void {
