@@ -16,6 +16,7 @@ import { storeWdlOutputs } from './final-outputs.js';
 import { StagingFiles } from './staging-files.js';
 import { commandLine } from './command-line.js';
 import { WorkDirFiles } from './work-files.js';
+import { WorkflowFiles } from './workflow-files.js';
 
 /** What `collect` needs after a task call's run. */
 interface CollectPayload {
@@ -143,7 +144,8 @@ export class WdlResolver implements JobResolver {
 
   private contextOf(job: DeferredJob): WdlRunContext {
     const { context } = this.load(job.task);
-    return { ...context, outputsOf: (key) => job.outputsOf(key) as unknown as WdlJobOutputs | undefined };
+    const files = new WorkflowFiles([this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)]);
+    return { ...context, files, outputsOf: (key) => job.outputsOf(key) as unknown as WdlJobOutputs | undefined };
   }
 
   /** A task's documents, parsed once per worker (the most recent tasks' kept). */

@@ -2,6 +2,7 @@ import type { Task, Workflow, WorkflowElement } from '../ast.js';
 import { calleeOutputs } from '../check/document.js';
 import { WdlRuntimeError } from '../errors.js';
 import { evaluate } from '../eval.js';
+import type { WdlFiles } from '../files.js';
 import { targetOf, type WdlBundle } from '../index.js';
 import { findCallee, type LoadedDocument } from '../load.js';
 import { coerce, NONE, type WdlValue } from '../values.js';
@@ -19,6 +20,8 @@ export interface WdlRunContext {
   /** The task of the main document to run instead of its workflow. */
   readonly target?: string;
   readonly outputsOf: (key: string) => WdlJobOutputs | undefined;
+  /** The files the workflow's own expressions may read (its inputs', its calls' outputs); none when absent. */
+  readonly files?: WdlFiles;
 }
 
 export interface NewWdlJob {
@@ -58,7 +61,7 @@ export function resolveWdlJob(context: WdlRunContext, key: string, payload: WdlJ
   const workflow = document?.doc.workflow;
   if (!document || !workflow) throw new Error(`engine error: no workflow in ${payload.doc}`);
   const element = elementAt(workflow, payload.path);
-  const scope = bindingScope(payload.bindings, context.outputsOf, context.bundle.structs);
+  const scope = bindingScope(payload.bindings, context.outputsOf, context.bundle.structs, context.files);
   switch (element.kind) {
     case 'decl':
       return { kind: 'value', outputs: { [element.name]: coerce(evaluate(element.expr!, scope), element.type, scope.structs) } };
@@ -93,7 +96,7 @@ function expandWorkflow(
   key: string,
   alias: string | undefined,
 ): WdlResolution {
-  const scope = bindingScope({}, context.outputsOf, context.bundle.structs);
+  const scope = bindingScope({}, context.outputsOf, context.bundle.structs, context.files);
   const json = (name: string) => context.inputs[`${prefix}.${name}`];
   const late = lateInputs(workflow, given, json);
   const inputs = evaluateDecls(
@@ -224,11 +227,11 @@ export function gatherWdlJob(context: WdlRunContext, gather: WdlGatherPayload): 
   const { structs } = context.bundle;
   switch (gather.kind) {
     case 'if': {
-      const scope = bindingScope(gather.bindings, context.outputsOf, structs);
+      const scope = bindingScope(gather.bindings, context.outputsOf, structs, context.files);
       return Object.fromEntries(gather.names.map((name) => [name, scope.lookup(name) ?? NONE]));
     }
     case 'scatter': {
-      const scopes = gather.instances.map((bindings) => bindingScope(bindings, context.outputsOf, structs));
+      const scopes = gather.instances.map((bindings) => bindingScope(bindings, context.outputsOf, structs, context.files));
       const column = (name: string) => scopes.map((scope) => scope.lookup(name) ?? NONE);
       return Object.fromEntries(
         gather.names.map((name): [string, WdlValue] => {
@@ -248,7 +251,7 @@ export function gatherWdlJob(context: WdlRunContext, gather: WdlGatherPayload): 
 function workflowOutputs(context: WdlRunContext, gather: Extract<WdlGatherPayload, { kind: 'workflow' }>): WdlJobOutputs {
   const workflow = context.docs.get(gather.doc)?.doc.workflow;
   if (!workflow) throw new Error(`engine error: no workflow in ${gather.doc}`);
-  const scope = bindingScope(gather.bindings, context.outputsOf, context.bundle.structs);
+  const scope = bindingScope(gather.bindings, context.outputsOf, context.bundle.structs, context.files);
   let outputs: Map<string, WdlValue>;
   if (workflow.outputs) outputs = evaluateDecls(workflow.outputs, scope, new Map(), () => undefined, gather.prefix);
   else {

@@ -43,7 +43,11 @@ export async function hostFiles(value: unknown, type: WdlType, account: string, 
     case 'Map': {
       if (typeof value !== 'object' || Array.isArray(value)) return value;
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await hostFiles(v, type.value, account, locations, `${field}.${k}`);
+      // A Map's keys may be Files too (`Map[File, Int]`): made host paths as its values are.
+      for (const [k, v] of Object.entries(value)) {
+        const key = await hostFiles(k, type.key, account, locations, `${field}.${k}`);
+        out[typeof key === 'string' ? key : k] = await hostFiles(v, type.value, account, locations, `${field}.${k}`);
+      }
       return out;
     }
     default:
