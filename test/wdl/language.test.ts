@@ -196,12 +196,25 @@ describe('WDL command placeholders are quoted for their place in the shell', () 
     ["echo '~{s}'", `echo 'a'\\''b"c$(x)\`y\` ;z'`],
     ['echo "~{s}"', 'echo "a\'b\\"c\\$(x)\\`y\\` ;z"'],
     ['echo ~{plain}', 'echo file.txt'],
+    // The document's own text inside a placeholder stays shell syntax; only the values in it are quoted.
+    ['~{if true then "cat ~{s} >> out" else ""}', `cat 'a'\\''b"c$(x)\`y\` ;z' >> out`],
+    ['~{if false then "cat ~{s} >> out" else ""}', ''],
+    ['grep ~{sep(" ", args)} x', "grep -v 'b c' x"],
+    ['grep ~{sep(" ", quote(args))} x', 'grep "-v" "b c" x'],
+    ["grep ~{sep(' ', squote(prefix('--', args)))} x", "grep '---v' '--b c' x"],
+    ['grep ~{sep(" ", evil_args)} x', `grep 'a'\\''b"c$(x)\`y\` ;z' x`],
+    ['grep ~{sep(" ", quote(evil_args))} x', 'grep "a\'b\\"c\\$(x)\\`y\\` ;z" x'],
   ];
   for (const [command, expected] of cases) {
     it(command, () => {
-      const doc = `version 1.1\ntask t { input { String s String plain } command <<<\n${command}\n>>> }`;
+      const doc = `version 1.1\ntask t { input { String s String plain Array[String] args Array[String] evil_args } command <<<\n${command}\n>>> }`;
       const task = loadWdl({ main: doc }).main.doc.tasks[0]!;
-      const names: Record<string, WdlValue> = { s: { t: 'String', v: evil }, plain: { t: 'String', v: 'file.txt' } };
+      const names: Record<string, WdlValue> = {
+        s: { t: 'String', v: evil },
+        plain: { t: 'String', v: 'file.txt' },
+        args: { t: 'Array', items: [{ t: 'String', v: '-v' }, { t: 'String', v: 'b c' }] },
+        evil_args: { t: 'Array', items: [{ t: 'String', v: evil }] },
+      };
       assert.equal(renderCommand(task.command, { lookup: (n) => names[n], structs: new Map(), files: memoryFiles() }), expected);
     });
   }
