@@ -83,7 +83,10 @@ async function runOne(test: SpecTest): Promise<{ ok: boolean; why: string }> {
   const task = (await waitForTask(account, started.task_id, { timeoutMs: options.timeoutSeconds * 1000 }).catch(async (e: Error) => {
     // What each unfinished job waits for, then stopped, so that a run that cannot end does not hold the worker's
     // slots from the tests after it.
-    const listed = await account.api.json<{ jobs: { name: string; status: string; reason: string }[] }>('GET', projectPath(account.name, `tasks/${started.task_id}/jobs/`));
+    const listed = await account.api.json<{ jobs: { name: string; status: string; reason: string }[] }>(
+      'GET',
+      projectPath(account.name, `tasks/${started.task_id}/jobs/`),
+    );
     const open = listed.jobs.filter((j) => !['succeeded', 'failed', 'skipped', 'stopped'].includes(j.status));
     await account.api.json('PUT', projectPath(account.name, `tasks/${started.task_id}/`)).catch(() => undefined);
     return { status: 'timeout', reason: `${e.message}; jobs not ended: ${open.map((j) => `${j.name} ${j.status} (${j.reason})`).join(', ')}` };

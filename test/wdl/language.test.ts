@@ -212,7 +212,13 @@ describe('WDL command placeholders are quoted for their place in the shell', () 
       const names: Record<string, WdlValue> = {
         s: { t: 'String', v: evil },
         plain: { t: 'String', v: 'file.txt' },
-        args: { t: 'Array', items: [{ t: 'String', v: '-v' }, { t: 'String', v: 'b c' }] },
+        args: {
+          t: 'Array',
+          items: [
+            { t: 'String', v: '-v' },
+            { t: 'String', v: 'b c' },
+          ],
+        },
         evil_args: { t: 'Array', items: [{ t: 'String', v: evil }] },
       };
       assert.equal(renderCommand(task.command, { lookup: (n) => names[n], structs: new Map(), files: memoryFiles() }), expected);

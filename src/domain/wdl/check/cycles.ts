@@ -20,7 +20,10 @@ function checkBody(body: readonly WorkflowElement[]): void {
   const deps = new Map<WorkflowElement, WorkflowElement[]>();
   for (const element of body) {
     const reads = element.kind === 'decl' ? namesOfDecl(element) : freeNames(element);
-    deps.set(element, [...reads].flatMap((name) => (owner.has(name) ? [owner.get(name)!] : [])));
+    deps.set(
+      element,
+      [...reads].flatMap((name) => (owner.has(name) ? [owner.get(name)!] : [])),
+    );
   }
   const cycle = findCycle(deps);
   if (cycle) {

@@ -125,7 +125,7 @@ function expandWorkflow(
 function lateInputs(workflow: Workflow, given: ReadonlyMap<string, WdlValue>, json: (name: string) => unknown): Set<string> {
   const body = new Set(workflow.body.flatMap(declaredNames));
   const late = new Set<string>();
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const decl of workflow.inputs) {
       if (late.has(decl.name) || !decl.expr || given.has(decl.name) || json(decl.name) !== undefined) continue;
