@@ -45,6 +45,11 @@ export class WorkflowFiles implements WdlFiles {
     return fileSize(this.hostPath(path));
   }
 
-  readonly write = NO_FILES.write;
-  readonly glob = NO_FILES.glob;
+  write(hint: string, text: string): string {
+    return NO_FILES.write(hint, text);
+  }
+
+  glob(pattern: string): string[] {
+    return NO_FILES.glob(pattern);
+  }
 }
