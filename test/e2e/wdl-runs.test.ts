@@ -166,7 +166,7 @@ workflow w {
     const started = await server.services.wdlRuns.start(scope, { sources: { main: doc }, inputs: {}, outputDir: '/home/admin/secret/' });
     const task = await waitForTask(alice, started.task_id, { timeoutMs: 60_000 });
     assert.equal(task.status, 'failed');
-    assert.match(JSON.stringify(await jobsOf(started.task_id)) + task.reason, /neither an input nor an output of this run/);
+    assert.match(JSON.stringify(await jobsOf(started.task_id)) + task.reason, /is not a file of this run/);
   });
 
   it('a bad document or input is refused naming where', async () => {

@@ -20,7 +20,10 @@ export interface WdlRunContext {
   /** The task of the main document to run instead of its workflow. */
   readonly target?: string;
   readonly outputsOf: (key: string) => WdlJobOutputs | undefined;
-  /** The files the workflow's own expressions may read (its inputs', its calls' outputs); none when absent. */
+  /**
+   * The files a workflow's own expressions read and write (read_lines(f), size(f), write_lines(xs) in a declaration, a
+   * scatter's collection, an output): the engine's, over the run's host paths. Absent: they cannot (NO_FILES).
+   */
   readonly files?: WdlFiles;
 }
 
