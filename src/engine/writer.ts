@@ -13,7 +13,7 @@ export const GROUP_COMMIT_MS = 10;
 
 /**
  * The worker's writes (docs/tasks.md, "Recovery"). Changes are made in memory at once and written to the store
- * together: one commit for all a scheduling pass decided, checked against the worker's leases in the same
+ * together: one commit for all the scheduling passes of a few milliseconds decided (soon), checked against the worker's leases in the same
  * transaction (graphile-worker's completeJobs/failJobs write only for the worker that holds the lock, likewise), and
  * not waiting for the disk. A job's process is started only after the write that records its start has committed,
  * unless the lease is young enough that no other worker can hold the task meanwhile (scheduler.ts).
