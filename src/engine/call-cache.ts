@@ -7,7 +7,7 @@ import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/jo
 import type { DataStore } from '../data/index.js';
 import type { CacheFiles } from '../domain/tasks/cached-rerun.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
-import { hashFile, stampOf, stillMatches } from './file-hash.js';
+import { hashFile, stampMatches, stampOf, stillMatches } from './file-hash.js';
 import type { Layout } from './layout.js';
 
 /**
@@ -127,15 +127,20 @@ export class CallCache implements CacheFiles {
     return note === undefined ? {} : { note };
   }
 
-  async intact(job: Job, files: readonly string[]): Promise<boolean> {
+  /**
+   * Whether a job's outputs are as its stamps say. With `statSync`: an activation checks a whole task's candidates at
+   * once, and a trip through the thread pool per file cost more than the stat (issue 23, item 7).
+   */
+  intact(job: Job, files: readonly string[]): Promise<boolean> {
     const stamps = job.outputStamps;
-    if (!stamps) return false;
+    if (!stamps) return Promise.resolve(false);
     const dir = this.layout.workDir(job.taskId, job.nodeId);
-    for (const file of files) {
-      const recorded = stamps[file];
-      if (!recorded || !(await stillMatches(join(dir, file), recorded))) return false;
-    }
-    return true;
+    return Promise.resolve(
+      files.every((file) => {
+        const recorded = stamps[file];
+        return recorded !== undefined && stampMatches(join(dir, file), recorded);
+      }),
+    );
   }
 
   /**
@@ -171,13 +176,25 @@ export class CallCache implements CacheFiles {
   ): Promise<Record<string, FileStamp>> {
     const from = this.layout.workDir(source.taskId, source.nodeId);
     const to = this.layout.workDir(target.taskId, target.nodeId);
+    // Each directory made once (the logs' is the working directory's parent, made with it).
+    const made = new Set<string>();
+    const makeOnce = (dir: string) => {
+      if (made.has(dir)) return;
+      const first = mkdirSync(dir, { recursive: true });
+      for (let at = dir; ; at = dirname(at)) {
+        made.add(at);
+        if (first === undefined || at === first || at === dirname(at)) break;
+      }
+    };
     const stamps: Record<string, FileStamp> = {};
     for (const [i, file] of target.files.entries()) {
       const placed = join(to, file);
+      makeOnce(dirname(placed));
       await placeNewCopy(join(from, sourceFiles[i]!), placed);
       const st = statSync(placed);
       stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
     }
+    makeOnce(this.layout.jobDir(target.taskId, target.nodeId));
     for (const log of ['stdoutLog', 'stderrLog'] as const) {
       try {
         await placeNewCopy(this.layout[log](source.taskId, source.nodeId), this.layout[log](target.taskId, target.nodeId));
@@ -188,11 +205,18 @@ export class CallCache implements CacheFiles {
     return stamps;
   }
 
-  /** The stamps of a job's outputs once it succeeded: a later hit on it needs them unchanged. */
-  async stampOutputs(spec: ToolJobSpec, taskId: string): Promise<Record<string, FileStamp>> {
+  /**
+   * The stamps of a job's outputs once it succeeded: a later hit on it needs them unchanged. Read with `statSync`: a
+   * stat of a file just written is a read of the inode cache, and a trip through the thread pool per output cost more
+   * than the call (issue 23, item 8: it was a tenth of a job's server CPU on the host executor).
+   */
+  stampOutputs(spec: ToolJobSpec, taskId: string): Record<string, FileStamp> {
     const dir = this.layout.workDir(taskId, spec.nodeId);
     const stamps: Record<string, FileStamp> = {};
-    for (const file of spec.outputFiles) stamps[file] = await stampOf(join(dir, file));
+    for (const file of spec.outputFiles) {
+      const st = statSync(join(dir, file));
+      stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
+    }
     return stamps;
   }
 }
@@ -212,11 +236,10 @@ async function placeCopy(source: string, target: string): Promise<void> {
 }
 
 /**
- * placeCopy where nothing is at `target` yet (a new task's directory): the directory and the link without the thread
+ * placeCopy where nothing is at `target` yet, in a directory made already (a new task's): the link without the thread
  * pool; a copy (another file system, links not allowed), which may be long, through it.
  */
 async function placeNewCopy(source: string, target: string): Promise<void> {
-  mkdirSync(dirname(target), { recursive: true });
   try {
     linkSync(source, target);
   } catch {

@@ -166,7 +166,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     ...(cached.note ? { reason: `${result.reason} (not from the cache: ${cached.note})` } : {}),
   };
   if (result.outcome !== 'succeeded') return keyed;
-  return { ...keyed, outputStamps: await context.cache!.calls.stampOutputs(spec, context.taskId) };
+  return { ...keyed, outputStamps: context.cache!.calls.stampOutputs(spec, context.taskId) };
 }
 
 /** A TES task's job that succeeded stores its outputs in the data store (tes-staging.ts); a failure to fails it. */
@@ -281,7 +281,7 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   const hooks = context.onWaiting ? { onWaiting: context.onWaiting } : {};
   const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, runSpec, context.signal, hooks)), context.memMb);
   if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
-  return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
+  return { ...result, outputStamps: context.cache.calls.stampOutputs(spec, context.taskId) };
 }
 
 /** A store step: its items into the data store, one by one; the result says which were stored, however it ended. */

@@ -305,7 +305,7 @@ export class Worker {
     for (const gather of this.scheduler.gathers.splice(0)) this.runs.gather(gather);
     for (const start of this.scheduler.startNow.splice(0)) this.runs.launch(start);
     const starts = this.scheduler.startAfterWrite.splice(0);
-    if (starts.length === 0) void this.writer.flush();
+    if (starts.length === 0) this.writer.soon();
     else {
       await this.writer.flush();
       for (const start of starts) this.runs.launch(start);
