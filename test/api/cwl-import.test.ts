@@ -193,6 +193,28 @@ describe('importing CWL: POST cwl/import/', () => {
     );
   });
 
+  it('imports a document written without an id (not packed) as its #main, which runs on ActivateWorkflow', async () => {
+    // As a user writes it, without `id`: its process becomes `#main` (as packing names it), which the version keeps.
+    const document = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: { word: 'string' },
+      outputs: { said: { type: 'File', outputSource: 'say/out' } },
+      steps: { say: { run: { class: 'CommandLineTool', baseCommand: 'echo', inputs: { word: { type: 'string', inputBinding: {} } }, stdout: 'said.txt', outputs: { out: 'stdout' } }, in: { word: 'word' }, out: ['out'] } },
+    };
+    const { imported } = await post(alice, { document, name: 'say_noid' });
+    assert.deepEqual(imported, [{ process: '#main', kind: 'workflow', name: 'say_noid', version: 1, created: true }]);
+    assert.equal((await post(alice, { document, name: 'say_noid' })).imported[0].created, false, 'the same document again is the same version');
+    const { parameter } = await get(alice, 'executable-workflows/say_noid/', { workflow_version: '1' });
+    parameter.Parameters.inputs.parameters.word.value = 'hello';
+    const started = await alice.api.json<any>('POST', projectPath(alice.name, 'tasks/'), {
+      json: { workflow_name: 'say_noid', workflow_version: 1, parameters: parameter },
+    });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(await readOutput(alice, run.outputs!.said), 'hello\n');
+  });
+
   it('keeps imported versions as they are: no PutTool or PutWorkflow, no node of a GeneDock workflow', async () => {
     await rejectsWith(
       alice.api.send('PUT', projectPath(alice.name, 'tools/rev/'), { json: { tool_version: 1, configs: {} } }),
