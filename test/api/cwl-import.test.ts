@@ -200,7 +200,19 @@ describe('importing CWL: POST cwl/import/', () => {
       class: 'Workflow',
       inputs: { word: 'string' },
       outputs: { said: { type: 'File', outputSource: 'say/out' } },
-      steps: { say: { run: { class: 'CommandLineTool', baseCommand: 'echo', inputs: { word: { type: 'string', inputBinding: {} } }, stdout: 'said.txt', outputs: { out: 'stdout' } }, in: { word: 'word' }, out: ['out'] } },
+      steps: {
+        say: {
+          run: {
+            class: 'CommandLineTool',
+            baseCommand: 'echo',
+            inputs: { word: { type: 'string', inputBinding: {} } },
+            stdout: 'said.txt',
+            outputs: { out: 'stdout' },
+          },
+          in: { word: 'word' },
+          out: ['out'],
+        },
+      },
     };
     const { imported } = await post(alice, { document, name: 'say_noid' });
     assert.deepEqual(imported, [{ process: '#main', kind: 'workflow', name: 'say_noid', version: 1, created: true }]);

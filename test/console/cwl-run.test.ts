@@ -152,7 +152,13 @@ describe("a CWL run's graph in the console", { skip, timeout: 180_000 }, () => {
   });
 
   it("links a run of an imported workflow to that workflow's version", async () => {
-    const document = { cwlVersion: 'v1.2', class: 'Workflow', inputs: { word: 'string' }, outputs: {}, steps: { say: { run: echo, in: { word: 'word' }, out: ['out'] } } };
+    const document = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: { word: 'string' },
+      outputs: {},
+      steps: { say: { run: echo, in: { word: 'word' }, out: ['out'] } },
+    };
     const path = (rest: string) => projectPath(alice.name, rest);
     await alice.api.json('POST', path('cwl/import/'), { json: { document, name: 'say_word' } });
     const { parameter } = await alice.api.json<any>('GET', path('executable-workflows/say_word/'), { query: { workflow_version: 1 } });
