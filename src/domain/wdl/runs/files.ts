@@ -1,6 +1,6 @@
 import { invalid } from '../../errors.js';
 import type { CwlDataLocations } from '../../cwl/runs/locations.js';
-import type { WdlType } from '../types.js';
+import type { StructTable, WdlType } from '../types.js';
 
 /**
  * A data-store path as GeneDock's WDL clients write it: `acct:/home/admin/x.fq` (the account must be the caller's),
@@ -19,9 +19,22 @@ export function dataPathOf(text: string, account: string, field: string): string
   return path.replace(/\/+$/, '') || '/';
 }
 
-/** The inputs JSON value with its File and Directory values made host paths of the account's data store. */
-export async function hostFiles(value: unknown, type: WdlType, account: string, locations: CwlDataLocations, field: string): Promise<unknown> {
+/** Where the inputs JSON's data paths are read: the caller's account, its data store, and the document's structs. */
+export interface HostFilesContext {
+  readonly account: string;
+  readonly locations: CwlDataLocations;
+  readonly structs: StructTable;
+}
+
+/**
+ * The inputs JSON value with its File and Directory values made host paths of the account's data store, at any depth:
+ * in arrays, maps' values, pairs and structs' members. Anything not of its type is left for the type check to refuse.
+ */
+export async function hostFiles(value: unknown, type: WdlType, context: HostFilesContext, field: string): Promise<unknown> {
   if (value === null || value === undefined) return value;
+  const { account, locations } = context;
+  const inner = (item: unknown, itemType: WdlType, at: string) => hostFiles(item, itemType, context, at);
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   switch (type.kind) {
     case 'File':
     case 'Directory': {
@@ -31,19 +44,24 @@ export async function hostFiles(value: unknown, type: WdlType, account: string, 
       return decodeURIComponent(uri.replace(/^file:\/\//, ''));
     }
     case 'Array':
-      return Array.isArray(value) ? Promise.all(value.map((item, i) => hostFiles(item, type.item, account, locations, `${field}[${i}]`))) : value;
-    case 'Pair': {
-      if (typeof value !== 'object' || Array.isArray(value)) return value;
-      const pair = value as { left?: unknown; right?: unknown };
-      return {
-        left: await hostFiles(pair.left, type.left, account, locations, `${field}.left`),
-        right: await hostFiles(pair.right, type.right, account, locations, `${field}.right`),
-      };
-    }
+      return Array.isArray(value) ? Promise.all(value.map((item, i) => inner(item, type.item, `${field}[${i}]`))) : value;
+    case 'Pair':
+      if (!isRecord(value)) return value;
+      return { ...value, left: await inner(value.left, type.left, `${field}.left`), right: await inner(value.right, type.right, `${field}.right`) };
     case 'Map': {
-      if (typeof value !== 'object' || Array.isArray(value)) return value;
+      if (!isRecord(value)) return value;
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await hostFiles(v, type.value, account, locations, `${field}.${k}`);
+      for (const [k, v] of Object.entries(value)) out[k] = await inner(v, type.value, `${field}.${k}`);
+      return out;
+    }
+    case 'Struct': {
+      const members = context.structs.get(type.name);
+      if (!isRecord(value) || !members) return value;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const memberType = members.get(k);
+        out[k] = memberType ? await inner(v, memberType, `${field}.${k}`) : v;
+      }
       return out;
     }
     default:
