@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InMemoryDocumentSource, loadDocument, packDocument } from '../../src/domain/cwl/index.js';
+import { parseExactJson } from '../../src/contract/exact-json.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { readOutput, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
@@ -225,6 +226,19 @@ describe('importing CWL: POST cwl/import/', () => {
     const run = await waitForCwlRun(alice, started.task_id);
     assert.equal(run.status, 'succeeded', run.reason ?? '');
     assert.equal(await readOutput(alice, run.outputs!.said), 'hello\n');
+  });
+
+  it('imports a tool whose record default holds an integer beyond 2^53, shown with all its digits', async () => {
+    // The conformance suite's paramref_arguments_inputs.cwl: its import answered 500 (JSON.stringify of a bigint).
+    const document = parseExactJson(
+      '{"cwlVersion":"v1.2","id":"#main","class":"CommandLineTool","baseCommand":"true","outputs":[],' +
+        '"inputs":[{"id":"#r","type":{"type":"record","fields":[{"name":"#r/n","type":"long"}]},"default":{"n":4200000000000000000000000000000000000000000}}]}',
+    );
+    const { imported } = await post(alice, { document, name: 'big_default' });
+    assert.equal(imported[0].name, 'big_default');
+    // The record's default is in the parameter's view as JSON text, its digits kept.
+    const { parameter } = await get(alice, 'toolparameters/big_default/');
+    assert.match(JSON.stringify(parameter), /4200000000000000000000000000000000000000000/);
   });
 
   it('keeps imported versions as they are: no PutTool or PutWorkflow, no node of a GeneDock workflow', async () => {
