@@ -284,7 +284,7 @@ describe('importing CWL: POST cwl/import/', () => {
         .flat()
         .map((t: any) => `${t.tool_name}:${t.tool_version}`)
         .sort(),
-      ['rev:1', 'rev:2', 'sort:1'],
+      ['big_default:1', 'rev:1', 'rev:2', 'sort:1'],
     );
   });
 });
