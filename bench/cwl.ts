@@ -82,13 +82,22 @@ function scatterFiles(): string {
     'cwlVersion: v1.2\nclass: Workflow\nrequirements:\n  ScatterFeatureRequirement: {}\ninputs:\n  ns: int[]\n' +
       'steps:\n  echo: {run: echo.cwl, scatter: n, in: {n: ns}, out: [out]}\noutputs:\n  outs: {type: "File[]", outputSource: echo/out}\n',
   );
-  writeFileSync(join(dir, 'job.json'), JSON.stringify({ ns: Array.from({ length: WIDTH }, (_, i) => i) }));
   return dir;
 }
 
-async function scatterRound(label: string, command: string, args: string[], env: Record<string, string>, dir: string): Promise<number> {
+/**
+ * Each round's job object: numbers no earlier round echoed, so that no round of gdflow's takes its jobs from the call
+ * cache (the server's default), where cwltool has none: both sides run all their jobs every round.
+ */
+function scatterJob(dir: string, round: number): string {
+  const job = `job-${round}.json`;
+  writeFileSync(join(dir, job), JSON.stringify({ ns: Array.from({ length: WIDTH }, (_, i) => round * WIDTH + i) }));
+  return job;
+}
+
+async function scatterRound(label: string, command: string, args: string[], env: Record<string, string>, dir: string, job: string): Promise<number> {
   const outdir = mkdtempSync(join(dir, `out-${label}-`));
-  const ran = await run(command, [...args, '--outdir', outdir, 'scatter.cwl', 'job.json'], env, dir);
+  const ran = await run(command, [...args, '--outdir', outdir, 'scatter.cwl', job], env, dir);
   const files = readdirSync(outdir).length;
   rmSync(outdir, { recursive: true, force: true });
   if (ran.status !== 0) throw new Error(`${label} failed (exit ${ran.status}):\n${ran.stderr.slice(-2000)}`);
@@ -102,11 +111,12 @@ async function scatterPart(env: Record<string, string>, serverPid: number): Prom
   const times = { gdflow: [] as number[], cwltool: [] as number[] };
   try {
     for (let round = 1; round <= ROUNDS; round++) {
+      const job = scatterJob(dir, round);
       const cpu = cpuSeconds(serverPid);
-      const g = await scatterRound('gdflow', process.execPath, [CLI, 'cwl', 'run', '--quiet'], env, dir);
+      const g = await scatterRound('gdflow', process.execPath, [CLI, 'cwl', 'run', '--quiet'], env, dir, job);
       // Where gdflow's time goes: the server's own CPU (engine, store, HTTP) per job, beside the jobs' processes.
       const serverCpu = cpuSeconds(serverPid) - cpu;
-      const c = await scatterRound('cwltool', CWLTOOL, ['--parallel', '--no-container', '--quiet'], {}, dir);
+      const c = await scatterRound('cwltool', CWLTOOL, ['--parallel', '--no-container', '--quiet'], {}, dir, job);
       times.gdflow.push(g);
       times.cwltool.push(c);
       const perJob = ((serverCpu / WIDTH) * 1000).toFixed(1);

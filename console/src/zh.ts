@@ -161,6 +161,7 @@ export const ZH: Record<string, string> = {
   'There is no access key with this ID (or it was revoked).': '不存在此 ID 的访问密钥（或已被吊销）。',
   'This folder is empty.': '此文件夹为空。',
   'This task no longer exists.': '此任务已不存在。',
+  'No registered workflow version is this task’s.': '此任务运行的不是已注册的工作流版本。',
   'This task stores nothing in the data store.': '此任务不向数据存储中存储任何内容。',
   'This version has no valid configuration yet, so it has no graph.': '此版本尚无有效配置，因此没有图。',
   Tool: '工具',

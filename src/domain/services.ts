@@ -48,13 +48,14 @@ export interface Services extends CoreServices {
   wdlTasks: WdlTaskService;
 }
 
-export function createCoreServices(store: Store): CoreServices {
+/** `locations`: the data store, from which an export writes an imported document's InitialWorkDir files as literals. */
+export function createCoreServices(store: Store, locations?: CwlDataLocations): CoreServices {
   return {
     store,
     accounts: new AccountService(store),
     tokens: new TokenService(store),
-    tools: new ToolService(store),
-    workflows: new WorkflowService(store),
+    tools: new ToolService(store, locations),
+    workflows: new WorkflowService(store, locations),
     cwlImports: new CwlImportService(store),
   };
 }
@@ -81,7 +82,7 @@ export interface Runtime {
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
-  const core = createCoreServices(store);
+  const core = createCoreServices(store, runtime.locations);
   const cwlRuns = new CwlRunService(store, runtime.locations);
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InMemoryDocumentSource, loadDocument, packDocument } from '../../src/domain/cwl/index.js';
+import { parseExactJson } from '../../src/contract/exact-json.js';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { readOutput, uploadFile, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
@@ -193,6 +194,53 @@ describe('importing CWL: POST cwl/import/', () => {
     );
   });
 
+  it('imports a document written without an id (not packed) as its #main, which runs on ActivateWorkflow', async () => {
+    // As a user writes it, without `id`: its process becomes `#main` (as packing names it), which the version keeps.
+    const document = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: { word: 'string' },
+      outputs: { said: { type: 'File', outputSource: 'say/out' } },
+      steps: {
+        say: {
+          run: {
+            class: 'CommandLineTool',
+            baseCommand: 'echo',
+            inputs: { word: { type: 'string', inputBinding: {} } },
+            stdout: 'said.txt',
+            outputs: { out: 'stdout' },
+          },
+          in: { word: 'word' },
+          out: ['out'],
+        },
+      },
+    };
+    const { imported } = await post(alice, { document, name: 'say_noid' });
+    assert.deepEqual(imported, [{ process: '#main', kind: 'workflow', name: 'say_noid', version: 1, created: true }]);
+    assert.equal((await post(alice, { document, name: 'say_noid' })).imported[0].created, false, 'the same document again is the same version');
+    const { parameter } = await get(alice, 'executable-workflows/say_noid/', { workflow_version: '1' });
+    parameter.Parameters.inputs.parameters.word.value = 'hello';
+    const started = await alice.api.json<any>('POST', projectPath(alice.name, 'tasks/'), {
+      json: { workflow_name: 'say_noid', workflow_version: 1, parameters: parameter },
+    });
+    const run = await waitForCwlRun(alice, started.task_id);
+    assert.equal(run.status, 'succeeded', run.reason ?? '');
+    assert.equal(await readOutput(alice, run.outputs!.said), 'hello\n');
+  });
+
+  it('imports a tool whose record default holds an integer beyond 2^53, shown with all its digits', async () => {
+    // The conformance suite's paramref_arguments_inputs.cwl: its import answered 500 (JSON.stringify of a bigint).
+    const document = parseExactJson(
+      '{"cwlVersion":"v1.2","id":"#main","class":"CommandLineTool","baseCommand":"true","outputs":[],' +
+        '"inputs":[{"id":"#r","type":{"type":"record","fields":[{"name":"#r/n","type":"long"}]},"default":{"n":4200000000000000000000000000000000000000000}}]}',
+    );
+    const { imported } = await post(alice, { document, name: 'big_default' });
+    assert.equal(imported[0].name, 'big_default');
+    // The record's default is in the parameter's view as JSON text, its digits kept.
+    const { parameter } = await get(alice, 'toolparameters/big_default/');
+    assert.match(JSON.stringify(parameter), /4200000000000000000000000000000000000000000/);
+  });
+
   it('keeps imported versions as they are: no PutTool or PutWorkflow, no node of a GeneDock workflow', async () => {
     await rejectsWith(
       alice.api.send('PUT', projectPath(alice.name, 'tools/rev/'), { json: { tool_version: 1, configs: {} } }),
@@ -236,7 +284,7 @@ describe('importing CWL: POST cwl/import/', () => {
         .flat()
         .map((t: any) => `${t.tool_name}:${t.tool_version}`)
         .sort(),
-      ['rev:1', 'rev:2', 'sort:1'],
+      ['big_default:1', 'rev:1', 'rev:2', 'sort:1'],
     );
   });
 });

@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { artifactsDir, launchBrowser, missingBrowser, signIn, watchPage, type BrowserLog } from '../helpers/console.js';
 import { skipWithout } from '../helpers/components.js';
 import { jobsOf, runCwl, sayEachWord, waitForCwlRun } from '../helpers/cwl-runs.js';
-import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 
 const skip = skipWithout(missingBrowser());
 const scratch = mkdtempSync(join(tmpdir(), 'gdflow-console-cwl-'));
@@ -143,6 +143,32 @@ describe("a CWL run's graph in the console", { skip, timeout: 180_000 }, () => {
     const run = await waitForCwlRun(alice, task_id);
     assert.equal(run.status, 'succeeded', run.reason ?? '');
     assert.equal(run.outputs!.maybe, null);
+    // The run's "workflow" is its posted document (named after its process), not a registered workflow: no link.
+    const fact = page.locator('dl.facts dd').first();
+    assert.equal((await fact.textContent())?.trim(), 'document v1');
+    await fact.locator('[data-workflow-link="none"]').waitFor();
+    assert.equal(await fact.locator('a').count(), 0);
+    assert.deepEqual(log.errors, []);
+  });
+
+  it("links a run of an imported workflow to that workflow's version", async () => {
+    const document = {
+      cwlVersion: 'v1.2',
+      class: 'Workflow',
+      inputs: { word: 'string' },
+      outputs: {},
+      steps: { say: { run: echo, in: { word: 'word' }, out: ['out'] } },
+    };
+    const path = (rest: string) => projectPath(alice.name, rest);
+    await alice.api.json('POST', path('cwl/import/'), { json: { document, name: 'say_word' } });
+    const { parameter } = await alice.api.json<any>('GET', path('executable-workflows/say_word/'), { query: { workflow_version: 1 } });
+    parameter.Parameters.inputs.parameters.word.value = 'linked';
+    const { task_id } = await alice.api.json<any>('POST', path('tasks/'), { json: { workflow_name: 'say_word', workflow_version: 1, parameters: parameter } });
+    await page.goto(`${server.url}/console/#/tasks/${task_id}`);
+    const link = page.locator('dl.facts dd').first().getByRole('link', { name: 'say_word v1' });
+    await link.waitFor();
+    assert.equal(await link.getAttribute('href'), '#/workflows/say_word/1');
+    assert.equal((await waitForCwlRun(alice, task_id)).status, 'succeeded');
     assert.deepEqual(log.errors, []);
   });
 });

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultSuite } from '../../scripts/cwl/options.js';
@@ -23,8 +23,8 @@ const SUITE = defaultSuite();
 const noSuite = existsSync(join(SUITE, 'conformance_tests.yaml')) ? undefined : `no suite at ${SUITE} (GDFLOW_CWL_SUITE names another place)`;
 const skip = noSuite ?? skipWithout(cwltoolUnavailable());
 
-/** The exported documents cwltool refuses today, and why (see the test). */
-const KNOWN_INVALID = ['tests/iwd/iwd-fileobjs1.cwl', 'tests/iwd/iwd-fileobjs2.cwl'];
+/** Tools whose InitialWorkDir listing names Files and a Directory, which export as literals (see the test). */
+const LISTING_FILES = ['tests/iwd/iwd-fileobjs1.cwl', 'tests/iwd/iwd-fileobjs2.cwl'];
 
 /** Each path on stdin validated by cwltool's main: one line `status<TAB>path<TAB>message` a document. */
 const VALIDATE = `
@@ -113,9 +113,18 @@ describe('the CWL suite round trip: imported CommandLineTools export to document
         .map(([path, tool]) => [tool.slice(SUITE.length + 1), results.get(path)?.message ?? 'no answer']),
     );
     for (const [tool, message] of invalid) t.diagnostic(`invalid for cwltool: ${tool}: ${message}`);
-    // Known (docs/cwl.md, Import, "Limits"): an InitialWorkDir listing's Files are uploaded at import and exported with
-    // their gdflow: locations, a scheme cwltool refuses there. Listed so that a fix, or another failure, shows.
-    assert.deepEqual([...invalid.keys()].sort(), KNOWN_INVALID, 'every other exported document is valid CWL for cwltool');
-    for (const message of invalid.values()) assert.match(message, /Unsupported scheme 'gdflow'/);
+    assert.deepEqual([...invalid.keys()], [], 'every exported document is valid CWL for cwltool');
+    // The listings' Files and Directory were uploaded at import (gdflow: locations, a scheme cwltool refuses there):
+    // they export as literals, the Directory's tree with them.
+    for (const tool of LISTING_FILES) {
+      const path = [...exported].find(([, source]) => source.endsWith(tool))?.[0];
+      assert.ok(path, `${tool} was imported and exported`);
+      const text = readFileSync(path, 'utf8');
+      assert.doesNotMatch(text, /gdflow:/, tool);
+      const listing = JSON.stringify(JSON.parse(text).requirements);
+      assert.match(listing, /"class":"File","basename":"inp-filelist\.txt","contents":"[^"]+"/, tool);
+      assert.match(listing, /"class":"Directory","basename":"testdir","listing":\[/, tool);
+      assert.match(listing, /"class":"Directory","basename":"c","listing":\[\{"class":"File","basename":"d","contents":/, tool);
+    }
   });
 });

@@ -12,6 +12,7 @@ import { Graph } from '../components/graph.js';
 import { hasRunTimeJobs, jobGraph, jobGraphKey } from '../job-graph.js';
 import { WaitFact, WaitNote } from '../components/job-wait.js';
 import { TaskOutputs } from '../components/task-outputs.js';
+import { TaskWorkflow } from '../components/task-workflow.js';
 import { formatDay, formatDuration, formatTime, parseDay, reasonText, t } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { api, projectPath } from '../session.js';
@@ -303,9 +304,7 @@ export function TaskPage({ taskId, job }: { taskId: string; job?: string | undef
       <dl class="facts inline">
         <dt>{t('Workflow')}</dt>
         <dd>
-          <a href={href(['workflows', task.workflow_name, task.workflow_version])}>
-            {task.workflow_name} v{task.workflow_version}
-          </a>
+          <TaskWorkflow task={task} />
         </dd>
         <dt>{t('Progress')}</dt>
         <dd>

@@ -13,9 +13,15 @@ import { note } from '../output.js';
 
 export interface FollowOptions {
   quiet: boolean;
-  /** Longest wait between two looks (the first ones come sooner: many CWL runs take well under a second). */
+  /**
+   * Longest wait between two looks at the run's state (the first ones come sooner: many CWL runs take well under a
+   * second). A look is one small request; the progress line's look at the jobs is made at most once a second.
+   */
   maxIntervalMs?: number;
 }
+
+/** How often the progress line looks at the task's jobs (a list of every job: hundreds for a scatter). */
+const PROGRESS_INTERVAL_MS = 1000;
 
 const clock = (): string => new Date().toTimeString().slice(0, 8);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,18 +49,21 @@ export async function followCwlRun(client: Client, taskId: string, options: Foll
 }
 
 async function poll(client: Client, taskId: string, options: FollowOptions): Promise<CwlRun> {
-  let interval = 100;
+  let interval = 50;
   let last = '';
+  let lookedAt = 0;
   for (;;) {
     const run = await client.getCwlRun(taskId);
-    if (!options.quiet) {
+    const ended = isTerminalTask(run.status);
+    if (!options.quiet && (ended || Date.now() - lookedAt >= PROGRESS_INTERVAL_MS)) {
+      lookedAt = Date.now();
       const line = await progressLine(client, run);
       if (line !== last) note(`${clock()} ${run.task_name}: ${line}`);
       last = line;
     }
-    if (isTerminalTask(run.status)) return run;
+    if (ended) return run;
     await sleep(interval);
-    interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs ?? 1000);
+    interval = Math.min(Math.round(interval * 1.5), options.maxIntervalMs ?? 250);
   }
 }
 

@@ -23,6 +23,9 @@ const isFileObject = (value: unknown): value is Json =>
 /** Keys a local File or Directory gets anew: the server's would name its own places. */
 const REPLACED = ['location', 'path', 'dirname', 'size', 'checksum', 'listing', 'secondaryFiles'];
 
+/** Downloads at once: each is a request and a small file for most runs (a scatter's hundreds one after another took seconds). */
+const DOWNLOADS_AT_ONCE = 8;
+
 export class OutputDownloads {
   /** Names taken in the output directory. */
   private readonly taken = new Set<string>();
@@ -30,6 +33,9 @@ export class OutputDownloads {
   private readonly done = new Map<string, Promise<Json>>();
   /** No bar: how many files a run's outputs hold is only known as they are listed. */
   private readonly progress = new TransferProgress(0, 0, 'downloading outputs', false);
+  /** Downloads waiting for their turn, and how many are under way. */
+  private readonly queue: Array<() => void> = [];
+  private downloading = 0;
 
   constructor(
     private readonly client: Client,
@@ -46,32 +52,34 @@ export class OutputDownloads {
     }
   }
 
-  private async walk(value: unknown): Promise<unknown> {
-    if (Array.isArray(value)) {
-      const out: unknown[] = [];
-      for (const item of value) out.push(await this.walk(item));
-      return out;
-    }
-    if (typeof value !== 'object' || value === null) return value;
+  /**
+   * Not async on purpose: the walk, and with it the choice of every local name (`_2` for a second `out.txt`), runs in
+   * the order of the output object before anything is downloaded; the downloads then overlap.
+   */
+  private walk(value: unknown): Promise<unknown> {
+    if (Array.isArray(value)) return Promise.all(value.map((item) => this.walk(item)));
+    if (typeof value !== 'object' || value === null) return Promise.resolve(value);
     if (isFileObject(value)) return this.file(value);
-    const out: Json = {};
-    for (const [key, child] of Object.entries(value)) out[key] = await this.walk(child);
-    return out;
+    const entries = Object.entries(value).map(([key, child]) => this.walk(child).then((local) => [key, local] as const));
+    return Promise.all(entries).then((local) => Object.fromEntries(local));
   }
 
-  private async file(file: Json): Promise<Json> {
+  private file(file: Json): Promise<Json> {
     const location = typeof file.location === 'string' ? file.location : undefined;
     const key = location ?? `literal:${JSON.stringify(file)}`;
     let local = this.done.get(key);
     if (!local) {
-      local = this.fetch(file, location);
+      const name = this.unusedName(basenameOf(file, location));
+      const secondary = Array.isArray(file.secondaryFiles) ? file.secondaryFiles.map((s) => (isFileObject(s) ? this.file(s) : Promise.resolve(s))) : undefined;
+      local = Promise.all([this.fetch(file, location, name), Promise.all(secondary ?? [])]).then(([main, files]) =>
+        secondary ? { ...main, secondaryFiles: files } : main,
+      );
       this.done.set(key, local);
     }
     return local;
   }
 
-  private async fetch(file: Json, location: string | undefined): Promise<Json> {
-    const name = this.unusedName(basenameOf(file, location));
+  private async fetch(file: Json, location: string | undefined, name: string): Promise<Json> {
     const target = join(this.outdir, name);
     if (location === undefined) {
       if (file.class === 'Directory') await this.literalDirectory(file, target);
@@ -79,15 +87,21 @@ export class OutputDownloads {
     } else if (!location.startsWith(GDFLOW_SCHEME)) {
       throw new Error(`the server gave output ${name} at ${location}, not in the data store (a gdflow: location)`);
     } else if (file.class === 'Directory') await this.directory(location, file, target);
-    else await downloadFile(this.client, dataPath(location), target, this.progress);
+    else await this.download(dataPath(location), target);
     const kept = Object.fromEntries(Object.entries(file).filter(([k]) => !REPLACED.includes(k)));
-    const local: Json = { ...kept, ...(await describe(target, file.class === 'Directory')), basename: name };
-    if (Array.isArray(file.secondaryFiles)) {
-      const secondary: unknown[] = [];
-      for (const s of file.secondaryFiles) secondary.push(isFileObject(s) ? await this.file(s) : s);
-      local.secondaryFiles = secondary;
+    return { ...kept, ...(await describe(target, file.class === 'Directory')), basename: name };
+  }
+
+  /** One file downloaded when fewer than DOWNLOADS_AT_ONCE are under way. */
+  private async download(path: string, target: string): Promise<void> {
+    if (this.downloading >= DOWNLOADS_AT_ONCE) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.downloading++;
+    try {
+      await downloadFile(this.client, path, target, this.progress);
+    } finally {
+      this.downloading--;
+      this.queue.shift()?.();
     }
-    return local;
   }
 
   /** Every item below the Directory's data path, and the (empty) directories its listing names. */
@@ -95,13 +109,15 @@ export class OutputDownloads {
     await mkdir(target, { recursive: true });
     const prefix = `${dataPath(location)}/`;
     const { items } = await this.client.listData(prefix);
-    for (const item of items) {
-      const path = item.name.slice(item.name.indexOf(':') + 1);
-      const relative = path.slice(prefix.length);
-      const destination = join(target, ...relative.split('/'));
-      await mkdir(join(destination, '..'), { recursive: true });
-      await downloadFile(this.client, path, destination, this.progress);
-    }
+    await Promise.all(
+      items.map(async (item) => {
+        const path = item.name.slice(item.name.indexOf(':') + 1);
+        const relative = path.slice(prefix.length);
+        const destination = join(target, ...relative.split('/'));
+        await mkdir(join(destination, '..'), { recursive: true });
+        await this.download(path, destination);
+      }),
+    );
     await makeListedDirectories(file, target);
   }
 

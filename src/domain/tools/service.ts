@@ -7,6 +7,8 @@ import { invalid, notFound } from '../errors.js';
 import { checkName, queryVersion } from '../names.js';
 import { exportTool } from '../cwl/export/index.js';
 import { cwlSourceOf } from '../cwl/imports/source.js';
+import { exportedAsStored } from '../cwl/export/work-dir-literals.js';
+import type { CwlDataLocations } from '../cwl/runs/locations.js';
 import { readToolDefinition, validateToolDefinition } from './definition.js';
 import { toolAsRead, toolDetails, toolParameterTemplate, toolSummary, toolsUrl } from './views.js';
 
@@ -28,7 +30,11 @@ export const importedFromCwl = (kind: 'tool' | 'workflow', name: string, version
  * that exist, the definition's meaning).
  */
 export class ToolService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The data store, for the files an imported document's export writes as literals (none: kept as stored). */
+    private readonly files?: CwlDataLocations,
+  ) {}
 
   /** 4.1 CreateTool: the first version is 1, each later create of the name adds 1. */
   async create(scope: Scope, body: CreateToolBody): Promise<Tool> {
@@ -159,7 +165,7 @@ export class ToolService {
   async exportCwl(scope: Scope, toolName: string, query: ToolVersionQuery, gdflowVersion: string): Promise<Record<string, unknown>> {
     const tool = await this.oneVersion(scope, toolName, query);
     const imported = cwlSourceOf(tool.cwl);
-    if (imported) return exportTool({ cwlDocument: imported.document }, { gdflowVersion });
+    if (imported) return exportedAsStored(await exportTool({ cwlDocument: imported.document }, { gdflowVersion }), tool.accountName, this.files);
     if (tool.status !== 'checked' || !tool.configs) throw invalid(`tool '${tool.name}' version ${tool.version} has no valid definition yet (status unchecked)`);
     const source = {
       account: tool.accountName,

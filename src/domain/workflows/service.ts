@@ -10,6 +10,8 @@ import { exportWorkflow } from '../cwl/export/index.js';
 import { cwlGraphView } from '../cwl/imports/graph-view.js';
 import { cwlRunTemplate } from '../cwl/imports/run-template.js';
 import { cwlSourceOf } from '../cwl/imports/source.js';
+import { exportedAsStored } from '../cwl/export/work-dir-literals.js';
+import type { CwlDataLocations } from '../cwl/runs/locations.js';
 import { loadDocument } from '../cwl/document/load.js';
 import { InMemoryDocumentSource } from '../cwl/document/source.js';
 import type { CwlProcess } from '../cwl/model.js';
@@ -30,7 +32,11 @@ const workflowTarget = (w: Workflow): string => `${w.accountName}/${w.projectNam
  * a schema cannot say (the name rule, versions that exist, the graph and the template against the workflow).
  */
 export class WorkflowService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The data store, for the files an imported document's export writes as literals (none: kept as stored). */
+    private readonly files?: CwlDataLocations,
+  ) {}
 
   /** Validate a configuration for the workflow's owner: the graph and the tool versions it pins. */
   async validate(configs: unknown, owner: { accountName: string; projectName: string }): Promise<WorkflowGraph> {
@@ -224,7 +230,7 @@ export class WorkflowService {
   async exportCwl(scope: Scope, workflowName: string, query: WorkflowVersionQuery, gdflowVersion: string): Promise<Record<string, unknown>> {
     const workflow = await this.executableVersion(scope, workflowName, queryVersion(query.workflow_version));
     const imported = cwlSourceOf(workflow.cwl);
-    if (imported) return exportWorkflow({ cwlDocument: imported.document }, { gdflowVersion });
+    if (imported) return exportedAsStored(await exportWorkflow({ cwlDocument: imported.document }, { gdflowVersion }), workflow.accountName, this.files);
     const { template, graph } = await this.runTemplate(workflow);
     const { accountName: account, projectName: project, name, version, description } = workflow;
     return exportWorkflow({ account, project, name, version, description, graph, template }, { gdflowVersion });

@@ -43,6 +43,22 @@ export class DataStoreLocations implements CwlDataLocations {
     return readFile(host, 'utf8');
   }
 
+  async readBytes(account: string, path: string, limit: number): Promise<Uint8Array | undefined> {
+    // A path the store refuses (a symbolic link on the way) is no file to read.
+    const host = await this.dataStore.resolve({ account, path }).catch((error: unknown) => {
+      if (error instanceof DataPathError) return undefined;
+      throw error;
+    });
+    const info = host === undefined ? undefined : await stat(host).catch(() => undefined);
+    if (host === undefined || info === undefined || !info.isFile() || info.size > limit) return undefined;
+    return readFile(host);
+  }
+
+  async listFiles(account: string, path: string): Promise<string[]> {
+    const items = await this.dataStore.list(account, `${path.replace(/\/+$/, '')}/`);
+    return items.map((item) => item.name.slice(item.name.indexOf(':') + 1));
+  }
+
   dataPath(account: string, uri: string): string | undefined {
     if (!uri.startsWith('file:')) return undefined;
     const host = fileURLToPath(uri);

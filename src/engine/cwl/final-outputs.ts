@@ -25,10 +25,19 @@ export async function storeFinalOutputs(outputs: Json, dataStore: DataStore, acc
   return (await store.value(outputs)) as Json;
 }
 
+/**
+ * How many files are stored at once. Storing one is mostly waiting (a hard link or copy, two fsyncs, a sha1): a scatter's
+ * hundreds of outputs one after another took seconds, so they overlap, a few at a time (libuv's pool has 16 threads).
+ */
+const STORING_AT_ONCE = 8;
+
 class RunDirectory {
   private readonly taken = new Set<string>();
   /** Locations already stored, and the object they became (an output that names the same file twice stores it once). */
-  private readonly stored = new Map<string, JsonMap>();
+  private readonly stored = new Map<string, Promise<JsonMap>>();
+  /** Files waiting for their turn to be stored, and how many are being stored. */
+  private readonly queue: Array<() => void> = [];
+  private storing = 0;
 
   constructor(
     private readonly dataStore: DataStore,
@@ -38,36 +47,43 @@ class RunDirectory {
     private readonly allowed: readonly string[],
   ) {}
 
-  async value(value: unknown): Promise<unknown> {
-    if (Array.isArray(value)) {
-      const out: unknown[] = [];
-      for (const item of value) out.push(await this.value(item));
-      return out;
-    }
+  /**
+   * The value with its Files and Directories stored. Not async on purpose: the walk, and with it the choice of every
+   * name (`_2` for the second `out.txt`), runs in the order of the value before any file is stored; the storing then
+   * overlaps.
+   */
+  value(value: unknown): Promise<unknown> {
+    if (Array.isArray(value)) return Promise.all(value.map((item) => this.value(item)));
     if (isFileObject(value)) return this.place(value, this.root);
-    if (!isObject(value)) return value;
-    const out: JsonMap = {};
-    for (const [key, item] of Object.entries(value)) out[key] = await this.value(item);
-    return out;
+    if (!isObject(value)) return Promise.resolve(value);
+    const entries = Object.entries(value).map(([key, item]) => this.value(item).then((stored) => [key, stored] as const));
+    return Promise.all(entries).then((stored) => Object.fromEntries(stored));
   }
 
   /** A File or Directory (and its secondary files) stored in `dir`, under a name no other output of the run has there. */
-  private async place(object: JsonMap, dir: string): Promise<JsonMap> {
-    const known = typeof object.location === 'string' ? this.stored.get(object.location) : undefined;
+  private place(object: JsonMap, dir: string): Promise<JsonMap> {
+    const location = typeof object.location === 'string' ? object.location : undefined;
+    const known = location !== undefined ? this.stored.get(location) : undefined;
     if (known) return known;
-    const basename =
-      typeof object.basename === 'string' && object.basename !== ''
-        ? object.basename
-        : basenameOfUri(typeof object.location === 'string' ? object.location : 'output');
+    const basename = typeof object.basename === 'string' && object.basename !== '' ? object.basename : basenameOfUri(location ?? 'output');
     const path = this.freeName(dir, basename);
-    const placed = object.class === 'File' ? await this.file(object, path) : await this.directory(object, path);
-    if (Array.isArray(object.secondaryFiles)) {
-      const secondary: JsonMap[] = [];
-      for (const item of object.secondaryFiles) if (isFileObject(item)) secondary.push(await this.place(item, dir));
-      placed.secondaryFiles = secondary;
-    }
-    if (typeof object.location === 'string') this.stored.set(object.location, placed);
+    const placing = object.class === 'File' ? this.inTurn(() => this.file(object, path)) : this.directory(object, path);
+    const secondary = Array.isArray(object.secondaryFiles) ? object.secondaryFiles.filter(isFileObject).map((item) => this.place(item, dir)) : undefined;
+    const placed = Promise.all([placing, Promise.all(secondary ?? [])]).then(([main, files]) => (secondary ? { ...main, secondaryFiles: files } : main));
+    if (location !== undefined) this.stored.set(location, placed);
     return placed;
+  }
+
+  /** Runs `work` when fewer than STORING_AT_ONCE files are being stored. */
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.storing >= STORING_AT_ONCE) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.storing++;
+    try {
+      return await work();
+    } finally {
+      this.storing--;
+      this.queue.shift()?.();
+    }
   }
 
   private freeName(dir: string, basename: string): string {
@@ -97,12 +113,13 @@ class RunDirectory {
 
   /** A Directory: its tree from its location, or its literal listing; given its deep listing. */
   private async directory(object: JsonMap, path: string): Promise<JsonMap> {
+    // The literal listing's names are chosen now, before anything is awaited (see value).
+    const entries =
+      typeof object.location !== 'string' && Array.isArray(object.listing) ? object.listing.filter(isFileObject).map((entry) => this.place(entry, path)) : [];
     const host = await this.dataStore.resolve({ account: this.account, path });
     await mkdir(host, { recursive: true });
     if (typeof object.location === 'string') await this.copyTree(await this.source(object.location), path);
-    else if (Array.isArray(object.listing)) {
-      for (const entry of object.listing) if (isFileObject(entry)) await this.place(entry, path);
-    }
+    await Promise.all(entries);
     const { location: _location, path: _path, dirname: _dirname, listing: _listing, ...kept } = object;
     return { ...kept, location: pathToFileURL(host).href, basename: path.slice(path.lastIndexOf('/') + 1), listing: await this.listing(host) };
   }

@@ -1,3 +1,4 @@
+import { stringifyExactJson } from '../../../contract/exact-json.js';
 import { describeType } from '../types/describe.js';
 import { formatName } from '../export/formats.js';
 import { acceptsNull, membersOf, type CwlType, type InputParameter, type OutputParameter } from '../model.js';
@@ -63,6 +64,6 @@ export function parameter(input: InputParameter): Json {
   const simple = ['int', 'long', 'float', 'double', 'boolean', 'string'].includes(kind);
   // What GeneDock's type cannot say (a list, a record, an enum's symbols) is said in the hint, from CWL's type.
   const hint = [described(input), simple ? '' : `CWL type ${describeType(input.type)}${kind === 'enum' ? '' : ', as JSON'}`].filter(Boolean).join('; ');
-  const value = input.default === undefined ? null : simple ? input.default : JSON.stringify(input.default);
+  const value = input.default === undefined ? null : simple ? input.default : stringifyExactJson(input.default);
   return { type, hint, default: value, required: !acceptsNull(input.type) && input.default === undefined, variable: true };
 }

@@ -58,7 +58,7 @@ export class CwlImportService {
     const fragment = processFragment(body.process);
     const given = body.name === undefined || body.name === '' ? undefined : checkName('tool_name', body.name);
     const { project } = await openProject(this.store, scope.caller, scope.account, scope.project, 'write');
-    const document = body.document;
+    const document = withProcessId(body.document);
     const source = new InMemoryDocumentSource({ [CWL_DOCUMENT_URI]: stringifyExactJson(document) });
     const main = await load(`${CWL_DOCUMENT_URI}${fragment}`, source);
     const found = unsupportedFeature(main);
@@ -129,6 +129,18 @@ export class CwlImportService {
     await store.putWorkflow(created.id, { description, configs, status: 'checked', toolIds, cwl: { ...source } }, audit('ImportCwl', created.version));
     return { ...base, version: created.version, created: true };
   }
+}
+
+/**
+ * A posted document of one process without an `id` (as most hand-written documents are: cwltool names their process
+ * after the file) gets `#main`, as packing gives it (`gdflow cwl import`, `cwltool --pack`): the version must name the
+ * process it stands for, and a document without ids has no `#main` to run. Its inputs' and steps' ids, written
+ * relative, are scoped under it; references keep resolving as before.
+ */
+function withProcessId(document: JsonObject): JsonObject {
+  if ('$graph' in document || typeof document.id === 'string') return document;
+  const { cwlVersion, ...rest } = document;
+  return { cwlVersion, id: '#main', ...rest };
 }
 
 async function load(uri: string, source: InMemoryDocumentSource): Promise<CwlProcess> {

@@ -23,6 +23,10 @@ export interface CwlDataLocations {
   dataPath(account: string, uri: string): string | undefined;
   /** The text of a file of the account's data store (a document's `$schemas` ontology); rejects when it cannot be read. */
   readText(account: string, path: string): Promise<string>;
+  /** The bytes of a file of the account's data store, or undefined when it is missing or larger than `limit` bytes. */
+  readBytes(account: string, path: string, limit: number): Promise<Uint8Array | undefined>;
+  /** The data paths of the files below a directory of the account's data store, at any depth ([] for none). */
+  listFiles(account: string, path: string): Promise<string[]>;
 }
 
 /** A document source of `gdflow:` URIs in the account's data store: the ontologies a document's `$schemas` name. */
