@@ -104,7 +104,7 @@ export class WdlRunService {
         if (error instanceof WdlRuntimeError) throw invalid(error.message);
         throw error;
       }
-      out[key] = await hostFiles(value, decl.type, account, this.locations, `inputs.${key}`);
+      out[key] = await hostFiles(value, decl.type, { account, locations: this.locations, structs: bundle.structs }, `inputs.${key}`);
     }
     return out;
   }
