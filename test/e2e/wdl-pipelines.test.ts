@@ -3,8 +3,8 @@
  * index, bwa mem, samtools sort, index and flagstat, the tasks in an imported file with biocontainers' images as their
  * `runtime { docker }`, a struct of File inputs per sample, a scatter over three paired-end samples, a glob output) run
  * end to end on samples simulated as the demo's are (src/demo/sample.ts): through GeneDock's wdl/ routes as gwc runs
- * it (the workflow created from a multipart form with its imports zip, a wdl/tasks/ task, its jobs read back), with
- * the host sandbox (bwrap: the host's Debian tools) and with podman (the demo image, tagged with the biocontainers
+ * it (the workflow created from a multipart form with its imports zip, a wdl/tasks/ task, its jobs read back) and with
+ * `gdflow wdl run` (local inputs uploaded, outputs downloaded into --outdir), each with the host sandbox (bwrap: the host's Debian tools) and with podman (the demo image, tagged with the biocontainers
  * names the tasks give: nothing can be pulled here). Every sample's outputs are checked by content with samtools: a
  * valid sorted BAM with its read group and a usable index, a flagstat report that is samtools' own for that BAM and
  * counts every read fastp kept, and the same alignments, record for record, whichever way the pipeline ran.
@@ -19,7 +19,8 @@ import { demoSample } from '../../src/demo/sample.js';
 import { skipWithout } from '../helpers/components.js';
 import { demoImageUnavailable, gdflowContainers, tagDemoImageAs } from '../helpers/containers.js';
 import { fixturePath } from '../helpers/paths.js';
-import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import type { TestAccount, TestServer } from '../helpers/server.js';
+import { cliFixture, type CliFixture } from '../cli/support.js';
 import { waitForTask } from '../helpers/tasks.js';
 import { gdpy, gwcForm, sendForm, zipOf } from '../helpers/wdl.js';
 
@@ -131,7 +132,8 @@ describe('a fastp -> bwa -> samtools WDL workflow scattered over samples', { ski
   after(() => rmSync(samples, { recursive: true, force: true }));
 
   /** The workflow created through wdl/workflow/ as gwc does, run through wdl/tasks/; its jobs and outputs checked. */
-  async function routesRun(server: TestServer, alice: TestAccount, label: string): Promise<string> {
+  async function routesRun(f: CliFixture, label: string): Promise<string> {
+    const { server, account: alice } = f;
     const base = `/home/admin/${label}`;
     for (const name of ['ref.fa', ...SAMPLES.flatMap((s) => [`${s.name}_R1.fq`, `${s.name}_R2.fq`])]) {
       await alice.api.json('PUT', `/accounts/${alice.name}/data${base}/in/${name}`, {
@@ -228,40 +230,74 @@ describe('a fastp -> bwa -> samtools WDL workflow scattered over samples', { ski
     return taskId;
   }
 
-  describe('on bwrap (the host sandbox)', () => {
-    let server: TestServer;
-    let alice: TestAccount;
-    before(async () => {
-      server = await startTestServer({ cpus: 2, executor: 'bwrap' });
-      alice = await server.account();
+  /** `gdflow wdl run` against `f`'s server, its inputs local files: the outputs it prints and downloads, checked. */
+  async function cliRun(f: CliFixture, label: string): Promise<void> {
+    const inputs = {
+      'align_samples.reference': 'ref.fa',
+      'align_samples.samples': SAMPLES.map((s) => ({ name: s.name, reads_1: `${s.name}_R1.fq`, reads_2: `${s.name}_R2.fq` })),
+    };
+    writeFileSync(join(samples, `${label}.json`), JSON.stringify(inputs));
+    const outdir = join(f.dir, label);
+    const ran = await f.run(['wdl', 'run', '-i', join(samples, `${label}.json`), '--outdir', outdir, join(PIPELINE, 'align-samples.wdl')], {
+      timeoutMs: 600_000,
     });
-    after(async () => server?.close());
+    assert.equal(ran.status, 0, ran.stderr);
+    const { outputs } = ran.json() as { outputs: Record<string, string[]> };
+    assert.deepEqual(
+      outputs['align_samples.flagstat_reports'],
+      ['stdout', 'stdout_2', 'stdout_3'].map((n) => join(outdir, n)),
+    );
+    const runRecords = SAMPLES.map((sample, i) => {
+      assert.equal(outputs['align_samples.bams']![i], join(outdir, `${sample.name}.sorted.bam`));
+      const files: SampleFiles = {
+        bam: outputs['align_samples.bams']![i],
+        bai: outputs['align_samples.bais']![i]!,
+        flagstat: outputs['align_samples.flagstat_reports']![i]!,
+        fastpJson: outputs['align_samples.fastp_json']![i]!,
+        fastpHtml: outputs['align_samples.fastp_html']![i]!,
+      };
+      return checkSample(files, sample);
+    });
+    records.set(label, runRecords);
+  }
+
+  describe('on bwrap (the host sandbox)', () => {
+    let f: CliFixture;
+    before(async () => {
+      f = await cliFixture({ executor: 'bwrap' });
+    });
+    after(async () => f?.close());
 
     it('wdl/workflow/ create, wdl/tasks/ run: every call of every sample a job, the outputs checked by content', async () => {
-      await routesRun(server, alice, 'routes-bwrap');
+      await routesRun(f, 'routes-bwrap');
+    });
+
+    it('gdflow wdl run: local inputs uploaded, the outputs downloaded and checked by content', async () => {
+      await cliRun(f, 'cli-bwrap');
     });
   });
 
   describe('on podman', { skip: skipWithout(demoImageUnavailable('podman')) }, () => {
-    let server: TestServer;
-    let alice: TestAccount;
+    let f: CliFixture;
     before(async () => {
       tagDemoImageAs('podman', IMAGES);
-      server = await startTestServer({ cpus: 2, executor: 'podman', pullPolicy: 'never' });
-      alice = await server.account();
+      f = await cliFixture({ executor: 'podman', pullPolicy: 'never' });
     });
-    after(async () => server?.close());
+    after(async () => f?.close());
 
     it("wdl/tasks/ run: each call in its runtime's docker image, the outputs checked by content", async () => {
-      const taskId = await routesRun(server, alice, 'routes-podman');
-      const { jobs } = (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json();
+      const taskId = await routesRun(f, 'routes-podman');
+      const { jobs } = (await gdpy(f.server, f.account, 'GET', `wdl/tasks/${taskId}/jobs/`)).json();
       const calls = jobs.filter((job: any) => ['bwa_index', ...SCATTERED].includes(job.name.replace(/\[\d+\]$/, '')));
       assert.equal(calls.length, 1 + SCATTERED.length * SAMPLES.length, JSON.stringify(jobs.map((j: any) => j.name)));
       for (const job of calls) {
-        const { job: detail } = (await gdpy(server, alice, 'GET', `tasks/${taskId}/jobs/${job.job_id}/`)).json();
-        assert.match(detail?.image_digest ?? job.image_digest ?? '', /^sha256:[0-9a-f]{64}$/, `${job.name} ran in an image: ${JSON.stringify(job)}`);
+        assert.match(job.image_digest ?? '', /^sha256:[0-9a-f]{64}$/, `${job.name} ran in an image: ${JSON.stringify(job)}`);
         assert.deepEqual(gdflowContainers('podman', job.job_id), [], `${job.name}: its container is gone`);
       }
+    });
+
+    it('gdflow wdl run: the same, its outputs checked by content', async () => {
+      await cliRun(f, 'cli-podman');
     });
   });
 
