@@ -2,7 +2,8 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kyse
 import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { now } from './definition-rows.js';
-import { DefinitionStore, withAudit, type TransactionState } from './definition-store.js';
+import { withAudit, type TransactionState } from './account-store.js';
+import { DefinitionStore } from './definition-store.js';
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
 import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';

@@ -113,6 +113,7 @@ describe('WDL expressions and the standard library', () => {
     ['as_map([("a", 1), ("a", 2)])', /twice/],
     ['zip([1], [1, 2])', /same length/],
     ['nope(1)', /unknown function 'nope'/],
+    ['write_json((1, {2: "hello"}))', /a Map with Int keys cannot be written as JSON/],
   ];
   for (const [text, message] of failures) it(`${text} fails`, () => assert.throws(() => evalText(text), message));
 });

@@ -1,6 +1,16 @@
 import { keyDifferences, readCacheParts, type KeyDifference } from '../cache/key.js';
 import type { CallCacheStore, Job } from '../../store/store.js';
 import { roundTime } from '../time.js';
+import { parseJobSpec, runOf } from './job-spec.js';
+
+/** A deferred job's run that must not come from the cache (job-spec.ts, `reuse: false`). */
+function askedToRunAgain(job: Job): boolean {
+  try {
+    return runOf(parseJobSpec(job.spec))?.reuse === false;
+  } catch {
+    return false;
+  }
+}
 
 /** How many of the tool's latest keyed jobs are compared with the job explained. */
 const NEAREST_AMONG = 50;
@@ -22,6 +32,10 @@ export async function explainCacheMiss(store: CallCacheStore, account: string, j
       : job.name === 'loaddata' || job.name === 'storedata'
         ? 'a data step: data steps always run'
         : `no key: tool ${job.name} says its jobs are never reused (call_caching: false)`;
+    return { ...base, summary, nearest: null, differences: [] };
+  }
+  if (job.cacheLookup === 'off' && askedToRunAgain(job)) {
+    const summary = 'not looked up: it was asked to run again (a WDL restart names it or a call it reads); its key is kept for later tasks';
     return { ...base, summary, nearest: null, differences: [] };
   }
   if (job.cacheLookup === 'off') {

@@ -222,6 +222,11 @@ const resolvedRun = {
     timeLimit: { type: 'integer', minimum: 0 },
     /** False when the run must not come from the call cache (its document says its results are not reusable). */
     callCaching: { type: 'boolean' },
+    /**
+     * False when the run must run even if the call cache has it (a WDL restart's call run again): its key is still made,
+     * for later tasks to reuse it. Absent: true.
+     */
+    reuse: { type: 'boolean' },
     /** The resolver's payload for turning the finished working directory into the job's outputs. */
     collect: { type: 'object' },
     /** The run's retry policy document (a tool's `retry`: WDL's maxRetries); absent: the server's default. */

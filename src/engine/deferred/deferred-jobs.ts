@@ -32,7 +32,7 @@ export class DeferredJobs {
     switch (answer.kind) {
       case 'run': {
         const resolved: ResolvedRun = { kind: 'run', ...answer.run };
-        return { kind: 'run', spec: { ...spec, resolved }, command: resolved.command, cpu: resolved.cpu, memMb: resolved.memMb };
+        return { kind: 'run', spec: { ...spec, resolved }, command: answer.shown ?? resolved.command, cpu: resolved.cpu, memMb: resolved.memMb };
       }
       case 'value':
         return { kind: 'value', outputs: answer.outputs, reason: 'its outputs were evaluated' };

@@ -46,7 +46,8 @@ export interface NewDeferredJob {
 
 /** What a resolver says a deferred job is. */
 export type ResolverAnswer =
-  | { readonly kind: 'run'; readonly run: Omit<ResolvedRun, 'kind'> }
+  /** `shown`: the command the job shows (`cmd`) when the run's own only starts it (WDL's: a staged script); absent: the run's. */
+  | { readonly kind: 'run'; readonly run: Omit<ResolvedRun, 'kind'>; readonly shown?: string }
   | { readonly kind: 'value'; readonly outputs: Json }
   | { readonly kind: 'skip'; readonly outputs: Json }
   | { readonly kind: 'expand'; readonly jobs: readonly NewDeferredJob[]; readonly gather: Json };

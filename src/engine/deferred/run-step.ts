@@ -105,11 +105,14 @@ async function lookUp(run: ResolvedRun, context: StepRunContext, startedAt: numb
   let key;
   try {
     const digest = run.image !== '' && context.executor.imageDigest ? await context.executor.imageDigest(run.image, context.signal).catch(() => null) : null;
-    key = await stepCacheKey(run, { ...cache, imageDigest: digest });
+    // Without a sandbox, inputs are staged under the job's own directory: the key is made without that path.
+    const stagingRoot = context.sandboxed ? {} : { stagingRoot: hostStagingRoot(context.layout, context.taskId, context.nodeId) };
+    key = await stepCacheKey(run, { ...cache, imageDigest: digest, ...stagingRoot });
   } catch {
     return undefined;
   }
   if (!cache.context.enabled && cache.context.referenceTask === null) return { key, lookup: 'off' };
+  if (run.reuse === false) return { key, lookup: 'off', note: 'it was asked to run again' };
   const { hit, note } = await findStepHit(key.key, { ...cache, imageDigest: null });
   if (!hit) return { key, lookup: 'miss', ...(note !== undefined ? { note } : {}) };
   context.onStarted({});

@@ -31,22 +31,29 @@ export interface StepCacheContext {
   imageDigest: string | null;
   /** The cache key of the job of this task whose working directory is `nodeId`'s, if it has one. */
   keyOfNode(nodeId: string): string | null;
+  /**
+   * Where the run's inputs are staged on the host when there is no sandbox (a path of this job's own): written as
+   * `<staging>` in the key, so that the same run of another task or job has the same key.
+   */
+  stagingRoot?: string;
 }
 
 export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promise<{ parts: CacheParts; key: string }> {
+  const root = c.stagingRoot;
+  const portable = <T>(value: T): T => (root === undefined ? value : (replaced(value, root, '<staging>') as T));
   const inputs: Record<string, string> = {};
   for (const item of run.staging) {
-    const what = item.location !== undefined ? await locationHash(item.location, c) : sha256(item.contents ?? '');
-    inputs[item.path] = `${item.class}${item.writable ? ' (writable)' : ''}:${item.location !== undefined ? what : `literal ${what}`}`;
+    const what = item.location !== undefined ? await locationHash(item.location, c) : sha256(portable(item.contents ?? ''));
+    inputs[portable(item.path)] = `${item.class}${item.writable ? ' (writable)' : ''}:${item.location !== undefined ? what : `literal ${what}`}`;
   }
   const parts: CacheParts = {
     v: 1,
-    tool: { name: c.name, version: 0, digest: sha256(canonicalJson(withoutLocations(run.collect))) },
+    tool: { name: c.name, version: 0, digest: sha256(canonicalJson(portable(withoutLocations(run.collect)))) },
     image: run.image,
     imageDigest: c.imageDigest,
     inputs,
-    parameters: { env: run.env, network: run.network },
-    command: run.command,
+    parameters: { env: portable(run.env), network: run.network },
+    command: portable(run.command),
     stdin: null,
     stdout: null,
   };
@@ -125,6 +132,14 @@ async function contentHash(path: string): Promise<string> {
   const hash = createHash('sha256');
   for (const name of entries) hash.update(`${name}\0${await contentHash(join(path, name))}\0`);
   return hash.digest('hex');
+}
+
+/** A JSON value with every occurrence of `from` in its strings written `to`. */
+function replaced(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string') return value.split(from).join(to);
+  if (Array.isArray(value)) return value.map((item) => replaced(item, from, to));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaced(item, from, to)]));
 }
 
 /** A value without its `location` members (host paths differ between tasks; contents are keyed by the inputs). */

@@ -4,6 +4,8 @@ import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
 import type { Task as WdlTask } from '../../domain/wdl/ast.js';
 import { documentsByFile } from '../../domain/wdl/run/locate.js';
 import type { WdlGatherPayload, WdlJobOutputs, WdlJobPayload } from '../../domain/wdl/run/payload.js';
+import { parseCommandText } from '../../domain/wdl/parser/command-text.js';
+import { callRestart } from '../../domain/wdl/run/restart.js';
 import { collectTaskOutputs, prepareTask } from '../../domain/wdl/run/task.js';
 import { gatherWdlJob, resolveWdlJob, type WdlResolution, type WdlRunContext } from '../../domain/wdl/run/workflow.js';
 import { loadWdl } from '../../domain/wdl/index.js';
@@ -16,6 +18,7 @@ import { storeWdlOutputs } from './final-outputs.js';
 import { StagingFiles } from './staging-files.js';
 import { commandLine } from './command-line.js';
 import { WorkDirFiles } from './work-files.js';
+import { WorkflowFiles } from './workflow-files.js';
 
 /** What `collect` needs after a task call's run. */
 interface CollectPayload {
@@ -24,7 +27,8 @@ interface CollectPayload {
   readonly values: { readonly [name: string]: WdlValue };
   readonly prefix: string;
   readonly alias?: string;
-  readonly staged: readonly (readonly [string, string])[];
+  /** The staged inputs: where the command saw each (`path`) and its host path (`location`, left out of call-cache keys). */
+  readonly staged: readonly { readonly path: string; readonly location: string }[];
   readonly returnCodes: readonly number[] | '*';
 }
 
@@ -68,16 +72,21 @@ export class WdlResolver implements JobResolver {
         return { kind: 'expand', jobs, gather: resolution.gather as unknown as Json };
       }
       case 'task':
-        return { kind: 'run', run: this.taskRun(job, resolution) };
+        return { kind: 'run', ...this.taskRun(job, resolution) };
     }
   }
 
-  private taskRun(job: DeferredJob, call: Extract<WdlResolution, { kind: 'task' }>): Omit<ResolvedRun, 'kind'> {
+  /** A task call's run, and its rendered command for the job to show; a restart's changes applied (domain/wdl/run/restart.ts). */
+  private taskRun(job: DeferredJob, call: Extract<WdlResolution, { kind: 'task' }>): { run: Omit<ResolvedRun, 'kind'>; shown: string } {
     const { plan, context } = this.load(job.task);
     const files = new StagingFiles(job.places.stagingRoot);
     const json = (name: string) => plan.inputs[`${call.prefix}.${name}`];
-    const prepared = prepareTask(call.task, call.inputs, { structs: context.bundle.structs, files, json, prefix: call.prefix, stage: (v) => files.stage(v) });
-    const { runtime } = prepared;
+    const restart = callRestart(plan.restart, call.prefix);
+    const override = restart.override;
+    const command = override?.command !== undefined ? { command: parseCommandText(override.command, `the restart's command of ${call.prefix}`) } : {};
+    const how = { structs: context.bundle.structs, files, json, prefix: call.prefix, stage: (v: WdlValue) => files.stage(v), ...command };
+    const prepared = prepareTask(call.task, call.inputs, how);
+    const runtime = { ...prepared.runtime, cpu: override?.cpu ?? prepared.runtime.cpu, memMb: override?.memMb ?? prepared.runtime.memMb };
     if (runtime.gpu) throw new Error(`task ${call.task.name} asks for a GPU (runtime gpu: true): this gdflow has none to give`);
     const script = files.write('command', prepared.command);
     const collect: CollectPayload = {
@@ -86,10 +95,10 @@ export class WdlResolver implements JobResolver {
       values: prepared.values,
       prefix: call.prefix,
       ...(call.alias !== undefined ? { alias: call.alias } : {}),
-      staged: [...files.paths].flatMap(([path, where]) => ('host' in where ? [[path, where.host] as const] : [])),
+      staged: [...files.paths].flatMap(([path, where]) => ('host' in where ? [{ path, location: where.host }] : [])),
       returnCodes: runtime.returnCodes,
     };
-    return {
+    const run = {
       command: commandLine(script),
       env: {},
       staging: files.items,
@@ -102,7 +111,10 @@ export class WdlResolver implements JobResolver {
       callCaching: true,
       collect: collect as unknown as Json,
       ...(runtime.maxRetries > 0 ? { retry: { max_attempts: runtime.maxRetries + 1, on: ['exit_code'] } } : {}),
+      // A restart's call run again does not come from the cache, though it is keyed for later tasks.
+      ...(restart.rerun ? { reuse: false } : {}),
     };
+    return { run, shown: prepared.command };
   }
 
   async collect(job: DeferredJob, run: ResolvedRun, ended: EndedRun): Promise<Collected> {
@@ -115,7 +127,7 @@ export class WdlResolver implements JobResolver {
     }
     const { context } = this.load(job.task);
     const task = this.taskOf(context, payload);
-    const staged = new Map(payload.staged.map(([path, host]) => [path, { host }] as const));
+    const staged = new Map(payload.staged.map(({ path, location }) => [path, { host: location }] as const));
     const files = new WorkDirFiles(ended.hostWorkDir, job.places.workDir, staged);
     const outputs = collectTaskOutputs(task, payload.values, context.bundle.structs, files, payload.prefix, payload.alias);
     return { outputs: await this.final(job, outputs), reason: `exit code ${ended.exitCode}` };
@@ -130,8 +142,7 @@ export class WdlResolver implements JobResolver {
   private async final(job: DeferredJob, outputs: WdlJobOutputs): Promise<Json> {
     if (job.key !== WDL_ROOT_KEY) return outputs;
     const { plan } = this.load(job.task);
-    const allowed = [this.layout.taskDir(job.task.id), join(this.layout.dataStoreRoot, job.task.accountName)];
-    const final = await storeWdlOutputs(outputs, this.dataStore, job.task.accountName, plan.outputDir, allowed);
+    const final = await storeWdlOutputs(outputs, this.dataStore, job.task.accountName, plan.outputDir, this.allowed(job.task));
     return { final, values: outputs };
   }
 
@@ -143,7 +154,13 @@ export class WdlResolver implements JobResolver {
 
   private contextOf(job: DeferredJob): WdlRunContext {
     const { context } = this.load(job.task);
-    return { ...context, outputsOf: (key) => job.outputsOf(key) as unknown as WdlJobOutputs | undefined };
+    const files = new WorkflowFiles(this.layout.taskDir(job.task.id), this.allowed(job.task));
+    return { ...context, files, outputsOf: (key) => job.outputsOf(key) as unknown as WdlJobOutputs | undefined };
+  }
+
+  /** What a run's files may be: its task's directory and its account's data store. */
+  private allowed(task: Readonly<Task>): string[] {
+    return [this.layout.taskDir(task.id), join(this.layout.dataStoreRoot, task.accountName)];
   }
 
   /** A task's documents, parsed once per worker (the most recent tasks' kept). */

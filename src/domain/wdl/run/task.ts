@@ -1,4 +1,4 @@
-import type { Task } from '../ast.js';
+import type { StringPart, Task } from '../ast.js';
 import { WdlRuntimeError } from '../errors.js';
 import { evaluate, type Scope } from '../eval.js';
 import type { WdlFiles } from '../files.js';
@@ -38,6 +38,8 @@ export interface TaskPreparation {
   readonly prefix: string;
   /** An input value as the command sees it: its File and Directory paths where they are staged. */
   readonly stage: (value: WdlValue) => WdlValue;
+  /** A command section to run instead of the task's own (a restart's, run/restart.ts). */
+  readonly command?: readonly StringPart[];
 }
 
 const scopeOf = (values: ReadonlyMap<string, WdlValue>, structs: StructTable, files: WdlFiles): Scope => ({
@@ -55,7 +57,7 @@ export function prepareTask(task: Task, given: ReadonlyMap<string, WdlValue>, ho
   const values = new Map([...inputs, ...privates]);
   const scope = scopeOf(values, how.structs, how.files);
   const runtime = readRuntime(task, scope);
-  const command = renderCommand(task.command, scope);
+  const command = renderCommand(how.command ?? task.command, scope);
   return { command, runtime, values: Object.fromEntries(values) };
 }
 

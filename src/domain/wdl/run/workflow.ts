@@ -2,6 +2,7 @@ import type { Task, Workflow, WorkflowElement } from '../ast.js';
 import { calleeOutputs } from '../check/document.js';
 import { WdlRuntimeError } from '../errors.js';
 import { evaluate } from '../eval.js';
+import type { WdlFiles } from '../files.js';
 import { targetOf, type WdlBundle } from '../index.js';
 import { findCallee, type LoadedDocument } from '../load.js';
 import { coerce, NONE, type WdlValue } from '../values.js';
@@ -19,6 +20,11 @@ export interface WdlRunContext {
   /** The task of the main document to run instead of its workflow. */
   readonly target?: string;
   readonly outputsOf: (key: string) => WdlJobOutputs | undefined;
+  /**
+   * The files a workflow's own expressions read and write (read_lines(f), size(f), write_lines(xs) in a declaration, a
+   * scatter's collection, an output): the engine's, over the run's host paths. Absent: they cannot (NO_FILES).
+   */
+  readonly files?: WdlFiles;
 }
 
 export interface NewWdlJob {
@@ -58,7 +64,7 @@ export function resolveWdlJob(context: WdlRunContext, key: string, payload: WdlJ
   const workflow = document?.doc.workflow;
   if (!document || !workflow) throw new Error(`engine error: no workflow in ${payload.doc}`);
   const element = elementAt(workflow, payload.path);
-  const scope = bindingScope(payload.bindings, context.outputsOf, context.bundle.structs);
+  const scope = bindingScope(payload.bindings, context.outputsOf, context.bundle.structs, context.files);
   switch (element.kind) {
     case 'decl':
       return { kind: 'value', outputs: { [element.name]: coerce(evaluate(element.expr!, scope), element.type, scope.structs) } };
@@ -93,7 +99,7 @@ function expandWorkflow(
   key: string,
   alias: string | undefined,
 ): WdlResolution {
-  const scope = bindingScope({}, context.outputsOf, context.bundle.structs);
+  const scope = bindingScope({}, context.outputsOf, context.bundle.structs, context.files);
   const inputs = evaluateDecls(workflow.inputs, scope, given, (name) => context.inputs[`${prefix}.${name}`], prefix);
   const inputBindings: Record<string, Binding> = Object.fromEntries([...inputs].map(([name, value]) => [name, { value }]));
   const bindings = bodyBindings(inputBindings, workflow.body, key);
@@ -191,11 +197,11 @@ export function gatherWdlJob(context: WdlRunContext, gather: WdlGatherPayload): 
   const { structs } = context.bundle;
   switch (gather.kind) {
     case 'if': {
-      const scope = bindingScope(gather.bindings, context.outputsOf, structs);
+      const scope = bindingScope(gather.bindings, context.outputsOf, structs, context.files);
       return Object.fromEntries(gather.names.map((name) => [name, scope.lookup(name) ?? NONE]));
     }
     case 'scatter': {
-      const scopes = gather.instances.map((bindings) => bindingScope(bindings, context.outputsOf, structs));
+      const scopes = gather.instances.map((bindings) => bindingScope(bindings, context.outputsOf, structs, context.files));
       const column = (name: string) => scopes.map((scope) => scope.lookup(name) ?? NONE);
       return Object.fromEntries(
         gather.names.map((name): [string, WdlValue] => {
@@ -215,7 +221,7 @@ export function gatherWdlJob(context: WdlRunContext, gather: WdlGatherPayload): 
 function workflowOutputs(context: WdlRunContext, gather: Extract<WdlGatherPayload, { kind: 'workflow' }>): WdlJobOutputs {
   const workflow = context.docs.get(gather.doc)?.doc.workflow;
   if (!workflow) throw new Error(`engine error: no workflow in ${gather.doc}`);
-  const scope = bindingScope(gather.bindings, context.outputsOf, context.bundle.structs);
+  const scope = bindingScope(gather.bindings, context.outputsOf, context.bundle.structs, context.files);
   let outputs: Map<string, WdlValue>;
   if (workflow.outputs) outputs = evaluateDecls(workflow.outputs, scope, new Map(), () => undefined, gather.prefix);
   else {

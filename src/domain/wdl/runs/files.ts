@@ -19,17 +19,22 @@ export function dataPathOf(text: string, account: string, field: string): string
   return path.replace(/\/+$/, '') || '/';
 }
 
-/** Where an inputs JSON value's data-store paths are read: the caller's account, its data store, the document's structs. */
-export interface InputFiles {
+/** Where the inputs JSON's data paths are read: the caller's account, its data store, and the document's structs. */
+export interface HostFilesContext {
   readonly account: string;
   readonly locations: CwlDataLocations;
   readonly structs: StructTable;
 }
 
-/** The inputs JSON value with its File and Directory values (also in structs' members) made host paths of the account's data store. */
-export async function hostFiles(value: unknown, type: WdlType, where: InputFiles, field: string): Promise<unknown> {
+/**
+ * The inputs JSON value with its File and Directory values made host paths of the account's data store, at any depth:
+ * in arrays, maps' values, pairs and structs' members. Anything not of its type is left for the type check to refuse.
+ */
+export async function hostFiles(value: unknown, type: WdlType, context: HostFilesContext, field: string): Promise<unknown> {
   if (value === null || value === undefined) return value;
-  const { account, locations } = where;
+  const { account, locations } = context;
+  const inner = (item: unknown, itemType: WdlType, at: string) => hostFiles(item, itemType, context, at);
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   switch (type.kind) {
     case 'File':
     case 'Directory': {
@@ -39,29 +44,23 @@ export async function hostFiles(value: unknown, type: WdlType, where: InputFiles
       return decodeURIComponent(uri.replace(/^file:\/\//, ''));
     }
     case 'Array':
-      return Array.isArray(value) ? Promise.all(value.map((item, i) => hostFiles(item, type.item, where, `${field}[${i}]`))) : value;
-    case 'Pair': {
-      if (typeof value !== 'object' || Array.isArray(value)) return value;
-      const pair = value as { left?: unknown; right?: unknown };
-      return {
-        left: await hostFiles(pair.left, type.left, where, `${field}.left`),
-        right: await hostFiles(pair.right, type.right, where, `${field}.right`),
-      };
-    }
+      return Array.isArray(value) ? Promise.all(value.map((item, i) => inner(item, type.item, `${field}[${i}]`))) : value;
+    case 'Pair':
+      if (!isRecord(value)) return value;
+      return { ...value, left: await inner(value.left, type.left, `${field}.left`), right: await inner(value.right, type.right, `${field}.right`) };
     case 'Map': {
-      if (typeof value !== 'object' || Array.isArray(value)) return value;
+      if (!isRecord(value)) return value;
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await hostFiles(v, type.value, where, `${field}.${k}`);
+      for (const [k, v] of Object.entries(value)) out[k] = await inner(v, type.value, `${field}.${k}`);
       return out;
     }
     case 'Struct': {
-      // A struct's File members (a sample's reads) are data-store paths like any File input.
-      const members = where.structs.get(type.name);
-      if (!members || typeof value !== 'object' || Array.isArray(value)) return value;
+      const members = context.structs.get(type.name);
+      if (!isRecord(value) || !members) return value;
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        const member = members.get(k);
-        out[k] = member ? await hostFiles(v, member, where, `${field}.${k}`) : v;
+        const memberType = members.get(k);
+        out[k] = memberType ? await inner(v, memberType, `${field}.${k}`) : v;
       }
       return out;
     }

@@ -1,5 +1,6 @@
 import { isObject, type JsonObject } from '../../json.js';
 import type { WdlSources } from '../load.js';
+import type { WdlRestart } from '../run/restart.js';
 
 /**
  * What a WDL run's task keeps (docs/wdl.md, "Running WDL"): the documents as given, the task of the main document to
@@ -12,6 +13,8 @@ export interface WdlTaskPlan {
   readonly inputs: JsonObject;
   /** A data path (`/home/admin/run1`). */
   readonly outputDir: string;
+  /** A restart's calls to run again and their changes (run/restart.ts). */
+  readonly restart?: WdlRestart;
 }
 
 const KEY = 'wdl';

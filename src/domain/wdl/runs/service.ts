@@ -12,6 +12,7 @@ import { inputDeclarations, loadWdl, targetOf, type WdlBundle } from '../index.j
 import type { WdlSources } from '../load.js';
 import { fromJson } from '../values.js';
 import { dataPathOf, hostFiles } from './files.js';
+import { restartPlan, type RestartRequest } from './restart-plan.js';
 import { WDL_RESOLVER, WDL_ROOT_KEY, wdlPlanOf, wdlTaskPlan } from './plan.js';
 
 /** A WDL run to start (docs/wdl.md, "Running WDL"). */
@@ -26,6 +27,8 @@ export interface StartWdlRun {
   readonly target?: string;
   /** The stored WDL workflow version the task runs: its id, name and version are the task's. */
   readonly workflow?: { readonly id: string; readonly name: string; readonly version: number };
+  /** A restart: the calls named and those downstream run again, with their changes; the others come from the task restarted. */
+  readonly restart?: RestartRequest;
 }
 
 /** Parses and checks WDL sources; a document in error is a 400 that names the file, line and column. */
@@ -67,13 +70,15 @@ export class WdlRunService {
       if (gpu.kind === 'literal' && gpu.value === true) throw new Unsupported('WDL runtime gpu: this gdflow has no GPU to give');
     }
     const inputs = await this.inputs(bundle, run.inputs, account, run.target);
+    const restart = run.restart ? await restartPlan(this.store, project.id, bundle.main, target, run.restart) : undefined;
     const outputDir = dataPathOf(run.outputDir, account, 'output_dir');
     const name = target.kind === 'task' ? target.task.name : target.workflow.name;
     const sources = { main: run.sources.main, mainName: run.sources.mainName ?? 'main.wdl', files: { ...(run.sources.files ?? {}) } };
-    const plan = wdlTaskPlan({ sources, ...(run.target !== undefined ? { target: run.target } : {}), inputs, outputDir });
+    const plan = wdlTaskPlan({ sources, ...(run.target !== undefined ? { target: run.target } : {}), inputs, outputDir, ...(restart ? { restart } : {}) });
     const digest = createHash('sha256').update(JSON.stringify(sources)).digest('hex').slice(0, 24);
     const deferred = {
-      plan: { ...plan, call_caching: null },
+      // A restart's calls not run again come from the task restarted first (the call cache's reference task).
+      plan: { ...plan, call_caching: null, ...(restart ? { reference_task: restart.fromTaskId } : {}) },
       parameters: { inputs: run.inputs, output_dir: run.outputDir, description: '' },
       resolver: WDL_RESOLVER,
       rootKey: WDL_ROOT_KEY,

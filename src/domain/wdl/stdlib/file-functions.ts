@@ -103,10 +103,26 @@ export const FILE_FUNCTIONS: readonly Entry[] = [
   writer('write_map', (value) =>
     value.t === 'Map' ? value.entries.map(([k, v]) => `${stringOf(k)}\t${stringOf(v)}\n`).join('') : failWith('write_map() needs a Map'),
   ),
-  writer('write_json', (value) => JSON.stringify(toJson(value))),
+  writer('write_json', (value) => JSON.stringify(toJson(jsonWritable(value)))),
   writer('write_object', (value) => objectsTsv([value], 'write_object')),
   writer('write_objects', (value) => objectsTsv(arrayArg(value, 'write_objects'), 'write_objects')),
 ];
+
+/** The value, when JSON can hold it (spec "write_json": a Map's keys must be Strings, as a JSON object's are). */
+function jsonWritable(value: WdlValue): WdlValue {
+  const visit = (v: WdlValue): void => {
+    if (v.t === 'Map') {
+      for (const [key, item] of v.entries) {
+        if (key.t !== 'String') failWith(`write_json(): a Map with ${key.t} keys cannot be written as JSON (its keys must be Strings)`);
+        visit(item);
+      }
+    } else if (v.t === 'Array') v.items.forEach(visit);
+    else if (v.t === 'Pair') [v.left, v.right].forEach(visit);
+    else if (v.t === 'Object' || v.t === 'Struct') Object.values(v.members).forEach(visit);
+  };
+  visit(value);
+  return value;
+}
 
 function failWith(message: string): never {
   throw new WdlRuntimeError(message);

@@ -1,0 +1,206 @@
+/**
+ * A WDL task restarted with debug_params as gdpy 0.1.17 sends them (`PUT wdl/tasks/<id>/restart/`, docs/wdl.md
+ * "Restart"), run to its end on the host executor of a real server: the call named runs again with its new command,
+ * cpu and memory, the call downstream of it runs again on its new output, and the call upstream is not run again: its
+ * outputs come from the task restarted (the call cache's reference task), as the counter file outside the run shows.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Scope } from '../../src/domain/tools/service.js';
+import { assertRefused } from '../helpers/raw.js';
+import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { download, waitForTask } from '../helpers/tasks.js';
+import { gdpy, gwcForm, sendForm } from '../helpers/wdl.js';
+
+/** Three calls in a chain; `first` appends a line to a file outside the run each time it really runs. */
+const CHAIN = `version 1.0
+
+task first {
+  input {
+    String counter
+  }
+  command <<<
+    echo ran >> ~{counter}
+    echo alpha > first.txt
+  >>>
+  output {
+    File out = "first.txt"
+  }
+}
+
+task middle {
+  input {
+    File text
+  }
+  command <<<
+    tr a-z A-Z < ~{text} > middle.txt
+  >>>
+  runtime {
+    cpu: 1
+    memory: "64 MiB"
+  }
+  output {
+    File out = "middle.txt"
+  }
+}
+
+task last {
+  input {
+    File text
+  }
+  command <<<
+    cat ~{text} ~{text} > last.txt
+  >>>
+  output {
+    File out = "last.txt"
+  }
+}
+
+workflow chain {
+  input {
+    String counter
+  }
+  call first { input: counter = counter }
+  call middle { input: text = first.out }
+  call last { input: text = middle.out }
+  output {
+    File result = last.out
+  }
+}
+`;
+
+interface JobView {
+  job_id: string;
+  name: string;
+  status: string;
+  cpu: number;
+  mem: string;
+  cached_from: string | null;
+  reason: string;
+}
+
+describe('a WDL task restarted with debug_params', () => {
+  let server: TestServer;
+  let alice: TestAccount;
+  let scope: Scope;
+  let dir: string;
+  let workflowId: string;
+
+  before(async () => {
+    server = await startTestServer({ cpus: 2, executor: 'host' });
+    alice = await server.account();
+    const account = (await server.services.store.getAccount(alice.name))!;
+    scope = {
+      caller: { accountId: account.id, accountName: alice.name, userName: 'admin', accessKeyId: alice.accessKeyId },
+      account: alice.name,
+      project: 'default',
+      baseUrl: server.url,
+    };
+    dir = mkdtempSync(join(tmpdir(), 'gdflow-wdl-restart-'));
+    const created = await sendForm(
+      server,
+      alice,
+      'POST',
+      'wdl/workflow/',
+      gwcForm({ name: 'chain', description: '' }, { source: { filename: 'chain.wdl', data: CHAIN } }),
+    );
+    assert.equal(created.status, 200, created.text);
+    workflowId = created.json().id;
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const jobsOf = async (taskId: string): Promise<Map<string, JobView>> => {
+    const { jobs } = (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json();
+    return new Map((jobs as JobView[]).map((job) => [job.name, job]));
+  };
+  const restart = (taskId: string, debug: unknown) => gdpy(server, alice, 'PUT', `wdl/tasks/${taskId}/restart/`, { debug_params: debug });
+  /** The run's result file, as its outputs name it in the data store. */
+  const result = async (taskId: string) => {
+    const outputs = (await server.services.wdlRuns.outputs(scope, taskId)).outputs!;
+    return download(alice, (outputs['chain.result'] as string).slice(alice.name.length + 1));
+  };
+
+  it('runs the call named with its new command and resources and what is downstream; the call upstream is reused', async () => {
+    const counter = join(dir, 'counter.txt');
+    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', {
+      workflow_id: workflowId,
+      inputs: { 'chain.counter': counter },
+      output_dir: `${alice.name}:/home/admin/chain_run/`,
+      task_name: 'chain_run',
+    });
+    assert.equal(started.status, 200, started.text);
+    const taskId = started.json().task_id;
+    assert.equal((await waitForTask(alice, taskId, { timeoutMs: 120_000 })).status, 'succeeded');
+    assert.equal(await result(taskId), 'ALPHA\nALPHA\n');
+    const before = await jobsOf(taskId);
+
+    const restarted = await restart(taskId, [
+      { job_name: 'middle', runtime: { cpu: '2c', memory: '256M', disk: '1G' }, command: 'rev < ~{text} > middle.txt\necho "shell ${HOME:+keeps} its own"' },
+    ]);
+    assert.equal(restarted.status, 200, restarted.text);
+    const again = restarted.json().task_id;
+    const task = await waitForTask(alice, again, { timeoutMs: 120_000 });
+    const jobs = await jobsOf(again);
+    assert.equal(task.status, 'succeeded', `${task.reason} ${JSON.stringify([...jobs.values()])}`);
+
+    // first: not run again (the counter has one line), its outputs the old job's.
+    assert.equal(readFileSync(counter, 'utf8'), 'ran\n');
+    assert.equal(jobs.get('first')!.status, 'succeeded');
+    assert.equal(jobs.get('first')!.cached_from, before.get('first')!.job_id);
+    // middle: run again with its new command, cpu and memory, shown on the job.
+    const middle = jobs.get('middle')!;
+    assert.equal(middle.cached_from, null);
+    assert.equal(middle.cpu, 2);
+    assert.equal(middle.mem, '256m');
+    assert.equal(before.get('middle')!.mem, '64m');
+    const info = (await gdpy(server, alice, 'GET', `wdl/tasks/${again}/jobs/${middle.job_id}/`)).json();
+    assert.match(info.cmd, /^rev < \S+first\.txt > middle\.txt\necho "shell \$\{HOME:\+keeps\} its own"$/);
+    const explained = (await gdpy(server, alice, 'GET', `tasks/${again}/jobs/${middle.job_id}/explain/`)).json();
+    assert.match(explained.summary, /asked to run again/);
+    const reused = (await gdpy(server, alice, 'GET', `tasks/${again}/jobs/${jobs.get('first')!.job_id}/explain/`)).json();
+    assert.equal(reused.cached_from, before.get('first')!.job_id);
+    // last: run again on middle's new output.
+    assert.equal(jobs.get('last')!.cached_from, null);
+    assert.equal(await result(again), 'ahpla\nahpla\n');
+
+    // A restart that changes only the memory of the last call still runs it again (its key has not changed), and only it.
+    const third = await restart(again, [{ job_name: 'last', runtime: { memory: '300M' } }]);
+    assert.equal(third.status, 200, third.text);
+    const thirdTask = await waitForTask(alice, third.json().task_id, { timeoutMs: 120_000 });
+    assert.equal(thirdTask.status, 'succeeded', thirdTask.reason);
+    const thirdJobs = await jobsOf(thirdTask.task_id);
+    assert.equal(thirdJobs.get('middle')!.cached_from, middle.job_id);
+    assert.ok(thirdJobs.get('first')!.cached_from !== null);
+    assert.equal(thirdJobs.get('last')!.cached_from, null);
+    assert.equal(thirdJobs.get('last')!.mem, '300m');
+    assert.match(thirdJobs.get('last')!.reason, /asked to run again/);
+    assert.equal(readFileSync(counter, 'utf8'), 'ran\n');
+    assert.equal(await result(thirdTask.task_id), 'ahpla\nahpla\n');
+  });
+
+  it('refuses debug_params that name no call or a command that reads what its task does not declare, naming the field', async () => {
+    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', { workflow_id: workflowId, inputs: { 'chain.counter': join(dir, 'other.txt') } });
+    assert.equal(started.status, 200, started.text);
+    const taskId = started.json().task_id;
+    assertRefused(await restart(taskId, [{ job_name: 'nope' }]), 400, 'InvalidParameter', /debug_params\[0\]\.job_name 'nope' is no call/);
+    assertRefused(
+      await restart(taskId, [{ job_name: 'last' }, { job_name: 'middle', command: 'cat ~{counter}' }]),
+      400,
+      'InvalidParameter',
+      /debug_params\[1\]\.command: ~\{counter\} is no input or declaration of task middle \(its names: text\)/,
+    );
+    assertRefused(
+      await restart(taskId, [{ job_name: 'middle', command: 'cat ~{text' }]),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]\.command is not a WDL command: line 1/,
+    );
+    assert.deepEqual((await gdpy(server, alice, 'GET', `wdl/tasks/?source_id=${taskId}`)).json().task_list, []);
+  });
+});
