@@ -10,7 +10,6 @@
  * counts every read fastp kept, and the same alignments, record for record, whichever way the pipeline ran.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -19,6 +18,7 @@ import { demoSample } from '../../src/demo/sample.js';
 import { skipWithout } from '../helpers/components.js';
 import { demoImageUnavailable, gdflowContainers, tagDemoImageAs } from '../helpers/containers.js';
 import { fixturePath } from '../helpers/paths.js';
+import { flagstatCounts, hostToolsMissing, samtools } from '../helpers/pipeline-checks.js';
 import type { TestAccount, TestServer } from '../helpers/server.js';
 import { cliFixture, type CliFixture } from '../cli/support.js';
 import { waitForTask } from '../helpers/tasks.js';
@@ -40,27 +40,6 @@ const SAMPLES = [
 ];
 /** The scattered calls, one job per sample each, and the calls made once. */
 const SCATTERED = ['fastp', 'bwa_mem', 'sort', 'index_bam', 'flagstat'];
-
-function hostToolsMissing(): string | undefined {
-  const missing = ['fastp', 'bwa', 'samtools', 'wgsim'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-  return missing.length > 0 ? `${missing.join(', ')} not installed (apt-get install fastp bwa samtools)` : undefined;
-}
-
-function samtools(args: string[]): string {
-  const ran = spawnSync('samtools', args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  assert.equal(ran.status, 0, `samtools ${args.join(' ')}: ${ran.stderr}`);
-  return ran.stdout;
-}
-
-/** A flagstat report's counts by line: { 'in total': 4000, 'mapped': 3990, ... } (QC-passed reads). */
-function flagstatCounts(report: string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const line of report.trim().split('\n')) {
-    const match = /^(\d+) \+ \d+ (.+?)(?: \(.*)?$/.exec(line);
-    if (match) counts[match[2]!] = Number(match[1]);
-  }
-  return counts;
-}
 
 /** One sample's outputs, as local files. */
 interface SampleFiles {
@@ -114,7 +93,7 @@ async function failedLogs(server: TestServer, alice: TestAccount, taskId: string
   return logs.join('\n');
 }
 
-const skipAll = skipWithout(hostToolsMissing());
+const skipAll = skipWithout(hostToolsMissing(['fastp', 'bwa', 'samtools', 'wgsim']));
 
 describe('a fastp -> bwa -> samtools WDL workflow scattered over samples', { skip: skipAll, timeout: 900_000 }, () => {
   const records = new Map<string, string[]>();
