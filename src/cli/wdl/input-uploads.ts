@@ -59,7 +59,14 @@ export class WdlInputUploads {
       case 'Array':
         return Array.isArray(value) ? value.map((item, i) => this.visit(item, type.item, `${where}[${i}]`)) : value;
       case 'Pair':
-        return this.members(value, new Map([['left', type.left], ['right', type.right]]), where);
+        return this.members(
+          value,
+          new Map([
+            ['left', type.left],
+            ['right', type.right],
+          ]),
+          where,
+        );
       case 'Map': {
         const map = typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
         return this.members(value, new Map(map.map((key) => [key, type.value])), where);

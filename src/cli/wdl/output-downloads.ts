@@ -9,7 +9,13 @@ import { downloadFile, TransferProgress } from '../commands/data/transfer.js';
  * output directory under that name, and the value replaced by the local path. The run's output_dir is its own (a new
  * directory for each run), so only the run's Files can name it. Other values stay as the server gave them.
  */
-export async function localizeWdlOutputs(client: Client, outputs: Record<string, unknown>, stored: string, outdir: string, progress: boolean): Promise<unknown> {
+export async function localizeWdlOutputs(
+  client: Client,
+  outputs: Record<string, unknown>,
+  stored: string,
+  outdir: string,
+  progress: boolean,
+): Promise<unknown> {
   const prefix = `${await client.accountName()}:${stored.replace(/\/?$/, '/')}`;
   const bar = new TransferProgress(0, 0, 'downloading outputs', progress);
   await mkdir(outdir, { recursive: true });

@@ -14,7 +14,9 @@ export function registerWdl(program: Command): void {
     .action(async (document: string) => {
       try {
         const { bundle } = await readLocalWdl(document);
-        process.stdout.write(`${document}: WDL ${bundle.version}, ${bundle.workflowName ? `workflow ${bundle.workflowName}` : 'no workflow'}, tasks: ${bundle.taskNames.join(', ') || 'none'}\n`);
+        process.stdout.write(
+          `${document}: WDL ${bundle.version}, ${bundle.workflowName ? `workflow ${bundle.workflowName}` : 'no workflow'}, tasks: ${bundle.taskNames.join(', ') || 'none'}\n`,
+        );
       } catch (error) {
         if (error instanceof WdlError) throw new CliError(error.message, EXIT.failed);
         throw error;

@@ -80,7 +80,9 @@ async function runWdl(document: string, flags: RunFlags): Promise<void> {
   const configured = Boolean(settingsFor(flags).values.endpoint);
   if (configured && flags.executor !== undefined)
     throw usageError('--executor is for the server gdflow wdl run starts when no server is configured; the configured server runs jobs its own way');
-  const server: EmbeddedServer | undefined = configured ? undefined : await startEmbeddedServer(flags.executor === undefined ? {} : { executor: flags.executor });
+  const server: EmbeddedServer | undefined = configured
+    ? undefined
+    : await startEmbeddedServer(flags.executor === undefined ? {} : { executor: flags.executor });
   try {
     const client = server?.client ?? clientFor(flags);
     if (!quiet) note(server ? `gdflow server for this run on ${server.url} (data removed at the end)` : `gdflow server ${client.transport.endpoint}`);
@@ -118,7 +120,8 @@ async function readInputs(file: string): Promise<Record<string, unknown>> {
   } catch (error) {
     throw new CliError(`the inputs ${file} are not JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliError(`the inputs ${file} must be a JSON object of "workflow.input": value`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CliError(`the inputs ${file} must be a JSON object of "workflow.input": value`);
   return value as Record<string, unknown>;
 }
 
