@@ -53,7 +53,8 @@ export interface Config {
   callCaching: 'on' | 'off';
   cleanupIntermediates: 'off' | 'on';
   tesFileRoots: string;
-  tesAllowHttp: 'off' | 'on';
+  tesOutputRoots: string;
+  fetchHosts: string;
   retryMaxAttempts: number;
   retryOn: string;
   retryMemoryFactor: string;

@@ -278,13 +278,20 @@ export const OPTIONS = {
     default: () => '',
     description: "host directories (comma-separated) a TES task's file:// inputs may read from (docs/ga4gh.md); default: none",
   },
-  tesAllowHttp: {
-    env: 'GDFLOW_TES_ALLOW_HTTP',
-    flag: '--tes-allow-http',
-    kind: 'enum',
-    values: ['off', 'on'],
-    default: () => 'off',
-    description: "on: the server fetches a TES task's http(s):// inputs (from its own network; docs/ga4gh.md)",
+  tesOutputRoots: {
+    env: 'GDFLOW_TES_OUTPUT_ROOTS',
+    flag: '--tes-output-roots',
+    kind: 'string',
+    default: () => '',
+    description: "host directories (comma-separated) a TES task's file:// outputs may be written to (docs/ga4gh.md); default: none",
+  },
+  fetchHosts: {
+    env: 'GDFLOW_FETCH_HOSTS',
+    flag: '--fetch-hosts',
+    kind: 'string',
+    default: () => '',
+    description:
+      'hosts (comma-separated: host, host:port, *.domain, or * for any) the server may fetch TES http(s) inputs and WES workflow_url from; default: none',
   },
   logUrlTtl: {
     env: 'GDFLOW_LOG_URL_TTL',

@@ -14,8 +14,13 @@ import { parse as parseLossless, stringify as stringifyLossless } from 'lossless
 /** The values these functions read and write: JSON, with integers beyond 2^53 as bigints. */
 export type ExactJson = null | boolean | number | bigint | string | ExactJson[] | { [key: string]: ExactJson };
 
-/** 2^53 = 9007199254740992 has 16 digits: a shorter run of digits is a safe integer (or no integer at all). */
-const LONG_DIGITS = /\d{16}/;
+/**
+ * 2^53 = 9007199254740992 has 16 digits: a shorter run of digits is a safe integer (or no integer at all). A JSON number
+ * token begins the text or follows `[`, `:`, `,` or white space, so a run of 16 digits after anything else is inside a
+ * string (ids such as a task's 24 hex characters often hold one: the slow exact parser is not needed for them). A run
+ * in a string after one of those characters only takes the exact path needlessly.
+ */
+const LONG_DIGITS = /(?:^|[[:,\s])-?\d{16}/;
 const INTEGER = /^[-+]?\d+$/;
 
 /** A JSON number's text as a number, or as a bigint when it is an integer a double cannot hold exactly. */
@@ -27,7 +32,7 @@ export function exactNumber(text: string): number | bigint {
 /** An integer as a number when a double holds it exactly, else as a bigint (the form every CWL value has). */
 export const exactInteger = (value: bigint): number | bigint => (Number.isSafeInteger(Number(value)) ? Number(value) : value);
 
-/** Whether JSON text may hold an integer beyond 2^53 (a run of 16 digits): else JSON.parse reads it exactly. */
+/** Whether JSON text may hold an integer beyond 2^53 (a number token of 16 digits or more): else JSON.parse reads it exactly. */
 export const mayHoldUnsafeIntegers = (text: string): boolean => LONG_DIGITS.test(text);
 
 /**

@@ -117,6 +117,13 @@ export const jobCacheExplanation = {
     cached_from: { type: ['string', 'null'] },
     cache_key: { type: ['string', 'null'], description: "the job's key; null when none was computed (caching was off for it)" },
     summary: { type: 'string', description: 'the explanation in one sentence' },
+    source: {
+      type: ['object', 'null'],
+      description: 'for a hit, the job reused and the language it was written in (a GeneDock tool, a CWL CommandLineTool, a WDL task...)',
+      properties: { job_id: text, task_id: text, task_name: { type: 'string' }, name: { type: 'string' }, language: text },
+      required: ['job_id', 'task_id', 'task_name', 'name', 'language'],
+      additionalProperties: false,
+    },
     nearest: {
       type: ['object', 'null'],
       description: 'the earlier job of the same tool whose key is nearest, or null when there is none',
@@ -129,8 +136,8 @@ export const jobCacheExplanation = {
       items: {
         type: 'object',
         properties: {
-          part: { type: 'string', enum: ['tool', 'tool_version', 'tool_definition', 'image', 'image_digest', 'input', 'parameter', 'command'] },
-          name: { type: 'string', description: "the input's path in the sandbox, or the parameter's name" },
+          part: { type: 'string', enum: ['image', 'image_digest', 'entrypoint', 'environment', 'network', 'command', 'input', 'output', 'streams'] },
+          name: { type: 'string', description: "the input's name in the key, or the environment variable's" },
           this: {},
           other: {},
           message: text,
@@ -140,7 +147,7 @@ export const jobCacheExplanation = {
       },
     },
   },
-  required: ['job_id', 'cache_hit', 'cached_from', 'cache_key', 'summary', 'nearest', 'differences'],
+  required: ['job_id', 'cache_hit', 'cached_from', 'cache_key', 'summary', 'source', 'nearest', 'differences'],
   additionalProperties: false,
 } as const;
 

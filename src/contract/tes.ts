@@ -3,7 +3,7 @@
  * query and the service info. Field names and meanings are TES's own; what gdflow adds or limits is said in the
  * descriptions.
  */
-import { TES_STATES } from './tes-states.js';
+import { TES_STATES } from './ga4gh-states.js';
 
 export { TES_STATES };
 
@@ -58,9 +58,11 @@ export const tesOutput = {
   properties: {
     name: text('a name'),
     description: text('a description'),
-    url: text("gdflow:/data/name: where in the caller's data store the file (or, for a DIRECTORY, the files below it) is stored"),
-    path: text('absolute path in the container'),
-    path_prefix: text('TES 1.1 wildcards: not supported'),
+    url: text(
+      "where the file (or, for a DIRECTORY or a pattern, the files below it) is stored: gdflow:/name in the caller's data store, or file:///path under an output root",
+    ),
+    path: text('absolute path in the container; with *, ? or [...] a pattern whose every match is an output'),
+    path_prefix: text("a pattern's prefix, removed from each match to name it below url (default: the directory before the first wildcard)"),
     type: fileType,
   },
 } as const;

@@ -2,7 +2,7 @@
  * GA4GH WES 1.1 (docs/ga4gh.md, "WES") as JSON Schemas: the form a client posts, the run logs, lists and the service
  * info gdflow answers with. Field names and meanings are WES's own; what gdflow adds or limits is in the descriptions.
  */
-import { WES_STATES } from './wes-states.js';
+import { WES_STATES } from './ga4gh-states.js';
 
 export { WES_STATES };
 

@@ -10,7 +10,8 @@ import { CachedRerun, type CacheFiles } from './tasks/cached-rerun.js';
 import { TaskService, type LogLinks, type OtherRerun, type TaskFiles } from './tasks/service.js';
 import type { DataCatalog } from './tasks/activation.js';
 import { TokenService } from './tokens.js';
-import type { TesStagingPolicy } from './tes/compile.js';
+import type { TesStagingPolicy } from './tes/locations.js';
+import type { RemoteDocuments } from './wes/documents.js';
 import { TesService } from './tes/service.js';
 import type { TesFiles } from './tes/views.js';
 import { ToolService } from './tools/service.js';
@@ -67,6 +68,8 @@ export interface Runtime {
   locations: CwlDataLocations;
   /** What TES views read of a task's files, and what its inputs may reach (docs/ga4gh.md). */
   tes: { files: TesFiles; policy: TesStagingPolicy };
+  /** What WES fetches an http(s) workflow_url through (the operator's --fetch-hosts). */
+  remote: RemoteDocuments;
   /** The signed links of WDL documents (their `source` and `dependencies`). */
   wdlFiles: WdlFileLinks;
   /**
@@ -93,7 +96,7 @@ export function createServices(store: Store, runtime: Runtime): Services {
     cwlRuns,
     wdlRuns,
     tes: new TesService(store, tasks, runtime.tes.files, runtime.tes.policy),
-    wes: new WesService(store, tasks, cwlRuns, runtime.data, runtime.locations, runtime.logs),
+    wes: new WesService(store, tasks, cwlRuns, runtime.data, runtime.locations, runtime.logs, runtime.remote),
     wdlWorkflows,
     wdlTasks: new WdlTaskService(store, wdlWorkflows, wdlRuns),
   };

@@ -1,22 +1,23 @@
 import { constants as fsConstants, linkSync, mkdirSync, statSync } from 'node:fs';
 import { copyFile, link, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { sha256, type CacheParts } from '../domain/cache/key.js';
+import { sha256, sourceFilesFor, type CacheParts } from '../domain/cache/key.js';
 import { cachePartsOf } from '../domain/tasks/cache-parts.js';
 import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
 import type { CacheFiles } from '../domain/tasks/cached-rerun.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
-import { hashFile, stampOf, stillMatches } from './file-hash.js';
+import { hashFile, stampMatches, stampOf, stillMatches } from './file-hash.js';
 import type { Layout } from './layout.js';
 
 /**
- * Call caching (docs/tasks.md, "Call caching"): before a tool job runs, its key is made of the tool, the image
- * digest, its inputs, its parameters and its command; a succeeded job of the same account with the same key whose
+ * Call caching (docs/tasks.md, "Call caching"): before a tool job runs, its key is made of the work it does
+ * (domain/cache/work-key.ts: its command, image and digest, inputs by content, outputs, network); a succeeded job of the same account with the same key whose
  * outputs are still there unchanged gives this job its outputs (hard links, else copies: never moved). A stored
  * input is known by the hash of its content; an input made by an upstream job by that job's key and the file's
  * path (the key says how the file was made, and an output is never written after its job ended), or, when the
- * upstream job has no key (a tool never cached), by its content.
+ * upstream job has no key (a tool never cached), by its content. The job reused may be of any language (a CWL or WDL
+ * run with the same key): its files are found by the outputs' names in the key (sourceFilesFor).
  */
 
 /** What a job brings to the cache from its task. */
@@ -32,7 +33,8 @@ export interface CacheContext {
 
 export interface CacheHit {
   source: Job;
-  sourceSpec: ToolJobSpec;
+  /** The source's files that stand for this job's outputs, in the order of its outputFiles. */
+  sourceFiles: readonly string[];
 }
 
 /** How many earlier jobs with the same key are looked at (newest first) for one whose outputs are intact. */
@@ -48,6 +50,7 @@ export class CallCache implements CacheFiles {
   /** The parts of a job's key: its inputs hashed (stored items once, kept in the store; upstream outputs as recorded). */
   async partsOf(spec: ToolJobSpec, taskId: string, context: CacheContext, imageDigest: string | null): Promise<CacheParts> {
     const inputs: Record<string, string> = {};
+    const fixed: Record<string, string> = {};
     for (const mount of spec.mounts) {
       const source = mount.source;
       if (source.kind === 'data') inputs[mount.sandboxPath] = await this.dataHash(source.account, source.path);
@@ -60,13 +63,13 @@ export class CallCache implements CacheFiles {
     // A TES task's inputs (docs/ga4gh.md): placed by the job itself, known by their content.
     for (const input of spec.tes?.stage ?? []) {
       const source = input.source;
-      if (source.kind === 'data' && input.type === 'FILE') inputs[input.path] = await this.dataHash(source.account, source.path);
-      else if (source.kind === 'file' && input.type === 'FILE') inputs[input.path] = (await hashFile(source.path)).sha256;
-      else if (source.kind === 'content') inputs[input.path] = sha256(source.text);
+      if (source.kind === 'data' && input.type === 'FILE') fixed[input.path] = await this.dataHash(source.account, source.path);
+      else if (source.kind === 'file' && input.type === 'FILE') fixed[input.path] = (await hashFile(source.path)).sha256;
+      else if (source.kind === 'content') fixed[input.path] = sha256(source.text);
       // A directory or a URL cannot be known by a hash taken up front: such a job is never reused (compile.ts).
       else throw new Error(`input ${input.path} cannot be hashed up front`);
     }
-    return cachePartsOf(spec, inputs, imageDigest);
+    return cachePartsOf(spec, inputs, imageDigest, fixed);
   }
 
   /** A stored item's content hash: computed once, kept while its size and modification time stay the same. */
@@ -83,12 +86,10 @@ export class CallCache implements CacheFiles {
    * A job to reuse: the reference task's job with this key first, then the newest of the account's. Returns why
    * there was none when an earlier job had the key but cannot be used (its outputs are gone or changed).
    */
-  async find(key: string, jobId: string, outputs: number, context: CacheContext): Promise<{ hit?: CacheHit; note?: string }> {
-    const found = await this.findJob(key, jobId, context, (_job, spec) =>
-      spec.kind === 'tool' && spec.outputFiles.length === outputs ? spec.outputFiles : undefined,
-    );
-    if (found.hit?.spec.kind === 'tool') return { hit: { source: found.hit.job, sourceSpec: found.hit.spec } };
-    return found.note === undefined ? {} : { note: found.note };
+  async find(key: string, parts: CacheParts, jobId: string, outputs: readonly string[], context: CacheContext): Promise<{ hit?: CacheHit; note?: string }> {
+    const found = await this.findJob(key, jobId, context, (job) => sourceFilesFor(parts, outputs, job.cacheParts));
+    if (!found.hit) return found.note === undefined ? {} : { note: found.note };
+    return { hit: { source: found.hit.job, sourceFiles: sourceFilesFor(parts, outputs, found.hit.job.cacheParts)! } };
   }
 
   /**
@@ -106,7 +107,9 @@ export class CallCache implements CacheFiles {
     if (context.referenceTask !== null) {
       candidates.push(...(await this.store.listJobs(context.referenceTask)).filter((j) => j.cacheKey === key && j.status === 'succeeded'));
     }
-    if (context.enabled) candidates.push(...(await this.store.findCachedJobs(context.account, key, CANDIDATES)));
+    // Of the account's, a job that ran before one that reused it (newest first within each): a hit then names the job
+    // that did the work, whichever language it was written in, and does not lean on a chain of links.
+    if (context.enabled) candidates.push(...ranFirst(await this.store.findCachedJobs(context.account, key, CANDIDATES)));
     let note: string | undefined;
     for (const job of candidates) {
       if (job.id === jobId) continue;
@@ -124,15 +127,20 @@ export class CallCache implements CacheFiles {
     return note === undefined ? {} : { note };
   }
 
-  async intact(job: Job, files: readonly string[]): Promise<boolean> {
+  /**
+   * Whether a job's outputs are as its stamps say. With `statSync`: an activation checks a whole task's candidates at
+   * once, and a trip through the thread pool per file cost more than the stat (issue 23, item 7).
+   */
+  intact(job: Job, files: readonly string[]): Promise<boolean> {
     const stamps = job.outputStamps;
-    if (!stamps) return false;
+    if (!stamps) return Promise.resolve(false);
     const dir = this.layout.workDir(job.taskId, job.nodeId);
-    for (const file of files) {
-      const recorded = stamps[file];
-      if (!recorded || !(await stillMatches(join(dir, file), recorded))) return false;
-    }
-    return true;
+    return Promise.resolve(
+      files.every((file) => {
+        const recorded = stamps[file];
+        return recorded !== undefined && stampMatches(join(dir, file), recorded);
+      }),
+    );
   }
 
   /**
@@ -145,7 +153,7 @@ export class CallCache implements CacheFiles {
     const stamps: Record<string, FileStamp> = {};
     for (const [i, file] of spec.outputFiles.entries()) {
       const target = join(to, file);
-      await placeCopy(join(from, hit.sourceSpec.outputFiles[i]!), target);
+      await placeCopy(join(from, hit.sourceFiles[i]!), target);
       // A link has its source's stamp; a copy its own.
       stamps[file] = await stampOf(target);
     }
@@ -168,13 +176,25 @@ export class CallCache implements CacheFiles {
   ): Promise<Record<string, FileStamp>> {
     const from = this.layout.workDir(source.taskId, source.nodeId);
     const to = this.layout.workDir(target.taskId, target.nodeId);
+    // Each directory made once (the logs' is the working directory's parent, made with it).
+    const made = new Set<string>();
+    const makeOnce = (dir: string) => {
+      if (made.has(dir)) return;
+      const first = mkdirSync(dir, { recursive: true });
+      for (let at = dir; ; at = dirname(at)) {
+        made.add(at);
+        if (first === undefined || at === first || at === dirname(at)) break;
+      }
+    };
     const stamps: Record<string, FileStamp> = {};
     for (const [i, file] of target.files.entries()) {
       const placed = join(to, file);
+      makeOnce(dirname(placed));
       await placeNewCopy(join(from, sourceFiles[i]!), placed);
       const st = statSync(placed);
       stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
     }
+    makeOnce(this.layout.jobDir(target.taskId, target.nodeId));
     for (const log of ['stdoutLog', 'stderrLog'] as const) {
       try {
         await placeNewCopy(this.layout[log](source.taskId, source.nodeId), this.layout[log](target.taskId, target.nodeId));
@@ -185,14 +205,23 @@ export class CallCache implements CacheFiles {
     return stamps;
   }
 
-  /** The stamps of a job's outputs once it succeeded: a later hit on it needs them unchanged. */
-  async stampOutputs(spec: ToolJobSpec, taskId: string): Promise<Record<string, FileStamp>> {
+  /**
+   * The stamps of a job's outputs once it succeeded: a later hit on it needs them unchanged. Read with `statSync`: a
+   * stat of a file just written is a read of the inode cache, and a trip through the thread pool per output cost more
+   * than the call (issue 23, item 8: it was a tenth of a job's server CPU on the host executor).
+   */
+  stampOutputs(spec: ToolJobSpec, taskId: string): Record<string, FileStamp> {
     const dir = this.layout.workDir(taskId, spec.nodeId);
     const stamps: Record<string, FileStamp> = {};
-    for (const file of spec.outputFiles) stamps[file] = await stampOf(join(dir, file));
+    for (const file of spec.outputFiles) {
+      const st = statSync(join(dir, file));
+      stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
+    }
     return stamps;
   }
 }
+
+const ranFirst = (jobs: Job[]): Job[] => [...jobs.filter((job) => job.cachedFrom === null), ...jobs.filter((job) => job.cachedFrom !== null)];
 
 /** A hard link of `source` at `target`, or a copy (by reflink where possible) across file systems. */
 async function placeCopy(source: string, target: string): Promise<void> {
@@ -207,11 +236,10 @@ async function placeCopy(source: string, target: string): Promise<void> {
 }
 
 /**
- * placeCopy where nothing is at `target` yet (a new task's directory): the directory and the link without the thread
+ * placeCopy where nothing is at `target` yet, in a directory made already (a new task's): the link without the thread
  * pool; a copy (another file system, links not allowed), which may be long, through it.
  */
 async function placeNewCopy(source: string, target: string): Promise<void> {
-  mkdirSync(dirname(target), { recursive: true });
   try {
     linkSync(source, target);
   } catch {

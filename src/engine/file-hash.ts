@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { FileHash, FileStamp } from '../store/store.js';
 
@@ -28,6 +28,16 @@ export async function stampOf(path: string): Promise<FileStamp> {
 export async function stillMatches(path: string, recorded: FileStamp): Promise<boolean> {
   try {
     const st = await stat(path);
+    return st.isFile() && st.size === recorded.size && st.mtimeMs === recorded.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+/** stillMatches with `statSync`, for a local file whose stat is an inode cache read (fewer trips through the thread pool). */
+export function stampMatches(path: string, recorded: FileStamp): boolean {
+  try {
+    const st = statSync(path);
     return st.isFile() && st.size === recorded.size && st.mtimeMs === recorded.mtimeMs;
   } catch {
     return false;

@@ -6,6 +6,7 @@ export { createExecutor, type Executor, type ExecutorKind } from './executors/in
 export { FileJobLogs, type JobLogs, type LogSnapshot, type LogStream } from './job-logs.js';
 export { Layout, removeTaskFiles } from './layout.js';
 export { tesFiles } from './tes-files.js';
+export { RemoteFetch } from './remote-fetch.js';
 export { Worker, type WorkerOptions } from './worker.js';
 export { defaultWorkerId } from './worker-id.js';
 export { CallCache } from './call-cache.js';

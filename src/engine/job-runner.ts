@@ -10,7 +10,9 @@ import { cacheKeyOf, type CacheParts } from '../domain/cache/key.js';
 import type { StoredItem } from '../domain/tasks/outputs.js';
 import type { FileStamp, Json } from '../store/store.js';
 import type { CacheContext, CallCache } from './call-cache.js';
-import { stageTes, storeTesOutputs, tesRoots } from './tes-staging.js';
+import type { RemoteFetch } from './remote-fetch.js';
+import { storeTesOutputs } from './tes-outputs.js';
+import { stageTes, tesRoots } from './tes-staging.js';
 
 /**
  * Run one job to its end: a tool command through the executor, or a data step in-process.
@@ -22,6 +24,8 @@ export interface RunContext {
   jobId: string;
   layout: Layout;
   dataStore: DataStore;
+  /** What a TES task's http(s) inputs are fetched through (absent: none is). */
+  remote?: RemoteFetch;
   executor: Executor;
   /** CPU and memory the scheduler granted (the tool's request, capped by the machine). */
   cpu: number;
@@ -146,7 +150,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
   const cached = context.cache && spec.callCaching !== false ? (context.cache.probed ?? (await probeCache(spec, context, context.cache))) : undefined;
   if (cached?.result) return withTesOutputs(spec, context, workDir, cached.result);
   if (spec.tes) {
-    const problem = await stageTes(spec.tes, workDir, context.dataStore, context.signal);
+    const problem = await stageTes(spec.tes, workDir, { dataStore: context.dataStore, remote: context.remote }, context.signal);
     if (problem !== undefined) return { outcome: 'failed', exitCode: null, reason: problem, startedAt, endedAt: now() };
   }
   const runSpec = runSpecOf(spec, context, workDir, mounts);
@@ -162,7 +166,7 @@ async function runTool(spec: ToolJobSpec, context: RunContext): Promise<RunResul
     ...(cached.note ? { reason: `${result.reason} (not from the cache: ${cached.note})` } : {}),
   };
   if (result.outcome !== 'succeeded') return keyed;
-  return { ...keyed, outputStamps: await context.cache!.calls.stampOutputs(spec, context.taskId) };
+  return { ...keyed, outputStamps: context.cache!.calls.stampOutputs(spec, context.taskId) };
 }
 
 /** A TES task's job that succeeded stores its outputs in the data store (tes-staging.ts); a failure to fails it. */
@@ -208,7 +212,7 @@ export async function probeCache(
     return {};
   }
   if (!task.enabled && task.referenceTask === null) return { key, lookup: 'off' as const };
-  const { hit, note } = await calls.find(key.key, context.jobId, spec.outputFiles.length, task);
+  const { hit, note } = await calls.find(key.key, key.parts, context.jobId, spec.outputFiles, task);
   if (!hit) return { key, note, lookup: 'miss' as const };
   const startedAt = now();
   context.onStarted({});
@@ -277,7 +281,7 @@ async function adoptTool(spec: ToolJobSpec, context: RunContext, externalId: str
   const hooks = context.onWaiting ? { onWaiting: context.onWaiting } : {};
   const result = asOutOfMemory(checkOutputs(spec, workDir, await context.executor.adopt!(externalId, runSpec, context.signal, hooks)), context.memMb);
   if (result.outcome !== 'succeeded' || !context.cache || spec.callCaching === false) return result;
-  return { ...result, outputStamps: await context.cache.calls.stampOutputs(spec, context.taskId) };
+  return { ...result, outputStamps: context.cache.calls.stampOutputs(spec, context.taskId) };
 }
 
 /** A store step: its items into the data store, one by one; the result says which were stored, however it ended. */

@@ -13,6 +13,7 @@ import type { LiveJob, LiveTask } from './live-task.js';
 import type { Log } from './log.js';
 import type { Scheduler, Start } from './scheduler.js';
 import type { Slots } from './slots.js';
+import type { RemoteFetch } from './remote-fetch.js';
 import type { WaitNotes } from './wait-notes.js';
 
 const now = () => Date.now() / 1000;
@@ -34,6 +35,8 @@ export interface JobRunsOptions {
   sandboxed: boolean;
   /** Where what an executor says a job waits for is noted (none: the executors are not asked). */
   waits?: WaitNotes;
+  /** What TES tasks' http(s) inputs are fetched through. */
+  remote: RemoteFetch;
 }
 
 /** What running jobs asks of the worker. */
@@ -122,6 +125,7 @@ export class JobRuns {
       : runJob(entry.spec, {
           ...common,
           dataStore,
+          remote: this.options.remote,
           cache: { calls, context: this.cacheContext(live), ...(entry.probe ? { probed: entry.probe } : {}) },
           ...(adopt !== undefined ? { adopt } : {}),
           ...(madeAhead ? { madeAhead } : {}),

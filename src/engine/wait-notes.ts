@@ -27,6 +27,15 @@ export class WaitNotes {
     const last = entry.resourceWait;
     const same = last && last.text === entry.job.reason && last.cpu === need.cpu && last.memMb === need.memMb;
     if (same && last.freeCpus === free.cpus && last.freeMemMb === free.memMb) return;
+    if (same) {
+      // Shown waiting, noted lately: new numbers would only be held back (note). Dispatch asks this of every queued
+      // job in every pass, and the free counts move with every job's start and end: the text is made when it can go.
+      const since = Date.now() - (entry.waitNotedAt ?? -Infinity);
+      if (since < this.intervalMs) {
+        this.later(this.intervalMs - since);
+        return;
+      }
+    }
     const text = resourceWait(need, free);
     entry.resourceWait = { cpu: need.cpu, memMb: need.memMb, freeCpus: free.cpus, freeMemMb: free.memMb, text };
     this.note(live, entry, text);

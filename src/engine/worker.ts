@@ -1,3 +1,5 @@
+import { FetchHosts } from '../domain/ga4gh/fetch-hosts.js';
+import { RemoteFetch } from './remote-fetch.js';
 import type { DataStore } from '../data/index.js';
 import { JobSpecError } from '../domain/tasks/job-spec.js';
 import { cannotRun, changesOf, type RuleEvent, type WorkerView } from '../domain/tasks/rules/index.js';
@@ -70,6 +72,8 @@ export interface WorkerOptions {
   resolvers?: Readonly<Record<string, JobResolver>>;
   /** Whether the executor runs a job that names an image in a container of it (podman, docker, Slurm with podman). */
   containers?: boolean;
+  /** What TES tasks' http(s) inputs are fetched through (the operator's --fetch-hosts); absent: none is fetched. */
+  remote?: RemoteFetch;
 }
 
 const now = () => Date.now() / 1000;
@@ -143,7 +147,21 @@ export class Worker {
     const onJobEnded = options.onJobEnded ? { onJobEnded: options.onJobEnded } : {};
     const sandboxed = executor.capabilities.sandbox;
     const deferred = new DeferredJobs(options.resolvers ?? {}, layout, { sandboxed, containers: options.containers === true });
-    const runOptions = { executor, layout, dataStore, calls, jobTimeoutSeconds, callCaching, log, waits: this.waits, deferred, sandboxed, ...onJobEnded };
+    const remote = options.remote ?? new RemoteFetch(FetchHosts.parse(''));
+    const runOptions = {
+      executor,
+      layout,
+      dataStore,
+      calls,
+      jobTimeoutSeconds,
+      callCaching,
+      log,
+      waits: this.waits,
+      deferred,
+      sandboxed,
+      remote,
+      ...onJobEnded,
+    };
     this.runs = new JobRuns(runOptions, this.scheduler, this.slots, {
       held: (live) => this.holds(live),
       mayStart: (live) => this.holds(live) && !this.stopped,
@@ -287,7 +305,7 @@ export class Worker {
     for (const gather of this.scheduler.gathers.splice(0)) this.runs.gather(gather);
     for (const start of this.scheduler.startNow.splice(0)) this.runs.launch(start);
     const starts = this.scheduler.startAfterWrite.splice(0);
-    if (starts.length === 0) void this.writer.flush();
+    if (starts.length === 0) this.writer.soon();
     else {
       await this.writer.flush();
       for (const start of starts) this.runs.launch(start);

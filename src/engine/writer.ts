@@ -5,8 +5,15 @@ import type { Log } from './log.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * How long jobs' changes may wait for the changes of other jobs to be written with them (see soon). Short jobs on a
+ * worker with a few slots start and end hundreds of times a second; a commit each made the store's statements, not
+ * the jobs, the larger part of a job's server CPU (BENCHMARKS.md, issue 23, item 8).
+ */
+export const GROUP_COMMIT_MS = 10;
+
+/**
  * The worker's writes (docs/tasks.md, "Recovery"). Changes are made in memory at once and written to the store
- * together: one commit for all a scheduling pass decided, checked against the worker's leases in the same
+ * together: one commit for all the scheduling passes of a few milliseconds decided (soon), checked against the worker's leases in the same
  * transaction (graphile-worker's completeJobs/failJobs write only for the worker that holds the lock, likewise), and
  * not waiting for the disk. A job's process is started only after the write that records its start has committed,
  * unless the lease is young enough that no other worker can hold the task meanwhile (scheduler.ts).
@@ -16,6 +23,7 @@ export class StateWriter {
   pending = new PendingChanges();
   private writing: Promise<void> | undefined;
   private nextWrite: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Store,
@@ -41,6 +49,10 @@ export class StateWriter {
    * Resolves when everything pending at the call is written.
    */
   flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (!this.writing) {
       if (this.pending.empty) return Promise.resolve();
       const batch = this.pending;
@@ -53,6 +65,26 @@ export class StateWriter {
       return this.flush();
     });
     return this.nextWrite;
+  }
+
+  /**
+   * Write what is pending soon: at once when it changes a task (its start, its end, a lease given up: what a client
+   * waits for), else within GROUP_COMMIT_MS, with whatever other jobs' starts and ends come meanwhile (a group commit).
+   * Nothing waits for these writes: a job whose start must be on record first is written by flush. A worker that dies
+   * meanwhile loses those changes as it loses a write under way: its jobs' runs are not on record, and the task's next
+   * owner runs them again (docs/tasks.md, "Recovery").
+   */
+  soon(): void {
+    if (this.pending.tasks.length > 0 || this.pending.release.length > 0) {
+      void this.flush();
+      return;
+    }
+    if (this.timer !== undefined || this.pending.empty) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, GROUP_COMMIT_MS);
+    this.timer.unref();
   }
 
   private async write(batch: PendingChanges): Promise<void> {

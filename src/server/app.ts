@@ -175,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // operation's error form, whatever it holds. A body-less request needs no Content-Type.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody);
-  // Forms only where the API table says so (the wdl/ routes); anywhere else one is refused like any non-JSON body.
+  // Forms only where a route's config says so (the wdl/ routes, WES's POST /runs); anywhere else one is refused like any non-JSON body.
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, parseMultipartBody);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (body.length === 0) return parseJsonBody(request, body, done);
@@ -252,7 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);
   registerTesRoutes(app, context);
-  await registerWesRoutes(app, context);
+  registerWesRoutes(app, context);
   registerOpenApiRoute(app);
   registerConsoleRoutes(app);
   return app;

@@ -76,6 +76,11 @@ function checkSignature(request: FastifyRequest, parsed: ParsedAuthorization, ke
       );
     }
   }
+  return keyCaller(request, key);
+}
+
+/** The caller an access key makes of a request (signed, or with Basic credentials: ga4gh-auth.ts). */
+export function keyCaller(request: FastifyRequest, key: AccessKey): Caller {
   // request.ip is the socket's peer, or behind a trusted proxy (--trust-proxy) the client it forwarded for.
   return {
     accountId: key.accountId,

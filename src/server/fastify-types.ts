@@ -1,4 +1,5 @@
 import type { Operation } from './errors.js';
+import type { FormLimits } from './multipart.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -6,8 +7,8 @@ declare module 'fastify' {
     operation?: Operation;
     /** False for the few routes that carry their own proof (signed log URLs, health); 'ga4gh' for the GA4GH APIs' credentials. */
     auth?: boolean | 'ga4gh';
-    /** The body is a multipart form (the wdl/ routes): the only routes that take one (multipart.ts). */
-    multipart?: boolean;
+    /** The body is a multipart form (the wdl/ routes, WES's POST /runs; true: the default limits): the only routes that take one (multipart.ts). */
+    multipart?: boolean | FormLimits;
   }
   interface FastifyRequest {
     /** The bytes of a JSON body as received (for Content-MD5). */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/access.js';
 import { parseToken, tokenRefusal } from '../domain/tokens.js';
 import type { AccessKey, AccessToken } from '../store/store.js';
-import { verifyRequest, verifyRequestNow, type VerifyOptions } from './auth.js';
+import { keyCaller, verifyRequest, verifyRequestNow, type VerifyOptions } from './auth.js';
 import { httpError } from './errors.js';
 
 /**
@@ -54,14 +54,7 @@ function basicCaller(request: FastifyRequest, id: string, secret: string, key: A
   if (!key) throw httpError('InvalidAccessKeyId', `access key '${id.slice(0, 64)}' does not exist`);
   if (key.status !== 'active') throw httpError('InvalidAccessKeyId', `access key '${key.id}' has been revoked`);
   if (!timingSafeEqual(sha256(secret), sha256(key.secret))) throw httpError('SignatureDoesNotMatch', `the secret is not the one of access key '${key.id}'`);
-  return {
-    accountId: key.accountId,
-    accountName: key.accountName,
-    userName: key.userName,
-    accessKeyId: key.id,
-    requestId: String(request.id),
-    clientAddress: request.ip,
-  };
+  return keyCaller(request, key);
 }
 
 function bearerCaller(request: FastifyRequest, secret: string, token: AccessToken | null | undefined, now: number): Caller {

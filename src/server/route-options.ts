@@ -5,6 +5,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { RouteEntry } from '../contract/routes.js';
 import { OPERATION_ERRORS, type Operation } from './errors.js';
+import type { FormLimits } from './multipart.js';
 
 /** The largest multipart form (a WDL document and its zip of imports, with the form's own bytes). */
 export const MULTIPART_BODY_LIMIT = 40 * 1024 * 1024;
@@ -12,7 +13,7 @@ export const MULTIPART_BODY_LIMIT = 40 * 1024 * 1024;
 type Options<E extends RouteEntry> = {
   schema: E['schema'];
   bodyLimit?: number;
-  config: { operation?: Operation; auth?: boolean | 'ga4gh'; multipart?: boolean };
+  config: { operation?: Operation; auth?: boolean | 'ga4gh'; multipart?: boolean | FormLimits };
 };
 
 export function routeOptions<E extends RouteEntry>(entry: E): Options<E> {

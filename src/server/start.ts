@@ -4,7 +4,8 @@ import { ConfigError, retryPolicyOf, trustedProxies, type Config } from '../conf
 import { DataStore } from '../data/index.js';
 import { DataService } from '../domain/data/service.js';
 import { createServices, type Services } from '../domain/services.js';
-import type { TesStagingPolicy } from '../domain/tes/compile.js';
+import type { TesStagingPolicy } from '../domain/tes/locations.js';
+import { FetchHosts } from '../domain/ga4gh/fetch-hosts.js';
 import {
   CallCache,
   createCwlResolver,
@@ -15,6 +16,7 @@ import {
   defaultWorkerId,
   FileJobLogs,
   Layout,
+  RemoteFetch,
   removeTaskFiles,
   tesFiles,
   Worker,
@@ -113,9 +115,9 @@ export function configuredExecutor(config: Config): Executor {
   }
 }
 
-/** What TES inputs may reach (docs/ga4gh.md): file:// roots as real paths (a root that does not exist allows nothing). */
-function tesPolicy(config: Config): TesStagingPolicy {
-  const fileRoots = config.tesFileRoots
+/** Directories of a comma-separated option as real paths (a root that does not exist allows nothing). */
+const realRoots = (list: string): string[] =>
+  list
     .split(',')
     .map((root) => root.trim())
     .filter((root) => root !== '')
@@ -126,8 +128,13 @@ function tesPolicy(config: Config): TesStagingPolicy {
         return [];
       }
     });
-  return { fileRoots, allowHttp: config.tesAllowHttp === 'on' };
-}
+
+/** What TES tasks may reach (docs/ga4gh.md): file:// roots as real paths, and the hosts http(s) inputs come from. */
+const tesPolicy = (config: Config): TesStagingPolicy => ({
+  fileRoots: realRoots(config.tesFileRoots),
+  outputRoots: realRoots(config.tesOutputRoots),
+  fetchHosts: FetchHosts.parse(config.fetchHosts),
+});
 
 /** Whether the configured executor runs a job that names an image in a container of it. */
 const runsContainers = (config: Config): boolean =>
@@ -138,6 +145,7 @@ function startEngine(config: Config, store: Store, layout: Layout, dataStore: Da
   return new Worker({
     resolvers: { cwl: createCwlResolver({ dataStore, layout, evaluator: sandbox }), wdl: createWdlResolver({ dataStore, layout }) },
     containers: runsContainers(config),
+    remote: new RemoteFetch(FetchHosts.parse(config.fetchHosts)),
     store,
     dataStore,
     executor,
@@ -222,6 +230,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       wdlFiles,
       locations: new DataStoreLocations(dataStore),
       tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
+      remote: new RemoteFetch(FetchHosts.parse(config.fetchHosts)),
       // Hits are decided at activation (docs/tasks.md, "Call caching") by a process that runs jobs too, with its own
       // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
       // the workers' executor nor their --call-caching: it leaves every job to them.

@@ -267,6 +267,17 @@ describe('wdl/workflow/ and wdl/tools/ as gwc and gdpy use them', () => {
     const doubled = Buffer.concat([twice.body.subarray(0, twice.body.length - (twice.contentType.length - 30 + 8)), twice.body]);
     const answer = await sendForm(server, alice, 'POST', 'wdl/workflow/', { ...twice, body: doubled });
     assert.ok(answer.status === 400 && answer.json().error_code === 'InvalidParameter', answer.text);
+    // A field or a file sent twice: the one parser keeps every part (WES takes repeated attachments); these routes refuse.
+    const once = gwcForm({ name: 'twice_name' }, source);
+    const boundary = once.contentType.split('boundary=')[1]!;
+    const withPart = (part: string) => ({
+      ...once,
+      body: Buffer.concat([once.body.subarray(0, once.body.length - `--${boundary}--\r\n`.length), Buffer.from(part), Buffer.from(`--${boundary}--\r\n`)]),
+    });
+    const field = withPart(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nother_name\r\n`);
+    assertRefused(await sendForm(server, alice, 'POST', 'wdl/workflow/', field), 400, 'InvalidParameter', /since field 'name' is sent twice/);
+    const file = withPart(`--${boundary}\r\nContent-Disposition: form-data; name="source"; filename="b.wdl"\r\n\r\n${MAIN}\r\n`);
+    assertRefused(await sendForm(server, alice, 'POST', 'wdl/workflow/', file), 400, 'InvalidParameter', /since field 'source' is sent twice/);
     // Updates: versions and override as text.
     const { id } = (await create('form_checks')).json();
     const put = (fields: Record<string, string>) => sendForm(server, alice, 'PUT', `wdl/workflow/${id}/`, gwcForm(fields));

@@ -376,7 +376,7 @@ describe('WES: lists, credentials and errors', () => {
     assert.match((await call('POST', '/runs', basic(bob), twice)).json.msg, /workflow_type is given more than once/);
     const broken = await call('POST', '/runs', basic(bob), '--x\r\nnonsense', 'multipart/form-data; boundary=x');
     assert.equal(broken.status, 400);
-    assert.match(broken.json.msg, /not a valid multipart\/form-data form/);
+    assert.match(broken.json.msg, /multipart body is malformed/);
     const text = await call('POST', '/runs', basic(bob), 'workflow_type=CWL', 'text/plain');
     assert.equal(text.status, 400);
     assert.equal((await call('GET', '/runs', basic(bob))).json.runs.length, before, 'no refused request made a run');

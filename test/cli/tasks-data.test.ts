@@ -144,18 +144,19 @@ describe('gdflow workflow run and gdflow task', () => {
     assert.equal(second.copy.cached_from, first.copy.job_id);
     const hit = await f.run(['task', 'explain', second.copy.job_id]);
     assert.equal(hit.status, 0, hit.stderr);
-    assert.match(hit.stdout, new RegExp(`a cache hit: the outputs of job ${first.copy.job_id} were reused`));
+    assert.match(
+      hit.stdout,
+      new RegExp(`a cache hit: the outputs of job ${first.copy.job_id} \\(GeneDock tool copyreads, of task ${first.taskId} cache_a\\) were reused`),
+    );
+    assert.match(hit.stdout, new RegExp(`reused: job ${first.copy.job_id}, a GeneDock tool \\(task ${first.taskId}\\)`));
     const third = await runWith('cache_c', 'two');
     assert.equal(third.copy.cached_from, null);
     const miss = await f.run(['task', 'explain', third.taskId, 'copy', '--json']);
     assert.deepEqual(
       miss.json().differences.map((d: any) => [d.part, d.name ?? null]),
-      [
-        ['parameter', 'label'],
-        ['command', null],
-      ],
+      [['command', null]],
     );
-    assert.match((await f.run(['task', 'explain', third.taskId, 'copy'])).stdout, /parameter label is "two", was "one"/);
+    assert.match((await f.run(['task', 'explain', third.taskId, 'copy'])).stdout, /the command differs at word 4: "# two t=2", was "# one t=2"/);
     assert.equal((await f.run(['task', 'explain', 'notajob'])).status, 2);
 
     const rerun = await f.run(['task', 'rerun', third.taskId, '--json']);

@@ -33,6 +33,16 @@ describe('parseExactJson', () => {
     });
   });
 
+  it('takes the native path for 16 digits inside strings (ids), the exact one for every number token of 16 digits', () => {
+    assert.equal(mayHoldUnsafeIntegers('{"jobs": ["69281d7a1234567890123456", "x9007199254740993"]}'), false);
+    assert.deepEqual(parseExactJson('{"jobs":["69281d7a1234567890123456"]}'), { jobs: ['69281d7a1234567890123456'] });
+    for (const text of [`${HUGE}`, `[1,${HUGE}]`, `{"a":${HUGE}}`, `{"a": -${HUGE}}`, `[\n${HUGE}]`, `{"a":\t-${HUGE}}`, `[ ${HUGE}]`]) {
+      assert.equal(mayHoldUnsafeIntegers(text), true, text);
+      const bigints = JSON.stringify(parseExactJson(text), (_key, value: unknown) => (typeof value === 'bigint' ? 'a bigint' : value));
+      assert.equal(bigints.includes('"a bigint"'), true, text);
+    }
+  });
+
   it('takes the last of a repeated key and keeps __proto__ as a member, as JSON.parse does, on the exact path too', () => {
     const value = parseExactJson(`{"a": 1, "a": ${HUGE}, "__proto__": {"polluted": true}}`) as Record<string, unknown>;
     assert.equal(value.a, BigInt(HUGE));

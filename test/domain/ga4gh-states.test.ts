@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countedState, jobFailure, wesState, type WesTaskFacts } from '../../src/contract/wes-states.js';
-import { tesState } from '../../src/domain/tes/states.js';
+import { countedState, jobFailure, taskState as wesState, tesState, type TaskFacts as WesTaskFacts } from '../../src/domain/ga4gh/states.js';
 import type { Job, Task } from '../../src/store/store.js';
 
 const job = (status: string, extra: Partial<WesTaskFacts['jobs'][number]> = {}) => ({ status, exitCode: null, lastOutcome: undefined, reason: '', ...extra });
@@ -71,12 +70,13 @@ describe('failure kinds shared with TES', () => {
   it('a TES task whose job was lost more often than it is restarted is PREEMPTED', () => {
     const failed = { status: 'failed', stopRequested: false, heldBy: null } as unknown as Task;
     const lost = {
+      status: 'failed',
       exitCode: null,
       reason: 'its worker was lost while it ran',
       attempts: [{ outcome: 'lost' }, { outcome: 'lost' }, { outcome: 'lost' }],
     } as unknown as Job;
     assert.equal(tesState(failed, lost), 'PREEMPTED');
-    const exited = { exitCode: 7, reason: 'exit code 7', attempts: [{ outcome: 'failed' }] } as unknown as Job;
+    const exited = { status: 'failed', exitCode: 7, reason: 'exit code 7', attempts: [{ outcome: 'failed' }] } as unknown as Job;
     assert.equal(tesState(failed, exited), 'EXECUTOR_ERROR');
     assert.equal(tesState(failed, undefined), 'SYSTEM_ERROR');
   });

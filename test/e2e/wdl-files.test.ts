@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Scope } from '../../src/domain/tools/service.js';
+import { scopeOf } from '../helpers/wdl.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { upload, waitForTask } from '../helpers/tasks.js';
 
@@ -17,13 +18,7 @@ let scope: Scope;
 before(async () => {
   server = await startTestServer({ cpus: 2, executor: 'host' });
   alice = await server.account();
-  const account = (await server.services.store.getAccount(alice.name))!;
-  scope = {
-    caller: { accountId: account.id, accountName: alice.name, userName: 'admin', accessKeyId: alice.accessKeyId },
-    account: alice.name,
-    project: 'default',
-    baseUrl: server.url,
-  };
+  scope = await scopeOf(server, alice);
 });
 after(async () => server.close());
 

@@ -13,7 +13,7 @@ import type { Scope } from '../../src/domain/tools/service.js';
 import { assertRefused } from '../helpers/raw.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { download, waitForTask } from '../helpers/tasks.js';
-import { gdpy, gwcForm, sendForm } from '../helpers/wdl.js';
+import { gdpy, gwcForm, sendForm, zipOf, scopeOf } from '../helpers/wdl.js';
 
 /** Three calls in a chain; `first` appends a line to a file outside the run each time it really runs. */
 const CHAIN = `version 1.0
@@ -72,6 +72,69 @@ workflow chain {
 }
 `;
 
+/** A scatter over a call's output Files, then a subworkflow call (sub.wdl, in the dependencies zip) that joins them. */
+const FANNED = `version 1.0
+import "sub.wdl" as sub
+
+task make {
+  command <<<
+    echo one > a.txt
+    echo two > b.txt
+  >>>
+  output {
+    Array[File] files = ["a.txt", "b.txt"]
+  }
+}
+
+task shout {
+  input {
+    File f
+  }
+  command <<<
+    tr a-z A-Z < ~{f}
+  >>>
+  output {
+    String s = read_string(stdout())
+  }
+}
+
+workflow fanned {
+  call make
+  scatter (f in make.files) {
+    call shout { input: f = f }
+  }
+  call sub.tail as tail { input: words = shout.s }
+  output {
+    String joined = tail.out
+  }
+}
+`;
+
+const SUB = `version 1.0
+
+task join {
+  input {
+    Array[String] words
+  }
+  command <<<
+    echo ~{sep="-" words}
+  >>>
+  output {
+    String out = read_string(stdout())
+  }
+}
+
+workflow tail {
+  input {
+    Array[String] words
+  }
+  call join { input: words = words }
+  output {
+    String out = join.out
+  }
+}
+`;
+
 interface JobView {
   job_id: string;
   name: string;
@@ -92,13 +155,7 @@ describe('a WDL task restarted with debug_params', () => {
   before(async () => {
     server = await startTestServer({ cpus: 2, executor: 'host' });
     alice = await server.account();
-    const account = (await server.services.store.getAccount(alice.name))!;
-    scope = {
-      caller: { accountId: account.id, accountName: alice.name, userName: 'admin', accessKeyId: alice.accessKeyId },
-      account: alice.name,
-      project: 'default',
-      baseUrl: server.url,
-    };
+    scope = await scopeOf(server, alice);
     dir = mkdtempSync(join(tmpdir(), 'gdflow-wdl-restart-'));
     const created = await sendForm(
       server,
@@ -182,6 +239,41 @@ describe('a WDL task restarted with debug_params', () => {
     assert.match(thirdJobs.get('last')!.reason, /asked to run again/);
     assert.equal(readFileSync(counter, 'utf8'), 'ran\n');
     assert.equal(await result(thirdTask.task_id), 'ahpla\nahpla\n');
+  });
+
+  it("a scatter's instance named runs every instance again, and the subworkflow call downstream; the call upstream is reused", async () => {
+    const form = gwcForm(
+      { name: 'fanned', description: '' },
+      { source: { filename: 'fanned.wdl', data: FANNED }, dependencies: { filename: 'deps.zip', data: zipOf({ 'sub.wdl': SUB }) } },
+    );
+    const created = await sendForm(server, alice, 'POST', 'wdl/workflow/', form);
+    assert.equal(created.status, 200, created.text);
+    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', { workflow_id: created.json().id, inputs: {}, task_name: 'fanned_run' });
+    assert.equal(started.status, 200, started.text);
+    const first = await waitForTask(alice, started.json().task_id, { timeoutMs: 120_000 });
+    assert.equal(first.status, 'succeeded', first.reason);
+    const outputs = async (taskId: string) => (await server.services.wdlRuns.outputs(scope, taskId)).outputs!;
+    assert.equal((await outputs(first.task_id))['fanned.joined'], 'ONE-TWO');
+    const list = async (taskId: string): Promise<JobView[]> => (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json().jobs;
+    const before = await list(first.task_id);
+
+    assertRefused(
+      await restart(first.task_id, [{ job_name: 'tail', command: 'echo no' }]),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]: call 'tail' runs a subworkflow/,
+    );
+    const restarted = await restart(first.task_id, [{ job_name: 'shout[1]', command: 'rev < ~{f}' }]);
+    assert.equal(restarted.status, 200, restarted.text);
+    const again = await waitForTask(alice, restarted.json().task_id, { timeoutMs: 120_000 });
+    const jobs = await list(again.task_id);
+    assert.equal(again.status, 'succeeded', `${again.reason} ${JSON.stringify(jobs)}`);
+    assert.equal((await outputs(again.task_id))['fanned.joined'], 'eno-owt');
+    const made = jobs.find((job) => job.name === 'make')!;
+    assert.equal(made.cached_from, before.find((job) => job.name === 'make')!.job_id);
+    const reran = jobs.filter((job) => job.name === 'shout' || job.name === 'join');
+    assert.equal(reran.length, 3, JSON.stringify(jobs));
+    for (const job of reran) assert.equal(job.cached_from, null, `${job.name}: ${job.reason}`);
   });
 
   it('refuses debug_params that name no call or a command that reads what its task does not declare, naming the field', async () => {

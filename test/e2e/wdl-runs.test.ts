@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Scope } from '../../src/domain/tools/service.js';
+import { scopeOf } from '../helpers/wdl.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { download, upload, waitForTask } from '../helpers/tasks.js';
 
@@ -17,13 +18,7 @@ let scope: Scope;
 before(async () => {
   server = await startTestServer({ cpus: 2, executor: 'host' });
   alice = await server.account();
-  const account = (await server.services.store.getAccount(alice.name))!;
-  scope = {
-    caller: { accountId: account.id, accountName: alice.name, userName: 'admin', accessKeyId: alice.accessKeyId },
-    account: alice.name,
-    project: 'default',
-    baseUrl: server.url,
-  };
+  scope = await scopeOf(server, alice);
 });
 after(async () => server.close());
 
@@ -116,6 +111,57 @@ task t {
     assert.equal(task.status, 'succeeded', task.reason);
     const result = await server.services.wdlRuns.outputs(scope, started.task_id);
     assert.deepEqual(result.outputs!['t.out'], [evil, evil, evil]);
+  });
+
+  it('an input default that reads a call, outputs that read each other, files read by the workflow, File keys of a Map', async () => {
+    // The spec's input_ref_call, test_struct and read_person examples, and serde_pair's Map[File, Int] input.
+    const doc = `version 1.1
+struct Person { String name  Int age }
+task double {
+  input { Int int_in }
+  command <<< echo ~{int_in * 2} >>>
+  output { Int out = int_in * 2  File printed = stdout() }
+}
+workflow w {
+  input {
+    Int x
+    Int y = d1.out
+    File person
+    Map[File, Int] counts
+  }
+  call double as d1 { input: int_in = x }
+  call double as d2 { input: int_in = y }
+  scatter (pair in as_pairs(counts)) {
+    Int first = read_int(pair.left)
+  }
+  output {
+    Int result = d2.out
+    String printed = read_string(d2.printed)
+    Person p = read_json(person)
+    Boolean adult = p.age >= 18
+    Array[Int] firsts = first
+  }
+}`;
+    await upload(alice, '/home/admin/wdl/person.json', '{"name": "John", "age": 42}');
+    await upload(alice, '/home/admin/wdl/seven.txt', '7\n');
+    const inputs = { 'w.x': 5, 'w.person': '/home/admin/wdl/person.json', 'w.counts': { '/home/admin/wdl/seven.txt': 1 } };
+    const started = await server.services.wdlRuns.start(scope, { sources: { main: doc }, inputs, outputDir: '/home/admin/late/' });
+    const task = await waitForTask(alice, started.task_id, { timeoutMs: 60_000 });
+    assert.equal(task.status, 'succeeded', task.reason);
+    const { outputs } = await server.services.wdlRuns.outputs(scope, started.task_id);
+    assert.equal(outputs!['w.result'], 20);
+    assert.equal(outputs!['w.printed'], '20');
+    assert.deepEqual(outputs!['w.p'], { name: 'John', age: 42 });
+    assert.equal(outputs!['w.adult'], true);
+    assert.deepEqual(outputs!['w.firsts'], [7]);
+  });
+
+  it("a workflow's expressions read no file outside the run's inputs and outputs", async () => {
+    const doc = 'version 1.1\nworkflow w {\n  output { String secret = read_string("/etc/hostname") }\n}';
+    const started = await server.services.wdlRuns.start(scope, { sources: { main: doc }, inputs: {}, outputDir: '/home/admin/secret/' });
+    const task = await waitForTask(alice, started.task_id, { timeoutMs: 60_000 });
+    assert.equal(task.status, 'failed');
+    assert.match(JSON.stringify(await jobsOf(started.task_id)) + task.reason, /is not a file of this run/);
   });
 
   it('a bad document or input is refused naming where', async () => {

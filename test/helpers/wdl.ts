@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { zipSync, strToU8 } from 'fflate';
 import { rawRequest, signedRequest, type RawResponse } from './raw.js';
+import type { Scope } from '../../src/domain/tools/service.js';
 import { projectPath, type TestAccount, type TestServer } from './server.js';
 
 export interface FormPart {
@@ -92,3 +93,14 @@ task greet {
   }
 }
 `;
+
+/** The scope the services are called with for an account's default project, as the routes make it for its admin. */
+export async function scopeOf(server: TestServer, account: TestAccount): Promise<Scope> {
+  const stored = (await server.services.store.getAccount(account.name))!;
+  return {
+    caller: { accountId: stored.id, accountName: account.name, userName: 'admin', accessKeyId: account.accessKeyId },
+    account: account.name,
+    project: 'default',
+    baseUrl: server.url,
+  };
+}

@@ -132,6 +132,27 @@ describe('WDL documents: parse and type errors name the file, line and column', 
     ['an unclosed command', 'version 1.1\ntask t {\n  command <<<\n echo', /main\.wdl:3:11: this command is not closed/],
     ['an import that is not there', 'version 1.1\nimport "lib.wdl"\n', /main\.wdl:2:1: import 'lib\.wdl': no file lib\.wdl/],
     ['a duplicate name', 'version 1.1\nworkflow w {\n  Int x = 1\n  Int x = 2\n}', /'x' is declared twice/],
+    // Spec "Type Coercion": no String to Int, Float or Boolean (only read_lines() may be read as numbers).
+    ['"a" for an Int', 'version 1.1\nworkflow w {\n  Int x = "a"\n}', /main\.wdl:3:11: 'x' is declared Int, but its value is String/],
+    ['a String for a Float', 'version 1.1\nworkflow w {\n  Float x = "1.5"\n}', /main\.wdl:3:13: 'x' is declared Float, but its value is String/],
+    [
+      'a String for a call input of type Boolean',
+      'version 1.1\ntask t { input { Boolean b } command <<< >>> }\nworkflow w {\n  call t { input: b = "true" }\n}',
+      /main\.wdl:4:23: input 'b' of 't' is Boolean, not String/,
+    ],
+    // Spec Appendix B "Cyclic References".
+    ['declarations that read each other', 'version 1.1\nworkflow w {\n  Int i = j + 1\n  Int j = i - 2\n}', /main\.wdl:3:3: 'i' -> 'j' -> 'i' read each other/],
+    ['a declaration that reads itself', 'version 1.1\nworkflow w {\n  Int i = i + 1\n}', /main\.wdl:3:3: 'i' reads itself/],
+    [
+      'a call and an input default that read each other',
+      'version 1.1\ntask t { input { Int a } command <<< >>> output { Int b = a } }\nworkflow w {\n  input { Int y = c.b }\n  call t as c { input: a = y }\n}',
+      /main\.wdl:4:11: 'y' -> call 'c' -> 'y' read each other/,
+    ],
+    [
+      'a cycle inside a scatter',
+      'version 1.1\nworkflow w {\n  scatter (k in [1]) {\n    Int a = b\n    Int b = a\n  }\n}',
+      /main\.wdl:4:5: 'a' -> 'b' -> 'a' read each other/,
+    ],
   ];
   for (const [what, text, message] of bad) {
     it(what, () => {
@@ -141,6 +162,11 @@ describe('WDL documents: parse and type errors name the file, line and column', 
       );
     });
   }
+
+  it('read_lines() may be declared an Array of numbers, and an Int a String', () => {
+    const doc = 'version 1.1\ntask t { command <<< >>> output { Array[Int] n = read_lines(stdout())  String s = 3 } }';
+    assert.equal(loadWdl({ main: doc }).main.doc.tasks[0]!.outputs.length, 2);
+  });
 
   it('imports with aliases, structs, scatter, if, after and the inputs template', () => {
     const lib =
@@ -171,12 +197,31 @@ describe('WDL command placeholders are quoted for their place in the shell', () 
     ["echo '~{s}'", `echo 'a'\\''b"c$(x)\`y\` ;z'`],
     ['echo "~{s}"', 'echo "a\'b\\"c\\$(x)\\`y\\` ;z"'],
     ['echo ~{plain}', 'echo file.txt'],
+    // The document's own text inside a placeholder stays shell syntax; only the values in it are quoted.
+    ['~{if true then "cat ~{s} >> out" else ""}', `cat 'a'\\''b"c$(x)\`y\` ;z' >> out`],
+    ['~{if false then "cat ~{s} >> out" else ""}', ''],
+    ['grep ~{sep(" ", args)} x', "grep -v 'b c' x"],
+    ['grep ~{sep(" ", quote(args))} x', 'grep "-v" "b c" x'],
+    ["grep ~{sep(' ', squote(prefix('--', args)))} x", "grep '---v' '--b c' x"],
+    ['grep ~{sep(" ", evil_args)} x', `grep 'a'\\''b"c$(x)\`y\` ;z' x`],
+    ['grep ~{sep(" ", quote(evil_args))} x', 'grep "a\'b\\"c\\$(x)\\`y\\` ;z" x'],
   ];
   for (const [command, expected] of cases) {
     it(command, () => {
-      const doc = `version 1.1\ntask t { input { String s String plain } command <<<\n${command}\n>>> }`;
+      const doc = `version 1.1\ntask t { input { String s String plain Array[String] args Array[String] evil_args } command <<<\n${command}\n>>> }`;
       const task = loadWdl({ main: doc }).main.doc.tasks[0]!;
-      const names: Record<string, WdlValue> = { s: { t: 'String', v: evil }, plain: { t: 'String', v: 'file.txt' } };
+      const names: Record<string, WdlValue> = {
+        s: { t: 'String', v: evil },
+        plain: { t: 'String', v: 'file.txt' },
+        args: {
+          t: 'Array',
+          items: [
+            { t: 'String', v: '-v' },
+            { t: 'String', v: 'b c' },
+          ],
+        },
+        evil_args: { t: 'Array', items: [{ t: 'String', v: evil }] },
+      };
       assert.equal(renderCommand(task.command, { lookup: (n) => names[n], structs: new Map(), files: memoryFiles() }), expected);
     });
   }

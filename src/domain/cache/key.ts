@@ -1,28 +1,46 @@
 import { createHash } from 'node:crypto';
 import { stringifyExactJson } from '../../contract/exact-json.js';
+import type { ShellToken } from './shell-words.js';
 
 /**
- * A job's call-cache key (docs/tasks.md, "Call caching"): a hash of what decides its outputs. Resources are left
- * out (more memory does not change a result), and so is anything about the task it belongs to.
+ * A job's call-cache key (docs/tasks.md, "Call caching"): a hash of the work a run does, the same whichever language
+ * the run was written in (a GeneDock tool, a CWL CommandLineTool, a WDL task, a TES task). work-key.ts makes it from a
+ * run's description; the rule is written down in docs/tasks.md, "One cache for every language".
  */
-export interface CacheParts {
-  /** The version of this recipe: a key made another way never matches. */
-  v: 1;
-  tool: { name: string; version: number; /** sha256 of the definition without its resources and policies. */ digest: string };
-  /** The image reference and, when the job runs in a container, the digest it resolved to. */
+export interface WorkParts {
+  /** The image the document names ('' for none) and, where the executor resolved it, its digest. */
   image: string;
   imageDigest: string | null;
+  /** Whether the command is given to the image's ENTRYPOINT (a CWL run in a container). */
+  entrypoint: boolean;
+  /** The environment beyond what every executor gives every job (HOME at the working directory, TMPDIR=/tmp). */
+  env: Record<string, string>;
+  /** Whether the command can reach the network: the one resource that changes what a command can produce. */
+  network: boolean;
   /**
-   * Sandbox path of each input file → the sha256 of its content (a stored item, or the output of an upstream job
-   * that has no key), or `<upstream job's key>:<its path>` for a file an upstream job made.
+   * The command: its words, quotes removed, when every shell reads it the same (shell-words.ts); else its text and
+   * the shell that runs it. Input directories are `<inN>`, outputs the command names `<outN>/name`, paths in
+   * the working directory relative to it.
    */
+  command: { tokens: ShellToken[] } | { shell: 'sh' | 'bash'; text: string };
+  /** Each input, as the command names it (`<in1>/reads.fq`, or a path the document chose), → what it is. */
   inputs: Record<string, string>;
-  /** Parameter values after defaults. */
-  parameters: Record<string, unknown>;
-  /** The rendered command, with where stdin comes from and stdout goes. */
-  command: string;
-  stdin: string | null;
-  stdout: string | null;
+  /** What the outputs are collected from (`<out1>/trimmed.fq`, a path, or a language's own rule), sorted. */
+  outputs: string[];
+  /** Files the engine connects the command's streams to; null: stdin nothing, stdout and stderr the job's logs. */
+  streams: { stdin: string | null; stdout: string | null; stderr: string | null };
+}
+
+/** What is stored with a job's key: the parts hashed, and what says where this job's own files are. */
+export interface CacheParts extends WorkParts {
+  /** The version of this recipe: a key made another way never matches (version 1 hashed the tool's name and parameters). */
+  v: 2;
+  /** Not hashed: each output's name in `outputs` → its path in this job's working directory. */
+  places: Record<string, string>;
+  /** Not hashed: each input directory's name in the key (`<in1>`) → where this job's command saw it. */
+  inputPlaces: Record<string, string>;
+  /** Not hashed: the files this job's output collection reads when they are there (CWL's cwl.output.json). */
+  optionalReads: string[];
 }
 
 /** JSON with object keys sorted, so that equal documents hash the same. */
@@ -36,75 +54,37 @@ export function canonicalJson(value: unknown): string {
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+/** The parts that are hashed: everything but where this job's own files are. */
+export function hashedParts(parts: CacheParts): WorkParts & { v: 2 } {
+  const { places: _places, inputPlaces: _inputs, optionalReads: _reads, ...hashed } = parts;
+  return hashed;
+}
+
 export function cacheKeyOf(parts: CacheParts): string {
-  return sha256(canonicalJson(parts));
+  return sha256(canonicalJson(hashedParts(parts)));
 }
 
-/** One way two jobs' keys differ, in words a user can act on. */
-export interface KeyDifference {
-  part: 'tool' | 'tool_version' | 'tool_definition' | 'image' | 'image_digest' | 'input' | 'parameter' | 'command';
-  /** The input's sandbox path or the parameter's name, for those parts. */
-  name?: string;
-  /** This job's value and the other job's (null where one has none). */
-  this: unknown;
-  other: unknown;
-  message: string;
+/** Cache parts as read back from the store, when they are of this version (an older job's are not compared). */
+export function readCacheParts(value: unknown): CacheParts | undefined {
+  if (typeof value !== 'object' || value === null || (value as { v?: unknown }).v !== 2) return undefined;
+  return value as CacheParts;
 }
 
-const short = (hash: unknown) => (typeof hash === 'string' ? hash.slice(0, 12) : String(hash));
-
-/** Exactly which parts of two keys differ (empty: the same key). */
-export function keyDifferences(mine: CacheParts, other: CacheParts): KeyDifference[] {
-  const out: KeyDifference[] = [];
-  if (mine.tool.name !== other.tool.name)
-    out.push({ part: 'tool', this: mine.tool.name, other: other.tool.name, message: `a different tool: ${mine.tool.name}, not ${other.tool.name}` });
-  if (mine.tool.version !== other.tool.version) {
-    out.push({
-      part: 'tool_version',
-      this: mine.tool.version,
-      other: other.tool.version,
-      message: `tool version ${mine.tool.version}, not ${other.tool.version}`,
-    });
-  } else if (mine.tool.digest !== other.tool.digest) {
-    out.push({ part: 'tool_definition', this: mine.tool.digest, other: other.tool.digest, message: 'the tool definition changed (same version)' });
-  }
-  if (mine.image !== other.image)
-    out.push({ part: 'image', this: mine.image, other: other.image, message: `image ${mine.image || '(none)'}, not ${other.image || '(none)'}` });
-  else if (mine.imageDigest !== other.imageDigest) {
-    out.push({
-      part: 'image_digest',
-      this: mine.imageDigest,
-      other: other.imageDigest,
-      message: `image ${mine.image} is now ${short(mine.imageDigest)}, was ${short(other.imageDigest)}`,
-    });
-  }
-  for (const path of new Set([...Object.keys(mine.inputs), ...Object.keys(other.inputs)])) {
-    const a = mine.inputs[path] ?? null;
-    const b = other.inputs[path] ?? null;
-    if (a === b) continue;
-    const message = a === null ? `input ${path} is gone` : b === null ? `input ${path} is new` : `input ${path} changed (${short(a)}, was ${short(b)})`;
-    out.push({ part: 'input', name: path, this: a, other: b, message });
-  }
-  for (const name of new Set([...Object.keys(mine.parameters), ...Object.keys(other.parameters)])) {
-    const a = mine.parameters[name];
-    const b = other.parameters[name];
-    if (canonicalJson(a) === canonicalJson(b)) continue;
-    out.push({
-      part: 'parameter',
-      name,
-      this: a ?? null,
-      other: b ?? null,
-      message: `parameter ${name} is ${JSON.stringify(a ?? null)}, was ${JSON.stringify(b ?? null)}`,
-    });
-  }
-  if (mine.command !== other.command || mine.stdin !== other.stdin || mine.stdout !== other.stdout) {
-    out.push({ part: 'command', this: mine.command, other: other.command, message: 'the rendered command differs' });
+/**
+ * The files of an earlier job (`source`, by its stored parts) that stand for this job's outputs, in the order of
+ * `files` (this job's own paths): by their names in the key, which are equal when the keys are. Undefined when one
+ * cannot be found (parts of another version, or an output the source does not have).
+ */
+export function sourceFilesFor(mine: CacheParts, files: readonly string[], source: unknown): string[] | undefined {
+  const theirs = readCacheParts(source);
+  if (!theirs) return undefined;
+  const nameOf = new Map(Object.entries(mine.places).map(([name, path]) => [path, name]));
+  const out: string[] = [];
+  for (const file of files) {
+    const name = nameOf.get(file);
+    const path = name === undefined ? undefined : theirs.places[name];
+    if (path === undefined) return undefined;
+    out.push(path);
   }
   return out;
-}
-
-/** Cache parts as read back from the store, when they are of this version. */
-export function readCacheParts(value: unknown): CacheParts | undefined {
-  if (typeof value !== 'object' || value === null || (value as { v?: unknown }).v !== 1) return undefined;
-  return value as CacheParts;
 }

@@ -1,6 +1,6 @@
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../../store/store.js';
 import type { DataCatalog } from './activation.js';
-import { parseJobSpec } from './job-spec.js';
+import { sourceFilesFor } from '../cache/key.js';
 import type { PlannedJob } from './plan.js';
 import {
   hitsAtActivation,
@@ -117,10 +117,10 @@ export class CachedRerun {
       jobs.map(async (job) => {
         const key = keys.get(job.id);
         if (!key || job.spec.kind !== 'tool') return;
-        const outputs = job.spec.outputFiles.length;
         for (const candidate of candidates.get(key.key) ?? []) {
-          const files = outputFilesOf(candidate);
-          if (files === undefined || files.length !== outputs) continue;
+          // A job of any language with this key: its files by the outputs' names in the key.
+          const files = sourceFilesFor(key.parts, job.spec.outputFiles, candidate.cacheParts);
+          if (files === undefined) continue;
           if (await this.files.intact(candidate, files)) {
             found.set(job.id, { id: candidate.id, job: candidate, files });
             return;
@@ -168,13 +168,3 @@ interface Source extends CachedSource {
 }
 
 const dataKey = (account: string, path: string) => `${account}\u0000${path}`;
-
-/** A tool job's output files, from its spec (undefined: not a tool job this version reads). */
-function outputFilesOf(job: Job): readonly string[] | undefined {
-  try {
-    const spec = parseJobSpec(job.spec);
-    return spec.kind === 'tool' ? spec.outputFiles : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -84,8 +84,23 @@ const tesPart = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { path: { type: 'string', pattern: '^/' }, type: fileType, target: dataRef, url: { type: 'string' } },
-        required: ['path', 'type', 'target', 'url'],
+        properties: {
+          /** The container path; with `prefix`, a pattern (`*`, `?`, `[...]`) whose every match is stored. */
+          path: { type: 'string', pattern: '^/' },
+          type: fileType,
+          /** Where it goes: a data store item, or (`file`) a host path below one of the operator's output roots. */
+          target: dataRef,
+          file: {
+            type: 'object',
+            properties: { root: { type: 'string', pattern: '^/' }, path: { type: 'string', pattern: '^/' } },
+            required: ['root', 'path'],
+            additionalProperties: false,
+          },
+          url: { type: 'string' },
+          /** A pattern's path_prefix: removed from each match, the rest put below the target. */
+          prefix: { type: 'string', pattern: '^/' },
+        },
+        required: ['path', 'type', 'url'],
         additionalProperties: false,
       },
     },
@@ -193,6 +208,37 @@ const stagedItem = {
   additionalProperties: false,
 } as const;
 
+/**
+ * What a run is in the call cache's terms (domain/cache/work-key.ts), as its language says it: the script without the
+ * engine's wrapping, the image the document names (also where no container runs), what its outputs are collected
+ * from, which staged items the document placed (CWL's InitialWorkDir) and which are the engine's own (a WDL command
+ * file). Absent (specs of older versions): the key is made of the command as run, never equal to another language's.
+ */
+const runWork = {
+  type: 'object',
+  properties: {
+    script: { type: 'string' },
+    shell: { enum: ['sh', 'bash'] },
+    image: { type: 'string' },
+    entrypoint: { type: 'boolean' },
+    outputs: { type: 'array', items: { type: 'string' } },
+    optionalReads: { type: 'array', items: { type: 'string' } },
+    fixed: { type: 'array', items: { type: 'string' } },
+    internal: { type: 'array', items: { type: 'string' } },
+    stdin: { type: 'string' },
+    stdout: { type: 'string' },
+    stderr: { type: 'string' },
+    /** Files of the working directory the engine's wrapping copies the streams into (WDL's stdout() and stderr()). */
+    streamFiles: {
+      type: 'object',
+      properties: { stdout: { type: 'string', minLength: 1 }, stderr: { type: 'string', minLength: 1 } },
+      additionalProperties: false,
+    },
+  },
+  required: ['script', 'shell', 'image', 'entrypoint', 'outputs'],
+  additionalProperties: false,
+} as const;
+
 /** What a deferred job resolved into a run does: a command, as a tool job's, with the files it must find. */
 const resolvedRun = {
   type: 'object',
@@ -231,6 +277,7 @@ const resolvedRun = {
     collect: { type: 'object' },
     /** The run's retry policy document (a tool's `retry`: WDL's maxRetries); absent: the server's default. */
     retry: { type: 'object' },
+    work: runWork,
   },
   required: ['kind', 'command', 'env', 'staging', 'cpu', 'memMb', 'network', 'image', 'timeLimit', 'callCaching', 'collect'],
   additionalProperties: false,
@@ -285,6 +332,7 @@ export type StageSource = FromSchema<typeof stageSource>;
 export type StepJobSpec = FromSchema<typeof stepJobSchema>;
 export type StagedItem = FromSchema<typeof stagedItem>;
 export type ResolvedRun = FromSchema<typeof resolvedRun>;
+export type RunWork = FromSchema<typeof runWork>;
 export type ResolvedExpansion = FromSchema<typeof resolvedExpansion>;
 export type JobSpec = ToolJobSpec | LoadJobSpec | SaveJobSpec | StepJobSpec;
 

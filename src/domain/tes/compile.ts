@@ -1,30 +1,20 @@
-import { realpathSync } from 'node:fs';
-import { posix } from 'node:path';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { tesTaskBody } from '../../contract/tes.js';
-import { DataPathError, parseDataName, type DataRef } from '../../data/index.js';
-import { PUBLIC_ACCOUNT } from '../access.js';
 import { invalid } from '../errors.js';
-import type { StageSource, TesJobPart, ToolJobSpec } from '../tasks/job-spec.js';
-import { checkContainerPath, isUnder, jobRelativePath, parentDir, rootsOf } from './paths.js';
+import type { TesJobPart, ToolJobSpec } from '../tasks/job-spec.js';
+import { stageSource, storeItem, type TesStagingPolicy } from './locations.js';
+import { checkContainerPath, jobRelativePath, parentDir, rootsOf } from './paths.js';
 import { executorFiles, tesScript } from './script.js';
 
 /**
  * A TES task compiled into gdflow's job model (docs/ga4gh.md): one tool job whose command is the executors' commands
  * in order (script.ts), with the directories, inputs and outputs of its `tes` part. Everything a client can get wrong
- * is refused here with the field named; a URL this server cannot reach (s3://, gs://, http(s) where the operator has
- * not allowed it) is accepted, as TES servers do, and fails the task before anything runs (SYSTEM_ERROR, with why).
+ * is refused here with the field named (locations.ts: what the operator lets a task read and write); a URL of a kind
+ * this server does not reach (s3://, gs://) is accepted, as TES servers do, and fails the task before anything runs
+ * (SYSTEM_ERROR, with why).
  */
 
 export type TesTaskBody = FromSchema<typeof tesTaskBody>;
-
-/** What the operator lets TES inputs reach (config: tesFileRoots, tesAllowHttp). */
-export interface TesStagingPolicy {
-  /** Host directories file:// inputs may read from (real paths). */
-  fileRoots: readonly string[];
-  /** Whether http(s):// inputs are fetched by the server. */
-  allowHttp: boolean;
-}
 
 export interface CompiledTesTask {
   spec: ToolJobSpec;
@@ -35,78 +25,8 @@ export interface CompiledTesTask {
 
 /** The node id of a TES task's one job. */
 export const TES_NODE = 'tes';
-/** Largest `content` of one input (TES asks for at least 128 KiB). */
-export const MAX_CONTENT_BYTES = 1024 * 1024;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const BACKEND_PARAMETERS = ['network'];
-
-/** The data store item a `gdflow:` URL names: `gdflow:/path` (the caller's), `gdflow://ACCOUNT/path`. */
-function dataUrl(url: string, account: string, field: string): DataRef {
-  const name = url.startsWith('gdflow://') ? `${url.slice('gdflow://'.length).replace('/', ':/')}` : url.slice('gdflow:'.length);
-  try {
-    return parseDataName(name, account);
-  } catch (error) {
-    throw invalid(`${field} '${url.slice(0, 200)}': ${error instanceof DataPathError ? error.message : String(error)}`);
-  }
-}
-
-/** A file:// URL (or a bare absolute path) under one of the operator's roots, as a real path. */
-function localFile(url: string, policy: TesStagingPolicy, field: string): string | { problem: string } {
-  let path: string;
-  try {
-    path = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
-  } catch {
-    throw invalid(`${field} '${url.slice(0, 200)}' is not a valid file:// URL`);
-  }
-  if (policy.fileRoots.length === 0)
-    return { problem: `${field} '${url.slice(0, 200)}': this server reads no local files (the operator has set no tesFileRoots)` };
-  const outside = () => invalid(`${field} '${url.slice(0, 200)}' is not under a directory the operator allows (${policy.fileRoots.join(', ')})`);
-  // Nothing is looked up outside the roots: whether a file exists elsewhere on the server is not the client's to learn.
-  if (posix.normalize(path) !== path || !policy.fileRoots.some((root) => isUnder(path, root))) throw outside();
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw invalid(`${field} '${url.slice(0, 200)}' does not exist on the server`);
-  }
-  if (!policy.fileRoots.some((root) => isUnder(real, root))) throw outside();
-  return real;
-}
-
-function stageSource(
-  input: NonNullable<TesTaskBody['inputs']>[number],
-  account: string,
-  policy: TesStagingPolicy,
-  field: string,
-): StageSource | { problem: string } {
-  if (input.content !== undefined && input.content !== '') {
-    if (Buffer.byteLength(input.content) > MAX_CONTENT_BYTES)
-      throw invalid(`${field}.content is larger than ${MAX_CONTENT_BYTES} bytes; store the file and give its url`);
-    if (input.type === 'DIRECTORY') throw invalid(`${field}.content cannot make a DIRECTORY`);
-    return { kind: 'content', text: input.content };
-  }
-  const url = input.url;
-  if (url === undefined || url === '') throw invalid(`${field} needs a url or a content`);
-  if (url.startsWith('gdflow:')) {
-    const ref = dataUrl(url, account, `${field}.url`);
-    if (ref.account !== account && ref.account !== PUBLIC_ACCOUNT)
-      throw invalid(`${field}.url '${url.slice(0, 200)}' is data of account '${ref.account}'; a task reads its own account's data and public data`);
-    return { kind: 'data', account: ref.account, path: ref.path };
-  }
-  if (url.startsWith('file://') || url.startsWith('/')) {
-    const file = localFile(url, policy, `${field}.url`);
-    return typeof file === 'string' ? { kind: 'file', path: file } : file;
-  }
-  if (/^https?:\/\//i.test(url)) {
-    if (input.type === 'DIRECTORY') throw invalid(`${field}: an http(s) URL cannot be a DIRECTORY`);
-    return policy.allowHttp
-      ? { kind: 'url', url }
-      : { problem: `${field}.url '${url.slice(0, 200)}': this server fetches no http(s) inputs (the operator has not set tesAllowHttp)` };
-  }
-  return {
-    problem: `${field}.url '${url.slice(0, 200)}': gdflow reads gdflow: data names, file:// and http(s):// URLs, not ${url.split(':')[0]!.slice(0, 20)}:`,
-  };
-}
 
 function resources(body: TesTaskBody): { cpu: number; memMb: number; network: boolean } {
   const r = body.resources ?? {};
@@ -165,22 +85,10 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
 
   const store: TesJobPart['store'] = [];
   for (const [i, output] of (body.outputs ?? []).entries()) {
-    const field = `outputs[${i}]`;
-    if (/[*?[]/.test(output.path))
-      throw invalid(`${field}.path '${output.path.slice(0, 200)}' has wildcards, which gdflow does not support yet; name the file or its DIRECTORY`);
-    const path = checkContainerPath(output.path, `${field}.path`);
-    const type = output.type ?? 'FILE';
-    dirs.push(type === 'DIRECTORY' ? path : parentDir(path, `${field}.path`));
-    if (!output.url.startsWith('gdflow:')) {
-      problems.push(
-        `${field}.url '${output.url.slice(0, 200)}': gdflow stores outputs in its data store only (gdflow:/name), not at ${output.url.split(':')[0]!.slice(0, 20)}: URLs`,
-      );
-      continue;
-    }
-    const target = dataUrl(output.url, account, `${field}.url`);
-    if (target.account !== account)
-      throw invalid(`${field}.url '${output.url.slice(0, 200)}' is in account '${target.account}'; a task writes only to its own account's data`);
-    store.push({ path, type, target, url: output.url });
+    const { item, problem, dir } = storeItem(output, account, policy, `outputs[${i}]`);
+    dirs.push(dir);
+    if (item) store.push(item);
+    if (problem) problems.push(problem);
   }
   for (const [i, volume] of (body.volumes ?? []).entries()) dirs.push(checkContainerPath(volume, `volumes[${i}]`));
 
@@ -188,9 +96,12 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
   const { cpu, memMb, network } = resources(body);
   const command = tesScript(executors);
   const logFiles = executors.flatMap((_, i) => Object.values(executorFiles(i)));
-  const fileOutputs = store.filter((s) => s.type === 'FILE').map((s) => jobRelativePath(s.path, roots));
-  // A job is reused from the call cache only when its key says all it depends on and its outputs are files it lists.
-  const cacheable = stage.every((s) => s.type === 'FILE' && s.source.kind !== 'url') && store.every((s) => s.type === 'FILE');
+  const fileOutputs = store.filter((s) => s.type === 'FILE' && s.prefix === undefined).map((s) => jobRelativePath(s.path, roots));
+  // A job is reused from the call cache only when its key says all it depends on and its outputs are files it lists,
+  // stored again in the data store (a host file written then may have changed since).
+  const cacheable =
+    stage.every((s) => s.type === 'FILE' && s.source.kind !== 'url') &&
+    store.every((s) => s.type === 'FILE' && s.prefix === undefined && s.target !== undefined);
   const tags = body.tags ?? {};
   const spec: ToolJobSpec = {
     kind: 'tool',

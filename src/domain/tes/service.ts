@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { tesListQuery } from '../../contract/tes.js';
-import type { TesState } from '../../contract/tes-states.js';
+import type { TesState } from '../../contract/ga4gh-states.js';
 import { newId } from '../../ids.js';
 import { AlreadyExists, StoreUnavailable, type Job, type Store, type Task } from '../../store/store.js';
 import { openProject, type Caller } from '../access.js';
@@ -9,8 +9,9 @@ import { invalid, notFound } from '../errors.js';
 import { decodePageToken, encodePageToken } from '../ga4gh/page-token.js';
 import { jobIdFor } from '../tasks/plan.js';
 import type { TaskService } from '../tasks/service.js';
-import { compileTesTask, TES_NODE, type TesStagingPolicy, type TesTaskBody } from './compile.js';
-import { statusesOf, tesState } from './states.js';
+import { compileTesTask, TES_NODE, type TesTaskBody } from './compile.js';
+import type { TesStagingPolicy } from './locations.js';
+import { statusesOf, tesState } from '../ga4gh/states.js';
 import { tesDocument, tesTaskView, type TesFiles, type TesView } from './views.js';
 
 /**

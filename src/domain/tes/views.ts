@@ -1,10 +1,10 @@
-import type { TesState } from '../../contract/tes-states.js';
+import type { TesState } from '../../contract/ga4gh-states.js';
 import type { DataRef } from '../../data/index.js';
 import type { Job, Task } from '../../store/store.js';
 import { isObject } from '../json.js';
 import type { TesJobPart } from '../tasks/job-spec.js';
 import type { TesTaskBody } from './compile.js';
-import { jobRelativePath } from './paths.js';
+import { jobRelativePath, TES_DIR_RELATIVE } from './paths.js';
 import { executorFiles } from './script.js';
 
 /**
@@ -25,6 +25,18 @@ export interface TesFiles {
 }
 
 const LOG_TAIL = 64 * 1024;
+
+/** One OutputFileLog: a file the task's outputs stored. */
+export interface TesOutputLog {
+  url: string;
+  path: string;
+  size_bytes: string;
+}
+
+/** Where the worker lists what a task's outputs stored (engine/tes-outputs.ts), relative to its job directory. */
+export const TES_OUTPUTS_FILE = `${TES_DIR_RELATIVE}/outputs.json`;
+/** Largest list of stored outputs read back (10,000 files of long names). */
+const OUTPUTS_BYTES = 64 * 1024 * 1024;
 const rfc3339 = (seconds: number | null | undefined): string | undefined =>
   seconds === null || seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
 
@@ -61,9 +73,13 @@ async function executorLogs(task: Task, doc: TesTaskBody, part: TesJobPart, file
   return logs;
 }
 
-async function outputLogs(part: TesJobPart, files: TesFiles) {
-  const out: Array<{ url: string; path: string; size_bytes: string }> = [];
+async function outputLogs(taskId: string, part: TesJobPart, files: TesFiles): Promise<TesOutputLog[]> {
+  const listed = await files.read(taskId, TES_OUTPUTS_FILE, OUTPUTS_BYTES);
+  if (listed !== undefined) return JSON.parse(listed) as TesOutputLog[];
+  // A task stored before the worker listed its outputs: read from the data store.
+  const out: TesOutputLog[] = [];
   for (const output of part.store) {
+    if (!output.target) continue;
     if (output.type === 'FILE') {
       const size = await files.storedSize(output.target);
       if (size !== undefined) out.push({ url: output.url, path: output.path, size_bytes: String(size) });
@@ -108,7 +124,7 @@ export async function tesTaskView(task: Task, job: Job | undefined, state: TesSt
       },
       start_time: rfc3339(job.startedAt),
       end_time: rfc3339(job.endedAt),
-      outputs: task.status === 'succeeded' ? await outputLogs(part, files) : [],
+      outputs: task.status === 'succeeded' ? await outputLogs(task.id, part, files) : [],
       ...(full ? { system_logs: systemLogs(task, job, part) } : {}),
     });
   }

@@ -38,7 +38,7 @@ export type StructTable = ReadonlyMap<string, ReadonlyMap<string, WdlType>>;
 
 /**
  * Whether a value of type `from` may be given where `to` is expected (spec "Type Coercion"): the same type; Int to
- * Float; String to File/Directory and File to String; T to T?; None to any optional; T? to T (checked at run time, as
+ * Float; String to File/Directory and File to String; any primitive to String (spec "Primitive Conversion to String"); T to T?; None to any optional; T? to T (checked at run time, as
  * the spec's 1.x engines do: an undefined value there is an error); Array[T] to Array[T]+ (checked at run time);
  * Map[String,X] and Object to a struct and to Object; Map to Object; arrays, maps and pairs member by member.
  */
@@ -46,13 +46,13 @@ export function coercible(from: WdlType, to: WdlType, structs: StructTable): boo
   if (from.kind === 'Any' || to.kind === 'Any') return true;
   if (from.kind === 'None') return to.optional || to.kind === 'None';
   switch (to.kind) {
-    // A String read from a file (read_lines) given where a number or Boolean is declared is parsed when its value is
-    // known, as Cromwell and miniwdl do; the spec's own examples rely on it.
+    // A String is no number nor Boolean (`Int x = "a"` is a type error); the one exception, read_lines() given where
+    // an Array of them is declared, is allowed by the checker where the call is written (check/document.ts).
     case 'Int':
     case 'Boolean':
-      return from.kind === to.kind || from.kind === 'String';
+      return from.kind === to.kind;
     case 'Float':
-      return from.kind === 'Float' || from.kind === 'Int' || from.kind === 'String';
+      return from.kind === 'Float' || from.kind === 'Int';
     case 'String':
       return isPrimitive(from);
     case 'File':

@@ -5,8 +5,9 @@ import type { DocumentSource } from '../cwl/document/source.js';
 import { isFileObject } from '../cwl/document/file-literals.js';
 import { dataLocationOf, dataPathOf, GDFLOW_SCHEME, type CwlDataLocations } from '../cwl/runs/locations.js';
 import { pathToReference, resolveReference } from '../cwl/uri.js';
-import { invalid } from '../errors.js';
+import { invalid, InvalidInput } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import type { FetchHosts } from '../ga4gh/fetch-hosts.js';
 import type { WesRunRequest } from './request.js';
 
 /**
@@ -14,12 +15,24 @@ import type { WesRunRequest } from './request.js';
  * the data store) loaded with every file it runs and packed into one, as `gdflow cwl run` packs it on a client; and the
  * Files of the document and of workflow_params made `gdflow:` data locations, as RunCwl takes them.
  *
+ * A workflow_url over http(s) is fetched, with every document it names relative to it, from the hosts the operator
+ * allows (--fetch-hosts), each one checked (RemoteDocuments).
+ *
  * While loading, attachments are at `file:///wes/attachments/<relative path>` and the data store at
  * `file:///wes/data/<data path>`, so that relative references (`run: tools/sort.cwl`, `location: reads.fq`) resolve
  * as they do on the client's disk. Attached files are stored in the data store under `/wes/attachments/<hash>/`,
  * where <hash> is that of every attached name and content: the same attachments posted again go to the same place.
  */
 
+/** What fetches a workflow_url's documents over http(s) (engine/remote-fetch.ts). */
+export interface RemoteDocuments {
+  readonly hosts: FetchHosts;
+  /** The text at `url`, at most `maxBytes`; an error when its host (or a redirect's) is not allowed, or it cannot be had. */
+  text(url: string, maxBytes: number): Promise<string>;
+}
+
+/** Largest document fetched over http(s). */
+const MAX_REMOTE_BYTES = 8 * 1024 * 1024;
 const ATTACHED = 'file:///wes/attachments/';
 const DATA = 'file:///wes/data/';
 
@@ -47,6 +60,7 @@ class WesDocumentSource implements DocumentSource {
     private readonly attachments: Map<string, Buffer>,
     private readonly account: string,
     private readonly locations: CwlDataLocations,
+    private readonly remote: RemoteDocuments,
   ) {}
 
   read(uri: string): Promise<string> {
@@ -57,17 +71,39 @@ class WesDocumentSource implements DocumentSource {
         : Promise.resolve(data.toString('utf8'));
     }
     if (uri.startsWith(DATA)) return this.locations.readText(this.account, `/${decodePath(uri.slice(DATA.length))}`);
-    return Promise.reject(new Error(`only attached files and gdflow: data items are read, not ${uri}`));
+    if (/^https?:\/\//.test(uri)) return this.remote.text(uri, MAX_REMOTE_BYTES);
+    return Promise.reject(new Error(`only attached files, gdflow: data items and http(s) URLs are read, not ${uri}`));
   }
 }
 
-/** The document of a workflow_url that names an attachment or a data item, packed; and the base its job's relative locations resolve against. */
-export async function loadWesDocument(request: WesRunRequest, account: string, locations: CwlDataLocations): Promise<{ packed: PackedDocument; base: string }> {
+/** The document a workflow_url names (an attachment, a data item, an http(s) URL), packed; and the base its job's relative locations resolve against. */
+export async function loadWesDocument(
+  request: WesRunRequest,
+  account: string,
+  locations: CwlDataLocations,
+  remote: RemoteDocuments,
+): Promise<{ packed: PackedDocument; base: string }> {
   const { url } = request;
   if (url.kind === 'registered') throw new Error('a registered workflow has no document to load');
-  const uri = url.kind === 'attachment' ? `${ATTACHED}${pathToReference(url.path)}` : `${DATA}${pathToReference(dataPathOf(url.path).slice(1))}`;
-  const loaded = await loadDocument(`${uri}${url.fragment}`, new WesDocumentSource(request.attachments, account, locations));
-  const base = url.kind === 'attachment' ? ATTACHED : uri.slice(0, uri.lastIndexOf('/') + 1);
+  if (url.kind === 'remote' && !remote.hosts.allows(url.url))
+    throw invalid(
+      `workflow_url '${url.url.slice(0, 200)}': this server does not fetch from that host (${remote.hosts.none ? 'it fetches from none' : `--fetch-hosts: ${remote.hosts.list.join(', ')}`})`,
+    );
+  const uri =
+    url.kind === 'attachment'
+      ? `${ATTACHED}${pathToReference(url.path)}`
+      : url.kind === 'remote'
+        ? url.url
+        : `${DATA}${pathToReference(dataPathOf(url.path).slice(1))}`;
+  const source = new WesDocumentSource(request.attachments, account, locations, remote);
+  const loaded = await loadDocument(`${uri}${url.fragment}`, source).catch((error: unknown) => {
+    // A document that is not the client's own: say which field brought it in.
+    if (url.kind === 'remote' && error instanceof InvalidInput) throw invalid(`workflow_url '${url.url.slice(0, 200)}': ${error.message}`);
+    throw error;
+  });
+  // The job's relative locations: attachments, beside a data store document, and (over http) attachments again: a
+  // client attaches its inputs to a workflow it names by URL.
+  const base = url.kind === 'data' ? uri.slice(0, uri.lastIndexOf('/') + 1) : ATTACHED;
   return { packed: packDocument(loaded), base };
 }
 

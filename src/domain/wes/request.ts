@@ -2,6 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { wesRunForm } from '../../contract/wes.js';
 import { invalid } from '../errors.js';
 import { describe, isObject, type JsonObject } from '../json.js';
+import type { MultipartForm } from '../multipart-form.js';
 
 /**
  * A WES RunRequest as a multipart form posts it (docs/ga4gh.md, "WES"), read and checked: every field that is JSON in
@@ -18,6 +19,7 @@ export type WesWorkflowType = keyof typeof WES_WORKFLOW_TYPES;
 export type WesWorkflowUrl =
   | { kind: 'attachment'; path: string; fragment: string }
   | { kind: 'data'; path: string; fragment: string }
+  | { kind: 'remote'; url: string; fragment: string }
   | { kind: 'registered'; name: string; version: number | undefined };
 
 export interface WesRunRequest {
@@ -33,8 +35,30 @@ export interface WesRunRequest {
   asPosted: JsonObject;
 }
 
-const MAX_ATTACHMENTS = 1000;
+export const MAX_ATTACHMENTS = 1000;
 const ENGINE_PARAMETERS = new Set(['task_name']);
+
+/**
+ * A posted form as the run request's fields: each field once (a field sent as a file part, as Python's requests sends
+ * `files=` entries, is read as its text), workflow_attachment files repeated (each under its filename, its relative
+ * path). A field given twice, or holding a NUL, is refused naming it.
+ */
+export function fieldsOfForm(form: MultipartForm): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const attachments: Array<{ name: string; size: number; data: Buffer }> = [];
+  for (const part of form.parts) {
+    if (part.name === 'workflow_attachment' && part.file) {
+      attachments.push({ name: part.file.filename, size: part.file.data.length, data: part.file.data });
+      continue;
+    }
+    const text = part.file ? part.file.data.toString('utf8') : part.text;
+    if (part.name in fields) throw invalid(`${part.name.slice(0, 64)} is given more than once`);
+    if (text.includes('\0') || /\\u0000/.test(text)) throw invalid(`${part.name.slice(0, 64)} holds a NUL character, which no name, text or path may contain`);
+    fields[part.name] = text;
+  }
+  if (attachments.length > 0) fields.workflow_attachment = attachments;
+  return fields;
+}
 
 export function readRunForm(form: WesRunForm): WesRunRequest {
   const type = workflowType(form.workflow_type);
@@ -130,11 +154,18 @@ function workflowUrl(value: string, attachments: Map<string, Buffer>): WesWorkfl
   const hash = value.indexOf('#');
   const [path, fragment] = hash < 0 ? [value, ''] : [value.slice(0, hash), value.slice(hash)];
   if (path.startsWith('gdflow:')) return { kind: 'data', path, fragment };
+  if (/^https?:\/\//i.test(path)) {
+    try {
+      return { kind: 'remote', url: new URL(path).href, fragment };
+    } catch {
+      throw invalid(`workflow_url '${value.slice(0, 200)}' is not a valid URL`);
+    }
+  }
   const relative = path.replace(/^(\.\/)+/, '');
   if (attachments.has(relative)) return { kind: 'attachment', path: relative, fragment };
   const attached = [...attachments.keys()].slice(0, 10).join(', ');
   throw invalid(
     `workflow_url '${value.slice(0, 200)}' is not the relative path of an attached file${attached ? ` (attached: ${attached})` : ' (nothing is attached)'}, ` +
-      'gdflow:<data path> of a document in the data store, or workflow:<name>[/<version>] of a registered workflow',
+      'gdflow:<data path> of a document in the data store, an http(s) URL, or workflow:<name>[/<version>] of a registered workflow',
   );
 }

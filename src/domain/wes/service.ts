@@ -12,7 +12,7 @@ import type { JsonObject } from '../json.js';
 import type { LogLinks, TaskService } from '../tasks/service.js';
 import { TES_WORKFLOW_NAME } from '../tes/service.js';
 import type { Scope } from '../tools/service.js';
-import { ATTACHMENTS_BASE, attachmentsDirectory, dataLocationsOf, loadWesDocument } from './documents.js';
+import { ATTACHMENTS_BASE, attachmentsDirectory, dataLocationsOf, loadWesDocument, type RemoteDocuments } from './documents.js';
 import { taskNameOf, type WesRunRequest } from './request.js';
 import { outputUrls, runLog, runState, runSummary, taskLog, type OutputLinks } from './views.js';
 
@@ -45,6 +45,7 @@ export class WesService {
     private readonly data: DataService,
     private readonly locations: CwlDataLocations,
     private readonly logs: LogLinks,
+    private readonly remote: RemoteDocuments,
   ) {}
 
   /** POST /runs: the request read and checked (request.ts), its documents loaded and its attachments stored; then the task. */
@@ -86,7 +87,7 @@ export class WesService {
         run_id: (await this.cwlRuns.start(gdflowScope(scope), body, { id: workflow.id, name: workflow.name, version: workflow.version }, extra)).task_id,
       };
     }
-    const { packed, base } = await loadWesDocument(request, account, this.locations);
+    const { packed, base } = await loadWesDocument(request, account, this.locations, this.remote);
     const version = typeof packed.document.cwlVersion === 'string' ? packed.document.cwlVersion : '';
     if (request.typeVersion !== undefined && version !== request.typeVersion) {
       throw invalid(`workflow_type_version ${request.typeVersion} is not the document's cwlVersion ${version}`);

@@ -1,4 +1,5 @@
-import { wesState, type WesState } from '../../contract/wes-states.js';
+import type { WesState } from '../../contract/ga4gh-states.js';
+import { wesState } from '../ga4gh/states.js';
 import type { Job, Task } from '../../store/store.js';
 import { cwlPlanOf } from '../cwl/runs/plan.js';
 import { dataPathOf, GDFLOW_SCHEME } from '../cwl/runs/locations.js';
@@ -10,12 +11,7 @@ import { isObject, type JsonObject } from '../json.js';
 const iso = (seconds: number | null): string | null => (seconds === null ? null : new Date(seconds * 1000).toISOString());
 
 export function runState(task: Task, jobs: readonly Job[]): WesState {
-  return wesState({
-    status: task.status,
-    stopRequested: task.stopRequested,
-    held: task.heldBy !== null,
-    jobs: jobs.map((job) => ({ status: job.status, exitCode: job.exitCode, lastOutcome: job.attempts[job.attempts.length - 1]?.outcome, reason: job.reason })),
-  });
+  return wesState(task, jobs);
 }
 
 /** The RunRequest: as posted, for a run started through WES; made from the task for one started otherwise (ActivateWorkflow, RunCwl). */

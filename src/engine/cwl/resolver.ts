@@ -4,6 +4,7 @@ import type { ExpressionEvaluator } from '../../domain/cwl/expressions/index.js'
 import type { CwlOutputObject } from '../../domain/cwl/model.js';
 import { collectToolOutputs, exitStatus, prepareToolRun, runExpressionTool } from '../../domain/cwl/tool/index.js';
 import { bindInputs } from '../../domain/cwl/types/inputs.js';
+import { outputFileNames } from '../../domain/cwl/tool/output-names.js';
 import {
   findRequirement,
   gatherJob,
@@ -119,7 +120,8 @@ export class CwlResolver implements JobResolver {
     const collect = { path, inputs: prepared.inputs, runtime: prepared.runtime, staged, digest: run.digest };
     // The container's working directory is dockerOutputDirectory (runtime.outdir), where the document wants it.
     const moved = outdir !== undefined && outdir !== job.places.workDir ? { workDirPath: outdir } : {};
-    return { kind: 'run', run: { ...resolvedRun(prepared, effective, inContainer, collect), ...moved } };
+    const names = await outputFileNames(tool, prepared.inputs, prepared.runtime, effective, this.evaluator);
+    return { kind: 'run', run: { ...resolvedRun(prepared, effective, inContainer, collect, { params: tool.outputs, names }), ...moved } };
   }
 
   /** The run's own outputs (the root job's) go into the data store; any other job's stay where they are. */

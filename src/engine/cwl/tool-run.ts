@@ -2,7 +2,9 @@ import { shellQuote } from '../../domain/cwl/tool/command-line.js';
 import type { CwlRuntime, StagedItem, ToolRun } from '../../domain/cwl/tool/index.js';
 import { findRequirement, type EffectiveRequirements } from '../../domain/cwl/workflow/index.js';
 import type { CwlInputObject } from '../../domain/cwl/model.js';
-import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
+import { canonicalJson, sha256 } from '../../domain/cache/key.js';
+import type { CommandOutputParameter } from '../../domain/cwl/model/process.js';
+import type { ResolvedRun, RunWork } from '../../domain/tasks/job-spec.js';
 import type { Json } from '../../store/store.js';
 
 /**
@@ -32,7 +34,13 @@ export function collectedStaging(run: ToolRun): StagedItem[] {
   return [...run.staging, ...run.workDir].map((item) => (inPlace(run, item) ? { ...item, writable: false } : item));
 }
 
-export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inContainer: boolean, collect: CollectPayload): Omit<ResolvedRun, 'kind'> {
+export function resolvedRun(
+  run: ToolRun,
+  effective: EffectiveRequirements,
+  inContainer: boolean,
+  collect: CollectPayload,
+  outputs: { readonly params: readonly CommandOutputParameter[]; readonly names: ReadonlyArray<readonly string[] | undefined> },
+): Omit<ResolvedRun, 'kind'> {
   // The streams are opened by the shell that runs the command, inside the sandbox: a name the tool chose cannot make
   // the server open a host file.
   const redirections = [
@@ -62,5 +70,33 @@ export function resolvedRun(run: ToolRun, effective: EffectiveRequirements, inCo
     // A run that changes its inputs in place is never taken from the cache: it is what it does to them that counts.
     callCaching: run.reusable && !(run.inplaceUpdate && run.workDir.some((item) => inPlace(run, item))),
     collect: collect as unknown as Json,
+    work: runWork(run, image !== '', outputs),
+  };
+}
+
+/**
+ * The run in the call cache's terms (job-spec.ts, RunWork): the command line as argv (in a container, what the image's
+ * ENTRYPOINT is given), InitialWorkDir's entries as placed by the document, and each output as the files its globs
+ * name (domain/cwl/tool/output-names.ts: outputEval and loadContents read only those), else as the output's own rule.
+ */
+function runWork(run: ToolRun, inContainer: boolean, outputs: Parameters<typeof resolvedRun>[4]): RunWork {
+  const rules: string[] = [];
+  for (const [i, output] of outputs.params.entries()) {
+    const names = outputs.names[i];
+    rules.push(...(names ?? [`cwl:${sha256(canonicalJson({ ...output, at: undefined }))}`]));
+  }
+  const script = inContainer && run.shell ? ['/bin/sh', '-c', run.command].map((word) => shellQuote(word)).join(' ') : run.command;
+  return {
+    script,
+    shell: 'sh',
+    image: run.container?.image ?? '',
+    entrypoint: inContainer,
+    outputs: rules,
+    // Output collection takes the outputs from cwl.output.json when the command wrote one.
+    optionalReads: ['cwl.output.json'],
+    fixed: run.workDir.map((item) => item.path),
+    ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
+    ...(run.stdout !== undefined ? { stdout: run.stdout } : {}),
+    ...(run.stderr !== undefined ? { stderr: run.stderr } : {}),
   };
 }

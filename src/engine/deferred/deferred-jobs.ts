@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { expansionOf, type ResolvedRun, type StepJobSpec } from '../../domain/tasks/job-spec.js';
 import type { AddedJob, Resolution } from '../../domain/tasks/rules/index.js';
 import { jobIdFor } from '../../domain/tasks/plan.js';
+import { dependencyOrder, findCycle } from '../../domain/graph-cycle.js';
 import type { Json } from '../../store/store.js';
 import type { Layout } from '../layout.js';
 import type { LiveJob, LiveTask } from '../live-task.js';
@@ -97,8 +98,14 @@ export class DeferredJobs {
       if (ids.has(job.key) || live.byKey.has(job.key)) return { kind: 'fail', reason: `engine error: the expansion adds a second job '${job.key}'` };
       ids.set(job.key, jobIdFor(taskId, nodeIdOf(job.key)));
     }
+    // Jobs that wait for each other would never start, and hold their task (and a worker's claim) forever.
+    const graph = new Map(answer.jobs.map((job) => [job.key, job.deps.filter((key) => ids.has(key))]));
+    const cycle = findCycle(graph);
+    if (cycle) return { kind: 'fail', reason: `the jobs ${[...cycle, cycle[0]].map((k) => `'${k}'`).join(' -> ')} wait for each other: none can start` };
+    // Added in dependency order: a job is wired to the jobs it waits for when it is added (live-task.ts, addJob).
+    const byKey = new Map(answer.jobs.map((job) => [job.key, job]));
     const jobs: AddedJob[] = [];
-    for (const job of answer.jobs) {
+    for (const job of dependencyOrder(graph).map((key) => byKey.get(key)!)) {
       const deps = job.deps.map((key) => ids.get(key) ?? live.byKey.get(key)?.job.id);
       if (deps.some((id) => id === undefined)) return { kind: 'fail', reason: `engine error: job '${job.key}' waits for a job the task does not have` };
       const id = ids.get(job.key)!;

@@ -113,10 +113,10 @@ async function lookUp(run: ResolvedRun, context: StepRunContext, startedAt: numb
   }
   if (!cache.context.enabled && cache.context.referenceTask === null) return { key, lookup: 'off' };
   if (run.reuse === false) return { key, lookup: 'off', note: 'it was asked to run again' };
-  const { hit, note } = await findStepHit(key.key, { ...cache, imageDigest: null });
+  const { hit, note } = await findStepHit(key.key, key.parts, { ...cache, imageDigest: null });
   if (!hit) return { key, lookup: 'miss', ...(note !== undefined ? { note } : {}) };
   context.onStarted({});
-  const stamps = await reuseWorkDir(hit, { ...cache, imageDigest: null }, context.nodeId);
+  const stamps = await reuseWorkDir(hit, { ...cache, imageDigest: null }, context.nodeId, key.parts, run);
   const exitCode = hit.exitCode ?? 0;
   const collected = await context.collect({ exitCode, hostWorkDir: context.layout.workDir(context.taskId, context.nodeId) });
   // Collected once already from the same files: failing now means they changed; the job runs instead.

@@ -1,22 +1,25 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson, cacheKeyOf, sha256, type CacheParts } from '../../domain/cache/key.js';
-import { runOf, type ResolvedRun } from '../../domain/tasks/job-spec.js';
+import { canonicalJson, cacheKeyOf, sha256, sourceFilesFor, type CacheParts } from '../../domain/cache/key.js';
+import { workKeyParts } from '../../domain/cache/work-key.js';
+import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
 import type { FileStamp, Job } from '../../store/store.js';
 import type { CacheContext, CallCache } from '../call-cache.js';
 import { hashFile, stampOf } from '../file-hash.js';
 import type { Layout } from '../layout.js';
+import { SANDBOX_DATA_DIR } from '../executors/executor.js';
 import { linkTree } from './staging.js';
 
 /**
- * Call caching of deferred jobs' runs (docs/tasks.md, "Call caching"): the key is made of what runs, not of where its
- * files are: the command, the environment, the image and its digest, each staged input by its sandbox path and its
- * content (an input an earlier job of the task made, by that job's key and the file's place in it), and the resolver's
- * payload for collecting the outputs without host locations (for CWL: the document, the inputs, the runtime). A hit
- * gives the job the earlier run's working directory (hard links, else copies) and its resolver collects the outputs
- * from it as after a run, so that every location is the new job's own.
+ * Call caching of deferred jobs' runs (docs/tasks.md, "One cache for every language"): the key is made of the work the
+ * run does, as a tool job's is (domain/cache/work-key.ts): the command its language wrote (the run's `work`), the
+ * environment, the image and its digest, each staged input by its content (an input an earlier job of the task made,
+ * by that job's key and the file's place in it), and what its outputs are collected from. A hit gives the job the
+ * earlier run's working directory (hard links, else copies), the earlier job of any language, and its resolver
+ * collects the outputs from it as after a run, so that every location is the new job's own.
  */
 
 export interface StepCacheContext {
@@ -41,29 +44,48 @@ export interface StepCacheContext {
 export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promise<{ parts: CacheParts; key: string }> {
   const root = c.stagingRoot;
   const portable = <T>(value: T): T => (root === undefined ? value : (replaced(value, root, '<staging>') as T));
-  const inputs: Record<string, string> = {};
+  const work = run.work;
+  const internal = new Set(work?.internal ?? []);
+  const chosen = new Set(work?.fixed ?? []);
+  const placed: Record<string, string> = {};
+  const fixed: Record<string, string> = {};
   for (const item of run.staging) {
+    if (internal.has(item.path)) continue;
+    // A read-only File is what its content is, however it was given (a stored item, a literal): as a tool job's input.
     const what = item.location !== undefined ? await locationHash(item.location, c) : sha256(portable(item.contents ?? ''));
-    inputs[portable(item.path)] = `${item.class}${item.writable ? ' (writable)' : ''}:${item.location !== undefined ? what : `literal ${what}`}`;
+    const path = portable(item.path);
+    (chosen.has(item.path) ? fixed : placed)[path] = `${item.class === 'Directory' ? 'Directory:' : ''}${what}${item.writable ? ' (writable)' : ''}`;
   }
-  const parts: CacheParts = {
-    v: 1,
-    tool: { name: c.name, version: 0, digest: sha256(canonicalJson(portable(withoutLocations(run.collect)))) },
-    image: run.image,
+  // A run of an older spec says nothing of its outputs but its resolver's payload: a rule no other language's run has.
+  const outputs = work?.outputs ?? [`collect:${sha256(canonicalJson(portable(withoutLocations(run.collect))))}`];
+  const streams = { stdin: work?.stdin, stdout: work?.stdout, stderr: work?.stderr };
+  const parts = workKeyParts({
+    script: portable(work?.script ?? run.command),
+    shell: work?.shell ?? 'sh',
+    workDir: run.workDirPath ?? SANDBOX_DATA_DIR,
+    placed,
+    fixed,
+    outputs,
+    outputDirsMade: false,
+    optionalReads: work?.optionalReads ?? [],
+    ...Object.fromEntries(Object.entries(streams).flatMap(([name, path]) => (path === undefined ? [] : [[name, portable(path)]]))),
+    env: portable(run.env),
+    image: work?.image ?? run.image,
     imageDigest: c.imageDigest,
-    inputs,
-    parameters: { env: portable(run.env), network: run.network },
-    command: portable(run.command),
-    stdin: null,
-    stdout: null,
-  };
+    entrypoint: work?.entrypoint ?? run.imageEntrypoint === true,
+    network: run.network,
+  });
   return { parts, key: cacheKeyOf(parts) };
 }
 
-/** A succeeded run with this key whose working directory is intact. */
-export async function findStepHit(key: string, c: StepCacheContext): Promise<{ hit?: Job; note?: string }> {
-  const found = await c.calls.findJob(key, c.jobId, c.context, (job, spec) =>
-    runOf(spec) !== undefined && job.outputStamps
+/**
+ * A succeeded run with this key whose files are intact: a deferred job's (all of its working directory) or a tool
+ * job's of any language (its outputs), which has every output this run's key names.
+ */
+export async function findStepHit(key: string, parts: CacheParts, c: StepCacheContext): Promise<{ hit?: Job; note?: string }> {
+  const names = Object.values(parts.places);
+  const found = await c.calls.findJob(key, c.jobId, c.context, (job) =>
+    job.outputStamps && sourceFilesFor(parts, names, job.cacheParts) !== undefined
       ? Object.entries(job.outputStamps)
           .filter(([, s]) => s.size >= 0)
           .map(([f]) => f)
@@ -91,23 +113,39 @@ export async function stampWorkDir(workDir: string): Promise<Record<string, File
   return stamps;
 }
 
-/** The earlier run's working directory, and its logs, linked into this job's. Returns the new files' stamps. */
-export async function reuseWorkDir(source: Job, c: StepCacheContext, nodeId: string): Promise<Record<string, FileStamp>> {
+/**
+ * The earlier run's working directory, and its logs, linked into this job's; its outputs also where this run's key
+ * places them (an earlier job of another language may have written them elsewhere: a tool's `outputs/<port>/`), the
+ * files this run's collection reads when there (cwl.output.json), and the stream files this run's wrapping would
+ * have written (WDL's), from the earlier job's logs. Returns the new files' stamps.
+ */
+export async function reuseWorkDir(source: Job, c: StepCacheContext, nodeId: string, parts: CacheParts, run: ResolvedRun): Promise<Record<string, FileStamp>> {
   const from = c.layout.workDir(source.taskId, source.nodeId);
   const to = c.layout.workDir(c.taskId, nodeId);
   const stamps: Record<string, FileStamp> = {};
+  const place = async (sourceFile: string, file: string) => {
+    await mkdir(dirname(join(to, file)), { recursive: true });
+    await linkTree(sourceFile, join(to, file));
+    stamps[file] = await stampOf(join(to, file));
+  };
   for (const [file, stamp] of Object.entries(source.outputStamps ?? {})) {
     if (stamp.size < 0) {
       await mkdir(join(to, file), { recursive: true });
       stamps[file] = stamp;
       continue;
     }
-    await linkTree(join(from, file), join(to, file));
-    stamps[file] = await stampOf(join(to, file));
+    await place(join(from, file), file);
   }
+  const paths = Object.values(parts.places);
+  const sourcePaths = sourceFilesFor(parts, paths, source.cacheParts) ?? [];
+  for (const [i, file] of paths.entries()) if (!(file in stamps) && sourcePaths[i] !== undefined) await place(join(from, sourcePaths[i]), file);
+  for (const file of parts.optionalReads) if (!(file in stamps) && existsSync(join(from, file))) await place(join(from, file), file);
   for (const log of ['stdoutLog', 'stderrLog'] as const) {
     await linkTree(c.layout[log](source.taskId, source.nodeId), c.layout[log](c.taskId, nodeId)).catch(() => undefined);
   }
+  const streams = run.work?.streamFiles;
+  if (streams?.stdout !== undefined && !(streams.stdout in stamps)) await place(c.layout.stdoutLog(source.taskId, source.nodeId), streams.stdout);
+  if (streams?.stderr !== undefined && !(streams.stderr in stamps)) await place(c.layout.stderrLog(source.taskId, source.nodeId), streams.stderr);
   return stamps;
 }
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { canonicalJson, sha256 } from '../../domain/cache/key.js';
 import type { DataStore } from '../../data/index.js';
 import type { ResolvedRun } from '../../domain/tasks/job-spec.js';
 import type { Task as WdlTask } from '../../domain/wdl/ast.js';
@@ -17,7 +18,7 @@ import type { Layout } from '../layout.js';
 import { storeWdlOutputs } from './final-outputs.js';
 import { StagingFiles } from './staging-files.js';
 import { commandLine } from './command-line.js';
-import { WorkDirFiles } from './work-files.js';
+import { STDERR_NAME, STDOUT_NAME, WorkDirFiles } from './work-files.js';
 import { WorkflowFiles } from './workflow-files.js';
 
 /** What `collect` needs after a task call's run. */
@@ -28,13 +29,34 @@ interface CollectPayload {
   readonly prefix: string;
   readonly alias?: string;
   /** The staged inputs: where the command saw each (`path`) and its host path (`location`, left out of call-cache keys). */
-  readonly staged: readonly { readonly path: string; readonly location: string }[];
+  readonly staged: readonly ({ readonly path: string; readonly location: string } | readonly [string, string])[];
   readonly returnCodes: readonly number[] | '*';
 }
 
 interface Loaded {
   readonly plan: WdlTaskPlan;
   readonly context: Omit<WdlRunContext, 'outputsOf'>;
+}
+
+/**
+ * What a task's outputs are collected from, in the call cache's terms (job-spec.ts, RunWork): a File output that is a
+ * literal relative path is that path; any other output is its declaration (its value may read any file).
+ */
+function outputRules(task: WdlTask): string[] {
+  return task.outputs.map((decl) => {
+    const expr = decl.expr;
+    const literal =
+      expr?.kind === 'string' && expr.parts.length <= 1 && expr.parts.every((part) => typeof part === 'string') ? (expr.parts[0] ?? '') : undefined;
+    if (decl.type.kind === 'File' && !decl.type.optional && literal !== undefined && literal !== '' && !literal.startsWith('/')) return literal;
+    return `wdl:${sha256(canonicalJson(withoutPositions(decl)))}`;
+  });
+}
+
+/** A syntax tree without its positions: equal declarations in different places are equal. */
+function withoutPositions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutPositions);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([key, item]) => (key === 'pos' ? [] : [[key, withoutPositions(item)]])));
 }
 
 /** How many tasks' documents a worker keeps parsed. */
@@ -110,6 +132,15 @@ export class WdlResolver implements JobResolver {
       timeLimit: 0,
       callCaching: true,
       collect: collect as unknown as Json,
+      work: {
+        script: prepared.command,
+        shell: 'bash' as const,
+        image: runtime.image,
+        entrypoint: false,
+        outputs: outputRules(call.task),
+        internal: [script],
+        streamFiles: { stdout: STDOUT_NAME, stderr: STDERR_NAME },
+      },
       ...(runtime.maxRetries > 0 ? { retry: { max_attempts: runtime.maxRetries + 1, on: ['exit_code'] } } : {}),
       // A restart's call run again does not come from the cache, though it is keyed for later tasks.
       ...(restart.rerun ? { reuse: false } : {}),
@@ -127,7 +158,9 @@ export class WdlResolver implements JobResolver {
     }
     const { context } = this.load(job.task);
     const task = this.taskOf(context, payload);
-    const staged = new Map(payload.staged.map(({ path, location }) => [path, { host: location }] as const));
+    // A run resolved by an earlier gdflow kept [path, host] pairs.
+    const entries = payload.staged.map((entry): readonly [string, string] => ('path' in entry ? [entry.path, entry.location] : [entry[0], entry[1]]));
+    const staged = new Map(entries.map(([path, host]) => [path, { host }] as const));
     const files = new WorkDirFiles(ended.hostWorkDir, job.places.workDir, staged);
     const outputs = collectTaskOutputs(task, payload.values, context.bundle.structs, files, payload.prefix, payload.alias);
     return { outputs: await this.final(job, outputs), reason: `exit code ${ended.exitCode}` };

@@ -8,10 +8,10 @@ export const STDOUT_NAME = '.wdl-stdout';
 export const STDERR_NAME = '.wdl-stderr';
 
 /** The bytes of a file or of every file under a directory. */
-function sizeOf(path: string): number {
+export function fileSize(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.size;
-  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+  return readdirSync(path).reduce((sum, name) => sum + fileSize(join(path, name)), 0);
 }
 
 /** Files staged for a run: the path the command sees -> the host path (or the literal's text, for written files). */
@@ -74,7 +74,7 @@ export class WorkDirFiles implements WdlFiles {
   size(path: string): number {
     const host = this.hostPath(path);
     if (host === undefined) throw new Error(`${path} is not a file of this task`);
-    return sizeOf(host);
+    return fileSize(host);
   }
 
   locate(path: string, kind: 'File' | 'Directory'): string | undefined {

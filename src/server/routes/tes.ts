@@ -3,10 +3,10 @@ import { ROUTES } from '../../contract/routes.js';
 import { DEFAULT_PROJECT, type Caller } from '../../domain/access.js';
 import type { Services } from '../../domain/services.js';
 import type { TesScope } from '../../domain/tes/service.js';
-import { packageVersion } from '../../package-root.js';
 import { httpError } from '../errors.js';
 import { routeOptions, type RouteTypes } from '../route-options.js';
 import type { RouteContext } from './context.js';
+import { ga4ghServiceInfo } from './ga4gh-service-info.js';
 
 /**
  * GA4GH TES 1.1 at /ga4gh/tes/v1 (docs/ga4gh.md). A client acts in one project of its account: a bearer token's, or
@@ -40,18 +40,16 @@ export function registerTesRoutes(app: FastifyInstance, context: RouteContext): 
 function serviceInfo(baseUrl: string, services: Services) {
   const policy = services.tes.policy;
   return {
-    id: 'org.gdflow.tes',
-    name: 'gdflow TES',
-    type: { group: 'org.ga4gh', artifact: 'tes', version: '1.1.0' },
-    description: "GA4GH TES 1.1 on gdflow: each task is a gdflow task of one job, run on the server's executor (docs/ga4gh.md)",
-    organization: { name: 'gdflow', url: baseUrl },
-    documentationUrl: `${baseUrl}/openapi.json`,
-    environment: 'prod',
-    version: packageVersion(),
+    ...ga4ghServiceInfo(baseUrl, {
+      artifact: 'tes',
+      version: '1.1.0',
+      description: "GA4GH TES 1.1 on gdflow: each task is a gdflow task of one job, run on the server's executor (docs/ga4gh.md)",
+    }),
     storage: [
       "gdflow:/ (the caller's data store; gdflow://public/ for public data)",
-      ...policy.fileRoots.map((root) => `file://${root}`),
-      ...(policy.allowHttp ? ['http://', 'https://'] : []),
+      ...policy.fileRoots.map((root) => `file://${root} (inputs)`),
+      ...policy.outputRoots.map((root) => `file://${root} (outputs)`),
+      ...policy.fetchHosts.list.map((host) => `http(s)://${host} (inputs)`),
     ],
     tesResources_backend_parameters: ['network'],
   };

@@ -35,6 +35,7 @@ export function registerTaskExplain(task: Command): void {
     const explanation = await client.explainJob(taskId, jobId);
     if (flags.json) return printJson(explanation);
     say(`${explanation.job_id}: ${explanation.summary}`);
+    if (explanation.source) say(`reused: job ${explanation.source.job_id}, a ${explanation.source.language} (task ${explanation.source.task_id})`);
     if (explanation.nearest) say(`nearest earlier job: ${explanation.nearest.job_id} (task ${explanation.nearest.task_id}, ${explanation.nearest.status})`);
     for (const difference of explanation.differences) say(`  - ${difference.message}`);
   });

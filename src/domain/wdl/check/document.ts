@@ -1,7 +1,8 @@
-import type { Call, Decl, Task, Workflow, WorkflowElement } from '../ast.js';
+import type { Call, Decl, Expr, Task, Workflow, WorkflowElement } from '../ast.js';
 import { WdlError, type Pos } from '../errors.js';
 import { findCallee, type Callee, type LoadedDocument } from '../load.js';
-import { arrayOf, coercible, prim, typeText, withOptional, type StructTable, type WdlType } from '../types.js';
+import { ANY, arrayOf, coercible, prim, typeText, withOptional, type StructTable, type WdlType } from '../types.js';
+import { checkCycles } from './cycles.js';
 import { typeOf, type CheckScope, type NameType } from './expressions.js';
 
 /**
@@ -34,10 +35,20 @@ const scopeOf = (names: ReadonlyMap<string, NameType>, structs: StructTable, par
   structs,
 });
 
+/**
+ * The type of a value given to a declaration or call input: its expression's, except that the Array[String] of
+ * read_lines() may be taken as an Array of another primitive type (spec "Type Coercion": "may be immediately coerced
+ * into other Array[P] values"); its lines are parsed when known.
+ */
+function givenType(expr: Expr, scope: CheckScope): WdlType {
+  const type = typeOf(expr, scope);
+  return expr.kind === 'call' && expr.name === 'read_lines' ? arrayOf(ANY) : type;
+}
+
 function checkDecl(decl: Decl, scope: CheckScope): void {
   checkType(decl.type, decl.pos, scope.structs);
   if (!decl.expr) return;
-  const type = typeOf(decl.expr, scope);
+  const type = givenType(decl.expr, scope);
   // T? given where T is declared is checked when the value is known (spec: an undefined value there is an error).
   if (!coercible(withOptional(type, false), withOptional(decl.type, true), scope.structs)) {
     throw new WdlError(decl.expr.pos, `'${decl.name}' is declared ${typeText(decl.type)}, but its value is ${typeText(type)}`);
@@ -119,13 +130,15 @@ function checkWorkflow(workflow: Workflow, document: LoadedDocument, structs: St
   const scope = scopeOf(names, structs);
   for (const decl of workflow.inputs) checkDecl(decl, scope);
   checkBody(workflow.body, scope, document, structs);
-  const outputScope = scopeOf(new Map(), structs, scope);
+  checkCycles(workflow);
+  // Outputs see each other, as a task's do (spec "Workflow Outputs": the two sections have identical semantics).
   const outputs = new Map<string, NameType>();
   for (const decl of workflow.outputs ?? []) {
     if (outputs.has(decl.name)) throw new WdlError(decl.pos, `output '${decl.name}' is declared twice`);
-    checkDecl(decl, outputScope);
     outputs.set(decl.name, decl.type);
   }
+  const outputScope = scopeOf(outputs, structs, scope);
+  for (const decl of workflow.outputs ?? []) checkDecl(decl, outputScope);
 }
 
 function checkBody(body: readonly WorkflowElement[], scope: CheckScope, document: LoadedDocument, structs: StructTable): void {
@@ -153,7 +166,7 @@ function checkCall(call: Call, scope: CheckScope, document: LoadedDocument, stru
   for (const [name, expr] of call.inputs) {
     const input = inputs.find((d) => d.name === name);
     if (!input) throw new WdlError(expr.pos, `'${call.callee}' has no input '${name}'`);
-    const type = typeOf(expr, scope);
+    const type = givenType(expr, scope);
     if (!coercible(withOptional(type, false), withOptional(input.type, true), structs)) {
       throw new WdlError(expr.pos, `input '${name}' of '${call.callee}' is ${typeText(input.type)}, not ${typeText(type)}`);
     }

@@ -13,8 +13,16 @@ export function documentsByFile(main: LoadedDocument): Map<string, LoadedDocumen
   return out;
 }
 
-/** The element at `path` of a workflow's body. */
+/**
+ * The element at `path` of a workflow's body; `[-1 - i]` is its input `i`, when its default reads the body and is
+ * evaluated as one of the body's declarations (run/workflow.ts, lateInputs).
+ */
 export function elementAt(workflow: Workflow, path: readonly number[]): WorkflowElement {
+  if (path.length === 1 && path[0]! < 0) {
+    const input = workflow.inputs[-1 - path[0]!];
+    if (!input) throw new Error(`engine error: workflow ${workflow.name} has no input ${-1 - path[0]!}`);
+    return { kind: 'decl', ...input };
+  }
   let body = workflow.body;
   let element: WorkflowElement | undefined;
   for (const index of path) {

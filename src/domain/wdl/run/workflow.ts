@@ -7,7 +7,7 @@ import { targetOf, type WdlBundle } from '../index.js';
 import { findCallee, type LoadedDocument } from '../load.js';
 import { coerce, NONE, type WdlValue } from '../values.js';
 import { elementAt } from './locate.js';
-import { declaredNames, elementName, freeNames } from './names.js';
+import { declaredNames, elementName, exprNames, freeNames } from './names.js';
 import type { Binding, Bindings, WdlGatherPayload, WdlJobOutputs, WdlJobPayload } from './payload.js';
 import { bindingScope, evaluateDecls } from './scope.js';
 
@@ -100,13 +100,45 @@ function expandWorkflow(
   alias: string | undefined,
 ): WdlResolution {
   const scope = bindingScope({}, context.outputsOf, context.bundle.structs, context.files);
-  const inputs = evaluateDecls(workflow.inputs, scope, given, (name) => context.inputs[`${prefix}.${name}`], prefix);
+  const json = (name: string) => context.inputs[`${prefix}.${name}`];
+  const late = lateInputs(workflow, given, json);
+  const inputs = evaluateDecls(
+    workflow.inputs.filter((decl) => !late.has(decl.name)),
+    scope,
+    given,
+    json,
+    prefix,
+  );
   const inputBindings: Record<string, Binding> = Object.fromEntries([...inputs].map(([name, value]) => [name, { value }]));
-  const bindings = bodyBindings(inputBindings, workflow.body, key);
+  // Inputs whose defaults read the body are jobs of it, placed by their index among the inputs (locate.ts, elementAt).
+  const lateAt = workflow.inputs.flatMap((decl, i) => (late.has(decl.name) ? [i] : []));
+  const elements: WorkflowElement[] = [...lateAt.map((i): WorkflowElement => ({ kind: 'decl', ...workflow.inputs[i]! })), ...workflow.body];
+  const paths = [...lateAt.map((i) => [-1 - i]), ...workflow.body.map((_, i) => [i])];
+  const bindings = bodyBindings(inputBindings, elements, key);
   const payload = { kind: 'element' as const, doc: document.doc.file, path: [], bindings, prefix };
-  const jobs = bodyJobs(workflow.body, payload, bindings, key, []);
+  const jobs = bodyJobs(elements, payload, bindings, key, [], paths);
   const gather: WdlGatherPayload = { kind: 'workflow', doc: document.doc.file, bindings, root: alias === undefined, prefix, ...(alias ? { alias } : {}) };
   return { kind: 'expand', jobs, gather };
+}
+
+/**
+ * The inputs not given whose defaults read a call or declaration of the body (spec "Evaluation of Workflow Elements":
+ * `Int y = d1.out`), or another such input: evaluated as declarations of the body, once what they read has ended.
+ */
+function lateInputs(workflow: Workflow, given: ReadonlyMap<string, WdlValue>, json: (name: string) => unknown): Set<string> {
+  const body = new Set(workflow.body.flatMap(declaredNames));
+  const late = new Set<string>();
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const decl of workflow.inputs) {
+      if (late.has(decl.name) || !decl.expr || given.has(decl.name) || json(decl.name) !== undefined) continue;
+      if ([...exprNames(decl.expr)].some((name) => body.has(name) || late.has(name))) {
+        late.add(decl.name);
+        grew = true;
+      }
+    }
+  }
+  return late;
 }
 
 /** The bindings of a body's names: each to the job of the element that declares it, keyed under `key`. */
@@ -127,6 +159,7 @@ function bodyJobs(
   bindings: Bindings,
   key: string,
   path: readonly number[],
+  paths: readonly (readonly number[])[] = body.map((_, index) => [...path, index]),
 ): NewWdlJob[] {
   return body.map((element, index) => {
     const own = `${key}/${elementName(element)}`;
@@ -135,7 +168,7 @@ function bodyJobs(
     // expanding job waited for it), and the engine adds a job waiting only for jobs of its own expansion.
     const inside = (b: Binding) => 'key' in b && b.key !== own && b.key.startsWith(`${key}/`);
     const deps = [...new Set(reads.map((name) => bindings[name]!).flatMap((b) => (inside(b) && 'key' in b ? [b.key] : [])))];
-    const payload: WdlJobPayload = { kind: 'element', doc: parent.doc, path: [...path, index], bindings: onlyNames(bindings, reads), prefix: parent.prefix };
+    const payload: WdlJobPayload = { kind: 'element', doc: parent.doc, path: paths[index]!, bindings: onlyNames(bindings, reads), prefix: parent.prefix };
     return { key: own, name: jobName(element), deps, payload };
   });
 }

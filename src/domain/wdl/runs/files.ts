@@ -51,7 +51,11 @@ export async function hostFiles(value: unknown, type: WdlType, context: HostFile
     case 'Map': {
       if (!isRecord(value)) return value;
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await inner(v, type.value, `${field}.${k}`);
+      // A Map's keys may be Files too (`Map[File, Int]`): made host paths as its values are.
+      for (const [k, v] of Object.entries(value)) {
+        const key = await inner(k, type.key, `${field}.${k}`);
+        out[typeof key === 'string' ? key : k] = await inner(v, type.value, `${field}.${k}`);
+      }
       return out;
     }
     case 'Struct': {

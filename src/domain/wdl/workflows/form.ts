@@ -4,40 +4,21 @@
  */
 import { decimalVersion } from '../../names.js';
 import { invalid } from '../../errors.js';
+import { isMultipartForm, type FormFile, type MultipartForm } from '../../multipart-form.js';
 
-export interface FormFile {
-  /** The file name the client gave (gwc: the local file's name). */
-  filename: string;
-  data: Buffer;
-}
-
-/** A parsed multipart/form-data body. */
-export interface MultipartForm {
-  fields: Record<string, string>;
-  files: Record<string, FormFile>;
-}
+export type { FormFile, MultipartForm };
 
 /** The largest `.wdl` accepted, and the largest zip of imports (its files, unpacked, are limited in zip.ts). */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 export const MAX_DEPENDENCIES_BYTES = 32 * 1024 * 1024;
 
-export function isMultipartForm(body: unknown): body is MultipartForm {
-  return typeof body === 'object' && body !== null && 'fields' in body && 'files' in body && Object.getPrototypeOf(body) === FORM_PROTOTYPE;
-}
-
-/** Forms are made with this prototype, so that a JSON body shaped like one is never taken for one. */
-const FORM_PROTOTYPE = Object.freeze(Object.create(null) as object);
-
-export function newForm(): MultipartForm {
-  const form = Object.create(FORM_PROTOTYPE) as MultipartForm;
-  form.fields = Object.create(null) as Record<string, string>;
-  form.files = Object.create(null) as Record<string, FormFile>;
-  return form;
-}
-
-/** The form of a request, or a refusal saying what to send (`what`: the fields of the route, for the message). */
+/**
+ * The form of a request whose every field comes once (the wdl/ routes), or a refusal saying what to send (`what`: the
+ * fields of the route, for the message) or which field is sent twice.
+ */
 export function expectForm(body: unknown, what: string): MultipartForm {
   if (!isMultipartForm(body)) throw invalid(`the body must be multipart/form-data with ${what}`);
+  if (body.repeated !== undefined) throw invalid(`field '${body.repeated.slice(0, 128)}' is sent twice`);
   return body;
 }
 

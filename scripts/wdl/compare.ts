@@ -1,0 +1,45 @@
+/** How a test's inputs reach gdflow, and how its outputs are compared (as openwdl/wdl-tests' runners do: Files by content). */
+
+/** An input naming a file of data/ (a value, or a Map's key) is that file in the data store, under `root`. */
+export function mapInput(value: unknown, dataFiles: readonly string[], root: string): unknown {
+  const map = (v: unknown): unknown => {
+    if (typeof v === 'string' && dataFiles.includes(v)) return `${root}/${v}`;
+    if (Array.isArray(v)) return v.map(map);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [map(k) as string, map(x)]));
+    return v;
+  };
+  return map(value);
+}
+
+/** Reads a data-store File output, and a file of the suite's data/. */
+export interface OutputFiles {
+  /** The account prefix of File outputs (`acct:`). */
+  readonly account: string;
+  download(path: string): Promise<string>;
+  dataFile(name: string): string | undefined;
+}
+
+/** An actual output against the expected one: a File (a data-store path) by its content, or by its name. */
+export async function same(actual: unknown, expected: unknown, files: OutputFiles): Promise<boolean> {
+  if (typeof actual === 'string' && actual.startsWith(`${files.account}:/`)) {
+    if (typeof expected !== 'string') return false;
+    const content = await files.download(actual.slice(files.account.length + 1));
+    const data = files.dataFile(expected);
+    if (data !== undefined) return content === data;
+    return actual.endsWith(`/${expected.split('/').pop()}`) || content === expected;
+  }
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length && (await all(expected.map((e, i) => same(actual[i], e, files))));
+  }
+  if (expected && typeof expected === 'object') {
+    if (!actual || typeof actual !== 'object') return false;
+    const keys = Object.keys(expected);
+    const a = actual as Record<string, unknown>;
+    const e = expected as Record<string, unknown>;
+    return keys.length === Object.keys(actual).length && (await all(keys.map((k) => same(a[k], e[k], files))));
+  }
+  if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(expected - actual) < 1e-6;
+  return actual === expected;
+}
+
+const all = async (checks: Promise<boolean>[]): Promise<boolean> => (await Promise.all(checks)).every(Boolean);
