@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, cpuSeconds, createAccount, machine, median, ROOT, startGdflow } from './lib/processes.js';
+import { load, run } from './lib/run.js';
 
 /**
  * bench:cwl (issue 24) — gdflow as a CWL runner against the reference runner, Debian's cwltool, in the same run:
@@ -24,33 +24,6 @@ const EXECUTOR = process.env.BENCH_EXECUTOR ?? 'bwrap';
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const DRIVER = join(ROOT, 'dist', 'scripts', 'cwl', 'main.js');
 const CWLTOOL = process.env.BENCH_CWLTOOL ?? 'cwltool';
-
-interface Ran {
-  seconds: number;
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<Ran> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.once('error', reject);
-    child.once('close', (status) =>
-      resolve({ seconds: (performance.now() - started) / 1000, status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
-    );
-  });
-}
-
-const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 /** One driver run: its wall time (the driver's own, first test to last) and closing line. */
 async function conformance(label: string, args: string[], env: Record<string, string>): Promise<{ wall: number; closing: string }> {

@@ -9,6 +9,7 @@ import { DomainError } from '../domain/errors.js';
 import { registerBatch } from './commands/batch.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerCwl } from './commands/cwl/index.js';
+import { registerWdl } from './commands/wdl/index.js';
 import { registerData } from './commands/data/index.js';
 import { registerTask } from './commands/task/index.js';
 import { registerTool } from './commands/tool/index.js';
@@ -20,7 +21,7 @@ import { packageVersion } from '../package-root.js';
 export { EXIT };
 
 /** Commands that only talk to a server: they need not load the server's own modules. */
-const CLIENT_COMMANDS = new Set(['config', 'tool', 'workflow', 'task', 'data', 'batch', 'cwl']);
+const CLIENT_COMMANDS = new Set(['config', 'tool', 'workflow', 'task', 'data', 'batch', 'cwl', 'wdl']);
 
 /**
  * The server-side commands import the whole server (web framework, database driver), which costs
@@ -60,6 +61,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   registerData(program);
   registerBatch(program);
   registerCwl(program);
+  registerWdl(program);
   return program;
 }
 

@@ -15,6 +15,8 @@ import {
   type CwlRun,
   type CwlRunRequest,
   type CwlRunStarted,
+  type WdlRun,
+  type WdlRunRequest,
   type DataList,
   type DataPutResult,
   type Job,
@@ -456,6 +458,18 @@ export class Client {
   /** A CWL run: its task's status, and its output object once it succeeded. */
   async getCwlRun(taskId: string): Promise<CwlRun> {
     return this.transport.json('GET', await this.projectPath(`cwl/runs/${segment(taskId)}/`));
+  }
+
+  // ---------------------------------------------------------------- WDL runs (docs/wdl.md)
+
+  /** Start a WDL run of a document as it is. Not retried once the request may have reached the server. */
+  async runWdl(request: WdlRunRequest): Promise<CwlRunStarted> {
+    return this.transport.json('POST', await this.projectPath('wdl/runs/'), { json: request, retryOn: 'unsent' });
+  }
+
+  /** A WDL run: its task's status, and its outputs once it succeeded. */
+  async getWdlRun(taskId: string): Promise<WdlRun> {
+    return this.transport.json('GET', await this.projectPath(`wdl/runs/${segment(taskId)}/`));
   }
 
   // ---------------------------------------------------------------- data (docs/data.md)

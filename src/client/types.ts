@@ -10,6 +10,7 @@ import type { activatedTask, job, jobCacheExplanation, jobInfo, task, taskEvent,
 import type { createToolBody, toolDefinition } from '../contract/tools.js';
 import type { createWorkflowBody } from '../contract/workflows.js';
 import type { importCwlBody, importedCwl } from '../contract/cwl.js';
+import type { runWdlBody, wdlRun } from '../contract/wdl.js';
 
 // The request bodies, the tool definition, the task and job states and ActivateWorkflow's answer are derived from
 // the server's own schemas (src/contract/); the read shapes below are written out where they say more than those.
@@ -293,3 +294,8 @@ export type DataPutResult = FromSchema<typeof dataPutResult>;
 
 /** GET /miscellaneous/credentials/: who the signing key belongs to. */
 export type CallerIdentity = FromSchema<typeof callerIdentity>;
+
+/** `POST wdl/runs/`: a WDL document (with its imports' texts) and its input JSON, File values data-store paths. */
+export type WdlRunRequest = FromSchema<typeof runWdlBody>;
+/** `GET wdl/runs/<task>/`: the run's task status, its outputs once it succeeded (Files as data-store paths), why it failed. */
+export type WdlRun = FromSchema<typeof wdlRun>;

@@ -155,3 +155,41 @@ export const wdlListTasksQuery = { source_id: { type: 'string', description: 'on
 
 export type WdlTaskBody = FromSchema<typeof wdlTaskBody>;
 export type WdlRestartBody = FromSchema<typeof wdlRestartBody>;
+
+/** `POST wdl/runs/`: a WDL document run as it is, with no stored workflow (what `gdflow wdl run` sends; docs/wdl.md). */
+export const runWdlBody = {
+  type: 'object',
+  properties: {
+    source: { type: 'string', maxLength: 4 * 1024 * 1024, description: 'the main .wdl document' },
+    source_name: { type: 'string', maxLength: 1024, description: 'its file name, for messages and relative imports (default main.wdl)' },
+    files: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'the documents it imports: their paths relative to it ("tasks/align.wdl") -> their text',
+    },
+    inputs: { type: 'object', description: 'the input JSON ("wf.x": value); File values are data-store paths ("<account>:/dir/x.fq")' },
+    task: { type: 'string', description: 'run this task of the main document instead of its workflow' },
+    output_dir: { type: 'string', description: 'where the outputs are stored in the data store: "<account>:/dir/" or "/dir/"' },
+    task_name: { type: 'string', description: "the task's name, unique in the project (absent: one is made)" },
+  },
+  required: ['source', 'output_dir'],
+  additionalProperties: false,
+} as const;
+
+export const wdlRun = {
+  type: 'object',
+  properties: {
+    task_id: { type: 'string', description: '24 hex digits: the task routes serve the run too' },
+    status: { enum: ['scheduled', 'queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped'], description: "the task's status" },
+    outputs: {
+      type: ['object', 'null'],
+      additionalProperties: true,
+      description: 'the run\'s outputs once it succeeded ("wf.out": value), File values as data-store paths under output_dir; else null',
+    },
+    reason: { type: ['string', 'null'], description: 'why the run failed or was stopped; else null' },
+  },
+  required: ['task_id', 'status', 'outputs', 'reason'],
+} as const;
+
+export type RunWdlBody = FromSchema<typeof runWdlBody>;
+export type WdlRun = FromSchema<typeof wdlRun>;

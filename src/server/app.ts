@@ -25,6 +25,7 @@ import { parseMultipartBody } from './multipart.js';
 import type { SignedWdlFileLinks } from './wdl-file-links.js';
 import { registerWdlRoutes } from './routes/wdl.js';
 import { registerWdlTaskRoutes } from './routes/wdl-tasks.js';
+import { registerWdlRunRoutes } from './routes/wdl-runs.js';
 import { registerConsoleRoutes } from './routes/console.js';
 import { registerCwlImportRoutes } from './routes/cwl-import.js';
 import { registerCwlRunRoutes } from './routes/cwl-runs.js';
@@ -246,6 +247,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCwlImportRoutes(app, context);
   registerWdlRoutes(app, context, options.wdlFileLinks);
   registerWdlTaskRoutes(app, context);
+  registerWdlRunRoutes(app, context);
   registerLogRoutes(app, { store: options.services.store, logs: options.jobLogs, links: options.logLinks });
   await registerDataRoutes(app, context);
   registerMiscRoutes(app, context);

@@ -19,6 +19,7 @@ import { cliFixture, type CliFixture } from '../cli/support.js';
 import { skipWithout } from '../helpers/components.js';
 import { demoImageUnavailable, gdflowContainers, tagDemoImageAs } from '../helpers/containers.js';
 import { fixturePath } from '../helpers/paths.js';
+import { flagstatCounts, hostToolsMissing, samtools } from '../helpers/pipeline-checks.js';
 
 const PIPELINE = fixturePath('cwl/align-paired/align-paired.cwl');
 /** The images the pipeline's documents name, which the podman variant finds as tags of the demo image. */
@@ -29,27 +30,6 @@ const IMAGES = [
 ];
 const FASTQ = 'http://edamontology.org/format_1930';
 const READ_PAIRS = 2000;
-
-function hostToolsMissing(): string | undefined {
-  const missing = ['fastp', 'bwa', 'samtools'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-  return missing.length > 0 ? `${missing.join(', ')} not installed (apt-get install fastp bwa samtools)` : undefined;
-}
-
-function samtools(args: string[]): string {
-  const ran = spawnSync('samtools', args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  assert.equal(ran.status, 0, `samtools ${args.join(' ')}: ${ran.stderr}`);
-  return ran.stdout;
-}
-
-/** A flagstat report's counts by line: { 'in total': 4000, 'mapped': 3990, ... } (QC-passed reads). */
-function flagstatCounts(report: string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const line of report.trim().split('\n')) {
-    const match = /^(\d+) \+ \d+ (.+?)(?: \(.*)?$/.exec(line);
-    if (match) counts[match[2]!] = Number(match[1]);
-  }
-  return counts;
-}
 
 /**
  * The pipeline's outputs in `dir` checked by content; the alignment records (no header: its @PG lines name the

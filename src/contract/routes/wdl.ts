@@ -23,6 +23,8 @@ import {
   wdlUpdateForm,
   wdlVersionQuery,
   wdlWorkflowParams,
+  runWdlBody,
+  wdlRun,
 } from '../wdl.js';
 import { empty, P } from './shared.js';
 import { taskRoutes } from './tasks.js';
@@ -167,7 +169,28 @@ function wdlTaskRoutes() {
   } as const;
 }
 
+/** gdflow's own: a WDL document run as it is, as `gdflow wdl run` runs it (docs/wdl.md, "gdflow wdl run"). */
+const WDL_RUN_ROUTES = {
+  RunWdl: {
+    method: 'POST',
+    url: `${P}/wdl/runs/`,
+    operation: 'RunWdl',
+    tag: 'wdl',
+    summary: 'Run a WDL document (with the documents it imports) and an input JSON: a task like any other, no stored workflow',
+    schema: { params: projectParams, body: runWdlBody, response: { 200: activatedTask } },
+  },
+  GetWdlRun: {
+    method: 'GET',
+    url: `${P}/wdl/runs/:task/`,
+    operation: 'GetWdlRun',
+    tag: 'wdl',
+    summary: "A WDL run's status, and its outputs once it succeeded (File values as data-store paths under its output_dir)",
+    schema: { params: taskParams, response: { 200: wdlRun } },
+  },
+} as const;
+
 export const WDL_ROUTES = {
   Wdl: wdlRoutes(),
   WdlTasks: wdlTaskRoutes(),
+  ...WDL_RUN_ROUTES,
 } as const;

@@ -4,6 +4,16 @@ import type { DataStore } from '../../data/index.js';
 import { toJson, type WdlValue } from '../../domain/wdl/values.js';
 import { allowedPath } from '../deferred/staging.js';
 import { pathToFileURL } from 'node:url';
+import { STDERR_NAME, STDOUT_NAME } from './work-files.js';
+
+/**
+ * The name a file gets in output_dir: its own, but a call's streams (`File report = stdout()`), hidden in its working
+ * directory so that a glob does not take them, are `stdout` and `stderr` there, as Cromwell names them.
+ */
+const STREAM_NAMES = new Map([
+  [STDOUT_NAME, 'stdout'],
+  [STDERR_NAME, 'stderr'],
+]);
 
 /**
  * A WDL run's final outputs copied into its account's data store under the run's output_dir (GeneDock's `output_dir`),
@@ -23,7 +33,7 @@ export async function storeWdlOutputs(
     const known = stored.get(host);
     if (known) return known;
     const source = await allowedPath(pathToFileURL(host).href, allowed, 'an output of the run');
-    const name = basename(host);
+    const name = STREAM_NAMES.get(basename(host)) ?? basename(host);
     let path = `${outputDir.replace(/\/$/, '')}/${name}`;
     for (let n = 2; taken.has(path); n++) path = `${outputDir.replace(/\/$/, '')}/${name}_${n}`;
     taken.add(path);

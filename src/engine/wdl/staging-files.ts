@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
 import type { WdlFiles } from '../../domain/wdl/files.js';
@@ -8,13 +8,19 @@ import type { StagedPaths } from './work-files.js';
 
 /**
  * A task call's files while its command is prepared: its input Files and Directories staged read-only under the
- * staging root (`<root>/<n>/<basename>`, so that two inputs of the same name never meet), and the files its
- * expressions write (write_lines...) made there from their text. The paths are the ones the command sees.
+ * staging root, and the files its expressions write (write_lines...) made there from their text. The paths are the
+ * ones the command sees. Inputs from one host directory are staged into one directory (`<root>/<n>/<basename>`), as
+ * Cromwell and miniwdl localize them: a reference given with its index files (`bwa mem ref.fa` reads `ref.fa.bwt`
+ * beside it) finds them, and two inputs of the same name from different directories never meet.
  */
 export class StagingFiles implements WdlFiles {
   readonly staged = new Map<string, { host: string } | { contents: string }>();
   readonly items: StagedItem[] = [];
   private readonly byHost = new Map<string, string>();
+  /** A host directory -> the staged directory of its files. */
+  private readonly dirs = new Map<string, string>();
+  /** The next staged directory's number. */
+  private next = 0;
 
   constructor(private readonly root: string) {}
 
@@ -43,7 +49,12 @@ export class StagingFiles implements WdlFiles {
     if (!host.startsWith('/')) return host;
     const known = this.byHost.get(host);
     if (known) return known;
-    const path = `${this.root}/${this.items.length}/${basename(host)}`;
+    let dir = this.dirs.get(dirname(host));
+    if (dir === undefined) {
+      dir = `${this.root}/${this.next++}`;
+      this.dirs.set(dirname(host), dir);
+    }
+    const path = `${dir}/${basename(host)}`;
     this.items.push({ class: kind, path, location: pathToFileURL(host).href, writable: false });
     this.staged.set(path, { host });
     this.byHost.set(host, path);
@@ -57,7 +68,7 @@ export class StagingFiles implements WdlFiles {
   }
 
   write(hint: string, text: string): string {
-    const path = `${this.root}/${this.items.length}/${hint}.txt`;
+    const path = `${this.root}/${this.next++}/${hint}.txt`;
     this.items.push({ class: 'File', path, contents: text, writable: false });
     this.staged.set(path, { contents: text });
     return path;
