@@ -11,7 +11,6 @@ import { forbidden, invalid, notFound } from '../errors.js';
 import { isObject, type JsonObject } from '../json.js';
 import { checkName } from '../names.js';
 import type { ActivateWorkflowBody, ListTasksQuery } from '../../contract/tasks.js';
-import { TASK_STATUSES } from '../../contract/states.js';
 import type { Scope } from '../tools/service.js';
 import type { WorkflowService } from '../workflows/service.js';
 import { resolveRun, type DataCatalog } from './activation.js';
@@ -20,6 +19,8 @@ import { jobView, taskView } from './views.js';
 import { explainCacheMiss } from './explain.js';
 import { plannedOutputs, taskOutputsView } from './outputs.js';
 import { formatDataName } from '../../data/index.js';
+import { decodeCursor, encodeCursor, FILTERED_COUNT_LIMIT, MAX_LIST, taskStatuses, wholeSeconds } from './list-query.js';
+import { generatedName, rerunName, type NameOfTask } from './task-names.js';
 
 /** A task's files on the shared data root (job directories and logs). */
 export interface TaskFiles {
@@ -36,85 +37,8 @@ export interface LogLinks {
   hasLog(job: Job): Promise<boolean>;
 }
 
-const MAX_LIST = 1000;
-
-/**
- * How many tasks a filtered list (by state or by name) counts at most: a count reads every task it counts, so an
- * open-ended one grows with the project (45,000 succeeded tasks cost what the whole list does), where a capped one
- * costs what a page does. The list without filters, the one GeneDock's clients read `total` of, is counted in full.
- */
-const FILTERED_COUNT_LIMIT = 1000;
-
-/**
- * The name of a task activated without one: GeneDock's default form, `<workflow>_<version>_<yyyymmddhhmmss>`, then the
- * task's id, which no other task has, so that a burst of unnamed activations of one workflow in one second gets names
- * that cannot collide (it used to probe `_2`, `_3`... one insert after another). The workflow's name is shortened to
- * keep the whole within the 128 characters of the name rule.
- */
-function generatedName(workflow: string, version: number, at: Date, taskId: string): string {
-  return withUniqueSuffix(workflow, `_${version}_${timeStamp(at)}_${taskId}`);
-}
-
-/**
- * The name of a rerun: `<task>_rerun_<yyyymmddhhmmss>_<new task id>`. The id makes it unique, as in the generated name:
- * two reruns of one task in one second used to get the same name, and the second a 400.
- */
-function rerunName(task: string, at: Date, taskId: string): string {
-  return withUniqueSuffix(task, `_rerun_${timeStamp(at)}_${taskId}`);
-}
-
-function timeStamp(at: Date): string {
-  return at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
-}
-
-/** The base shortened to keep the whole within the 128 characters of the name rule. */
-function withUniqueSuffix(base: string, suffix: string): string {
-  return base.slice(0, 128 - suffix.length) + suffix;
-}
-
-/** How an activation names its task when the request names none: the GeneDock default, or a rerun's name. */
-type NameOfTask = (at: Date, taskId: string) => string;
-
 /** How many ids an activation draws when the one it drew is taken (8 random bytes in the same second: a second draw is as good as never needed). */
 const ID_ATTEMPTS = 3;
-
-/** A time bound of a task list: the route's schema read it as a number; its range is checked here. */
-function wholeSeconds(value: number | undefined, field: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (value >= 0 && value < 1e12) return Math.floor(value);
-  throw invalid(`${field} must be unix seconds, not number ${value}`);
-}
-
-/** The keyset cursor of a task list page: where the next page starts (the last task's creation time and id). */
-function encodeCursor(task: Task): string {
-  return Buffer.from(JSON.stringify([task.createdAt, task.id])).toString('base64url');
-}
-
-const isTaskStatus = (state: string): state is TaskStatus => (TASK_STATUSES as readonly string[]).includes(state);
-
-/** The `status` filter of a task list: one state or several, separated by commas. */
-function taskStatuses(value: string): TaskStatus[] {
-  const states = value.split(',').map((s) => s.trim());
-  return states.map((state) => {
-    if (!isTaskStatus(state)) throw invalid(`status '${state.slice(0, 64)}' is not a task state (${TASK_STATUSES.join(', ')})`);
-    return state;
-  });
-}
-
-function decodeCursor(value: string): { createdAt: number; id: string } {
-  const refuse = () => invalid('cursor must be the next_cursor of an earlier page of this list');
-  if (value.length > 200) throw refuse();
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2) throw refuse();
-  const [createdAt, id] = decoded as [unknown, unknown];
-  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt) || typeof id !== 'string' || !/^[0-9a-f]{24}$/.test(id)) throw refuse();
-  return { createdAt, id };
-}
 
 /** A job's spec, when it is one this version reads. */
 function specOf(job: Job): JobSpec | undefined {
