@@ -1,7 +1,8 @@
-import { bodyText, GdApiError } from './errors.js';
+import { logFailure, notFoundAs } from './errors.js';
+import { sleep, TaskWaitTimeout, type ClientOptions, type DataBody, type WaitOptions } from './client-options.js';
 import { dataRoute, parseDataItemName, parseDataPrefix, type DataRef } from './data-names.js';
 import { segment, Transport, type TransportOptions } from './transport.js';
-import { fetchTrusting, readCaFile, type CaCertificates, type Fetch } from './trusted-fetch.js';
+import { fetchTrusting, readCaFile, type Fetch } from './trusted-fetch.js';
 import {
   isTerminalTask,
   type ActivatedTask,
@@ -41,69 +42,9 @@ import {
   type WorkflowList,
 } from './types.js';
 
-export interface ClientOptions {
-  /** Base URL of the server, e.g. `http://127.0.0.1:8080`. */
-  endpoint: string;
-  accessKeyId: string;
-  accessKeySecret: string;
-  /** Account whose projects and data are addressed; default: the account of the key (asked once). */
-  account?: string;
-  /** Project of tools, workflows and tasks; default `default`. */
-  project?: string;
-  /** Retries of transient failures (connection errors, 5xx); 4xx are never retried. Default 3. */
-  retries?: number;
-  /** First backoff delay in ms, doubled each retry with full jitter. Default 200. */
-  backoffMs?: number;
-  /** Per-attempt timeout in ms. Default 60 000. */
-  timeoutMs?: number;
-  /** Injectable clock for the signed Date header. */
-  now?: () => Date;
-  /**
-   * PEM certificates of a CA to trust for an https:// endpoint besides Node's bundled ones: a server behind a reverse
-   * proxy whose certificate a private CA signed (docs/operating.md). Also used for `Log_downloadURL`s.
-   */
-  ca?: CaCertificates;
-  /** A PEM file holding such certificates (read once, when the client is made); with `ca`, both are trusted. */
-  caFile?: string;
-}
-
-export type DataBody = Buffer | Uint8Array | NodeJS.ReadableStream | ReadableStream<Uint8Array>;
-
-export interface WaitOptions {
-  /** Poll interval in ms; default 1000. */
-  intervalMs?: number;
-  /** Give up (throw) after this many ms; default: never. */
-  timeoutMs?: number;
-  /** Also read the task's jobs on every poll and pass them to onUpdate. */
-  withJobs?: boolean;
-  onUpdate?: (task: Task, jobs: Job[] | undefined) => void;
-  signal?: AbortSignal;
-}
-
-/** waitForTask gave up (its timeoutMs passed) while the task was still going. */
-export class TaskWaitTimeout extends Error {
-  constructor(
-    readonly task: Task,
-    timeoutMs: number,
-  ) {
-    super(`task ${task.task_id} is still ${task.status} after ${timeoutMs} ms`);
-    this.name = 'TaskWaitTimeout';
-  }
-}
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        // An abort's reason is the Error the caller gave, or the DOMException AbortError that abort() makes.
-        reject(signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError'));
-      },
-      { once: true },
-    );
-  });
+// The SDK's entry points import these from here (index.ts) as they did when they lived in this file.
+export { notFoundAs } from './errors.js';
+export { TaskWaitTimeout, type ClientOptions, type DataBody, type WaitOptions } from './client-options.js';
 
 /**
  * A typed client of the gdflow / GeneDock API: one method per operation of INTERFACE.md and of
@@ -512,27 +453,4 @@ export class Client {
   async deleteData(name: string): Promise<void> {
     await this.transport.send('DELETE', dataRoute(await this.dataRef(name)));
   }
-}
-
-/** The error of a log link's answer: the GeneDock body when there is one (an expired link is a 403 AccessDenied). */
-async function logFailure(response: Response): Promise<GdApiError> {
-  const text = await response.text();
-  const requestId = response.headers.get('x-gd-requestid') ?? undefined;
-  try {
-    const body = JSON.parse(text) as { error_code?: unknown; error_message?: unknown; error_message_chs?: unknown };
-    if (typeof body.error_code === 'string') {
-      return new GdApiError(response.status, body.error_code, bodyText(body.error_message, ''), bodyText(body.error_message_chs, ''), requestId);
-    }
-  } catch {
-    // Not JSON: the text itself.
-  }
-  return new GdApiError(response.status, `HTTP${response.status}`, text.slice(0, 500), '', requestId);
-}
-
-/** A `.catch` handler that turns a 404 into `value` and rethrows anything else. */
-export function notFoundAs<T>(value: T): (error: unknown) => T {
-  return (error: unknown) => {
-    if (error instanceof GdApiError && error.status === 404) return value;
-    throw error;
-  };
 }

@@ -53,3 +53,26 @@ export function bodyText(value: unknown, otherwise: string): string {
   if (value === undefined || value === null) return otherwise;
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** The error of a log link's answer: the GeneDock body when there is one (an expired link is a 403 AccessDenied). */
+export async function logFailure(response: Response): Promise<GdApiError> {
+  const text = await response.text();
+  const requestId = response.headers.get('x-gd-requestid') ?? undefined;
+  try {
+    const body = JSON.parse(text) as { error_code?: unknown; error_message?: unknown; error_message_chs?: unknown };
+    if (typeof body.error_code === 'string') {
+      return new GdApiError(response.status, body.error_code, bodyText(body.error_message, ''), bodyText(body.error_message_chs, ''), requestId);
+    }
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return new GdApiError(response.status, `HTTP${response.status}`, text.slice(0, 500), '', requestId);
+}
+
+/** A `.catch` handler that turns a 404 into `value` and rethrows anything else. */
+export function notFoundAs<T>(value: T): (error: unknown) => T {
+  return (error: unknown) => {
+    if (error instanceof GdApiError && error.status === 404) return value;
+    throw error;
+  };
+}
