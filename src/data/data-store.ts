@@ -13,34 +13,13 @@
  * directory. A reader therefore sees either the old or the new content, never a partial item; after a crash
  * only a stale temporary file can remain (`removeStaleTemporaryFiles` deletes those; `list` never shows them).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, type Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { type Stats } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
+import { isAbsolute, join, resolve as resolvePath, sep } from 'node:path';
 import { checkAccount, checkPath, checkRef, DataPathError, formatDataName, TEMP_PREFIX, type DataRef } from './names.js';
-
-export class DataNotFoundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DataNotFoundError';
-  }
-}
-
-/** The content does not match the expected MD5. */
-export class DataChecksumError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DataChecksumError';
-  }
-}
-
-/** The content is larger than the allowed maximum. */
-export class DataTooLargeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DataTooLargeError';
-  }
-}
+import { DataChecksumError, DataNotFoundError, DataTooLargeError } from './data-errors.js';
+import { checkInside, fsyncDir, isMissing, O_CREATE_TEMP, O_READ, tempName, writeAll } from './data-files.js';
 
 export interface DataItemInfo {
   size: number;
@@ -56,33 +35,6 @@ export interface WriteOptions {
   /** Refuse content longer than this many bytes. */
   maxBytes?: number;
 }
-
-const isMissing = (err: unknown): boolean => {
-  const code = (err as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-};
-
-const O_READ = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
-const O_CREATE_TEMP = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW;
-
-async function fsyncDir(dir: string): Promise<void> {
-  const fh = await open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
-  let offset = 0;
-  while (offset < buf.length) {
-    const { bytesWritten } = await fh.write(buf, offset, buf.length - offset);
-    offset += bytesWritten;
-  }
-}
-
-const tempName = (): string => `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`;
 
 export class DataStore {
   private rootReal: string | undefined;
@@ -501,27 +453,5 @@ export class DataStore {
     };
     await visit(root);
     return removed;
-  }
-}
-
-/** Refuses a host file that is not inside `base` or reached through a symlink below `base`. */
-async function checkInside(base: string, file: string, name: string): Promise<void> {
-  const rel = relative(base, file);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new DataPathError(`import into ${JSON.stringify(name)}: "${file}" is not inside "${base}"`);
-  }
-  let current = base;
-  for (const part of rel.split(sep)) {
-    current = join(current, part);
-    let st: Stats;
-    try {
-      st = await lstat(current);
-    } catch (err) {
-      if (isMissing(err)) throw new DataNotFoundError(`import into ${JSON.stringify(name)}: "${file}" does not exist`);
-      throw err;
-    }
-    if (st.isSymbolicLink()) {
-      throw new DataPathError(`import into ${JSON.stringify(name)}: "${current}" is a symbolic link`);
-    }
   }
 }

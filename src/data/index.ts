@@ -11,4 +11,5 @@ export {
   TEMP_PREFIX,
   type DataRef,
 } from './names.js';
-export { DataChecksumError, DataNotFoundError, DataStore, DataTooLargeError, type DataItemInfo, type WriteOptions } from './data-store.js';
+export { DataStore, type DataItemInfo, type WriteOptions } from './data-store.js';
+export { DataChecksumError, DataNotFoundError, DataTooLargeError } from './data-errors.js';

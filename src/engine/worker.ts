@@ -1,19 +1,15 @@
 import { FetchHosts } from '../domain/ga4gh/fetch-hosts.js';
 import { RemoteFetch } from './remote-fetch.js';
-import type { DataStore } from '../data/index.js';
 import { JobSpecError } from '../domain/tasks/job-spec.js';
 import { cannotRun, changesOf, type RuleEvent, type WorkerView } from '../domain/tasks/rules/index.js';
 import { isTerminalTask } from '../domain/tasks/states.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../domain/tools/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../domain/tools/retry-policy.js';
 import type { Store, Task, WorkEvent } from '../store/store.js';
 import { CallCache } from './call-cache.js';
 import { DeferredJobs } from './deferred/deferred-jobs.js';
-import type { JobResolver } from './deferred/resolver.js';
 import { TaskDriver } from './effects.js';
-import type { Executor } from './executors/executor.js';
-import type { RunResult } from './job-runner.js';
 import { JobRuns } from './job-runs.js';
-import { removeTaskFiles, type Layout } from './layout.js';
+import { removeTaskFiles } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
 import type { Log } from './log.js';
 import { Scheduler } from './scheduler.js';
@@ -22,6 +18,9 @@ import { prepareTasksRoot } from './tasks-root.js';
 import { WaitNotes } from './wait-notes.js';
 import { expireDeadLocalWorkers } from './worker-id.js';
 import { StateWriter } from './writer.js';
+import type { WorkerOptions } from './worker-options.js';
+
+export type { WorkerOptions } from './worker-options.js';
 
 /**
  * The worker: claims tasks through the store and drives them to their end (docs/operating.md, "Workers").
@@ -39,42 +38,6 @@ import { StateWriter } from './writer.js';
  * starts is scheduler.ts's; running jobs is job-runs.ts's; writing is writer.ts's. A worker claims more tasks only
  * when it has room and nothing it holds is waiting for room, so it holds (and keeps in memory) only what it can run soon.
  */
-
-export interface WorkerOptions {
-  store: Store;
-  dataStore: DataStore;
-  executor: Executor;
-  layout: Layout;
-  /** This worker's name in the store (lease owner); unique among live workers. */
-  workerId: string;
-  /** CPU slots and memory (MiB) handed out to jobs. */
-  cpus: number;
-  memoryMb: number;
-  jobTimeoutSeconds: number;
-  /** How long a lease lasts without renewal (s): a dead worker's tasks are taken over after this. Default 15. */
-  leaseSeconds?: number;
-  /** How often to look for new work and for stop and delete requests (ms). Default 500. */
-  pollIntervalMs?: number;
-  /** Most tasks held at once. Default max(16, 4 × cpus). */
-  maxTasks?: number;
-  /** How many times a job may be found running by a new owner (its worker died) before it is failed. Default 3. */
-  maxRestarts?: number;
-  /** The retry policy of tools that have none (docs/tasks.md, "Retries"). Default DEFAULT_RETRY_POLICY. */
-  retry?: RetryPolicy;
-  /** Whether jobs may be satisfied from the call cache (docs/tasks.md, "Call caching"). Default true. */
-  callCaching?: boolean;
-  /** Whether a task that succeeded loses its intermediate outputs, when the task does not say. Default false. */
-  cleanupIntermediates?: boolean;
-  log?: Log;
-  /** Told of every job this worker ran when it ends, however it ended (for the metrics). */
-  onJobEnded?: (result: RunResult) => void;
-  /** The resolvers of deferred jobs, by the name their jobs give (docs/tasks.md, "Deferred jobs"): `cwl`. */
-  resolvers?: Readonly<Record<string, JobResolver>>;
-  /** Whether the executor runs a job that names an image in a container of it (podman, docker, Slurm with podman). */
-  containers?: boolean;
-  /** What TES tasks' http(s) inputs are fetched through (the operator's --fetch-hosts); absent: none is fetched. */
-  remote?: RemoteFetch;
-}
 
 const now = () => Date.now() / 1000;
 /** Most tasks claimed in one go. */

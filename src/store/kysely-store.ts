@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { insertAudit, selectAudit } from './audit-log.js';
 import { bumpCacheGeneration } from './cache-generation.js';
 import { now } from './definition-rows.js';
@@ -8,6 +8,7 @@ import { jobPatchColumns, writeJobChanges } from './job-changes.js';
 import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
+import { taskListPage } from './task-list-queries.js';
 import { LocalWorkEvents } from './local-events.js';
 import { KyselyWdlStore } from './wdl-store.js';
 import type { WdlStore } from './wdl.js';
@@ -42,9 +43,6 @@ import {
   type StoreCapabilities,
 } from './store.js';
 import { stringifyExactJson } from '../contract/exact-json.js';
-
-/** PostgreSQL takes OFFSET as a bigint and refuses a larger number rather than returning nothing. */
-const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 /** Unfinished task states, written as in the partial index tasks_claimable (migration 0003) so that it is used. */
 const ACTIVE_TASK = sql`status in ('scheduled', 'queued', 'running', 'stopping')`;
@@ -164,60 +162,10 @@ export class KyselyStore extends DefinitionStore implements Store {
   }
 
   async listTasks(projectId: string, range: TaskRange): Promise<TaskPage> {
-    const statuses = range.statuses === undefined ? undefined : [...new Set(range.statuses)];
-    if (statuses?.length === 0) return { tasks: [], total: 0, more: false };
-    // Tasks being deleted are gone for readers already. Every filter is a range of an index that holds all the query
-    // reads (migrations 0003 and 0008), so that skipping (offset) and counting step over index entries, not rows.
-    const inRange = <QB extends SelectQueryBuilder<Database, 'tasks', object>>(query: QB): QB => {
-      let q = query.where('project_id', '=', projectId).where('delete_requested', '=', 0);
-      // Whole-second granularity: a task created at 12.7 s is inside to=12 (clients send floor(now)).
-      if (range.from !== undefined) q = q.where('created_at', '>=', range.from);
-      if (range.to !== undefined) q = q.where('created_at', '<', range.to + 1);
-      if (range.nameContains !== undefined && range.nameContains !== '') q = q.where(this.dialect.containsText('name', range.nameContains));
-      return q as QB;
-    };
-    const { after } = range;
-    const offset = Math.min(range.offset ?? 0, MAX_OFFSET);
-    // One more than the page: whether another page follows.
-    const limit = range.limit + 1;
-    const newestFirst = (status?: TaskStatus) => {
-      let q = inRange(this.db.selectFrom('tasks').select(['id', 'created_at']));
-      if (status !== undefined) q = q.where('status', '=', status);
-      // A row-value comparison: both databases turn it into one range of the index (an OR of the two cases made
-      // PostgreSQL read every earlier entry and filter them).
-      if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
-      return q.orderBy('created_at', 'desc').orderBy('id', 'desc');
-    };
-    let page;
-    if (statuses === undefined || statuses.length === 1) {
-      page = newestFirst(statuses?.[0]).limit(limit).offset(offset);
-    } else {
-      // Several states: each state's newest tasks are a range of tasks_project_status, and the page is the newest of
-      // those. (status IN (...) would make both databases sort every task in those states, or read the whole list.)
-      const arms = statuses.map((status, i) =>
-        this.db
-          .selectFrom(
-            newestFirst(status)
-              .limit(offset + limit)
-              .as(`s${i}`),
-          )
-          .select(['id', 'created_at']),
-      );
-      const merged = arms.slice(1).reduce((union, arm) => union.unionAll(arm), arms[0]!);
-      page = this.db
-        .selectFrom(merged.as('states'))
-        .select(['id', 'created_at'])
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset);
-    }
-    const ids = (await page.execute()).map((r) => r.id);
-    const more = ids.length > range.limit;
-    if (more) ids.pop();
+    const { ids, more, total } = await taskListPage(this.db, this.dialect, projectId, range);
     const rows =
       ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
-    return { tasks: rows.map(toTask), total: await this.countTasks(ids.length, more, inRange, statuses, range), more };
+    return { tasks: rows.map(toTask), total, more };
   }
 
   async listTesTasks(projectId: string, query: TesTaskQuery): Promise<{ tasks: Task[]; more: boolean }> {
@@ -227,34 +175,6 @@ export class KyselyStore extends DefinitionStore implements Store {
     const tasks =
       ids.length === 0 ? [] : await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at', 'desc').orderBy('tasks.id', 'desc').execute();
     return { tasks: tasks.map(toTask), more };
-  }
-
-  /** How many tasks the whole range of a page holds (see listTasks), or undefined when more than `range.countUpTo`. */
-  private async countTasks(
-    onPage: number,
-    more: boolean,
-    inRange: <QB extends SelectQueryBuilder<Database, 'tasks', object>>(query: QB) => QB,
-    statuses: TaskStatus[] | undefined,
-    range: TaskRange,
-  ): Promise<number | undefined> {
-    // The first page of a range that fits on it holds all of it.
-    if (!more && range.after === undefined && (range.offset ?? 0) === 0) return onPage;
-    let matching = inRange(this.db.selectFrom('tasks'));
-    if (statuses !== undefined) matching = matching.where('status', 'in', statuses);
-    const cap = range.countUpTo;
-    const count =
-      cap === undefined
-        ? matching.select((eb) => eb.fn.countAll<number>().as('n'))
-        : this.db
-            .selectFrom(
-              matching
-                .select('id')
-                .limit(cap + 1)
-                .as('matching'),
-            )
-            .select((eb) => eb.fn.countAll<number>().as('n'));
-    const n = Number((await count.executeTakeFirstOrThrow()).n);
-    return cap !== undefined && n > cap ? undefined : n;
   }
 
   async updateTask(id: string, patch: TaskPatch, expect?: readonly TaskStatus[]): Promise<boolean> {
