@@ -24,8 +24,10 @@ export interface DriverOptions {
 /** The repository root, from dist/scripts/cwl/ where the compiled driver runs. */
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 
-/** gdflow's own runner, by absolute path since tests run in the suite's directory. */
-export const GDFLOW_RUNNER = [process.execPath, join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'), 'cwl', 'run'];
+/** This checkout's `gdflow` (its build), by absolute path since tests run in other directories. */
+export const GDFLOW_CLI = [process.execPath, join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js')];
+/** gdflow's own runner. */
+export const GDFLOW_RUNNER = [...GDFLOW_CLI, 'cwl', 'run'];
 
 /** The suite beside the repository (the shared checkout: ../shared/cwl-v1.2), unless GDFLOW_CWL_SUITE says where. */
 export function defaultSuite(env: NodeJS.ProcessEnv = process.env): string {

@@ -72,6 +72,8 @@ export function runCommand(
   timeoutSeconds: number,
   running: Set<number>,
   env?: Readonly<Record<string, string>>,
+  /** What the timeout sends first: SIGINT lets a `gdflow ... run` stop its task (its Ctrl-C) before the SIGKILL. */
+  timeoutSignal: NodeJS.Signals = 'SIGTERM',
 ): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
@@ -92,7 +94,7 @@ export function runCommand(
     let killTimer: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      signalGroup(child.pid, 'SIGTERM');
+      signalGroup(child.pid, timeoutSignal);
       killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
     }, timeoutSeconds * 1000);
     if (child.pid !== undefined) running.add(child.pid);

@@ -14,7 +14,8 @@ export interface DriverServer {
   close(): Promise<void>;
 }
 
-export async function startDriverServer(): Promise<DriverServer> {
-  const server: EmbeddedServer = await startEmbeddedServer();
+/** `executor` overrides GDFLOW_EXECUTOR (the WDL driver runs its tests on the host executor). */
+export async function startDriverServer(options: { executor?: string } = {}): Promise<DriverServer> {
+  const server: EmbeddedServer = await startEmbeddedServer(options);
   return { env: server.env, url: server.url, close: () => server.close() };
 }

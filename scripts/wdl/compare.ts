@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
+
 /** How a test's inputs reach gdflow, and how its outputs are compared (as openwdl/wdl-tests' runners do: Files by content). */
 
-/** An input naming a file of data/ (a value, or a Map's key) is that file in the data store, under `root`. */
+/** An input naming a file of data/ (a value, or a Map's key) is that file's local path, under `root` (the suite's data/). */
 export function mapInput(value: unknown, dataFiles: readonly string[], root: string): unknown {
   const map = (v: unknown): unknown => {
     if (typeof v === 'string' && dataFiles.includes(v)) return `${root}/${v}`;
@@ -11,19 +13,18 @@ export function mapInput(value: unknown, dataFiles: readonly string[], root: str
   return map(value);
 }
 
-/** Reads a data-store File output, and a file of the suite's data/. */
+/** Where a test's File outputs are (`gdflow wdl run --outdir`), and the files of the suite's data/. */
 export interface OutputFiles {
-  /** The account prefix of File outputs (`acct:`). */
-  readonly account: string;
-  download(path: string): Promise<string>;
+  /** The test's --outdir, with its trailing separator: a File output is a local path under it. */
+  readonly outdir: string;
   dataFile(name: string): string | undefined;
 }
 
-/** An actual output against the expected one: a File (a data-store path) by its content, or by its name. */
+/** An actual output against the expected one: a File (a local path under --outdir) by its content, or by its name. */
 export async function same(actual: unknown, expected: unknown, files: OutputFiles): Promise<boolean> {
-  if (typeof actual === 'string' && actual.startsWith(`${files.account}:/`)) {
+  if (typeof actual === 'string' && actual.startsWith(files.outdir)) {
     if (typeof expected !== 'string') return false;
-    const content = await files.download(actual.slice(files.account.length + 1));
+    const content = await readFile(actual, 'utf8');
     const data = files.dataFile(expected);
     if (data !== undefined) return content === data;
     return actual.endsWith(`/${expected.split('/').pop()}`) || content === expected;

@@ -1,17 +1,23 @@
 /**
- * `npm run test:wdl`: the WDL 1.1 specification's example tests (../shared/wdl-1.1, openwdl/wdl-tests' layout) run on
- * gdflow: an embedded server on a temporary data root (host executor), each test's documents and inputs started as a
- * WDL run (the run service the `wdl/tasks/` routes use), its outputs compared with the expected ones (compare.ts), a
- * test with `fail: true` passing when the run is refused or fails. Prints one line a test, counts by category, and
- * closes with `N passed, F failed` and `K known failures`; exits 1 on a failure that known-failures.ts does not list,
- * or on a listed test that passed (verdict.ts). `--help` for the options.
+ * `npm run test:wdl`: the WDL 1.1 specification's example tests (../shared/wdl-1.1, openwdl/wdl-tests' layout) run
+ * through the real command, as a user runs a document: one gdflow server for the run (scripts/cwl/server.ts, the
+ * CWL driver's --server: a temporary data root, host executor), and each test as `gdflow wdl run [--task T] -i
+ * INPUTS.json --outdir DIR --quiet DOC.wdl`, a child process configured for that server by its environment
+ * (GDFLOW_ENDPOINT and the key), the document the suite's own file (its imports read beside it), the inputs the
+ * test's written to a temporary file (data/ files as local paths, uploaded by the CLI). Its stdout's outputs are
+ * compared with the expected ones (compare.ts: Files by the content of the local file); a test with `fail: true`
+ * passes when the command exits non-zero. At --timeout the command gets SIGINT (its Ctrl-C stops its task), then
+ * SIGKILL. Prints one line a test, counts by category, and closes with `N passed, F failed` and `K known failures`;
+ * exits 1 on a failure that known-failures.ts does not list, or on a listed test that passed (verdict.ts). `--help`
+ * for the options.
  */
 import { CommanderError } from 'commander';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { projectPath, startTestServer } from '../../test/helpers/server.js';
-import { download, upload, waitForTask } from '../../test/helpers/tasks.js';
-import type { Scope } from '../../src/domain/tools/service.js';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { GDFLOW_CLI } from '../cwl/options.js';
+import { runCommand, signalGroup } from '../cwl/run-test.js';
+import { startDriverServer } from '../cwl/server.js';
 import { mapInput, same, type OutputFiles } from './compare.js';
 import { knownFailuresMarkdown, testKey } from './known-failures.js';
 import { parseOptions, type DriverOptions } from './options.js';
@@ -44,62 +50,47 @@ if (options.markdown) {
 
 const dir = options.suite;
 const tests = (JSON.parse(readFileSync(join(dir, 'test_config.json'), 'utf8')) as SpecTest[]).filter((t) => !options.only || options.only.has(t.id));
-const files: Record<string, string> = {};
-for (const name of readdirSync(dir)) if (name.endsWith('.wdl')) files[name] = readFileSync(join(dir, name), 'utf8');
-const dataFiles = readdirSync(join(dir, 'data'));
+const dataDir = resolve(dir, 'data');
+const dataFiles = readdirSync(dataDir);
+const dataFile = (name: string): string | undefined => (dataFiles.includes(name) ? readFileSync(join(dataDir, name), 'utf8') : undefined);
 
-const server = await startTestServer({ cpus: 2, executor: 'host' });
-const account = await server.account('wdltests');
-const record = (await server.services.store.getAccount(account.name))!;
-const scope: Scope = {
-  caller: { accountId: record.id, accountName: account.name, userName: 'admin', accessKeyId: account.accessKeyId },
-  account: account.name,
-  project: 'default',
-  baseUrl: server.url,
-};
-const DATA_ROOT = '/wdl-tests/data';
-for (const name of dataFiles) await upload(account, `${DATA_ROOT}/${name}`, readFileSync(join(dir, 'data', name)));
-const outputFiles: OutputFiles = {
-  account: account.name,
-  download: (path) => download(account, path),
-  dataFile: (name) => (dataFiles.includes(name) ? readFileSync(join(dir, 'data', name), 'utf8') : undefined),
-};
+const server = await startDriverServer({ executor: 'host' });
+const work = mkdtempSync(join(tmpdir(), 'wdl-tests-'));
+/** The process groups of the runs going on, which an interrupted driver ends with itself. */
+const running = new Set<number>();
+process.once('SIGINT', () => {
+  for (const pid of running) signalGroup(pid, 'SIGINT');
+  process.exitCode = 130;
+});
 
 async function runOne(test: SpecTest): Promise<{ ok: boolean; why: string }> {
   if (test.dependencies.includes('gpu')) return { ok: false, why: 'skipped: needs a GPU' };
-  const target = test.type === 'task' ? test.target : undefined;
-  let started;
+  const base = mkdtempSync(join(work, `${test.id}${test.fail ? '-fail' : ''}-`));
   try {
-    started = await server.services.wdlRuns.start(scope, {
-      sources: { main: files[test.path]!, mainName: test.path, files },
-      inputs: mapInput(test.input, dataFiles, DATA_ROOT) as Record<string, unknown>,
-      outputDir: `/wdl-tests/out/${test.id}${test.fail ? '-fail' : ''}/`,
-      ...(target ? { target } : {}),
-    });
-  } catch (error) {
-    return test.fail ? { ok: true, why: 'refused as expected' } : { ok: false, why: `refused: ${(error as Error).message}` };
+    const inputs = join(base, 'inputs.json');
+    writeFileSync(inputs, JSON.stringify(mapInput(test.input, dataFiles, dataDir)));
+    const outdir = join(base, 'out');
+    const task = test.type === 'task' ? ['--task', test.target] : [];
+    const command = [...GDFLOW_CLI, 'wdl', 'run', ...task, '-i', inputs, '--outdir', outdir, '--quiet', resolve(dir, test.path)];
+    // On the timeout SIGINT, the CLI's Ctrl-C: it stops the run's task, so that a run that cannot end does not hold
+    // the worker's slots from the tests after it.
+    const run = await runCommand(command, base, options.timeoutSeconds, running, server.env, 'SIGINT');
+    const said = run.stderr.trim();
+    if (test.fail)
+      return run.exitCode === 0 ? { ok: false, why: 'succeeded, but the test expects a failure' } : { ok: true, why: `failed as expected: ${said}` };
+    if (run.timedOut) return { ok: false, why: `timeout: no answer within ${options.timeoutSeconds} s, its task stopped; ${said}` };
+    if (run.exitCode !== 0) return { ok: false, why: `exit ${run.exitCode ?? run.signal}: ${said}` };
+    const { outputs } = JSON.parse(run.stdout) as { outputs?: Record<string, unknown> };
+    const files: OutputFiles = { outdir: outdir + sep, dataFile };
+    for (const [name, expected] of Object.entries(test.output)) {
+      if (test.exclude_output.includes(name) || test.exclude_output.includes(name.split('.').pop()!)) continue;
+      if (!(await same(outputs?.[name], expected, files)))
+        return { ok: false, why: `output ${name} is ${JSON.stringify(outputs?.[name])}, expected ${JSON.stringify(expected)}` };
+    }
+    return { ok: true, why: 'outputs as expected' };
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
-  // The task as the wire gives it (waitForTask, a test helper, leaves it untyped).
-  const task = (await waitForTask(account, started.task_id, { timeoutMs: options.timeoutSeconds * 1000 }).catch(async (e: Error) => {
-    // What each unfinished job waits for, then stopped, so that a run that cannot end does not hold the worker's
-    // slots from the tests after it.
-    const listed = await account.api.json<{ jobs: { name: string; status: string; reason: string }[] }>(
-      'GET',
-      projectPath(account.name, `tasks/${started.task_id}/jobs/`),
-    );
-    const open = listed.jobs.filter((j) => !['succeeded', 'failed', 'skipped', 'stopped'].includes(j.status));
-    await account.api.json('PUT', projectPath(account.name, `tasks/${started.task_id}/`)).catch(() => undefined);
-    return { status: 'timeout', reason: `${e.message}; jobs not ended: ${open.map((j) => `${j.name} ${j.status} (${j.reason})`).join(', ')}` };
-  })) as { status: string; reason: string };
-  if (test.fail) return task.status === 'succeeded' ? { ok: false, why: 'succeeded, but the test expects a failure' } : { ok: true, why: 'failed as expected' };
-  if (task.status !== 'succeeded') return { ok: false, why: `${task.status}: ${task.reason}` };
-  const { outputs } = await server.services.wdlRuns.outputs(scope, started.task_id);
-  for (const [name, expected] of Object.entries(test.output)) {
-    if (test.exclude_output.includes(name) || test.exclude_output.includes(name.split('.').pop()!)) continue;
-    if (!(await same(outputs?.[name], expected, outputFiles)))
-      return { ok: false, why: `output ${name} is ${JSON.stringify(outputs?.[name])}, expected ${JSON.stringify(expected)}` };
-  }
-  return { ok: true, why: 'outputs as expected' };
 }
 
 const byCategory = new Map<string, [number, number]>();
@@ -121,6 +112,7 @@ const workers = Array.from({ length: options.jobs }, async () => {
 });
 await Promise.all(workers);
 await server.close();
+rmSync(work, { recursive: true, force: true });
 for (const [category, [p, f]] of [...byCategory].sort()) console.log(`${category}: ${p} passed, ${f} failed`);
 console.log(`${tests.length} tests in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 const verdict = judge(results);

@@ -27,6 +27,22 @@ task count {
 }
 `;
 
+/** A workflow whose File inputs are a Map's keys. */
+const TALLY = `version 1.1
+import "count.wdl"
+workflow tally {
+  input {
+    Map[File, Int] lines
+  }
+  scatter (p in as_pairs(lines)) {
+    call count.count { input: lines = p.left }
+  }
+  output {
+    Array[Int] n = count.n
+  }
+}
+`;
+
 describe('gdflow wdl run and check', () => {
   let f: CliFixture;
 
@@ -69,6 +85,14 @@ describe('gdflow wdl run and check', () => {
     assert.equal(ran.status, 0, ran.stderr);
     assert.deepEqual(ran.json(), { outputs: { 'count.n': 3 } });
     assert.equal(ran.stderr, '');
+  });
+
+  it("uploads a Map's File keys as its File values (Map[File, Int])", async () => {
+    writeFileSync(join(f.dir, 'tally.wdl'), TALLY);
+    writeFileSync(join(f.dir, 'tally.json'), JSON.stringify({ 'tally.lines': { 'three.txt': 2 } }));
+    const ran = await f.run(['wdl', 'run', '--quiet', '-i', join(f.dir, 'tally.json'), '--outdir', join(f.dir, 'out-tally'), join(f.dir, 'tally.wdl')]);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.deepEqual(ran.json(), { outputs: { 'tally.n': [3] } });
   });
 
   it('a failed run: exit 1, the failed call and its stderr on stderr', async () => {

@@ -67,10 +67,12 @@ export class WdlInputUploads {
           ]),
           where,
         );
-      case 'Map': {
-        const map = typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
-        return this.members(value, new Map(map.map((key) => [key, type.value])), where);
-      }
+      case 'Map':
+        // A key is a value too: a Map[File, Int]'s keys are local files as its values would be.
+        if (typeof value !== 'object' || Array.isArray(value)) return value;
+        return Object.fromEntries(
+          Object.entries(value).map(([key, item]) => [this.visit(key, type.key, `${where} (key ${key})`), this.visit(item, type.value, `${where}.${key}`)]),
+        );
       case 'Struct':
         return this.members(value, this.structs.get(type.name) ?? new Map<string, WdlType>(), where);
       default:
