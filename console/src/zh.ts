@@ -298,6 +298,7 @@ export const REASONS: Record<string, string> = {
   'nothing to run': '无需运行',
   'the jobs it added ended': '其添加的作业已结束',
   'engine error: job {job} did not expand': '引擎错误：作业 {job} 没有展开',
+  'the jobs {cycle} wait for each other: none can start': '作业 {cycle} 相互等待：都无法开始',
   "engine error: the expansion adds a second job '{key}'": "引擎错误：展开添加了第二个作业 '{key}'",
   "engine error: job '{key}' waits for a job the task does not have": "引擎错误：作业 '{key}' 等待任务中不存在的作业",
   // How a command ended

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { defaultSuite } from '../../scripts/cwl/options.js';
 import { loadSuite } from '../../scripts/cwl/suite.js';
 import { InputUploads } from '../../src/cli/cwl/input-uploads.js';
+import { stringifyExactJson } from '../../src/contract/exact-json.js';
 import { loadLocalDocument } from '../../src/cli/cwl/local-run.js';
 import { cliFixture, type CliFixture } from '../cli/support.js';
 import { skipWithout } from '../helpers/components.js';
@@ -97,7 +98,7 @@ describe('the CWL suite round trip: imported CommandLineTools export to document
         continue;
       }
       const path = join(f.dir, `${name}.cwl`);
-      writeFileSync(path, JSON.stringify(await f.client.exportToolCwl(name), null, 2));
+      writeFileSync(path, stringifyExactJson(await f.client.exportToolCwl(name), 2));
       exported.set(path, tool);
     }
     t.diagnostic(`${tools.length} documents in the suite: ${exported.size} CommandLineTools imported and exported, ${refused.length} documents not imported`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { stringify as stringifyYaml } from 'yaml';
 import type { CwlDocument } from '../../../client/types.js';
+import { stringifyExactJson } from '../../../contract/exact-json.js';
 import { clientCommand, clientFor, type ClientFlags } from '../../context.js';
 import { versionOption } from '../../documents.js';
 import { usageError } from '../../exit.js';
@@ -20,7 +21,8 @@ function nameAndVersion(value: string): { name: string; version: number | undefi
 
 /** The document as a CWL file: YAML after cwl-runner's #! line (a file one can run), or JSON. */
 function documentText(document: CwlDocument, json: boolean): string {
-  if (json) return `${JSON.stringify(document, null, 2)}\n`;
+  // An integer beyond 2^53 in the document arrives as a bigint (the client reads answers exactly): written as its digits.
+  if (json) return `${stringifyExactJson(document, 2)}\n`;
   return `#!/usr/bin/env cwl-runner\n${stringifyYaml(document, { lineWidth: 0 })}`;
 }
 
