@@ -92,6 +92,30 @@ describe('the call-cache key across languages', () => {
     );
   });
 
+  it('keys two reads WDL staged in one directory as the tool keys them in two, unless the command names the directory', () => {
+    const together: RunDescription = {
+      ...wdl,
+      script: wdl.script.replace('/var/lib/cwl/inputs/1/r_2.fq', '/var/lib/cwl/inputs/0/r_2.fq'),
+      placed: { '/var/lib/cwl/inputs/0/r_1.fq': R1, '/var/lib/cwl/inputs/0/r_2.fq': R2 },
+    };
+    assert.equal(key(together), key(tool));
+    assert.deepEqual(workKeyParts(together).inputPlaces, { '<in1>': '/var/lib/cwl/inputs/0', '<in2>': '/var/lib/cwl/inputs/0' });
+    const listed = { ...together, script: `ls /var/lib/cwl/inputs/0 > listing.txt\n${together.script}` };
+    assert.notEqual(key(listed), key({ ...tool, script: `ls /var/data/inputs/read1 > listing.txt\n${tool.script}` }), 'a directory named whole is keyed whole');
+  });
+
+  it('keeps files that belong together by name in one group: an index beside its reference is its sibling', () => {
+    const bwa = (placed: Record<string, string>): RunDescription => ({
+      ...wdl,
+      script: 'bwa mem /s/0/ref.fa /s/0/r_1.fq > out.sam\n',
+      placed,
+      outputs: ['out.sam'],
+    });
+    const base = { '/s/0/ref.fa': R1, '/s/0/ref.fa.bwt': R2, '/s/0/r_1.fq': R1 };
+    assert.notEqual(key(bwa(base)), key(bwa({ ...base, '/s/0/ref.fa.bwt': R1 })), 'the index is in the key');
+    assert.deepEqual(Object.keys(workKeyParts(bwa(base)).inputs).sort(), ['<in1>/ref.fa', '<in1>/ref.fa.bwt', '<in2>/r_1.fq']);
+  });
+
   it("finds each output of another language's job by its name in the key", () => {
     const mine = workKeyParts(tool);
     const files = ['outputs/trimmed1/trimmed_1.fq', 'outputs/trimmed2/trimmed_2.fq', 'outputs/report/fastp.json'];

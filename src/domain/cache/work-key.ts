@@ -44,16 +44,14 @@ const standardEnv = (workDir: string): Record<string, string> => ({ HOME: workDi
  * the document chose is.
  */
 export function workKeyParts(run: RunDescription): CacheParts {
-  const dirs = inputDirs(run.placed, run.script);
+  const { rewrites, dirs, places: inputPlaces } = inputDirs(run.placed, run.script);
   const withInputs = (text: string): string => {
     let out = text;
-    for (const [dir, name] of dirs) out = out.split(`${dir}/`).join(`${name}/`);
+    for (const [from, to] of rewrites) out = out.split(from).join(to);
     return out;
   };
   const inputs: Record<string, string> = {};
-  const inputPlaces: Record<string, string> = {};
   for (const [path, what] of Object.entries(run.placed)) inputs[withInputs(path)] = what;
-  for (const [dir, name] of dirs) inputPlaces[name] = dir;
   for (const [path, what] of Object.entries(run.fixed)) inputs[relativeTo(run.workDir, path) ?? path] = what;
 
   const outputs = [...run.outputs];
@@ -106,14 +104,33 @@ export function workKeyParts(run: RunDescription): CacheParts {
   };
 }
 
+/** How the key names the places of inputs (see inputDirs). */
+interface InputNames {
+  /** Text to replace in paths and the command, longest first: `<dir>/` (or `<dir>/<entry>`) by `<inN>/` (`<inN>/<entry>`). */
+  rewrites: Array<readonly [string, string]>;
+  /** A directory named whole, by its name: a word that is the directory itself. */
+  dirs: Map<string, string>;
+  /** Where each `<inN>` was in this run (a hit finds its source's files there). */
+  places: Record<string, string>;
+}
+
+/** Files that belong together by name: `ref.fa` with `ref.fa.bwt`, `reads.bam` with `reads.bai`. */
+const stemOf = (entry: string): string => (entry.indexOf('.') > 0 ? entry.slice(0, entry.indexOf('.')) : entry);
+
 /**
- * The directories the engine placed inputs in (the parents of placed paths that are not under another placed path),
- * longest first, each with its name in the key: `<inN>`, numbered in the order the script first names them (those it
- * does not name after, in the order of what they hold). The key lists everything placed in each under its name
- * (`<in1>/reads.fq`), so that two runs whose inputs sit in directories that hold the same see the same files there,
- * siblings (a .bai next to its .bam) included, wherever the engine put them.
+ * The places the engine put inputs in (the parents of placed paths that are not under another placed path), each with
+ * its name in the key: `<inN>`, numbered in the order the script first names them (those it does not name after, in
+ * the order of what they hold). The key lists everything placed in each under its name (`<in1>/reads.fq`), so that two
+ * runs whose inputs sit in directories that hold the same see the same files there, siblings (a .bai next to its
+ * .bam, an index beside its reference) included, wherever the engine put them.
+ *
+ * A directory whose files the command names one by one and never as a directory is keyed by groups of files that
+ * belong together by name (stemOf): WDL stages the files of one data directory together (as Cromwell and miniwdl do),
+ * where a GeneDock tool and CWL give each input a directory of its own, and two reads that only happen to share a
+ * directory are not each other's siblings. That assumes a command does not list an input's directory unasked, as the
+ * key already assumes of the working directory (docs/tasks.md).
  */
-function inputDirs(placed: Readonly<Record<string, string>>, script: string): Map<string, string> {
+function inputDirs(placed: Readonly<Record<string, string>>, script: string): InputNames {
   const paths = Object.keys(placed).sort();
   const tops = paths.filter((path) => !paths.some((other) => other !== path && path.startsWith(`${other}/`)));
   const held = new Map<string, Record<string, string>>();
@@ -124,15 +141,41 @@ function inputDirs(placed: Readonly<Record<string, string>>, script: string): Ma
     for (const path of paths) if (path === top || path.startsWith(`${top}/`)) files[path.slice(dir.length + 1)] = placed[path]!;
     held.set(dir, files);
   }
-  const mention = (dir: string): number => {
-    const at = script.indexOf(`${dir}/`);
-    return at >= 0 ? at : script.indexOf(dir) >= 0 ? script.indexOf(dir) : Number.MAX_SAFE_INTEGER;
+  const mention = (text: string): number => {
+    const at = script.indexOf(`${text}/`);
+    return at >= 0 ? at : script.indexOf(text) >= 0 ? script.indexOf(text) : Number.MAX_SAFE_INTEGER;
   };
-  const order = [...held.entries()].map(([dir, files]) => ({ dir, at: mention(dir), content: canonicalJson(files) }));
-  order.sort((a, b) => a.at - b.at || (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
-  const named = order.map(({ dir }, i) => [dir, `<in${i + 1}>`] as const);
-  named.sort(([a], [b]) => b.length - a.length);
-  return new Map(named);
+  /** A group of placed files keyed under one name: a whole directory, or the entries of one stem in it. */
+  const groups: Array<{ dir: string; entries: string[] | undefined; at: number; content: string }> = [];
+  for (const [dir, files] of held) {
+    const entries = [...new Set(Object.keys(files).map((name) => name.split('/')[0]!))];
+    const stems = new Map<string, string[]>();
+    for (const entry of entries) stems.set(stemOf(entry), [...(stems.get(stemOf(entry)) ?? []), entry]);
+    const withoutEntries = entries.reduce((text, entry) => text.split(`${dir}/${entry}`).join(''), script);
+    if (stems.size < 2 || withoutEntries.includes(dir)) {
+      groups.push({ dir, entries: undefined, at: mention(dir), content: canonicalJson(files) });
+      continue;
+    }
+    for (const members of stems.values()) {
+      const content = Object.fromEntries(Object.entries(files).filter(([name]) => members.includes(name.split('/')[0]!)));
+      const at = Math.min(...members.map((entry) => mention(`${dir}/${entry}`)));
+      groups.push({ dir, entries: members, at, content: canonicalJson(content) });
+    }
+  }
+  groups.sort((a, b) => a.at - b.at || (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
+  const names: InputNames = { rewrites: [], dirs: new Map(), places: {} };
+  groups.forEach(({ dir, entries }, i) => {
+    const name = `<in${i + 1}>`;
+    names.places[name] = dir;
+    if (entries === undefined) {
+      names.rewrites.push([`${dir}/`, `${name}/`]);
+      names.dirs.set(dir, name);
+    } else {
+      for (const entry of entries) names.rewrites.push([`${dir}/${entry}`, `${name}/${entry}`]);
+    }
+  });
+  names.rewrites.sort(([a], [b]) => b.length - a.length);
+  return names;
 }
 
 /** A path relative to the working directory when it is in it (`.` for the directory itself), else undefined. */
