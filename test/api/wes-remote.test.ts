@@ -101,6 +101,11 @@ describe('WES: workflow_url over http(s)', () => {
     assert.equal(await fetched.text(), 'hello over http\n');
   });
 
+  it('service-info lists http(s) among the protocols, with the hosts allowed', async () => {
+    const info = (await ga4ghRequest(`${server.url}${WES}/service-info`, 'GET', basic(alice))).json;
+    assert.ok(info.supported_filesystem_protocols.includes('http(s) (a workflow_url on 127.0.0.1)'), JSON.stringify(info.supported_filesystem_protocols));
+  });
+
   it('a host not allowed (the workflow_url or a document it names) and a document the host does not have are 400s naming workflow_url', async () => {
     const before = requested.length;
     const direct = await post({ workflow_type: 'CWL', workflow_url: `http://localhost:${port}/cwl/wf/main.cwl` });

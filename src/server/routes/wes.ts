@@ -75,6 +75,7 @@ export function registerWesRoutes(app: FastifyInstance, context: RouteContext): 
 }
 
 function serviceInfo(baseUrl: string, services: Services) {
+  const hosts = services.tes.policy.fetchHosts.list;
   return services.store.stateCounts().then(({ tasks }) => {
     const counts: Record<string, number> = Object.fromEntries(WES_STATES.map((state) => [state, 0]));
     for (const [status, n] of Object.entries(tasks)) counts[countedState(status)]! += n ?? 0;
@@ -88,7 +89,12 @@ function serviceInfo(baseUrl: string, services: Services) {
         Object.entries(WES_WORKFLOW_TYPES).map(([type, versions]) => [type, { workflow_type_version: [...versions] }]),
       ),
       supported_wes_versions: ['1.1.0'],
-      supported_filesystem_protocols: ['attachment (relative paths of workflow_attachment files)', "gdflow (gdflow:<data path> in the caller's data store)"],
+      supported_filesystem_protocols: [
+        'attachment (relative paths of workflow_attachment files)',
+        "gdflow (gdflow:<data path> in the caller's data store)",
+        // The operator's --fetch-hosts, which TES's http(s) inputs share: a workflow_url (and what it names) from these.
+        ...(hosts.length > 0 ? [`http(s) (a workflow_url on ${hosts.join(', ')})`] : []),
+      ],
       workflow_engine_versions: { gdflow: { workflow_engine_version: [packageVersion()] } },
       default_workflow_engine_parameters: knownEngineParameters().map((parameter) => ({ name: parameter, type: 'string', default_value: '' })),
       system_state_counts: counts,
