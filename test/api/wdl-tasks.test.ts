@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertRefused } from '../helpers/raw.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { waitForTask } from '../helpers/tasks.js';
 import { gdpy, gwcForm, LIB, MAIN, sendForm, zipOf } from '../helpers/wdl.js';
 
 describe('wdl/tasks/ as gwc and gdpy use them', () => {
@@ -53,7 +54,9 @@ describe('wdl/tasks/ as gwc and gdpy use them', () => {
     assert.equal(viaWdl.workflow_name, 'hello_run');
     assert.equal(viaWdl.workflow_version, 1);
     assert.equal(viaWdl.workflow_id, workflowId);
-    // gwc reads jobs from tasks/<id>/jobs/, gdpy from wdl/tasks/<id>/jobs/.
+    // gwc reads jobs from tasks/<id>/jobs/, gdpy from wdl/tasks/<id>/jobs/: compared once the run has ended, as a live
+    // run adds its calls' jobs when it expands (between the two reads, on a slow store).
+    await waitForTask(alice, taskId, { timeoutMs: 120_000 });
     const jobs = (await gdpy(server, alice, 'GET', `tasks/${taskId}/jobs/`)).json();
     assert.deepEqual(
       (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json().jobs.map((j: any) => j.job_id),
