@@ -222,6 +222,7 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     const signer = new LinkSigner(store, config.logUrlTtl);
     const links = new SignedLogLinks(signer, jobLogs);
     const wdlFiles = new SignedWdlFileLinks(signer);
+    const policy = tesPolicy(config);
     services = createServices(store, {
       files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
       data: new DataService(dataStore, config.uploadLimit, store),
@@ -229,8 +230,9 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       logs: links,
       wdlFiles,
       locations: new DataStoreLocations(dataStore),
-      tes: { files: tesFiles(layout, dataStore), policy: tesPolicy(config) },
-      remote: new RemoteFetch(FetchHosts.parse(config.fetchHosts)),
+      tes: { files: tesFiles(layout, dataStore), policy },
+      // WES's workflow_url and TES's inputs come from the same --fetch-hosts.
+      remote: new RemoteFetch(policy.fetchHosts),
       // Hits are decided at activation (docs/tasks.md, "Call caching") by a process that runs jobs too, with its own
       // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
       // the workers' executor nor their --call-caching: it leaves every job to them.
