@@ -352,7 +352,10 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
         executor.run(await newJob(command, { cpu }), never(), { onWaiting: (what) => waits[name]!.push(what) });
       const one = run('one', 'sleep 4', 1);
       await until('one is submitted', () => (cluster.queued().length > 0 ? true : undefined));
+      // `three` asks for its turn only once `two` holds the second place (each run prepares its files first, so
+      // starting them together would leave the order to chance: seen in CI, where `three` went first).
       const two = run('two', 'true', 2);
+      await until('two is submitted', () => (cluster.queued().length > 1 ? true : undefined));
       const three = run('three', 'true', 1);
       for (const result of await Promise.all([one, two, three])) assert.equal(result.outcome, 'succeeded', result.reason);
       assert.ok(
