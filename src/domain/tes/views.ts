@@ -100,7 +100,7 @@ function systemLogs(task: Task, job: Job | undefined, part: TesJobPart | undefin
     lines.push(`job ${job.id}: ${job.status}: ${job.reason}`);
     for (const a of job.attempts) lines.push(`attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit code ${a.exitCode})` : ''}: ${a.reason}`);
   }
-  lines.push(...(part?.problems ?? []));
+  lines.push(...(part?.problems ?? []), ...(part?.warnings ?? []));
   return lines;
 }
 
