@@ -171,6 +171,12 @@ describe('TES: running tasks', () => {
     assert.equal(log.logs[1].stdout, 'r1\nr2\nr3\n', 'stdout of a redirected executor is read from its file');
     assert.equal(log.logs[2].stderr, 'to-stderr\n');
     assert.equal(log.logs[2].stdout.trim(), '0', 'the task has a private, empty /tmp');
+    // Each executor's start and end (the times its .start and .end files were written), in order and after creation.
+    const times = log.logs.flatMap((l: any) => [l.start_time, l.end_time]).map((t: string) => Date.parse(t));
+    assert.ok(
+      times.every((t: number, i: number) => Number.isFinite(t) && t >= Date.parse(task.creation_time) - 1000 && (i === 0 || t >= times[i - 1])),
+      JSON.stringify(log.logs.map((l: any) => [l.start_time, l.end_time])),
+    );
     assert.deepEqual(
       log.outputs.map((o: any) => [o.url, o.path, o.size_bytes]),
       [
