@@ -186,8 +186,11 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
     const id = (await jobsOf(task_id)).find((j) => j.job_id === job.job_id).external_id as string;
     server!.child.kill('SIGKILL');
     await waitForExit(server!.child);
+    // A moment for anything the dead worker left behind (an scancel of its own) to act; then the Slurm job is
+    // still in the queue, or has ended on its own (its few seconds may be over on a loaded machine), not cancelled.
     await sleep(500);
-    assert.ok(cluster.queued().includes(id), 'the Slurm job runs on without its worker');
+    const state = cluster.state(id);
+    assert.ok(['PENDING', 'RUNNING', 'COMPLETING', 'COMPLETED'].includes(state ?? ''), `the Slurm job runs on without its worker (it is ${state})`);
     await start();
     const task = await waitForTask(account, task_id, { timeoutMs: 90_000 });
     assert.equal(task.status, 'succeeded', task.reason);
