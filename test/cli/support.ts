@@ -250,9 +250,9 @@ export async function flakyProxy(
 ): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
   const upstream = new URL(target);
   let submissions = 0;
-  // The handler cannot fail (a forwarding error destroys the response): its promise is left to void.
-  const server: Server = createServer((req, res) => void forwardRequest(req, res));
-  async function forwardRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // The handler cannot fail: a forwarding error destroys the response.
+  const server: Server = createServer(forwardRequest);
+  function forwardRequest(req: IncomingMessage, res: ServerResponse): void {
     const isSubmission = req.method === 'POST' && /\/tasks\/$/.test(req.url ?? '');
     if (isSubmission && options.failAfter !== undefined && submissions >= options.failAfter) {
       req.socket.destroy();
