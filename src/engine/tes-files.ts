@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataStore } from '../data/index.js';
 import { TES_NODE } from '../domain/tes/compile.js';
@@ -7,10 +7,18 @@ import type { Layout } from './layout.js';
 
 /** What TES views read (domain/tes/views.ts): a TES job's files in its directory, and the data store's items. */
 export function tesFiles(layout: Layout, dataStore: DataStore): TesFiles {
+  const inJobDir = (taskId: string, relative: string): string | undefined => {
+    const path = join(layout.workDir(taskId, TES_NODE), relative);
+    return path.startsWith(`${layout.workDir(taskId, TES_NODE)}/`) ? path : undefined;
+  };
   return {
+    async modified(taskId, relative) {
+      const path = inJobDir(taskId, relative);
+      return path === undefined ? undefined : (await stat(path).catch(() => undefined))?.mtimeMs;
+    },
     async read(taskId, relative, maxBytes) {
-      const path = join(layout.workDir(taskId, TES_NODE), relative);
-      if (!path.startsWith(`${layout.workDir(taskId, TES_NODE)}/`)) return undefined;
+      const path = inJobDir(taskId, relative);
+      if (path === undefined) return undefined;
       let handle;
       try {
         handle = await open(path, 'r');

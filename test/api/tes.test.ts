@@ -171,6 +171,12 @@ describe('TES: running tasks', () => {
     assert.equal(log.logs[1].stdout, 'r1\nr2\nr3\n', 'stdout of a redirected executor is read from its file');
     assert.equal(log.logs[2].stderr, 'to-stderr\n');
     assert.equal(log.logs[2].stdout.trim(), '0', 'the task has a private, empty /tmp');
+    // Each executor's start and end (the times its .start and .end files were written), in order and after creation.
+    const times = log.logs.flatMap((l: any) => [l.start_time, l.end_time]).map((t: string) => Date.parse(t));
+    assert.ok(
+      times.every((t: number, i: number) => Number.isFinite(t) && t >= Date.parse(task.creation_time) - 1000 && (i === 0 || t >= times[i - 1])),
+      JSON.stringify(log.logs.map((l: any) => [l.start_time, l.end_time])),
+    );
     assert.deepEqual(
       log.outputs.map((o: any) => [o.url, o.path, o.size_bytes]),
       [
@@ -388,6 +394,34 @@ describe('TES: bad bodies', () => {
       }),
     );
     assert.equal((await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR'])).state, 'COMPLETE');
+  });
+
+  it('TES 1.1: unsupported backend parameters are neither kept nor returned (a system log names them); types are filled in', async () => {
+    const id = await create({
+      ...echo(['sh', '-c', 'cat /data/in.txt > /data/out.txt']),
+      inputs: [{ path: '/data/in.txt', content: 'x' }],
+      outputs: [{ path: '/data/out.txt', url: 'gdflow:/tes-kept/out.txt' }],
+      resources: { cpu_cores: 1, backend_parameters: { VmSize: 'Standard_D64_v3', Network: 'false' }, backend_parameters_strict: false },
+    });
+    const task = await until(id, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
+    assert.equal(task.state, 'COMPLETE', JSON.stringify(task));
+    for (const shown of [
+      task,
+      await view(id, 'BASIC'),
+      (await call('GET', '/tasks?view=BASIC&name_prefix=', basic(alice))).json.tasks.find((t: any) => t.id === id),
+    ]) {
+      assert.deepEqual(shown.resources, { cpu_cores: 1, backend_parameters: { Network: 'false' }, backend_parameters_strict: false });
+      assert.equal(shown.inputs[0].type, 'FILE');
+      assert.equal(shown.outputs[0].type, 'FILE');
+    }
+    assert.ok(
+      task.logs[0].system_logs.some((line: string) => /backend_parameters 'VmSize' is not supported and was ignored/.test(line)),
+      JSON.stringify(task.logs[0].system_logs),
+    );
+    // What the task runs is as sent: a type given is kept.
+    const dir = await create({ ...echo(['true']), outputs: [{ path: '/data/d', url: 'gdflow:/tes-kept/d', type: 'DIRECTORY' }] });
+    assert.equal((await view(dir, 'BASIC')).outputs[0].type, 'DIRECTORY');
+    await until(dir, ['COMPLETE', 'EXECUTOR_ERROR', 'SYSTEM_ERROR']);
   });
 
   it('unknown routes and ids under /ga4gh answer in the GA4GH form', async () => {

@@ -105,6 +105,8 @@ const tesPart = {
       },
     },
     problems: { type: 'array', items: { type: 'string' } },
+    /** What was sent and ignored (unsupported backend parameters): shown in the task's system_logs, fails nothing. */
+    warnings: { type: 'array', items: { type: 'string' } },
     executors: { type: 'integer', minimum: 1 },
   },
   required: ['roots', 'dirs', 'stage', 'store', 'problems', 'executors'],

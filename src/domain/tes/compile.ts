@@ -21,6 +21,8 @@ export interface CompiledTesTask {
   cpu: number;
   memMb: number;
   tags: Record<string, string>;
+  /** The task as gdflow keeps and shows it (keptDocument). */
+  document: TesTaskBody;
 }
 
 /** The node id of a TES task's one job. */
@@ -28,10 +30,14 @@ export const TES_NODE = 'tes';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const BACKEND_PARAMETERS = ['network'];
 
+/** Backend parameter keys gdflow does not know (TES: "keys are case insensitive"). */
+const unsupportedKeys = (body: TesTaskBody): string[] =>
+  Object.keys(body.resources?.backend_parameters ?? {}).filter((key) => !BACKEND_PARAMETERS.includes(key.toLowerCase()));
+
 function resources(body: TesTaskBody): { cpu: number; memMb: number; network: boolean } {
   const r = body.resources ?? {};
   const params = r.backend_parameters ?? {};
-  const unknown = Object.keys(params).filter((key) => !BACKEND_PARAMETERS.includes(key.toLowerCase()));
+  const unknown = unsupportedKeys(body);
   if (r.backend_parameters_strict === true && unknown.length > 0) {
     throw invalid(
       `resources.backend_parameters ${unknown.map((k) => `'${k.slice(0, 64)}'`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not supported (gdflow knows: ${BACKEND_PARAMETERS.join(', ')})`,
@@ -43,6 +49,24 @@ function resources(body: TesTaskBody): { cpu: number; memMb: number; network: bo
   if (cpu > 1024) throw invalid('resources.cpu_cores is more than 1024');
   if (r.ram_gb !== undefined && r.ram_gb > 65536) throw invalid('resources.ram_gb is more than 65536');
   return { cpu, memMb: r.ram_gb ? Math.ceil(r.ram_gb * 1024) : 0, network: network === 'true' };
+}
+
+/**
+ * The task as gdflow keeps it and its views show it. TES 1.1 asks for two changes to what was sent: inputs' and outputs'
+ * `type` is filled in ("required that the server fill in the value once the information is available": gdflow reads a
+ * missing one as FILE when the task is created), and "backends shall not store or return unsupported keys" of
+ * `backend_parameters` (they are named in the task's system_logs instead).
+ */
+function keptDocument(body: TesTaskBody, tags: Record<string, string>, unsupported: readonly string[]): TesTaskBody {
+  const params = body.resources?.backend_parameters;
+  const kept = params && Object.fromEntries(Object.entries(params).filter(([key]) => !unsupported.includes(key)));
+  return {
+    ...body,
+    ...(body.inputs ? { inputs: body.inputs.map((input) => ({ ...input, type: input.type ?? 'FILE' })) } : {}),
+    ...(body.outputs ? { outputs: body.outputs.map((output) => ({ ...output, type: output.type ?? 'FILE' })) } : {}),
+    ...(body.resources && kept ? { resources: { ...body.resources, backend_parameters: kept } } : {}),
+    tags,
+  };
 }
 
 export function compileTesTask(body: TesTaskBody, account: string, policy: TesStagingPolicy): CompiledTesTask {
@@ -103,6 +127,10 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
     stage.every((s) => s.type === 'FILE' && s.source.kind !== 'url') &&
     store.every((s) => s.type === 'FILE' && s.prefix === undefined && s.target !== undefined);
   const tags = body.tags ?? {};
+  const unsupported = unsupportedKeys(body);
+  const warnings = unsupported.map(
+    (key) => `resources.backend_parameters '${key.slice(0, 64)}' is not supported and was ignored (gdflow knows: ${BACKEND_PARAMETERS.join(', ')})`,
+  );
   const spec: ToolJobSpec = {
     kind: 'tool',
     nodeId: TES_NODE,
@@ -119,7 +147,15 @@ export function compileTesTask(body: TesTaskBody, account: string, policy: TesSt
     parameters: { executors: executors.length },
     callCaching: cacheable,
     retry: null,
-    tes: { roots, dirs: [...new Set(dirs)].sort(), stage, store, problems, executors: executors.length },
+    tes: {
+      roots,
+      dirs: [...new Set(dirs)].sort(),
+      stage,
+      store,
+      problems,
+      executors: executors.length,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
   };
-  return { spec, cpu, memMb, tags };
+  return { spec, cpu, memMb, tags, document: keptDocument(body, tags, unsupported) };
 }

@@ -4,7 +4,9 @@ import { TES_DIR } from './paths.js';
 /**
  * The command of a TES task's job (docs/ga4gh.md, "Executors"): a POSIX shell script that runs the executors in order,
  * each in a subshell with its working directory, environment and redirections, and records its start, end and exit
- * code in the job directory. Every word a client sent is single-quoted: an executor's argv reaches its program as it
+ * code in the job directory. Only shell builtins do the recording: the times are the modification times of the
+ * `.start` and `.end` files it truncates, not `date` runs, and an executor's log is copied to the job's own only when
+ * it is not empty (each process a trivial task started cost ~15 ms on a loaded 2-core machine: BENCHMARKS.md, bench:tes). Every word a client sent is single-quoted: an executor's argv reaches its program as it
  * was sent, and nothing in it is read by the shell. An executor that exits non-zero ends the script with its exit
  * code, unless it asked for `ignore_error`.
  */
@@ -47,12 +49,12 @@ export function tesScript(executors: readonly ScriptExecutor[]): string {
     const stdout = executor.stdout !== undefined ? q(executor.stdout) : `"$L/${i}.out"`;
     const stderr = executor.stderr !== undefined ? q(executor.stderr) : `"$L/${i}.err"`;
     lines.push(`# executor ${i}`);
-    lines.push(`date +%s >"$L/${i}.start"`);
+    lines.push(`: >"$L/${i}.start"`);
     lines.push(`( ${inner.join('; ')} ) <${stdin} >${stdout} 2>${stderr}`);
-    lines.push(`rc=$?; echo "$rc" >"$L/${i}.rc"; date +%s >"$L/${i}.end"`);
+    lines.push(`rc=$?; echo "$rc" >"$L/${i}.rc"; : >"$L/${i}.end"`);
     // What the executor wrote also goes to the job's own log (the console and GeneDock's log routes show it).
-    if (executor.stdout === undefined) lines.push(`cat "$L/${i}.out"`);
-    if (executor.stderr === undefined) lines.push(`cat "$L/${i}.err" >&2`);
+    if (executor.stdout === undefined) lines.push(`if [ -s "$L/${i}.out" ]; then cat "$L/${i}.out"; fi`);
+    if (executor.stderr === undefined) lines.push(`if [ -s "$L/${i}.err" ]; then cat "$L/${i}.err" >&2; fi`);
     if (!executor.ignore_error) lines.push(`[ "$rc" -eq 0 ] || exit "$rc"`);
   });
   lines.push('exit 0');

@@ -68,7 +68,6 @@ export class TesService {
       const taskId = newId(at.getTime());
       const name = gdflowName(body.name, taskId);
       const jobId = jobIdFor(taskId, TES_NODE);
-      const document = { ...body, tags: compiled.tags };
       try {
         await this.store.createTask(
           {
@@ -81,7 +80,7 @@ export class TesService {
             userName: scope.caller.userName,
             status: 'queued',
             reason: 'created through GA4GH TES',
-            parameters: { tes: document, description: body.description ?? '' },
+            parameters: { tes: compiled.document, description: body.description ?? '' },
             plan: { jobs: [jobId], tes: true, reference_task: null, call_caching: null, cleanup_intermediates: false },
             scheduleAt: null,
             stopRequested: false,

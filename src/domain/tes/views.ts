@@ -18,6 +18,8 @@ export type TesView = 'MINIMAL' | 'BASIC' | 'FULL';
 export interface TesFiles {
   /** A file of the task's job directory (relative path), its last `maxBytes`; undefined when it is not there. */
   read(taskId: string, relative: string, maxBytes: number): Promise<string | undefined>;
+  /** When a file of the task's job directory was last written (milliseconds since the epoch); undefined when absent. */
+  modified(taskId: string, relative: string): Promise<number | undefined>;
   /** The items below a data store directory, with their sizes (paths relative to it). */
   listStored(ref: DataRef): Promise<Array<{ relative: string; size: number }>>;
   /** A stored item's size, or undefined. */
@@ -58,9 +60,13 @@ async function executorLogs(task: Task, doc: TesTaskBody, part: TesJobPart, file
     const names = executorFiles(i);
     const rc = await files.read(task.id, names.rc, 64);
     if (rc === undefined) break; // it has not ended (or never ran): the executors after it have not run either
+    // The script marks an executor's start and end by writing its .start and .end files (script.ts); a task run before
+    // that wrote the seconds into them.
     const seconds = async (name: string) => {
-      const value = Number((await files.read(task.id, name, 64))?.trim());
-      return Number.isFinite(value) && value > 0 ? rfc3339(value) : undefined;
+      const text = (await files.read(task.id, name, 64))?.trim();
+      if (text) return Number(text) > 0 ? rfc3339(Number(text)) : undefined;
+      const ms = await files.modified(task.id, name);
+      return ms === undefined ? undefined : rfc3339(ms / 1000);
     };
     const stream = async (path: string | undefined, own: string) => files.read(task.id, path === undefined ? own : jobRelativePath(path, part.roots), LOG_TAIL);
     logs.push({
@@ -100,7 +106,7 @@ function systemLogs(task: Task, job: Job | undefined, part: TesJobPart | undefin
     lines.push(`job ${job.id}: ${job.status}: ${job.reason}`);
     for (const a of job.attempts) lines.push(`attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit code ${a.exitCode})` : ''}: ${a.reason}`);
   }
-  lines.push(...(part?.problems ?? []));
+  lines.push(...(part?.problems ?? []), ...(part?.warnings ?? []));
   return lines;
 }
 
