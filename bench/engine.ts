@@ -101,6 +101,16 @@ function runIn(dir: string, files: Record<string, string>, command: string, args
   return seconds;
 }
 
+/** Poll a task every POLL_MS until it has succeeded; its end time as the server recorded it (null if it has none). */
+async function succeeded(transport: ReturnType<typeof createAccount>['transport'], path: string): Promise<number | null> {
+  for (;;) {
+    const task = await transport.json<{ status: string; reason: string; endTime: number | null }>('GET', path);
+    if (task.status === 'succeeded') return task.endTime;
+    if (['failed', 'stopped'].includes(task.status)) throw new Error(`gdflow task ${task.status}: ${task.reason}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
 async function gdflowSetup(
   executor: 'bwrap' | 'host' | 'podman',
   databaseArgs: string[] = [],
@@ -130,16 +140,7 @@ async function gdflowSetup(
       json: { workflow_name: 'dag', workflow_version: 1, parameters: {} },
     });
     activation.push((performance.now() - start) / 1000);
-    let endTime: number | null = null;
-    for (;;) {
-      const task = await transport.json<{ status: string; reason: string; endTime: number | null }>('GET', `${project}/tasks/${task_id}/`);
-      if (task.status === 'succeeded') {
-        endTime = task.endTime;
-        break;
-      }
-      if (['failed', 'stopped'].includes(task.status)) throw new Error(`gdflow task ${task.status}: ${task.reason}`);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
+    const endTime = await succeeded(transport, `${project}/tasks/${task_id}/`);
     const cpu = (cpuSeconds(server.pid) - cpuBefore) / jobs;
     serverCpu.push(cpu);
     // The task's end as the server recorded it (the same machine's clock), so that the poll's interval adds nothing.
