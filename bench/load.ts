@@ -15,6 +15,7 @@ import { cpuSeconds, createAccount, machine, startGdflow, stopChild, type Server
  * over `CONNECTIONS` connections) in four phases of the same server:
  *
  * - idle: before any task (the peer: the same server with 0 jobs);
+ * - starting: the first SECONDS after the first submission, while the tasks are submitted and their jobs start;
  * - running: when JOBS commands run (counted in /proc as the server's descendants, so a job counts once its
  *   process has really started, not when the engine marked it running);
  * - ending: every job ends at once (BENCH_END=kill: the bench SIGTERMs all the commands, so each job's
@@ -39,6 +40,11 @@ const COMM = process.env.BENCH_COMM ?? 'sleep';
 /** How long to wait for all jobs to run (or, after the end, for all to be gone) before measuring what there is. */
 const WAIT_SECONDS = Number(process.env.BENCH_WAIT ?? 900);
 const ACCOUNT = 'loadbench';
+/**
+ * BENCH_SHAPE: `tasks` (default), JOBS tasks of a one-node workflow; `jobs`, one task of a JOBS-node workflow (every
+ * node the same command, none waiting for another).
+ */
+const SHAPE: 'tasks' | 'jobs' = process.env.BENCH_SHAPE === 'jobs' ? 'jobs' : 'tasks';
 
 interface Window {
   phase: string;
@@ -176,9 +182,16 @@ async function run(
       outputs: {},
       requirements: { container: { image: 'debian:bookworm', type: 'docker' }, resources: { cpu: 1, mem: '64m', network: false } },
     });
+    const nodes = SHAPE === 'jobs' ? JOBS : 1;
     const workflow = await client.registerWorkflow('sleepers', {
-      nodelist: [{ node_id: 'sleep', app_id: `/${ACCOUNT}/sleeper/${tool.tool_version}`, inputs: {}, outputs: {} }],
+      nodelist: Array.from({ length: nodes }, (_, i) => ({
+        node_id: `sleep${i}`,
+        app_id: `/${ACCOUNT}/sleeper/${tool.tool_version}`,
+        inputs: {},
+        outputs: {},
+      })),
     });
+    const tasks = SHAPE === 'jobs' ? 1 : JOBS;
 
     const target = `/accounts/${ACCOUNT}/projects/default/tools/sleeper/?tool_version=${tool.tool_version}`;
     // A fresh Date for each phase: the server allows 15 minutes of skew.
@@ -199,7 +212,8 @@ async function run(
     await autocannon({ url: server.url, connections: CONNECTIONS, overallRate: RATE, duration: 2, requests: [signed()] });
     windows.push(await measure(server, probe, signed(), 'idle'));
 
-    // Start the tasks; count the commands until all run.
+    // Start the tasks; count the commands until all run. GetTool is measured from the first submission on.
+    const starting = measure(server, probe, signed(), 'starting');
     const startedAt = performance.now();
     let submitted = 0;
     // A failed submission (a server too busy to answer within the client's timeout, say) ends the wait and the
@@ -208,7 +222,7 @@ async function run(
     /** Set when the wait is over: the tasks not yet submitted are not (a slow server may never run them all). */
     let giveUp = false;
     const submitting = pool(
-      Array.from({ length: JOBS }, (_, i) => i),
+      Array.from({ length: tasks }, (_, i) => i),
       8,
       async (i) => {
         if (giveUp) return;
@@ -238,6 +252,7 @@ async function run(
     }
     giveUp = true;
     await submitting;
+    windows.push(await starting);
     if (submitError) throw submitError;
     const startSeconds = (performance.now() - startedAt) / 1000;
     process.stdout.write(`  ${running} of ${JOBS} jobs running ${startSeconds.toFixed(1)} s after the first submission\n`);
@@ -296,7 +311,7 @@ async function run(
 
 async function main() {
   process.stdout.write(
-    `bench:load: ${JOBS} jobs of ${COMMAND}, executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`,
+    `bench:load: ${JOBS} jobs of ${COMMAND} (${SHAPE === 'jobs' ? 'one task' : 'one task each'}), executors ${EXECUTORS.join(', ')}; GetTool at ${RATE} req/s over ${CONNECTIONS} connections, ${SECONDS} s per phase; end by ${END}\n`,
   );
   process.stdout.write(`limits: ${machineLimits()}\n`);
   const results: Array<{ executor: string } & Awaited<ReturnType<typeof run>>> = [];

@@ -12,7 +12,7 @@ import { JobRuns } from './job-runs.js';
 import { removeTaskFiles } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
 import type { Log } from './log.js';
-import { Scheduler } from './scheduler.js';
+import { Scheduler, type Start } from './scheduler.js';
 import { Slots, type Running } from './slots.js';
 import { prepareTasksRoot } from './tasks-root.js';
 import { WaitNotes } from './wait-notes.js';
@@ -42,6 +42,8 @@ export type { WorkerOptions } from './worker-options.js';
 const now = () => Date.now() / 1000;
 /** Most tasks claimed in one go. */
 const CLAIM_BATCH = 16;
+/** Jobs launched between two turns of the event loop (launchAll). */
+const LAUNCH_SLICE = 16;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Worker {
@@ -127,7 +129,8 @@ export class Worker {
     };
     this.runs = new JobRuns(runOptions, this.scheduler, this.slots, {
       held: (live) => this.holds(live),
-      mayStart: (live) => this.holds(live) && !this.stopped,
+      // A task being deleted starts nothing more (scheduler.ts, dispatch): a launch that waited for its slice may come after.
+      mayStart: (live) => this.holds(live) && !this.stopped && !this.deleting.has(live.task.id),
       handle: (live, event) => void this.driver.handle(live, event),
       over: (live, entry, run) => this.over(live, entry, run),
       wake: (taskId) => this.wake(taskId),
@@ -266,16 +269,30 @@ export class Worker {
     for (const probe of this.scheduler.probes.splice(0)) this.runs.probe(probe);
     for (const resolve of this.scheduler.resolves.splice(0)) this.runs.resolve(resolve);
     for (const gather of this.scheduler.gathers.splice(0)) this.runs.gather(gather);
-    for (const start of this.scheduler.startNow.splice(0)) this.runs.launch(start);
+    await this.launchAll(this.scheduler.startNow.splice(0));
     const starts = this.scheduler.startAfterWrite.splice(0);
     if (starts.length === 0) this.writer.soon();
     else {
       await this.writer.flush();
-      for (const start of starts) this.runs.launch(start);
+      await this.launchAll(starts);
     }
     if (this.claimSoon) {
       this.claimSoon = false;
       this.maybeClaim();
+    }
+  }
+
+  /**
+   * Launch jobs a few at a time. What a launch does before its first wait for the disk or a process (its cache
+   * lookup, SQLite statements, which are synchronous) runs with it, so a pass that starts a thousand jobs at once
+   * (a task of a thousand ready jobs on a worker with room for them) held the event loop for seconds, and every
+   * API request with it (bench:load, issue 23, item 8). Between slices, the event loop serves what came meanwhile.
+   * A launch that comes after a stop or a lost lease finds that out itself and puts its job back (job-runs.ts).
+   */
+  private async launchAll(starts: Start[]): Promise<void> {
+    for (let i = 0; i < starts.length; i++) {
+      if (i > 0 && i % LAUNCH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      this.runs.launch(starts[i]!);
     }
   }
 

@@ -66,6 +66,7 @@ export abstract class AccountStore {
       try {
         if (this.inTransaction) return await fn(this.db);
         if (relaxed && this.options.relaxedTransaction) return await this.options.relaxedTransaction(this.db, fn);
+        if (this.options.durableTransaction) return await this.options.durableTransaction(this.db, fn);
         return await this.db.transaction().execute((trx: Transaction<Database>) => fn(trx));
       } catch (error) {
         if (this.inTransaction || attempt >= RETRIES || !(isRace(error) || isTransientConflict(error))) throw error;

@@ -14,6 +14,11 @@ export interface KyselyStoreOptions {
    * machine. Without it, such transactions are ordinary, durable ones.
    */
   relaxedTransaction?: <T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+  /**
+   * Runs `fn` in a durable transaction: on disk when the returned promise settles. Without it, an ordinary
+   * transaction (durable by the backend's default). SQLite's own fsync would block the event loop (sqlite.ts).
+   */
+  durableTransaction?: <T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   onClose?: () => Promise<void>;
   /** How workers are woken (default: within this process only). */
   events?: WorkEvents;

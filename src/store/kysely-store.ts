@@ -356,6 +356,12 @@ export class KyselyStore extends DefinitionStore implements Store {
         return [...expired, ...fresh];
       },
       () => false,
+      // On SQLite the claim is committed without waiting for the disk: the workers that share the file share the
+      // machine, so a claim lost to a power cut took its worker with it (the task is claimed again, as after a
+      // crash). The fsync ran on the event loop of the server that answers the API, once per claim: with many tasks
+      // started at once, most of a GetTool's wait (BENCHMARKS.md, issue 23, item 8). PostgreSQL's claims stay durable:
+      // a worker there can outlive the database server's crash, and must not run a job another worker then claims.
+      this.dialect.name === 'sqlite',
     );
     if (ids.length === 0) return [];
     const rows = await this.taskQuery().where('tasks.id', 'in', ids).orderBy('tasks.created_at').execute();

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, SqliteDriver, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
@@ -31,7 +32,22 @@ export async function openSqliteStore(file: string, options: QueryObserver = {})
       await db.destroy();
       throw error;
     }
-    const store = new KyselyStore(db, { dialect: 'sqlite', rowLocks: SQLITE.rowLocks }, { relaxedTransaction: normalSyncTransaction(sqlite) });
+    const relaxedTransaction = normalSyncTransaction(sqlite);
+    const synced = file === ':memory:' ? undefined : walSyncedTransaction(relaxedTransaction, `${file}-wal`);
+    const store = new KyselyStore(
+      db,
+      { dialect: 'sqlite', rowLocks: SQLITE.rowLocks },
+      {
+        relaxedTransaction,
+        ...(synced && {
+          durableTransaction: synced.run,
+          onClose: async () => {
+            await synced.close();
+            await db.destroy();
+          },
+        }),
+      },
+    );
     // data_version changes whenever another connection (an admin command) commits.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return new CachedStore(store, () => dataVersion.get() as number);
@@ -124,6 +140,64 @@ function normalSyncTransaction(sqlite: BetterSqlite3.Database) {
         full.run();
       }
     });
+}
+
+type TransactionRunner = <T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+
+/**
+ * A durable transaction whose fsync does not block the event loop. With `synchronous=FULL` SQLite fsyncs the WAL
+ * inside COMMIT, on the thread that runs it: the server's only JavaScript thread, which answers the API too. With
+ * many tasks started at once (an ActivateWorkflow's commit each) those fsyncs were most of a GetTool's wait
+ * (BENCHMARKS.md, issue 23, item 8). Here the transaction commits with `synchronous=NORMAL` (its WAL frames written,
+ * not synced) and the promise settles only after an fdatasync of the WAL file on libuv's thread pool: the same
+ * guarantee to the caller (nothing is answered before it is on disk), and commits that come while one sync runs
+ * share the next. A checkpoint copies WAL frames into the database only after syncing the WAL (SQLite does this in
+ * NORMAL mode too), so frames a later writer overwrites were on disk before.
+ */
+function walSyncedTransaction(relaxed: TransactionRunner, walFile: string): { run: TransactionRunner; close(): Promise<void> } {
+  let wal: Promise<FileHandle> | undefined;
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const syncOnce = async () => {
+    // The WAL exists once the first transaction has committed; it is kept open (SQLite keeps the file while this
+    // connection is open, and restarts it in place after a checkpoint).
+    wal ??= open(walFile, 'r');
+    const handle = wal;
+    try {
+      await (await handle).datasync();
+    } catch (error) {
+      wal = undefined;
+      void handle.then((h) => h.close()).catch(() => undefined);
+      throw error;
+    }
+  };
+  const sync = (): Promise<void> => {
+    if (!running) {
+      running = syncOnce().finally(() => (running = undefined));
+      return running;
+    }
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return sync();
+      });
+    return next;
+  };
+  return {
+    run: async (db, fn) => {
+      const result = await relaxed(db, fn);
+      await sync();
+      return result;
+    },
+    async close() {
+      await next?.catch(() => undefined);
+      await running?.catch(() => undefined);
+      const handle = wal;
+      wal = undefined;
+      await handle?.then((h) => h.close()).catch(() => undefined);
+    },
+  };
 }
 
 /**

@@ -54,6 +54,21 @@ for (const backend of BACKENDS) {
       return { count: mine.length, last: status };
     };
 
+    it('durable writes made at once through both stores all settle, and each store reads every one', async () => {
+      // On SQLite a durable commit's answer waits for a WAL sync that the commits made meanwhile share (sqlite.ts):
+      // none may be left waiting, and none may be answered before the others' connections can read it.
+      const names = Array.from({ length: 40 }, (_, i) => `durable-${i}`);
+      const created = await Promise.all(names.map((name, i) => (i % 2 === 0 ? a : b).createAccount(name)));
+      assert.deepEqual(
+        created.map((account) => account.name),
+        names,
+      );
+      for (const store of [a, b]) {
+        const listed = new Set((await store.listAccounts()).map((account) => account.name));
+        for (const name of names) assert.ok(listed.has(name), `${name} is read back`);
+      }
+    });
+
     it('lets exactly one of two racing compare-and-sets of a task win, with one event', { timeout: 60_000 }, async () => {
       const tasks = Array.from({ length: 30 }, (_, i) => taskInput(`cas-${i}`));
       await Promise.all(tasks.map((task) => a.createTask(task, [])));
