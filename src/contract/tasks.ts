@@ -166,6 +166,12 @@ export const job = {
     attempt: { type: 'integer' },
     cpu: { type: 'number' },
     mem: { type: 'string' },
+    disk: {
+      type: ['string', 'null'],
+      description:
+        "the disk space the job asked for, as mem is written ('1024m': a WDL restart's debug_params disk, checked against the data root's " +
+        'free space when the job started, not reserved); null: none asked',
+    },
     startTime: time,
     endTime: time,
     image_digest: { type: ['string', 'null'], description: 'the digest of the image the job ran in (container executors)' },

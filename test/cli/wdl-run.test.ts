@@ -5,7 +5,7 @@
  * code and a message naming what is wrong, nothing started when the fault is found on the client.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LIB, MAIN } from '../helpers/wdl.js';
@@ -43,6 +43,22 @@ workflow tally {
 }
 `;
 
+/** A task whose outputs are Directories (one with a subdirectory, one empty) and a File inside one of them. */
+const TREE = `version 1.1
+task tree {
+  command <<<
+    mkdir -p tree/sub empty
+    echo A > tree/a.txt
+    echo B > tree/sub/b.txt
+  >>>
+  output {
+    Directory d = "tree"
+    Directory e = "empty"
+    File f = "tree/a.txt"
+  }
+}
+`;
+
 describe('gdflow wdl run and check', () => {
   let f: CliFixture;
 
@@ -66,6 +82,18 @@ describe('gdflow wdl run and check', () => {
     assert.deepEqual(ran.json(), { outputs: { 'hello.out': join(outdir, 'stdout') } });
     assert.equal(readFileSync(join(outdir, 'stdout'), 'utf8'), 'hello cli\n');
     assert.match(ran.stderr, /succeeded/);
+  });
+
+  it('downloads Directory outputs into --outdir with their trees (an empty one as an empty directory)', async () => {
+    writeFileSync(join(f.dir, 'tree.wdl'), TREE);
+    const outdir = join(f.dir, 'out-tree');
+    const ran = await f.run(['wdl', 'run', '--quiet', '--outdir', outdir, join(f.dir, 'tree.wdl')]);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.deepEqual(ran.json(), { outputs: { 'tree.d': join(outdir, 'tree'), 'tree.e': join(outdir, 'empty'), 'tree.f': join(outdir, 'a.txt') } });
+    assert.equal(readFileSync(join(outdir, 'tree', 'a.txt'), 'utf8'), 'A\n');
+    assert.equal(readFileSync(join(outdir, 'tree', 'sub', 'b.txt'), 'utf8'), 'B\n');
+    assert.equal(readFileSync(join(outdir, 'a.txt'), 'utf8'), 'A\n');
+    assert.deepEqual(readdirSync(join(outdir, 'empty')), []);
   });
 
   it('runs one task with --task, its local File input uploaded (relative to the inputs file)', async () => {

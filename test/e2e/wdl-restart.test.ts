@@ -98,14 +98,28 @@ task shout {
   }
 }
 
+task wrap {
+  input {
+    String s
+  }
+  command <<<
+    echo ~{s} wrapped
+  >>>
+  output {
+    String s2 = read_string(stdout())
+  }
+}
+
 workflow fanned {
   call make
   scatter (f in make.files) {
     call shout { input: f = f }
   }
   call sub.tail as tail { input: words = shout.s }
+  call wrap { input: s = tail.out }
   output {
     String joined = tail.out
+    String wrapped = wrap.s2
   }
 }
 `;
@@ -143,6 +157,7 @@ interface JobView {
   mem: string;
   cached_from: string | null;
   reason: string;
+  disk: string | null;
 }
 
 describe('a WDL task restarted with debug_params', () => {
@@ -181,6 +196,24 @@ describe('a WDL task restarted with debug_params', () => {
   const result = async (taskId: string) => {
     const outputs = (await server.services.wdlRuns.outputs(scope, taskId)).outputs!;
     return download(alice, (outputs['chain.result'] as string).slice(alice.name.length + 1));
+  };
+
+  const outputs = async (taskId: string) => (await server.services.wdlRuns.outputs(scope, taskId)).outputs!;
+  const list = async (taskId: string): Promise<JobView[]> => (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json().jobs;
+  /** FANNED stored as a WDL workflow named `name` (sub.wdl in its dependencies zip) and run to its end. */
+  const runFanned = async (name: string) => {
+    const form = gwcForm(
+      { name, description: '' },
+      { source: { filename: 'fanned.wdl', data: FANNED }, dependencies: { filename: 'deps.zip', data: zipOf({ 'sub.wdl': SUB }) } },
+    );
+    const created = await sendForm(server, alice, 'POST', 'wdl/workflow/', form);
+    assert.equal(created.status, 200, created.text);
+    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', { workflow_id: created.json().id, inputs: {}, task_name: `${name}_run` });
+    assert.equal(started.status, 200, started.text);
+    const first = await waitForTask(alice, started.json().task_id, { timeoutMs: 120_000 });
+    assert.equal(first.status, 'succeeded', first.reason);
+    assert.deepEqual(await outputs(first.task_id), { 'fanned.joined': 'ONE-TWO', 'fanned.wrapped': 'ONE-TWO wrapped' });
+    return first;
   };
 
   it('runs the call named with its new command and resources and what is downstream; the call upstream is reused', async () => {
@@ -242,19 +275,7 @@ describe('a WDL task restarted with debug_params', () => {
   });
 
   it("a scatter's instance named runs every instance again, and the subworkflow call downstream; the call upstream is reused", async () => {
-    const form = gwcForm(
-      { name: 'fanned', description: '' },
-      { source: { filename: 'fanned.wdl', data: FANNED }, dependencies: { filename: 'deps.zip', data: zipOf({ 'sub.wdl': SUB }) } },
-    );
-    const created = await sendForm(server, alice, 'POST', 'wdl/workflow/', form);
-    assert.equal(created.status, 200, created.text);
-    const started = await gdpy(server, alice, 'POST', 'wdl/tasks/', { workflow_id: created.json().id, inputs: {}, task_name: 'fanned_run' });
-    assert.equal(started.status, 200, started.text);
-    const first = await waitForTask(alice, started.json().task_id, { timeoutMs: 120_000 });
-    assert.equal(first.status, 'succeeded', first.reason);
-    const outputs = async (taskId: string) => (await server.services.wdlRuns.outputs(scope, taskId)).outputs!;
-    assert.equal((await outputs(first.task_id))['fanned.joined'], 'ONE-TWO');
-    const list = async (taskId: string): Promise<JobView[]> => (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json().jobs;
+    const first = await runFanned('fanned');
     const before = await list(first.task_id);
 
     assertRefused(
@@ -269,11 +290,66 @@ describe('a WDL task restarted with debug_params', () => {
     const jobs = await list(again.task_id);
     assert.equal(again.status, 'succeeded', `${again.reason} ${JSON.stringify(jobs)}`);
     assert.equal((await outputs(again.task_id))['fanned.joined'], 'eno-owt');
+    assert.equal((await outputs(again.task_id))['fanned.wrapped'], 'eno-owt wrapped');
     const made = jobs.find((job) => job.name === 'make')!;
     assert.equal(made.cached_from, before.find((job) => job.name === 'make')!.job_id);
     const reran = jobs.filter((job) => job.name === 'shout' || job.name === 'join');
     assert.equal(reran.length, 3, JSON.stringify(jobs));
     for (const job of reran) assert.equal(job.cached_from, null, `${job.name}: ${job.reason}`);
+  });
+
+  it('a call inside a subworkflow, named by its job name or its path, runs again with what reads it there and outside', async () => {
+    const first = await runFanned('fanned_sub');
+    const before = await list(first.task_id);
+    const oldJob = (name: string) => before.find((job) => job.name === name)!.job_id;
+    assertRefused(
+      await restart(first.task_id, [{ job_name: 'tail.nope' }]),
+      400,
+      'InvalidParameter',
+      /debug_params\[0\]\.job_name 'tail\.nope' is no call of workflow fanned \(its calls: make, shout, tail, tail\.join, wrap\)/,
+    );
+    assertRefused(
+      await restart(first.task_id, [{ job_name: 'join' }, { job_name: 'fanned.tail.join' }]),
+      400,
+      'InvalidParameter',
+      /debug_params\[1\]\.job_name 'fanned\.tail\.join' names call tail\.join a second time/,
+    );
+
+    // `join`: the name its job has in the job list; its new command and disk apply to it alone.
+    const restarted = await restart(first.task_id, [{ job_name: 'join', runtime: { disk: '1G' }, command: 'echo ~{sep="+" words}' }]);
+    assert.equal(restarted.status, 200, restarted.text);
+    const again = await waitForTask(alice, restarted.json().task_id, { timeoutMs: 120_000 });
+    const jobs = await list(again.task_id);
+    assert.equal(again.status, 'succeeded', `${again.reason} ${JSON.stringify(jobs)}`);
+    assert.deepEqual(await outputs(again.task_id), { 'fanned.joined': 'ONE+TWO', 'fanned.wrapped': 'ONE+TWO wrapped' });
+    const job = (name: string) => jobs.find((j) => j.name === name)!;
+    // Upstream of it, outside the subworkflow: reused from the task restarted.
+    assert.equal(job('make').cached_from, oldJob('make'));
+    const shouts = jobs.filter((j) => j.name === 'shout');
+    assert.equal(shouts.length, 2);
+    for (const shout of shouts)
+      assert.ok(
+        before.some((old) => old.job_id === shout.cached_from),
+        JSON.stringify(shout),
+      );
+    // The call named ran, with its disk shown; the call outside that reads the subworkflow's output ran again too.
+    assert.equal(job('join').cached_from, null);
+    assert.equal(job('join').disk, '1024m');
+    assert.equal(job('make').disk, null);
+    assert.equal(job('wrap').cached_from, null);
+    assert.match(job('wrap').reason, /asked to run again/);
+
+    // A disk beyond what the data root has free: the call does not start, and its reason says why.
+    const tooBig = await restart(first.task_id, [{ job_name: 'fanned.tail.join', runtime: { disk: '4000000G' } }]);
+    assert.equal(tooBig.status, 200, tooBig.text);
+    const refused = await waitForTask(alice, tooBig.json().task_id, { timeoutMs: 120_000 });
+    assert.equal(refused.status, 'failed');
+    const joinJob = (await list(refused.task_id)).find((j) => j.name === 'join')!;
+    assert.equal(joinJob.status, 'failed');
+    assert.match(
+      joinJob.reason,
+      /^not started: the restart's debug_params ask 4000000\.0 GiB of disk for this call, and gdflow's data root has [\d.]+ GiB free/,
+    );
   });
 
   it('refuses debug_params that name no call or a command that reads what its task does not declare, naming the field', async () => {

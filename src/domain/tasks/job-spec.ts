@@ -253,6 +253,11 @@ const resolvedRun = {
     cpu: { type: 'integer', minimum: 0 },
     /** The memory limit (MiB; 0: none asked). */
     memMb: { type: 'integer', minimum: 0 },
+    /**
+     * The disk space (MiB) the run asked for (a WDL restart's debug_params disk), checked against the data root's free
+     * space when it was resolved, not reserved; shown on its job. Absent: none asked.
+     */
+    diskMb: { type: 'integer', minimum: 1 },
     network: { type: 'boolean' },
     /** The container image, for the executors that run one; empty: none. */
     image: { type: 'string' },

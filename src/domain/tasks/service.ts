@@ -63,7 +63,8 @@ function jobViews(task: Task, jobs: Job[], shown: Job[] = jobs) {
     });
     const waits = waitingFor(job, { taskStatus: task.status, taskHeld: task.heldBy !== null, scheduleAt: task.scheduleAt, upstream });
     const parent = spec?.kind === 'step' && spec.parent !== undefined ? (byId.get(spec.parent)?.nodeId ?? null) : null;
-    return jobView(job, spec?.alias ?? '', waits, { upstream: upstream.map((u) => u.nodeId), parent });
+    const disk = spec?.kind === 'step' && spec.resolved?.kind === 'run' ? (spec.resolved.diskMb ?? null) : null;
+    return jobView(job, spec?.alias ?? '', waits, { upstream: upstream.map((u) => u.nodeId), parent }, disk);
   });
 }
 

@@ -36,7 +36,13 @@ export interface JobLinks {
   parent: string | null;
 }
 
-export function jobView(job: Job, alias = '', waitingFor: string | null = null, links: JobLinks = { upstream: [], parent: null }) {
+export function jobView(
+  job: Job,
+  alias = '',
+  waitingFor: string | null = null,
+  links: JobLinks = { upstream: [], parent: null },
+  diskMb: number | null = null,
+) {
   return {
     job_id: job.id,
     task_id: job.taskId,
@@ -49,6 +55,8 @@ export function jobView(job: Job, alias = '', waitingFor: string | null = null, 
     attempt: job.attempt,
     cpu: job.cpu,
     mem: `${job.memMb}m`,
+    /** The disk space the job asked for (a WDL restart's debug_params disk), as mem is written; null: none asked. */
+    disk: diskMb === null ? null : `${diskMb}m`,
     startTime: time(job.startedAt),
     endTime: time(job.endedAt),
     /** The digest of the container image the job ran in (podman and docker executors), or null. */

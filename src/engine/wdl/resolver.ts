@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, sha256 } from '../../domain/cache/key.js';
 import type { DataStore } from '../../data/index.js';
@@ -6,7 +7,7 @@ import type { Task as WdlTask } from '../../domain/wdl/ast.js';
 import { documentsByFile } from '../../domain/wdl/run/locate.js';
 import type { WdlGatherPayload, WdlJobOutputs, WdlJobPayload } from '../../domain/wdl/run/payload.js';
 import { parseCommandText } from '../../domain/wdl/parser/command-text.js';
-import { callRestart } from '../../domain/wdl/run/restart.js';
+import { callRestart, diskShortfall } from '../../domain/wdl/run/restart.js';
 import { collectTaskOutputs, prepareTask } from '../../domain/wdl/run/task.js';
 import { gatherWdlJob, resolveWdlJob, type WdlResolution, type WdlRunContext } from '../../domain/wdl/run/workflow.js';
 import { loadWdl } from '../../domain/wdl/index.js';
@@ -110,6 +111,12 @@ export class WdlResolver implements JobResolver {
     const prepared = prepareTask(call.task, call.inputs, how);
     const runtime = { ...prepared.runtime, cpu: override?.cpu ?? prepared.runtime.cpu, memMb: override?.memMb ?? prepared.runtime.memMb };
     if (runtime.gpu) throw new Error(`task ${call.task.name} asks for a GPU (runtime gpu: true): this gdflow has none to give`);
+    const diskMb = override?.diskMb;
+    if (diskMb !== undefined) {
+      const { bavail, bsize } = statfsSync(this.layout.dataDir);
+      const shortfall = diskShortfall(diskMb, bavail * bsize);
+      if (shortfall) throw new Error(shortfall);
+    }
     const script = files.write('command', prepared.command);
     const collect: CollectPayload = {
       doc: call.doc,
@@ -126,6 +133,7 @@ export class WdlResolver implements JobResolver {
       staging: files.items,
       cpu: runtime.cpu,
       memMb: runtime.memMb,
+      ...(diskMb !== undefined ? { diskMb } : {}),
       // WDL has no notion of network access: tasks have it, as on every WDL engine.
       network: true,
       image: job.places.containers ? runtime.image : '',

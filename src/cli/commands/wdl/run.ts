@@ -31,8 +31,8 @@ interface RunFlags extends ClientFlags {
 
 const HELP = `
 Runs a WDL 1.0 or 1.1 workflow (or, with --task, one task of the document) and prints its outputs as miniwdl does:
-{"outputs": {"<workflow>.<output>": value, ...}} on stdout, File values as local paths of the files downloaded into
---outdir; the progress goes to stderr.
+{"outputs": {"<workflow>.<output>": value, ...}} on stdout, File and Directory values as local paths of what was
+downloaded into --outdir (a Directory with its tree); the progress goes to stderr.
 
 The document and the files it imports (relative paths) are read and checked here: an error names the file, line and
 column. The inputs JSON (-i) has Cromwell's keys ("wf.x", "wf.call.y"); its File values are local paths, relative to
@@ -55,7 +55,7 @@ export function registerWdlRun(wdl: Command): void {
   clientCommand(wdl.command('run <document>').description('run a WDL workflow (or one task with --task) with an inputs JSON; print its outputs'))
     .option('--task <name>', 'run this task of the document instead of its workflow')
     .option('-i, --input <file>', 'the inputs JSON ("wf.x": value; File values local paths or data-store paths)')
-    .option('--outdir <dir>', 'where the output files are written (default: the current directory)')
+    .option('--outdir <dir>', 'where the output files and directories are written (default: the current directory)')
     .option('--quiet', 'no progress on stderr, only warnings and errors')
     .option('--executor <kind>', "with no server configured: how the run's own server runs jobs (bwrap, host, podman, docker) [GDFLOW_EXECUTOR]")
     .addHelpText('after', HELP)

@@ -1,10 +1,13 @@
 import type { Workflow, WorkflowElement } from '../ast.js';
+import { findCallee, type LoadedDocument } from '../load.js';
+import { callsOf } from './call-sites.js';
 import { exprNames, freeNames } from './names.js';
 
 /**
  * A WDL restart (docs/wdl.md, "Restart"): the calls named, and every call downstream of them, run again; the others
  * come from the restarted task (its jobs are the new task's reference task in the call cache). What a named call
- * changes (its runtime, its command) applies to that call only.
+ * changes (its runtime, its command) applies to that call only. Calls are known by their paths (run/call-sites.ts):
+ * `align`, or `qc.fastp` inside the subworkflow call `qc`.
  */
 
 /** What one call changes when it runs again. */
@@ -12,7 +15,10 @@ export interface CallOverride {
   readonly cpu?: number;
   /** MiB. */
   readonly memMb?: number;
-  /** MiB; recorded with the run (gdflow does not schedule by disk, as it does not for WDL's `disks`). */
+  /**
+   * MiB of disk the call needs: shown on its job, and checked against the free space of gdflow's data root when it
+   * starts (diskShortfall); not reserved, as gdflow reserves disk for no job.
+   */
   readonly diskMb?: number;
   /** The replacement command section's text: `~{}` placeholders as in `command <<< >>>` (parser/command-text.ts). */
   readonly command?: string;
@@ -21,9 +27,10 @@ export interface CallOverride {
 /** What a restart's task keeps in its plan: the task restarted, the calls to run again, each named call's changes. */
 export interface WdlRestart {
   readonly fromTaskId: string;
-  /** Aliases of calls of the main workflow (or the task run): these and everything inside them run again. */
+  /** Paths of calls (or the task run): these and everything inside them run again. */
   readonly rerun: readonly string[];
-  readonly overrides: { readonly [alias: string]: CallOverride };
+  /** By call path. */
+  readonly overrides: { readonly [path: string]: CallOverride };
 }
 
 /** What a restart means for one task call, known by its prefix in the inputs JSON (`wf.call`, `wf.sub.call`, `task`). */
@@ -37,24 +44,74 @@ export function callRestart(restart: WdlRestart | undefined, prefix: string): Ca
   if (!restart) return { rerun: false };
   const parts = prefix.split('.');
   // `task` (a task run), `wf.call` (a call of the main workflow), `wf.sub.inner` (inside the subworkflow call `sub`).
-  const alias = parts.length === 1 ? parts[0]! : parts[1]!;
-  const override = parts.length <= 2 && Object.hasOwn(restart.overrides, alias) ? restart.overrides[alias] : undefined;
-  return { rerun: restart.rerun.includes(alias), ...(override ? { override } : {}) };
+  const path = parts.length === 1 ? parts[0]! : parts.slice(1).join('.');
+  const override = Object.hasOwn(restart.overrides, path) ? restart.overrides[path] : undefined;
+  const rerun = restart.rerun.some((named) => path === named || path.startsWith(`${named}.`));
+  return { rerun, ...(override ? { override } : {}) };
+}
+
+/** Why a call asking `diskMb` of disk does not start where `freeBytes` are free; undefined: it may. */
+export function diskShortfall(diskMb: number, freeBytes: number): string | undefined {
+  const asked = diskMb * 2 ** 20;
+  if (freeBytes >= asked) return undefined;
+  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  return `not started: the restart's debug_params ask ${gib(asked)} of disk for this call, and gdflow's data root has ${gib(freeBytes)} free`;
 }
 
 /**
- * The calls of a workflow that run again when `named` do: those, and every call that reads (through any chain of
- * declarations, calls, scatters' collections and conditions, or `after`) what they make. Pure: from the document.
+ * The calls of a run that run again when the calls at `named` paths do (`a`, `sub.inner`): those, and every call
+ * that reads (through any chain of declarations, calls, scatters' collections and conditions, or `after`) what they
+ * make, at any depth: inside a subworkflow, what reads the call named there; outside it, what reads the subworkflow
+ * call's outputs when they read it. A subworkflow call itself downstream of a call run again runs again whole. Paths,
+ * as `named` are. Pure: from the documents.
  */
-export function callsToRerun(workflow: Workflow, named: readonly string[]): string[] {
-  // Each name the body declares (a declaration, a call, a scatter's variable) with the names its value depends on.
+export function callsToRerun(document: LoadedDocument, workflow: Workflow, named: readonly string[]): string[] {
+  return rerunIn(
+    document,
+    workflow,
+    named.map((path) => path.split('.')),
+  ).paths;
+}
+
+function rerunIn(document: LoadedDocument, workflow: Workflow, named: readonly (readonly string[])[], depth = 0): { paths: string[]; outputs: boolean } {
+  const whole = new Set(named.filter((path) => path.length === 1).map((path) => path[0]!));
+  // Calls of subworkflows named inside: what runs again in each, and whether that changes the call's outputs.
+  const inside = new Map<string, string[]>();
+  const seeds = new Set(whole);
+  const calls = callsOf(workflow.body);
+  for (const call of calls) {
+    const within = named.filter((path) => path.length > 1 && path[0] === call.alias).map((path) => path.slice(1));
+    const callee = within.length > 0 && !whole.has(call.alias) && depth < 32 ? findCallee(document, call.callee) : undefined;
+    if (callee?.kind !== 'workflow') continue;
+    const inner = rerunIn(callee.in, callee.workflow, within, depth + 1);
+    inside.set(
+      call.alias,
+      inner.paths.map((path) => `${call.alias}.${path}`),
+    );
+    if (inner.outputs) seeds.add(call.alias);
+  }
+  const dependsOn = dependencies(workflow);
+  const affected = spread(dependsOn, seeds);
+  const readsAffected = (name: string) => [...(dependsOn.get(name) ?? [])].some((read) => affected.has(read));
+  const paths = calls.flatMap((call) => {
+    if (whole.has(call.alias) || readsAffected(call.alias)) return [call.alias];
+    return inside.get(call.alias) ?? [];
+  });
+  // The workflow's outputs change when one reads what changed (1.0 without an output section: every call's outputs).
+  const outputs = workflow.outputs
+    ? spread(new Map(workflow.outputs.map((decl) => [decl.name, decl.expr ? exprNames(decl.expr) : new Set<string>()])), affected).size > affected.size
+    : calls.some((call) => affected.has(call.alias));
+  return { paths, outputs };
+}
+
+/** Each name a workflow declares (an input with a default, a declaration, a call, a scatter's variable) with the names its value reads. */
+function dependencies(workflow: Workflow): Map<string, Set<string>> {
   const dependsOn = new Map<string, Set<string>>();
-  const calls: string[] = [];
+  for (const decl of workflow.inputs) if (decl.expr) dependsOn.set(decl.name, exprNames(decl.expr));
   const visit = (body: readonly WorkflowElement[], enclosing: ReadonlySet<string>) => {
     for (const element of body) {
       if (element.kind === 'decl' || element.kind === 'call') {
         const name = element.kind === 'decl' ? element.name : element.alias;
-        if (element.kind === 'call') calls.push(name);
         dependsOn.set(name, new Set([...freeNames(element), ...enclosing]));
         continue;
       }
@@ -68,7 +125,12 @@ export function callsToRerun(workflow: Workflow, named: readonly string[]): stri
     }
   };
   visit(workflow.body, new Set());
-  const affected = new Set(named);
+  return dependsOn;
+}
+
+/** `from` and every name that reads one of them, through any chain. */
+function spread(dependsOn: ReadonlyMap<string, ReadonlySet<string>>, from: ReadonlySet<string>): Set<string> {
+  const affected = new Set(from);
   for (let grew = true; grew;) {
     grew = false;
     for (const [name, reads] of dependsOn) {
@@ -79,5 +141,5 @@ export function callsToRerun(workflow: Workflow, named: readonly string[]): stri
       }
     }
   }
-  return calls.filter((call) => affected.has(call));
+  return affected;
 }

@@ -1,9 +1,10 @@
 import type { Store } from '../../../store/store.js';
 import { invalid } from '../../errors.js';
-import type { Task, Workflow, WorkflowElement } from '../ast.js';
+import type { Task, Workflow } from '../ast.js';
 import { WdlError } from '../errors.js';
-import { findCallee, type LoadedDocument } from '../load.js';
+import type { LoadedDocument } from '../load.js';
 import { parseCommandText } from '../parser/command-text.js';
+import { callSites, siteNamed, type CallSite } from '../run/call-sites.js';
 import { exprNames } from '../run/names.js';
 import { callsToRerun, type CallOverride, type WdlRestart } from '../run/restart.js';
 import { wdlPlanOf } from './plan.js';
@@ -12,7 +13,7 @@ import { wdlPlanOf } from './plan.js';
 export interface RestartRequest {
   /** The task restarted: its calls not run again are reused from it. */
   readonly fromTaskId: string;
-  /** Per call of the main workflow (by alias): new resources and an optional new command; item i is `debug_params[i]`. */
+  /** Per call named (`job_name`, read by run/call-sites.ts): new resources and an optional new command; item i is `debug_params[i]`. */
   readonly debug: ReadonlyArray<{
     readonly call: string;
     readonly cpu?: number;
@@ -26,9 +27,10 @@ const MIB = 2 ** 20;
 
 /**
  * The restart a new WDL task's plan keeps (run/restart.ts): the task restarted must be a WDL task of the project, each
- * call named must be one the run makes, a changed command must parse and name only its task's inputs and declarations,
- * and only a task call (not a subworkflow's) can be given a runtime or a command. Refusals name `debug_params[i]`. The
- * changes the task restarted ran with (itself a restart) are kept, those asked now added over them.
+ * call named must be one the run makes at some depth of its subworkflows (run/call-sites.ts, siteNamed), a changed
+ * command must parse and name only its task's inputs and declarations, and only a task call (not a subworkflow's) can
+ * be given a runtime or a command. Refusals name `debug_params[i]`. The changes the task restarted ran with (itself a
+ * restart) are kept, those asked now added over them.
  */
 export async function restartPlan(
   store: Store,
@@ -43,45 +45,38 @@ export async function restartPlan(
   // A restart of a restart keeps the changes the task restarted ran with; a call named again changes them further.
   // A Map: a call may be named `constructor` or `__proto__`.
   const overrides = new Map<string, CallOverride>(Object.entries(wdlPlanOf(from.plan)!.restart?.overrides ?? {}));
+  const sites = target.kind === 'workflow' ? callSites(main, target.workflow) : [];
+  const named: string[] = [];
   request.debug.forEach((change, i) => {
     const at = `debug_params[${i}]`;
-    const task = calledTask(main, target, change.call, at);
+    const site = siteOf(sites, target, change.call, at);
+    if (named.includes(site.path)) throw invalid(`${at}.job_name '${change.call.slice(0, 128)}' names call ${site.path} a second time`);
+    named.push(site.path);
     const changes = change.cpu !== undefined || change.memoryBytes !== undefined || change.diskBytes !== undefined || change.command !== undefined;
-    if (changes && !task) throw invalid(`${at}: call '${change.call}' runs a subworkflow: only a task call's runtime and command can be changed`);
-    if (change.command !== undefined) checkCommand(change.command, task!, `${at}.command`);
-    overrides.set(change.call, {
-      ...overrides.get(change.call),
+    if (changes && !site.task) throw invalid(`${at}: call '${site.path}' runs a subworkflow: only a task call's runtime and command can be changed`);
+    if (change.command !== undefined) checkCommand(change.command, site.task!, `${at}.command`);
+    overrides.set(site.path, {
+      ...overrides.get(site.path),
       ...(change.cpu !== undefined ? { cpu: Math.ceil(change.cpu) } : {}),
       ...(change.memoryBytes !== undefined ? { memMb: Math.ceil(change.memoryBytes / MIB) } : {}),
       ...(change.diskBytes !== undefined ? { diskMb: Math.ceil(change.diskBytes / MIB) } : {}),
       ...(change.command !== undefined ? { command: change.command } : {}),
     });
   });
-  const named = request.debug.map((change) => change.call);
-  const rerun = target.kind === 'task' ? named.filter((name) => name === target.task.name) : callsToRerun(target.workflow, named);
+  const rerun = target.kind === 'task' ? named : callsToRerun(main, target.workflow, named);
   return { fromTaskId: from.id, rerun, overrides: Object.fromEntries(overrides) };
 }
 
-/** The task a call of the run calls (undefined: a subworkflow); a name the run does not call is refused. */
-function calledTask(main: LoadedDocument, target: Parameters<typeof restartPlan>[3], alias: string, at: string): Task | undefined {
+/** The call a job name names (a task run: its task); a name the run does not call, or calls at several places, is refused. */
+function siteOf(sites: readonly CallSite[], target: Parameters<typeof restartPlan>[3], name: string, at: string): CallSite {
+  const shown = name.slice(0, 128);
   if (target.kind === 'task') {
-    if (alias !== target.task.name) throw invalid(`${at}.job_name '${alias}' is not the task this run runs ('${target.task.name}')`);
-    return target.task;
+    if (name.replace(/\[\d+\]$/, '') !== target.task.name) throw invalid(`${at}.job_name '${shown}' is not the task this run runs ('${target.task.name}')`);
+    return { path: target.task.name, alias: target.task.name, within: target.task.name, task: target.task };
   }
-  const find = (body: readonly WorkflowElement[]): Extract<WorkflowElement, { kind: 'call' }> | undefined => {
-    for (const element of body) {
-      if (element.kind === 'call' && element.alias === alias) return element;
-      if (element.kind === 'scatter' || element.kind === 'if') {
-        const found = find(element.body);
-        if (found) return found;
-      }
-    }
-    return undefined;
-  };
-  const call = find(target.workflow.body);
-  if (!call) throw invalid(`${at}.job_name '${alias}' is no call of workflow ${target.workflow.name}`);
-  const callee = findCallee(main, call.callee);
-  return callee?.kind === 'task' ? callee.task : undefined;
+  const site = siteNamed(sites, target.workflow.name, name);
+  if ('refused' in site) throw invalid(`${at}.job_name '${shown}' ${site.refused}`);
+  return site;
 }
 
 /** A replacement command parses, and its placeholders read only the task's inputs and private declarations. */

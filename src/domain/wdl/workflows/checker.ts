@@ -5,14 +5,12 @@
  */
 import type { WdlKind } from '../../../store/wdl.js';
 import { invalid } from '../../errors.js';
-import type { WorkflowElement } from '../ast.js';
 import { inputsTemplate, loadWdl, WdlError } from '../index.js';
 import type { WdlDocument } from './service.js';
 
-/** What a check gives: the input template, and the names of the calls a run has (jobs are named by them). */
+/** What a check gives: the input template. */
 export interface CheckedWdl {
   inputs: Record<string, unknown>;
-  calls: string[];
 }
 
 export function checkWdlDocument(document: WdlDocument, kind: WdlKind): CheckedWdl {
@@ -20,15 +18,9 @@ export function checkWdlDocument(document: WdlDocument, kind: WdlKind): CheckedW
     const bundle = loadWdl({ main: document.main, mainName: document.mainName, ...(document.files ? { files: document.files } : {}) });
     const target = kind === 'tool' || bundle.workflowName === undefined ? bundle.taskNames[0] : undefined;
     if (kind === 'tool' && target === undefined) throw invalid(`source '${document.mainName}' has no task: a WDL tool is a document of tasks`);
-    const workflow = target === undefined ? bundle.main.doc.workflow : undefined;
-    return { inputs: inputsTemplate(bundle, target), calls: workflow ? callAliases(workflow.body) : [target!] };
+    return { inputs: inputsTemplate(bundle, target) };
   } catch (error) {
     if (error instanceof WdlError) throw invalid(`source ${error.message}`);
     throw error;
   }
-}
-
-/** The calls of a workflow body, in scatters and conditionals too, by their aliases. */
-function callAliases(body: readonly WorkflowElement[]): string[] {
-  return body.flatMap((element) => (element.kind === 'call' ? [element.alias] : element.kind === 'decl' ? [] : callAliases(element.body)));
 }

@@ -7,7 +7,7 @@ import { invalid } from '../../errors.js';
 import { describe, isObject } from '../../json.js';
 
 export interface DebugParam {
-  /** The call's alias, as its jobs are named. */
+  /** The call as `job_name` names it: its job's name, its path (`sub.inner`), ... (domain/wdl/run/call-sites.ts). */
   call: string;
   cpu?: number;
   memoryBytes?: number;
@@ -40,23 +40,17 @@ function bytesOf(value: unknown, path: string): number {
   return Math.ceil(bytes);
 }
 
-/** The restart body's debug_params, checked against the calls the workflow has. */
-export function readDebugParams(value: unknown, calls: readonly string[]): DebugParam[] {
+/** The restart body's debug_params, read (the calls they name are looked up with the run's documents: runs/restart-plan.ts). */
+export function readDebugParams(value: unknown): DebugParam[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalid(`debug_params must be a list of {job_name, runtime, command}, not ${describe(value)}`);
-  const seen = new Set<string>();
   return value.map((item: unknown, i) => {
     const at = `debug_params[${i}]`;
     if (!isObject(item)) throw invalid(`${at} must be an object {job_name, runtime, command}, not ${describe(item)}`);
     const name = item.job_name;
     if (typeof name !== 'string' || name === '') throw invalid(`${at}.job_name is required: the call to run again`);
-    // A scatter's instance (`call[3]`) names its call.
-    const call = name.replace(/\[\d+\]$/, '');
-    if (!calls.includes(call))
-      throw invalid(`${at}.job_name '${name.slice(0, 128)}' is no call of the workflow (its calls: ${calls.slice(0, 20).join(', ') || 'none'})`);
-    if (seen.has(call)) throw invalid(`${at}.job_name '${call}' is named twice`);
-    seen.add(call);
-    const param: DebugParam = { call };
+    if (name.length > 1024) throw invalid(`${at}.job_name is longer than 1024 characters`);
+    const param: DebugParam = { call: name };
     if (item.runtime !== undefined && item.runtime !== null) {
       if (!isObject(item.runtime)) throw invalid(`${at}.runtime must be an object {cpu, memory, disk}, not ${describe(item.runtime)}`);
       for (const key of Object.keys(item.runtime))

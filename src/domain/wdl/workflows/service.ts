@@ -36,7 +36,7 @@ export interface WdlDocument {
  * Parses and type-checks a document with its imports and gives its input template (the language's entry points,
  * domain/wdl/index.ts); throws the domain's `invalid` naming file, line and column. A tool's template is its task's.
  */
-export type WdlChecker = (document: WdlDocument, kind: WdlKind) => { inputs: Record<string, unknown>; calls: string[] };
+export type WdlChecker = (document: WdlDocument, kind: WdlKind) => { inputs: Record<string, unknown> };
 
 const FIELDS = {
   workflow: "fields 'name', 'description' and files 'source' and (optional) 'dependencies'",

@@ -96,7 +96,7 @@ export class WdlTaskService {
     const files = version && (await this.store.wdl.wdlVersionFiles(version.versionId));
     if (!files) throw invalid(`the WDL workflow version task '${task.id}' ran (${link.workflowId} version ${link.version}) no longer exists`);
     const document = documentOf(files);
-    const debug = readDebugParams(body.debug_params, this.workflows.check(document, 'workflow').calls);
+    const debug = readDebugParams(body.debug_params);
     const request = { ...(link.request as unknown as WdlRequest), task_name: restartName(task.name) };
     return this.run(scope, document, { ...link, sourceId: task.id, request }, files.name, {
       restart: { fromTaskId: task.id, debug },
