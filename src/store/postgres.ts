@@ -36,11 +36,23 @@ export function redactedUrl(url: string): string {
   }
 }
 
-export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<CachedStore> {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, application_name: 'gdflow' });
-  // pg reports an idle connection that broke (a server restart) as an 'error' event, which would
-  // end the process if nobody listened. The pool drops that connection; the next query opens another.
+/**
+ * A pg pool that survives its connections breaking (PostgreSQL restarted or stopped, an administrator's
+ * pg_terminate_backend). pg reports a broken connection as an 'error' event, which ends the process when nobody
+ * listens. The pool listens only while a connection sits idle in it; a connection checked out between two
+ * queries (inside a transaction, while the code between them runs) has no listener of its own, so each gets one.
+ * Its next query fails (the store's caller answers 503) and the pool drops it on release, as it is no longer
+ * queryable; the next checkout opens another.
+ */
+export function openPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'gdflow' });
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<CachedStore> {
+  const pool = openPool(url, options.maxConnections ?? 10);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(options) });
   let watcher: GenerationWatcher;
   let workEvents: WorkEvents;

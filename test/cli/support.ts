@@ -240,25 +240,27 @@ export function writeFile(dir: string, name: string, content: string): string {
 /**
  * An HTTP proxy in front of the server that forwards everything until `failAfter` task
  * submissions have been forwarded, then drops every further connection (the server going away
- * in the middle of a batch); `delayMs` slows every submission down.
+ * in the middle of a batch); with `holdAfter`, the submissions after that many are held, never
+ * forwarded nor answered until the proxy closes (a server that hangs: the client waits, for as long
+ * as the test needs, with exactly that many submitted).
  */
 export async function flakyProxy(
   target: string,
-  options: { failAfter?: number; delayMs?: number },
+  options: { failAfter?: number; holdAfter?: number },
 ): Promise<{ url: string; forwarded: () => number; close: () => Promise<void> }> {
   const upstream = new URL(target);
   let submissions = 0;
-  // The handler cannot fail (a forwarding error destroys the response): its promise is left to void.
-  const server: Server = createServer((req, res) => void forwardRequest(req, res));
-  async function forwardRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // The handler cannot fail: a forwarding error destroys the response.
+  const server: Server = createServer(forwardRequest);
+  function forwardRequest(req: IncomingMessage, res: ServerResponse): void {
     const isSubmission = req.method === 'POST' && /\/tasks\/$/.test(req.url ?? '');
     if (isSubmission && options.failAfter !== undefined && submissions >= options.failAfter) {
       req.socket.destroy();
       return;
     }
+    // Held: the connection stays open, unanswered, until close() ends it.
+    if (isSubmission && options.holdAfter !== undefined && submissions >= options.holdAfter) return;
     if (isSubmission) submissions++;
-    // A slow server: each submission waits before it is forwarded.
-    if (isSubmission && options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

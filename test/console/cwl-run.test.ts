@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { artifactsDir, launchBrowser, missingBrowser, signIn, watchPage, type BrowserLog } from '../helpers/console.js';
+import { artifactsDir, missingBrowser, openConsolePage, signIn, type BrowserLog } from '../helpers/console.js';
 import { skipWithout } from '../helpers/components.js';
 import { jobsOf, runCwl, sayEachWord, waitForCwlRun } from '../helpers/cwl-runs.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
@@ -89,9 +89,7 @@ describe("a CWL run's graph in the console", { skip, timeout: 180_000 }, () => {
     server = await startTestServer({ cpus: 2, executor: 'host' });
     alice = await server.account();
     artifactsDir(false);
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    log = watchPage(page);
+    ({ browser, page, log } = await openConsolePage());
   });
   after(async () => {
     await browser?.close();

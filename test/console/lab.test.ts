@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { artifactsDir, launchBrowser, missingBrowser, registerWideWorkflow, signIn, watchPage, type BrowserLog } from '../helpers/console.js';
+import { artifactsDir, missingBrowser, openConsolePage, registerWideWorkflow, type BrowserLog } from '../helpers/console.js';
 import { skipWithout } from '../helpers/components.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { activate, upload, waitForTask } from '../helpers/tasks.js';
@@ -110,11 +110,7 @@ describe('the console for a lab (issue 22, item 14), in Chromium', { skip }, () 
     tasks.lab = { id: lab.task_id, name: lab.task_name };
     tasks.fail = { id: fail.task_id, name: fail.task_name };
     artifactsDir(true, 'lab');
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: WIDE })).newPage();
-    log = watchPage(page);
-    await page.goto(`${server.url}/console/`);
-    await signIn(page, alice);
+    ({ browser, page, log } = await openConsolePage({ viewport: WIDE, signedIn: { url: server.url, account: alice } }));
   });
   after(async () => {
     await browser?.close();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { artifactsDir, launchBrowser, missingBrowser, signIn, watchPage, type BrowserLog } from '../helpers/console.js';
+import { artifactsDir, missingBrowser, openConsolePage, signIn, type BrowserLog } from '../helpers/console.js';
 import { skipWithout } from '../helpers/components.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { activate, upload, waitForJob } from '../helpers/tasks.js';
@@ -72,10 +72,7 @@ describe('the console says where results are and why jobs wait', { skip, timeout
       ],
     });
     await upload(alice, '/reads/s1.fastq', READS);
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    page = await context.newPage();
-    log = watchPage(page);
+    ({ browser, page, log } = await openConsolePage());
   });
   after(async () => {
     await browser?.close();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, missingBrowser, signIn, watchPage, type BrowserLog } from '../helpers/console.js';
+import { missingBrowser, openConsolePage, type BrowserLog } from '../helpers/console.js';
 import { skipWithout } from '../helpers/components.js';
 import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
 import { gdpy, gwcForm, LIB, MAIN, sendForm, zipOf } from '../helpers/wdl.js';
@@ -35,11 +35,7 @@ describe('WDL workflows in the web console', { skip: skipWithout(missingBrowser(
     });
     assert.equal(started.status, 200, started.text);
     taskId = started.json().task_id;
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    log = watchPage(page);
-    await page.goto(`${server.url}/console/`);
-    await signIn(page, alice);
+    ({ browser, page, log } = await openConsolePage({ signedIn: { url: server.url, account: alice } }));
   });
   after(async () => {
     await browser?.close();

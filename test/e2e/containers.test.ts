@@ -5,7 +5,7 @@
  * executor's test runs such a job on the host sandbox.)
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +54,10 @@ for (const kind of CONTAINER_KINDS) {
       ensureTinyImage(kind);
       await start();
       await registerTool(account, 'slow', {
-        cmd_template: 'echo started >> /var/data/runs.log; sleep 8; (cat {{ inputs.src[0].path }}; echo slow done) > {{ outputs.out[0].path }}',
+        // Runs until the test puts a file in its working directory: a fixed run time could be over before the checks
+        // that the container outlives its server, on a loaded machine.
+        cmd_template:
+          'echo started >> /var/data/runs.log; while [ ! -e /var/data/release ]; do sleep 0.1; done; (cat {{ inputs.src[0].path }}; echo slow done) > {{ outputs.out[0].path }}',
         inputs: { src: { type: 'file', formats: ['txt'], required: true } },
         outputs: { out: { type: 'file', formats: 'txt', required: true } },
         requirements: requirements(),
@@ -84,6 +87,7 @@ for (const kind of CONTAINER_KINDS) {
       assert.equal(meanwhile?.id, before.id);
 
       await start();
+      writeFileSync(join(dataDir, 'tasks', task_id, 'wait', 'work', 'release'), '');
       const task = await waitForTask(account, task_id, { timeoutMs: 60_000 });
       assert.equal(task.status, 'succeeded', task.reason);
       assert.equal(await download(account, '/out/outlived.txt'), 'hello\nslow done\n');

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { rejectsWith } from '../helpers/assert-api.js';
 import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
-import { activate, download, upload, waitForJob, waitForTask } from '../helpers/tasks.js';
+import { until } from '../helpers/until.js';
+import { activate, download, upload, waitForTask } from '../helpers/tasks.js';
 import { TOOLS, createWorkflow, pipelineConfigs, registerPipeline, registerTool, singleToolWorkflow, template, toolId } from '../helpers/workflows.js';
 
 let server: TestServer;
@@ -218,14 +219,18 @@ describe('ActivateWorkflow runs real jobs', () => {
 
   it('deletes a task while jobs wait for a slot: nothing of it is left on disk, not even directories made ahead', async () => {
     const account = await server.account();
-    // Eight independent jobs on two CPU slots: six wait, and the engine makes their directories ahead.
-    const task_id = await activateParallel(account, 'naps', 'sleep 0.3 && echo done > {{ outputs.out[0].path }}', 8);
+    // Eight independent jobs on two CPU slots: six wait, and the engine makes their directories ahead. The two that
+    // run go on until the deletion kills them, so that the six are still waiting when it comes (jobs of a fixed
+    // length could all be over by then on a loaded machine).
+    const task_id = await activateParallel(account, 'naps', 'sleep 600 && echo done > {{ outputs.out[0].path }}', 8);
     const dir = join(server.dataDir, 'tasks', task_id);
-    await waitForJob(account, task_id, 'n0', 'running');
+    // Any two of them: which two start first is the engine's choice.
+    const jobs = async () => (await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/jobs/`))).jobs as any[];
+    await until('two of its jobs to run', async () => (await jobs()).filter((j) => j.status === 'running').length === 2);
     const workDirs = () => readdirSync(dir).filter((name) => existsSync(join(dir, name, 'work')));
     // Some waiting job's directory exists before it starts.
-    for (let i = 0; i < 100 && workDirs().length <= 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.ok(workDirs().length > 2, 'directories of waiting jobs were made ahead');
+    await until('directories of waiting jobs to be made ahead', () => workDirs().length > 2);
+    assert.equal((await jobs()).filter((j) => j.status === 'running').length, 2, 'the others still wait');
     assert.equal((await account.api.send('DELETE', projectPath(account.name, `tasks/${task_id}/`))).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(existsSync(dir), false, 'the task directory is gone and stays gone');

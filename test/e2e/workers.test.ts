@@ -240,12 +240,14 @@ for (const backend of STORE_BACKENDS) {
           await registerTool(onA, 'seen', { cmd_template: 'true', inputs: {}, outputs: {}, requirements });
           await onB.api.json('GET', projectPath(onA.name, 'tools/seen/'));
           await onA.api.send('POST', projectPath(onA.name, 'tools/'), { json: { tool_name: 'seen', description: 'v2' } });
+          // Each read is timed from when it was sent, not when its answer came (late on a loaded machine).
           const wroteAt = Date.now();
           let seenAfter = Infinity;
           while (Date.now() - wroteAt < 3000) {
+            const sentAfter = Date.now() - wroteAt;
             const got = await onB.api.json<any>('GET', projectPath(onA.name, 'tools/seen/'));
             if (got.tools.some((t: any) => t.configs.version === 2)) {
-              seenAfter = Date.now() - wroteAt;
+              seenAfter = sentAfter;
               break;
             }
             await new Promise((r) => setTimeout(r, 20));
@@ -263,8 +265,9 @@ for (const backend of STORE_BACKENDS) {
           for (const replica of withKey) {
             let refusedAfter = Infinity;
             while (Date.now() - revokedAt < 3000) {
+              const sentAfter = Date.now() - revokedAt;
               if ((await statusOf(replica.api.send('GET', projectPath(onA.name, 'tools/')))) === 401) {
-                refusedAfter = Date.now() - revokedAt;
+                refusedAfter = sentAfter;
                 break;
               }
               await new Promise((r) => setTimeout(r, 20));

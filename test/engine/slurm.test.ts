@@ -14,6 +14,7 @@ import { SlurmExecutor, type RunSpec, type SlurmWrap } from '../../src/engine/ex
 import { skipWithout } from '../helpers/components.js';
 import { ensureTinyImage, gdflowContainers, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
 import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
+import { until } from '../helpers/until.js';
 
 const skip = skipWithout(slurmUnavailable());
 let base: string;
@@ -41,17 +42,8 @@ async function newJob(command: string, extra: Partial<RunSpec> = {}): Promise<Ru
 
 const never = (): AbortSignal => new AbortController().signal;
 const read = (path: string): Promise<string> => readFile(path, 'utf8');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** A command that runs until the test creates `file`: a job that holds its place for as long as the test needs. */
+const holdUntil = (file: string): string => `while [ ! -e ${file} ]; do sleep 0.1; done`;
 
 describe('Slurm executor', { skip, timeout: 300_000 }, () => {
   before(async () => {
@@ -135,7 +127,8 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
         let id = '';
         const running = executor.run(spec, controller.signal, { onStarted: (info) => (id = info.externalId ?? '') });
         await until('the job to be submitted', () => id || undefined);
-        await sleep(1500);
+        // Stopped while it runs on the node, not while Slurm may still hold it pending (a fixed wait would leave that to the load).
+        await until('the job to run on the node', () => cluster.state(id) === 'RUNNING');
         controller.abort();
         const result = await running;
         assert.equal(result.outcome, 'killed');
@@ -303,17 +296,22 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
   it('a job that gives up waiting for a turn under the queue cap does not take the turn of the next', async () => {
     const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 1000, maxQueued: 1 });
     try {
-      // The first job holds the only turn before the others ask for one (each run prepares its files first, so
-      // starting them together would leave the order to chance).
+      // Each job asks for its turn only once the one before holds its place (each run prepares its files first, so
+      // starting them together would leave the order to chance): the first holds the only turn until released, the
+      // second waits for it, the third waits behind the second.
+      const release = join(base, 'release-turn');
       let firstSubmitted = false;
-      const first = executor.run(await newJob('sleep 3'), never(), { onStarted: () => (firstSubmitted = true) });
-      await until('the first job to be submitted', () => firstSubmitted || undefined);
+      const waiting = { second: false, third: false };
+      const first = executor.run(await newJob(holdUntil(release)), never(), { onStarted: () => (firstSubmitted = true) });
+      await until('the first job to be submitted', () => firstSubmitted);
       const giveUp = new AbortController();
-      const second = executor.run(await newJob('true'), giveUp.signal);
-      const third = executor.run(await newJob('echo third'), never());
-      await sleep(300);
+      const second = executor.run(await newJob('true'), giveUp.signal, { onWaiting: () => (waiting.second = true) });
+      await until('the second job to wait for its turn', () => waiting.second);
+      const third = executor.run(await newJob('echo third'), never(), { onWaiting: () => (waiting.third = true) });
+      await until('the third job to wait for its turn', () => waiting.third);
       giveUp.abort();
       assert.equal((await second).outcome, 'killed', 'stopped before it was submitted');
+      await writeFile(release, '');
       assert.equal((await first).outcome, 'succeeded');
       assert.equal((await third).outcome, 'succeeded', 'the third job got its turn');
       assert.equal(executor.calls, 2, 'two sbatch calls: the stopped job was never submitted');
@@ -329,14 +327,17 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
       let most = 0;
       let submitted = 0;
       let ended = 0;
+      const began = Date.now();
       const results = await Promise.all(
         specs.map((spec) => executor.run(spec, never(), { onStarted: () => (most = Math.max(most, ++submitted - ended)) }).finally(() => ended++)),
       );
       assert.ok(results.every((r) => r.outcome === 'succeeded'));
       assert.ok(most <= 4, `at most 4 jobs in Slurm's queue at once (saw ${most})`);
-      // 12 jobs, at most 4 at a time on 2 CPUs: a few seconds of polls, far fewer than one per job per poll.
+      // One squeue per 500 ms for all jobs, however long Slurm took on this machine to run them (asking job by job,
+      // 4 in the queue at a time, would be up to 4 per interval). The poller waits a whole interval before each call.
+      const elapsed = Date.now() - began;
       const polls = executor.poller.calls;
-      assert.ok(polls < 40, `${polls} squeue calls for 12 jobs`);
+      assert.ok(polls <= Math.floor(elapsed / 500) + 1, `${polls} squeue calls for 12 jobs in ${elapsed} ms: more than one per 500 ms`);
       assert.equal(executor.calls, 12, 'one sbatch per job, no scancel');
     } finally {
       await executor.close();
@@ -347,21 +348,28 @@ describe('Slurm executor', { skip, timeout: 300_000 }, () => {
     const executor = new SlurmExecutor({ wrap: 'host', pollMs: 100, queueMs: 500, maxQueued: 2 });
     try {
       // The node has 2 CPUs: while `one` runs, `two` (2 CPUs) cannot start; `three` waits for a place in the queue.
+      // Each asks for its turn once the one before holds its place (each run prepares its files first, so starting
+      // them together would leave the order to chance: seen in CI, where `three` went first), and `one` runs until
+      // the test has seen both waits (a fixed run time would leave seeing them to the load of the machine).
+      const release = join(base, 'release-one');
       const waits: Record<string, Array<string | null>> = { one: [], two: [], three: [] };
+      const ids: Record<string, string> = {};
       const run = async (name: string, command: string, cpu: number) =>
-        executor.run(await newJob(command, { cpu }), never(), { onWaiting: (what) => waits[name]!.push(what) });
-      const one = run('one', 'sleep 4', 1);
-      await until('one is submitted', () => (cluster.queued().length > 0 ? true : undefined));
-      // `three` asks for its turn only once `two` holds the second place (each run prepares its files first, so
-      // starting them together would leave the order to chance: seen in CI, where `three` went first).
+        executor.run(await newJob(command, { cpu }), never(), {
+          onStarted: (info) => (ids[name] = info.externalId ?? ''),
+          onWaiting: (what) => waits[name]!.push(what),
+        });
+      const resources = 'waiting for Slurm to start it: Resources (no node has the free CPUs or memory it asks for yet)';
+      const one = run('one', holdUntil(release), 1);
+      await until('one to run on the node', () => ids.one !== undefined && cluster.state(ids.one) === 'RUNNING');
       const two = run('two', 'true', 2);
-      await until('two is submitted', () => (cluster.queued().length > 1 ? true : undefined));
+      await until('two to be submitted', () => ids.two);
       const three = run('three', 'true', 1);
+      await until('two to be pending for resources', () => waits.two!.includes(resources));
+      await until('three to wait for its turn', () => waits.three!.length > 0);
+      await writeFile(release, '');
       for (const result of await Promise.all([one, two, three])) assert.equal(result.outcome, 'succeeded', result.reason);
-      assert.ok(
-        waits.two!.includes('waiting for Slurm to start it: Resources (no node has the free CPUs or memory it asks for yet)'),
-        `two was pending for resources: ${JSON.stringify(waits.two)}`,
-      );
+      assert.ok(waits.two!.includes(resources), `two was pending for resources: ${JSON.stringify(waits.two)}`);
       assert.equal(waits.two!.at(-1), null, 'and then no more');
       assert.equal(waits.three![0], "waiting for its turn to be submitted to Slurm (this worker has 2 jobs in Slurm's queue, its --slurm-max-queued)");
       assert.ok(!waits.one!.some((w) => w !== null && /Resources/.test(w)), `one never waited for resources: ${JSON.stringify(waits.one)}`);

@@ -69,6 +69,43 @@ export async function signIn(page: Page, account: Pick<TestAccount, 'accessKeyId
   await page.locator('header.top').waitFor();
 }
 
+/** A console page in a browser of its own: what a console test opens before its first case. */
+export interface ConsolePage {
+  /** To close after the tests (its page and context go with it). */
+  browser: Browser;
+  page: Page;
+  /** The page's console errors and the API's refusals (watchPage), watched from the start. */
+  log: BrowserLog;
+}
+
+export interface ConsolePageOptions {
+  /** The window's size; 1280 x 800 unless a test needs another. */
+  viewport?: { width: number; height: number };
+  /** Open this server's console and sign in as this account first (through the form, as a user does). */
+  signedIn?: { url: string; account: Pick<TestAccount, 'accessKeyId' | 'accessKeySecret'> };
+}
+
+/**
+ * Launch Chromium, open a page in a new context (downloads accepted: some tests save the files the console offers)
+ * and watch it; signed in when asked. A failure on the way closes the browser, which would otherwise outlive the test.
+ */
+export async function openConsolePage(options: ConsolePageOptions = {}): Promise<ConsolePage> {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const log = watchPage(page);
+    if (options.signedIn) {
+      await page.goto(`${options.signedIn.url}/console/`);
+      await signIn(page, options.signedIn.account);
+    }
+    return { browser, page, log };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
 /**
  * A per-sample pipeline of `4 * samples + 4` nodes: one reference, and for each sample a load, trim, align and
  * store; the aligned samples merged, a report of the merge, and its store. 49 samples make 200 nodes.

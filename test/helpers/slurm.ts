@@ -23,6 +23,11 @@ export interface SlurmCluster {
   readonly dir: string;
   /** Slurm job ids in the controller's queue, in any state but ended ones (squeue's default). */
   queued(): string[];
+  /**
+   * squeue's state of one job (PENDING, RUNNING, COMPLETED, CANCELLED...), ended jobs included while the controller
+   * remembers them (MinJobAge is an hour here); undefined when it does not list the job.
+   */
+  state(id: string): string | undefined;
   /** RPCs the controller has received since the last reset (sdiag's "Remote Procedure Call statistics by message type"). */
   rpcCount(): number;
   resetRpcCount(): void;
@@ -106,6 +111,15 @@ async function launch(accounting: boolean): Promise<SlurmCluster> {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean),
+    state: (id) => {
+      // squeue fails ("Invalid job id specified") for an id the controller does not know.
+      const listed = spawnSync('squeue', ['--noheader', '--states=all', '--jobs', id, '--format', '%T'], {
+        env: { ...process.env, SLURM_CONF: conf },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      return (listed.status === 0 && listed.stdout.trim()) || undefined;
+    },
     rpcCount: () => rpcTotal(command('sdiag', [])),
     resetRpcCount: () => void command('sdiag', ['--reset']),
     ...(accounting

@@ -655,13 +655,15 @@ for (const backend of BACKENDS) {
 
       it('lets another worker take a task over once its lease has expired, and only then', async () => {
         const id = await claimable('expiring');
-        await claimAll('dying', 0.3);
+        // A lease of an hour, put in the past afterwards (a last heartbeat with a negative time): a lease of a
+        // fraction of a second could run out on a loaded machine before the heir's first try.
+        await claimAll('dying', 3600);
         assert.equal((await store.getTask(id))!.heldBy, 'dying');
         assert.deepEqual(
           (await claimAll('heir')).filter((x) => x === id),
           [],
         );
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        assert.ok((await store.renewLeases('dying', -1)).includes(id));
         assert.equal((await store.getTask(id))!.heldBy, null, 'an expired lease holds nothing');
         assert.deepEqual(
           (await claimAll('heir')).filter((x) => x === id),
@@ -675,9 +677,11 @@ for (const backend of BACKENDS) {
       it('renews leases by heartbeat, so that they do not expire while held', async () => {
         const id = await claimable('renewed');
         await claimAll('beating', 0.5);
+        // Beats 200 ms apart, well past the first half-second lease; each renews for a minute, so that the check
+        // below does not race a lease of a fraction of a second on a loaded machine.
         for (let i = 0; i < 4; i++) {
           await new Promise((resolve) => setTimeout(resolve, 200));
-          assert.ok((await store.renewLeases('beating', 0.5)).includes(id));
+          assert.ok((await store.renewLeases('beating', 60)).includes(id));
         }
         assert.deepEqual(
           (await claimAll('other')).filter((x) => x === id),
