@@ -78,7 +78,7 @@ export interface Runtime {
    * reuses jobs (`--call-caching`). Absent: jobs are looked up by the worker only (an executor whose jobs' keys hold an
    * image digest, which only it resolves).
    */
-  cache?: { files: CacheFiles; enabled: boolean };
+  cache?: { files: CacheFiles; enabled: boolean; cleanupIntermediates?: boolean };
 }
 
 export function createServices(store: Store, runtime: Runtime): Services {
@@ -86,7 +86,9 @@ export function createServices(store: Store, runtime: Runtime): Services {
   const cwlRuns = new CwlRunService(store, runtime.locations);
   const importedRuns = new ImportedCwlRuns(core.workflows, cwlRuns);
   const rerunCwl: OtherRerun = (scope, task, nameOf) => (cwlPlanOf(task.plan) === undefined ? undefined : cwlRuns.rerun(scope, task, nameOf));
-  const cachedRerun = runtime.cache ? new CachedRerun(store, runtime.catalog, runtime.cache.files, runtime.cache.enabled) : undefined;
+  const cachedRerun = runtime.cache
+    ? new CachedRerun(store, runtime.catalog, runtime.cache.files, runtime.cache.enabled, runtime.cache.cleanupIntermediates)
+    : undefined;
   const tasks = new TaskService(store, core.workflows, runtime.catalog, runtime.files, runtime.logs, { rerun: rerunCwl, imported: importedRuns }, cachedRerun);
   const wdlRuns = new WdlRunService(store, runtime.locations);
   const wdlWorkflows = new WdlWorkflowService(store, checkWdlDocument, runtime.wdlFiles);

@@ -41,6 +41,9 @@ export interface CacheHit {
 const CANDIDATES = 8;
 
 export class CallCache implements CacheFiles {
+  /** The directory of the task whose hits reuseAtActivation placed last. */
+  private taskDirMade = '';
+
   constructor(
     private readonly store: CallCacheStore & Pick<TaskStore, 'listJobs'>,
     private readonly dataStore: DataStore,
@@ -166,8 +169,11 @@ export class CallCache implements CacheFiles {
 
   /**
    * reuse, for a job of a task being activated (domain/tasks/cached-rerun.ts): its directory is new, so nothing is
-   * removed first. With the file system's calls made directly: an activation places a whole task's outputs at once,
-   * and a trip through the thread pool per file (several per job) cost more than the call itself.
+   * removed first, and its directories are made one by one from the job's down (a recursive mkdir of a new path first
+   * fails on each missing level). With the file system's calls made directly: an activation places a whole task's
+   * outputs at once, and a trip through the thread pool per file (several per job) cost more than the call itself.
+   * Its logs are not placed: they are read through cached_from (engine/job-logs.ts), and handed over should the
+   * earlier task be deleted.
    */
   async reuseAtActivation(
     source: Job,
@@ -176,32 +182,33 @@ export class CallCache implements CacheFiles {
   ): Promise<Record<string, FileStamp>> {
     const from = this.layout.workDir(source.taskId, source.nodeId);
     const to = this.layout.workDir(target.taskId, target.nodeId);
-    // Each directory made once (the logs' is the working directory's parent, made with it).
-    const made = new Set<string>();
+    // The task's directory is made for its first hit (a later activation's is another directory).
+    const made = new Set<string>([this.taskDirMade]);
     const makeOnce = (dir: string) => {
       if (made.has(dir)) return;
-      const first = mkdirSync(dir, { recursive: true });
-      for (let at = dir; ; at = dirname(at)) {
-        made.add(at);
-        if (first === undefined || at === first || at === dirname(at)) break;
+      const parent = dirname(dir);
+      if (parent !== this.layout.tasksRoot && !made.has(parent)) makeOnce(parent);
+      try {
+        mkdirSync(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
+      made.add(dir);
     };
     const stamps: Record<string, FileStamp> = {};
     for (const [i, file] of target.files.entries()) {
       const placed = join(to, file);
       makeOnce(dirname(placed));
-      await placeNewCopy(join(from, sourceFiles[i]!), placed);
-      const st = statSync(placed);
-      stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
-    }
-    makeOnce(this.layout.jobDir(target.taskId, target.nodeId));
-    for (const log of ['stdoutLog', 'stderrLog'] as const) {
-      try {
-        await placeNewCopy(this.layout[log](source.taskId, source.nodeId), this.layout[log](target.taskId, target.nodeId));
-      } catch {
-        // a job that wrote no log
+      // A link is the source's file, whose stamp intact() has just checked; a copy has its own.
+      const recorded = source.outputStamps?.[sourceFiles[i]!];
+      if ((await placeNewCopy(join(from, sourceFiles[i]!), placed)) && recorded) stamps[file] = recorded;
+      else {
+        const st = statSync(placed);
+        stamps[file] = { size: st.size, mtimeMs: st.mtimeMs };
       }
     }
+    makeOnce(to);
+    this.taskDirMade = this.layout.taskDir(target.taskId);
     return stamps;
   }
 
@@ -237,12 +244,14 @@ async function placeCopy(source: string, target: string): Promise<void> {
 
 /**
  * placeCopy where nothing is at `target` yet, in a directory made already (a new task's): the link without the thread
- * pool; a copy (another file system, links not allowed), which may be long, through it.
+ * pool; a copy (another file system, links not allowed), which may be long, through it. Returns whether it linked.
  */
-async function placeNewCopy(source: string, target: string): Promise<void> {
+async function placeNewCopy(source: string, target: string): Promise<boolean> {
   try {
     linkSync(source, target);
+    return true;
   } catch {
     await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
+    return false;
   }
 }

@@ -9,6 +9,7 @@ import { CallCache } from './call-cache.js';
 import { DeferredJobs } from './deferred/deferred-jobs.js';
 import { TaskDriver } from './effects.js';
 import { JobRuns } from './job-runs.js';
+import { FileJobLogs } from './job-logs.js';
 import { removeTaskFiles } from './layout.js';
 import { LiveTask, type LiveJob } from './live-task.js';
 import type { Log } from './log.js';
@@ -74,6 +75,8 @@ export class Worker {
   private unsubscribe: (() => void) | undefined;
   private stopped = true;
   private draining = false;
+  /** Jobs' logs, for the hits of later tasks that read theirs from a task being deleted (handOver). */
+  private readonly logs: FileJobLogs;
   /** Set when a job ends, so that a drain can wait for the last one. */
   private jobEnded: (() => void) | undefined;
 
@@ -84,6 +87,7 @@ export class Worker {
     this.maxTasks = options.maxTasks ?? Math.max(16, 4 * options.cpus);
     const log: Log = (level, message, fields) => this.log(level, message, fields);
     this.slots = new Slots(options.cpus, options.memoryMb);
+    this.logs = new FileJobLogs(options.layout, options.store);
     this.writer = new StateWriter(options.store, this.owner, log, {
       held: (taskId) => this.tasks.has(taskId),
       lost: (taskId) => {
@@ -476,6 +480,7 @@ export class Worker {
     this.forget(taskId);
     this.writer.pending.dropTask(taskId);
     await this.scheduler.settled(); // a directory made ahead must not reappear after the removal
+    await this.logs.handOver(taskId);
     await removeTaskFiles(this.options.layout, taskId);
     await this.store.deleteTask(taskId, this.owner);
     this.log('info', 'task deleted', { task: taskId });

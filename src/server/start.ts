@@ -218,13 +218,14 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
     registerMetricsRoute(app, metricsRoute);
     app.get('/healthz', () => ({ status: 'ok', ...health() }));
   } else {
-    const jobLogs = new FileJobLogs(layout);
+    // Hits decided at activation read their logs through cached_from (docs/tasks.md, "Call caching").
+    const jobLogs = new FileJobLogs(layout, store);
     const signer = new LinkSigner(store, config.logUrlTtl);
     const links = new SignedLogLinks(signer, jobLogs);
     const wdlFiles = new SignedWdlFileLinks(signer);
     const policy = tesPolicy(config);
     services = createServices(store, {
-      files: { remove: (taskId) => removeTaskFiles(layout, taskId) },
+      files: { handOver: (taskId) => jobLogs.handOver(taskId), remove: (taskId) => removeTaskFiles(layout, taskId) },
       data: new DataService(dataStore, config.uploadLimit, store),
       catalog: { stat: (ref) => dataStore.stat(ref) },
       logs: links,
@@ -237,7 +238,13 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
       // worker's settings, where the executor resolves no image digest (host, bwrap). An API replica knows neither
       // the workers' executor nor their --call-caching: it leaves every job to them.
       ...(config.role === 'all' && !runsContainers(config)
-        ? { cache: { files: new CallCache(store, dataStore, layout), enabled: config.callCaching !== 'off' } }
+        ? {
+            cache: {
+              files: new CallCache(store, dataStore, layout),
+              enabled: config.callCaching !== 'off',
+              cleanupIntermediates: config.cleanupIntermediates === 'on',
+            },
+          }
         : {}),
     });
     await services.accounts.bootstrap();

@@ -18,6 +18,7 @@ import type {
   Json,
   NewJob,
   NewTask,
+  ReusingJob,
   NewVersion,
   StateChanges,
   Project,
@@ -285,6 +286,10 @@ export class CachedStore implements Store {
   }
   getJob(id: string): Promise<Job | undefined> {
     return this.inner.getJob(id);
+  }
+
+  jobsReusing(taskId: string): Promise<ReusingJob[]> {
+    return this.inner.jobsReusing(taskId);
   }
   updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {
     return this.inner.updateJob(id, patch, expect);

@@ -55,6 +55,22 @@ export async function findCachedJobRowsByKeys(db: Kysely<Database>, accountName:
   });
 }
 
+/**
+ * The jobs of other tasks whose cached_from is a job of this one. A hit has the key of the job it reuses, so the
+ * (cache_key, ended_at) index finds them: no index on cached_from is needed.
+ */
+export async function jobsReusingRows(db: Kysely<Database>, taskId: string) {
+  const ofTask = (column: 'id' | 'cache_key') => db.selectFrom('jobs').select(column).where('task_id', '=', taskId);
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id', 'task_id', 'node_id', 'cached_from'])
+    .where('cache_key', 'in', ofTask('cache_key').where('cache_key', 'is not', null))
+    .where('cached_from', 'in', ofTask('id'))
+    .where('task_id', '<>', taskId)
+    .execute();
+  return rows.map((row) => ({ id: row.id, taskId: row.task_id, nodeId: row.node_id, cachedFrom: row.cached_from }));
+}
+
 export function keyedJobRowsOfTool(db: Kysely<Database>, accountName: string, toolName: string, limit: number) {
   return accountJobs(db, accountName)
     .where('jobs.name', '=', toolName)

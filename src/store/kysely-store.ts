@@ -5,7 +5,7 @@ import { now } from './definition-rows.js';
 import { withAudit, type TransactionState } from './account-store.js';
 import { DefinitionStore } from './definition-store.js';
 import { jobPatchColumns, writeJobChanges } from './job-changes.js';
-import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
+import { findCachedJobRows, findCachedJobRowsByKeys, getContentHash, jobsReusingRows, keyedJobRowsOfTool, putContentHash } from './call-cache-queries.js';
 import { getProvenance, putProvenance } from './provenance-queries.js';
 import { insertTesRows, tesTaskPage } from './tes-queries.js';
 import { taskListPage } from './task-list-queries.js';
@@ -31,6 +31,7 @@ import {
   type JobStatus,
   type NewJob,
   type NewTask,
+  type ReusingJob,
   type Task,
   type TaskEvent,
   type TaskPatch,
@@ -124,8 +125,8 @@ export class KyselyStore extends DefinitionStore implements Store {
               workflow_name: task.workflowName,
               workflow_version: task.workflowVersion,
               user_name: task.userName,
-              status: task.status,
-              reason: task.reason,
+              status: task.ended ? 'succeeded' : task.status,
+              reason: task.ended ? task.ended.reason : task.reason,
               parameters: stringifyExactJson(task.parameters),
               plan: stringifyExactJson(task.plan),
               schedule_at: task.scheduleAt,
@@ -133,15 +134,17 @@ export class KyselyStore extends DefinitionStore implements Store {
               owner: null,
               lease_expires_at: null,
               created_at: task.createdAt,
-              started_at: null,
-              ended_at: null,
+              started_at: task.ended?.at ?? null,
+              ended_at: task.ended?.at ?? null,
               modified_at: at,
             })
             .execute();
           await insertJobs(trx, jobs, at);
+          const created = { task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at };
+          const ended = task.ended && { ...created, from_status: task.status, to_status: 'succeeded', reason: task.ended.reason };
           await trx
             .insertInto('task_events')
-            .values({ task_id: task.id, job_id: null, from_status: null, to_status: task.status, reason: task.reason, at })
+            .values(ended ? [created, ended] : [created])
             .execute();
           await insertEndedJobEvents(trx, jobs, at);
           if (task.tes) await insertTesRows(trx, task, task.tes);
@@ -261,6 +264,10 @@ export class KyselyStore extends DefinitionStore implements Store {
   async getJob(id: string): Promise<Job | undefined> {
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toJob(row);
+  }
+
+  jobsReusing(taskId: string): Promise<ReusingJob[]> {
+    return jobsReusingRows(this.db, taskId);
   }
 
   async updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean> {

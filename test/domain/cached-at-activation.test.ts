@@ -4,7 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hitsAtActivation, jobsAtActivation, keysAtActivation, type HitAtActivation } from '../../src/domain/tasks/rules/cached-at-activation.js';
+import {
+  hitsAtActivation,
+  jobsAtActivation,
+  keysAtActivation,
+  taskEndAtActivation,
+  type HitAtActivation,
+  type JobAtActivation,
+} from '../../src/domain/tasks/rules/cached-at-activation.js';
 import type { PlannedJob } from '../../src/domain/tasks/plan.js';
 
 const tool = { name: 't', version: 1, digest: 'd' };
@@ -124,5 +131,23 @@ describe('the call cache at activation', () => {
     assert.equal(rows.get('l')!.status, 'succeeded');
     assert.equal(rows.get('l')!.reason, '1 item(s) present');
     assert.equal(rows.get('l')!.ended!.cachedFrom, null);
+  });
+
+  describe('a task all of whose jobs end as they are created ends with its creation', () => {
+    const succeeded: JobAtActivation = { status: 'succeeded', reason: 'from the call cache' };
+    const queued: JobAtActivation = { status: 'queued', reason: 'ready' };
+    const cases: Array<{ name: string; created: JobAtActivation[]; jobs: number; keeps: boolean; end: { reason: string } | undefined }> = [
+      { name: 'every job a hit or a load done', created: [succeeded, succeeded, succeeded], jobs: 3, keeps: true, end: { reason: 'all 3 jobs succeeded' } },
+      { name: 'a job left to the worker', created: [succeeded, queued], jobs: 2, keeps: true, end: undefined },
+      { name: 'fewer decisions than jobs (the cache had nothing for some)', created: [succeeded], jobs: 2, keeps: true, end: undefined },
+      { name: 'its intermediates to be removed (the worker does that)', created: [succeeded, succeeded], jobs: 2, keeps: false, end: undefined },
+      { name: 'no jobs', created: [], jobs: 0, keeps: true, end: undefined },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const created = new Map(c.created.map((job, i) => [`j${i}`, job]));
+        assert.deepEqual(taskEndAtActivation(created, c.jobs, c.keeps), c.end);
+      });
+    }
   });
 });

@@ -260,6 +260,9 @@ for (const backend of BACKENDS) {
         (await store.taskEvents(rerun.id)).filter((e) => e.jobId !== null).map((e) => [e.jobId, e.from, e.to, e.reason]),
         [[`${rerun.id}.a`, null, 'succeeded', 'from the call cache']],
       );
+      // The jobs of other tasks that reuse a job of this one (what a DELETE hands the logs over to).
+      assert.deepEqual(await store.jobsReusing(mine.id), [{ id: `${rerun.id}.a`, taskId: rerun.id, nodeId: 'a', cachedFrom: `${mine.id}.b` }]);
+      assert.deepEqual(await store.jobsReusing(rerun.id), []);
       const hit = (await store.getJob(`${mine.id}.d`))!;
       assert.equal(hit.cachedFrom, `${mine.id}.a`);
       // tool0 is node a's tool: jobsFor names tools by position.
@@ -280,6 +283,21 @@ for (const backend of BACKENDS) {
       await store.putContentHash('contract', '/in/a.fq', changed);
       assert.deepEqual(await store.getContentHash('contract', '/in/a.fq'), changed);
       assert.equal(await store.getContentHash('contract_other', '/in/a.fq'), undefined);
+      // A task created ended (every job a hit): succeeded with its start and end, and both transitions as events.
+      const whole = taskInput('cachekeyswhole');
+      const [wholeJob] = jobsFor(whole.id, ['a']);
+      await store.createTask({ ...whole, ended: { reason: 'all 1 jobs succeeded', at: 80 } }, [
+        { ...wholeJob!, status: 'succeeded', reason: 'from the call cache', ended: { ...end, ...cached } },
+      ]);
+      const wholeTask = (await store.getTask(whole.id))!;
+      assert.deepEqual([wholeTask.status, wholeTask.reason, wholeTask.startedAt, wholeTask.endedAt], ['succeeded', 'all 1 jobs succeeded', 80, 80]);
+      assert.deepEqual(
+        (await store.taskEvents(whole.id)).filter((e) => e.jobId === null).map((e) => [e.from, e.to, e.reason]),
+        [
+          [null, whole.status, whole.reason],
+          [whole.status, 'succeeded', 'all 1 jobs succeeded'],
+        ],
+      );
     });
 
     it('creates a task with its jobs and reads both back, refusing a duplicate name in the project', async () => {

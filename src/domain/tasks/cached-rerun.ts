@@ -6,6 +6,7 @@ import {
   hitsAtActivation,
   jobsAtActivation,
   keysAtActivation,
+  taskEndAtActivation,
   type CachedSource,
   type HitAtActivation,
   type JobAtActivation,
@@ -42,7 +43,15 @@ export interface RerunRequest {
   referenceTask: string | null;
   /** Property.call_caching (null: the server's choice). */
   callCaching: boolean | null;
+  /** Property.cleanup_intermediates (null: the server's choice). */
+  cleanupIntermediates: boolean | null;
   at: number;
+}
+
+/** How the task's jobs are created, and the task's end when it ends as it is created (every job a hit). */
+export interface RerunDecision {
+  jobs: Map<string, JobAtActivation>;
+  taskEnd?: { reason: string };
 }
 
 /** How many earlier jobs with the same key are looked at (newest first), as the engine does (engine/call-cache.ts). */
@@ -55,10 +64,12 @@ export class CachedRerun {
     private readonly files: CacheFiles,
     /** Whether the server reuses jobs at all (`--call-caching`); a reference task is followed either way. */
     private readonly serverCaching: boolean,
+    /** Whether a task that says nothing loses its intermediate outputs once it succeeded (`--cleanup-intermediates`). */
+    private readonly serverCleanup = false,
   ) {}
 
   /** How each job is to be created, or undefined when the cache has nothing for the task (create them as before). */
-  async decide(request: RerunRequest): Promise<Map<string, JobAtActivation> | undefined> {
+  async decide(request: RerunRequest): Promise<RerunDecision | undefined> {
     const enabled = this.serverCaching && request.callCaching !== false;
     if (!enabled && request.referenceTask === null) return undefined;
     const hashes = await this.knownDataHashes(request.jobs);
@@ -76,7 +87,11 @@ export class CachedRerun {
       const decided = hitsAtActivation(request.jobs, found);
       const placed = await this.place(request, decided.hits, keys, found, hits);
       // A hit whose outputs could not be placed is no hit, nor are the jobs after it: decide again without it.
-      if (placed) return jobsAtActivation(request.jobs, hits, decided.loads, request.at);
+      if (!placed) continue;
+      const jobs = jobsAtActivation(request.jobs, hits, decided.loads, request.at);
+      const keeps = !(request.cleanupIntermediates ?? this.serverCleanup);
+      const taskEnd = taskEndAtActivation(jobs, request.jobs.length, keeps);
+      return taskEnd ? { jobs, taskEnd } : { jobs };
     }
   }
 

@@ -24,6 +24,8 @@ import { generatedName, rerunName, type NameOfTask } from './task-names.js';
 
 /** A task's files on the shared data root (job directories and logs). */
 export interface TaskFiles {
+  /** Give the jobs of later tasks what they read of this task's files through cached_from (their logs), before it goes. */
+  handOver(taskId: string): Promise<void>;
   remove(taskId: string): Promise<void>;
 }
 
@@ -206,7 +208,15 @@ export class TaskService {
       }
       const scheduled = run.scheduleAt !== null && run.scheduleAt > Date.now() / 1000;
       const { referenceTask, callCaching } = run;
-      const rerun = { taskId, account: project.accountName, jobs, referenceTask, callCaching, at: Date.now() / 1000 };
+      const rerun = {
+        taskId,
+        account: project.accountName,
+        jobs,
+        referenceTask,
+        callCaching,
+        cleanupIntermediates: run.cleanupIntermediates,
+        at: Date.now() / 1000,
+      };
       // A task that starts later is looked up when it does (its inputs may change meanwhile).
       const cached = scheduled ? undefined : await this.cachedRerun?.decide(rerun);
       try {
@@ -232,13 +242,15 @@ export class TaskService {
             scheduleAt: run.scheduleAt,
             stopRequested: false,
             createdAt: at.getTime() / 1000,
+            // Every job a hit: the task ends as it is created, and no worker needs to look at it.
+            ...(cached?.taskEnd ? { ended: { reason: cached.taskEnd.reason, at: rerun.at } } : {}),
           },
           jobs.map((job) => ({
             id: job.id,
             taskId,
             nodeId: job.nodeId,
             name: job.name,
-            ...(cached?.get(job.id) ??
+            ...(cached?.jobs.get(job.id) ??
               (job.spec.deps.length === 0 ? { status: 'queued', reason: 'ready' } : { status: 'waiting', reason: 'waiting for upstream jobs' })),
             command: job.command,
             spec: job.spec,
@@ -264,7 +276,7 @@ export class TaskService {
         throw new StoreUnavailable(`no free task id in ${ID_ATTEMPTS} attempts`);
       }
       // Workers find it by polling anyway; the event only saves them the wait.
-      await this.store.events.publish({ kind: 'task', taskId });
+      if (!cached?.taskEnd) await this.store.events.publish({ kind: 'task', taskId });
       return { task_id: taskId, task_name: name };
     }
   }
@@ -362,6 +374,8 @@ export class TaskService {
    */
   async delete(scope: Scope, taskId: string): Promise<void> {
     const task = await this.task(scope, taskId);
+    // While its rows still say which jobs reuse its jobs (for a task a worker holds, the worker does it again: a no-op).
+    await this.files.handOver(task.id);
     const deletedHere = await this.store.transaction(async (store) => {
       await store.recordAudit(audited(actorOf(scope.caller), 'DeleteTask', task.accountName, taskTarget(task)));
       const current = await store.lockTask(task.id);

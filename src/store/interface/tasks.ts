@@ -114,6 +114,11 @@ export interface TaskEvent {
 export type NewTask = Omit<Task, 'accountName' | 'projectName' | 'modifiedAt' | 'startedAt' | 'endedAt' | 'deleteRequested' | 'heldBy'> & {
   /** A TES task (docs/ga4gh.md): its TES name and tags, which the TES list filters by. */
   tes?: { name: string; tags: Record<string, string> };
+  /**
+   * A task that succeeds as it is created (every job a call-cache hit decided at activation): created in its `status`,
+   * then succeeded at `at` with `reason`, both transitions recorded as task events, in the same transaction.
+   */
+  ended?: { reason: string; at: number };
 };
 
 /** A page of a project's TES tasks (TaskStore.listTesTasks), newest first. */
@@ -149,6 +154,9 @@ export type NewJob = Omit<
    */
   ended?: EndedJob;
 };
+
+/** A job that reuses another (TaskStore.jobsReusing): where its files are, and the job it reuses. */
+export type ReusingJob = Pick<Job, 'id' | 'taskId' | 'nodeId' | 'cachedFrom'>;
 
 /** What a job created ended records of its end. */
 export type EndedJob = Pick<
@@ -309,6 +317,11 @@ export interface TaskStore {
   /** How many jobs of each task are in each state (cheap: no job documents are read). */
   jobStatusCounts(taskIds: string[]): Promise<Map<string, Partial<Record<JobStatus, number>>>>;
   getJob(id: string): Promise<Job | undefined>;
+  /**
+   * The jobs of other tasks that reuse a job of this task (their cached_from names it): what must be handed their own
+   * copy of what they read from it before this task's files go (engine/job-logs.ts, handOver).
+   */
+  jobsReusing(taskId: string): Promise<ReusingJob[]>;
   updateJob(id: string, patch: JobPatch, expect?: readonly JobStatus[]): Promise<boolean>;
   /** Many task and job changes in one transaction: one commit for everything a scheduling pass decided. */
   applyChanges(changes: StateChanges): Promise<AppliedChanges>;

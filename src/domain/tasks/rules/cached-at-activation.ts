@@ -2,6 +2,7 @@ import type { EndedJob, FileStamp, JobStatus } from '../../../store/store.js';
 import { cacheKeyOf, type CacheParts } from '../../cache/key.js';
 import { cachePartsOf } from '../cache-parts.js';
 import type { PlannedJob } from '../plan.js';
+import { succeededReason } from './task-rules.js';
 
 /**
  * The call cache at activation (docs/tasks.md, "Call caching"): the jobs of a new task whose keys can be known before
@@ -123,6 +124,17 @@ export function jobsAtActivation(
     else out.set(job.id, { status: 'waiting', reason: 'waiting for upstream jobs' });
   }
   return out;
+}
+
+/**
+ * A task every job of which ends as it is created (hits, and the load steps they read) ends with its creation, as the
+ * worker would end it on its first look (task-rules.ts, succeed), so that no worker pass is needed at all. Not when it
+ * is to lose its intermediate outputs once it succeeded (`keepsIntermediates` false): that is the worker's to do.
+ */
+export function taskEndAtActivation(created: ReadonlyMap<string, JobAtActivation>, jobs: number, keepsIntermediates: boolean): { reason: string } | undefined {
+  if (!keepsIntermediates || jobs === 0 || created.size !== jobs) return undefined;
+  for (const job of created.values()) if (job.status !== 'succeeded') return undefined;
+  return { reason: succeededReason(jobs, 0) };
 }
 
 /** One attempt that started and succeeded at `at` (what rules/job-rules.ts records of a hit a worker took). */

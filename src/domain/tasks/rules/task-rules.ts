@@ -85,8 +85,7 @@ function failFast(out: DecisionBuilder, state: TaskState, running: RunningHere, 
 function succeed(out: DecisionBuilder, state: TaskState, at: number, worker: WorkerView): void {
   const task = state.task;
   const skipped = state.jobs.filter((entry) => out.statusOf(entry) === 'skipped').length;
-  const reason = skipped === 0 ? `all ${state.jobs.length} jobs succeeded` : `${state.jobs.length - skipped} jobs succeeded, ${skipped} skipped`;
-  out.taskTo('succeeded', reason, { endedAt: at, ...(task.startedAt === null ? { startedAt: at } : {}) });
+  out.taskTo('succeeded', succeededReason(state.jobs.length, skipped), { endedAt: at, ...(task.startedAt === null ? { startedAt: at } : {}) });
   const cleanup = task.plan.cleanup_intermediates;
   if (!(typeof cleanup === 'boolean' ? cleanup : worker.cleanupIntermediates)) return;
   const nodeIds: string[] = [];
@@ -96,6 +95,11 @@ function succeed(out: DecisionBuilder, state: TaskState, at: number, worker: Wor
     nodeIds.push(entry.spec.nodeId);
   }
   out.effect({ kind: 'remove-intermediates', nodeIds });
+}
+
+/** Why a task succeeded: all its jobs did (some may have been skipped). */
+export function succeededReason(jobs: number, skipped: number): string {
+  return skipped === 0 ? `all ${jobs} jobs succeeded` : `${jobs - skipped} jobs succeeded, ${skipped} skipped`;
 }
 
 /**
