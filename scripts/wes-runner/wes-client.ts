@@ -2,6 +2,7 @@ import { openAsBlob } from 'node:fs';
 import type { TransferProgress } from '../../src/cli/commands/data/transfer.js';
 import { saveResponse } from '../../src/cli/commands/data/transfer.js';
 import type { OutputFiles } from '../../src/cli/cwl/output-downloads.js';
+import { stringifyExactJson } from '../../src/contract/exact-json.js';
 import type { WesRequest } from './attachments.js';
 
 /**
@@ -62,7 +63,7 @@ export class WesClient {
     form.append('workflow_type', 'CWL');
     if (request.cwlVersion !== '') form.append('workflow_type_version', request.cwlVersion);
     form.append('workflow_url', request.workflowUrl);
-    form.append('workflow_params', JSON.stringify(request.params));
+    form.append('workflow_params', stringifyExactJson(request.params));
     for (const [name, path] of request.attachments) form.append('workflow_attachment', await openAsBlob(path), name);
     const { run_id } = await this.json<{ run_id: string }>(`${this.base}/runs`, { method: 'POST', body: form });
     return run_id;
