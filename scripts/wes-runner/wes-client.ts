@@ -2,7 +2,7 @@ import { openAsBlob } from 'node:fs';
 import type { TransferProgress } from '../../src/cli/commands/data/transfer.js';
 import { saveResponse } from '../../src/cli/commands/data/transfer.js';
 import type { OutputFiles } from '../../src/cli/cwl/output-downloads.js';
-import { stringifyExactJson } from '../../src/contract/exact-json.js';
+import { parseExactJson, stringifyExactJson } from '../../src/contract/exact-json.js';
 import type { WesRequest } from './attachments.js';
 
 /**
@@ -53,8 +53,9 @@ export class WesClient {
     throw new WesError(response.status, msg.slice(0, 4000));
   }
 
+  /** Read exactly: an output's integer beyond 2^53 (a double's 1e42 written as digits) is printed as the server wrote it. */
   async json<T>(url: string, init: RequestInit = {}): Promise<T> {
-    return (await (await this.fetch(url, init)).json()) as T;
+    return parseExactJson(await (await this.fetch(url, init)).text()) as T;
   }
 
   /** POST /runs as WES's multipart form, the files attached under their relative paths. */
