@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { defaultSuite } from '../../scripts/cwl/options.js';
 import { numberTests, parseRanges, selectTests } from '../../scripts/cwl/select.js';
 import { loadSuite, type ConformanceTest } from '../../scripts/cwl/suite.js';
+import { skipWithoutCwlSuite } from '../helpers/cwl-suite.js';
 
 let dir: string;
 
@@ -181,7 +182,7 @@ describe('selecting tests', () => {
 
 describe('the CWL v1.2 suite', () => {
   const suiteDir = defaultSuite();
-  const skip = existsSync(suiteDir) ? undefined : `no suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
+  const skip = skipWithoutCwlSuite(suiteDir);
   it('loads 378 tests, 84 of them required, each with its CWL document and job on disk', { skip }, () => {
     const suite = loadSuite(suiteDir);
     assert.equal(suite.tests.length, 378);

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultSuite } from '../../scripts/cwl/options.js';
@@ -21,7 +21,7 @@ import { skipWithout } from '../helpers/components.js';
 import { cwltoolUnavailable } from '../helpers/cwltool.js';
 
 const SUITE = defaultSuite();
-const noSuite = existsSync(join(SUITE, 'conformance_tests.yaml')) ? undefined : `no suite at ${SUITE} (GDFLOW_CWL_SUITE names another place)`;
+const noSuite = skipWithoutCwlSuite(SUITE);
 const skip = noSuite ?? skipWithout(cwltoolUnavailable());
 
 /** Tools whose InitialWorkDir listing names Files and a Directory, which export as literals (see the test). */
@@ -45,6 +45,7 @@ for path in sys.stdin.read().split("\\n"):
     message = " | ".join(l.strip() for l in text.split("\\n") if l.strip() and not l.startswith("INFO"))
     print(f"{status}\\t{path}\\t{message[:2000]}", flush=True)
 `;
+import { skipWithoutCwlSuite } from '../helpers/cwl-suite.js';
 
 function validateAll(paths: string[]): Promise<Map<string, { status: number; message: string }>> {
   return new Promise((resolve, reject) => {

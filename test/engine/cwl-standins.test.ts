@@ -9,7 +9,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +20,12 @@ import { loadSuite, type Suite } from '../../scripts/cwl/suite.js';
 import { CWL_STANDIN_IMAGES, cwlStandInsUnavailable, runtimeUnavailable } from '../helpers/containers.js';
 import { CASES, COMMANDS, INPUTS, type Expected } from '../helpers/cwl-standin-cases.js';
 import { skipWithout } from '../helpers/components.js';
+import { skipWithoutCwlSuite } from '../helpers/cwl-suite.js';
 
 const { debian, bash } = CWL_STANDIN_IMAGES;
 const unavailable = runtimeUnavailable('podman') ?? cwlStandInsUnavailable('podman');
 const suiteDir = defaultSuite();
-const noSuite = existsSync(suiteDir) ? undefined : `no CWL suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
+const noSuite = skipWithoutCwlSuite(suiteDir);
 
 describe('the CWL stand-in images under the podman executor', { timeout: 300_000, skip: skipWithout(unavailable) }, () => {
   const executor = createExecutor('podman', { killGraceMs: 1000 });

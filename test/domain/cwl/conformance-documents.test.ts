@@ -7,7 +7,6 @@
  * `inputs_should_parse` is invalid before it runs, and must fail here.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -15,9 +14,10 @@ import { defaultSuite } from '../../../scripts/cwl/options.js';
 import { loadSuite, type ConformanceTest } from '../../../scripts/cwl/suite.js';
 import { bindInputs, CwlValidationError, loadDocument, loadFormatOntology, loadJob } from '../../../src/domain/cwl/index.js';
 import { FileDocumentSource } from '../../../src/engine/cwl/file-source.js';
+import { skipWithoutCwlSuite } from '../../helpers/cwl-suite.js';
 
 const suiteDir = defaultSuite();
-const skip = existsSync(join(suiteDir, 'conformance_tests.yaml')) ? undefined : `no suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
+const skip = skipWithoutCwlSuite(suiteDir);
 
 /** Where a test stops in the front end: undefined when it gets through, else the stage and the message. */
 async function frontEnd(test: ConformanceTest, root: string): Promise<{ stage: 'document' | 'job'; message: string } | undefined> {

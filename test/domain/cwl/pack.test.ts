@@ -4,7 +4,6 @@
  * (../shared/cwl-v1.2, or $GDFLOW_CWL_SUITE): packed, loaded again from memory, compared with the original load.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -14,6 +13,7 @@ import { CwlValidationError, InMemoryDocumentSource, loadDocument, packDocument,
 import { FileDocumentSource } from '../../../src/engine/cwl/file-source.js';
 import { stringifyExactJson } from '../../../src/contract/exact-json.js';
 import { BASE, load, yaml } from './helpers.js';
+import { skipWithoutCwlSuite } from '../../helpers/cwl-suite.js';
 
 const PACKED = 'file:///packed/document.cwl';
 
@@ -256,7 +256,7 @@ describe('packDocument', () => {
 
 describe('packDocument over the CWL v1.2 conformance suite', () => {
   const suiteDir = defaultSuite();
-  const skip = existsSync(join(suiteDir, 'conformance_tests.yaml')) ? undefined : `no suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
+  const skip = skipWithoutCwlSuite(suiteDir);
   it('packs every document that loads into one that loads again to the same process', { skip }, async () => {
     const suite = loadSuite(suiteDir);
     const source = new FileDocumentSource();

@@ -7,7 +7,6 @@
  * give exactly that command line after the script.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -18,9 +17,10 @@ import { prepareToolRun, type ToolRun } from '../../../../src/domain/cwl/tool/in
 import { effectiveRequirements, findRequirement } from '../../../../src/domain/cwl/workflow/requirements.js';
 import { FileDocumentSource } from '../../../../src/engine/cwl/file-source.js';
 import { files, RUNTIME, sandbox } from './helpers.js';
+import { skipWithoutCwlSuite } from '../../../helpers/cwl-suite.js';
 
 const suiteDir = defaultSuite();
-const skip = existsSync(join(suiteDir, 'conformance_tests.yaml')) ? undefined : `no suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
+const skip = skipWithoutCwlSuite(suiteDir);
 
 /** The test's run as prepareToolRun decides it, or undefined when its document is not a CommandLineTool. */
 async function prepareTest(test: ConformanceTest, root: string): Promise<ToolRun | undefined> {

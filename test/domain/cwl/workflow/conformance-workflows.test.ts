@@ -15,7 +15,6 @@
  * passing through (it must then fail at run time).
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -36,9 +35,10 @@ import {
 import { LocalFileContents } from '../../../../src/engine/cwl/file-contents.js';
 import { FileDocumentSource } from '../../../../src/engine/cwl/file-source.js';
 import { JavaScriptSandbox } from '../../../../src/engine/js-sandbox/index.js';
+import { skipWithoutCwlSuite } from '../../../helpers/cwl-suite.js';
 
 const suiteDir = defaultSuite();
-const skip = existsSync(join(suiteDir, 'conformance_tests.yaml')) ? undefined : `no suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
+const skip = skipWithoutCwlSuite(suiteDir);
 const TAGS = ['workflow', 'scatter', 'conditional', 'multiple_input', 'subworkflow', 'step_input'];
 const sandbox = new JavaScriptSandbox({ workers: 1 });
 after(() => sandbox.close());
