@@ -6,7 +6,7 @@
  * Without the suite these tests fail when GDFLOW_REQUIRE_COMPONENTS=1 (CI), and skip otherwise.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,11 +14,10 @@ import { defaultSuite } from '../../scripts/cwl/options.js';
 import { runCommand, runTest, type RunnerConfig } from '../../scripts/cwl/run-test.js';
 import { startDriverServer, type DriverServer } from '../../scripts/cwl/server.js';
 import { loadSuite, type Suite } from '../../scripts/cwl/suite.js';
-import { MissingComponent, skipWithout } from '../helpers/components.js';
+import { skipWithoutCwlSuite } from '../helpers/cwl-suite.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const suiteDir = defaultSuite();
-const missing = existsSync(suiteDir) ? undefined : `no CWL suite at ${suiteDir} (GDFLOW_CWL_SUITE names another place)`;
 
 /**
  * Required tests that each exercise a part of the runner: a workflow and the tools it runs (run:), an attached format
@@ -37,12 +36,12 @@ const TESTS = [
 
 const RUNNER = [process.execPath, join(repoRoot(), 'dist', 'scripts', 'wes-runner', 'main.js')];
 
-describe('the WES runner on CWL conformance tests', { timeout: 300_000, skip: skipWithout(missing) }, () => {
+describe('the WES runner on CWL conformance tests', { timeout: 300_000, skip: skipWithoutCwlSuite(suiteDir) }, () => {
   let server: DriverServer;
   let suite: Suite;
   let runner: RunnerConfig;
   before(async () => {
-    if (missing) throw new MissingComponent(missing);
+    // Without the suite (GDFLOW_REQUIRE_COMPONENTS=1): this throws, and every test fails.
     suite = loadSuite(suiteDir);
     server = await startDriverServer();
     runner = { command: RUNNER, args: [], cwd: suite.root, timeoutSeconds: 120, keepOutdirs: false, env: server.env };
