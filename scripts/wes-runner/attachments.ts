@@ -72,7 +72,7 @@ export async function wesRequestOf(document: string, job: string | undefined, op
     attachments: new Map([...files].map((path) => [name(path), path])),
     workflowUrl: `${name(main)}${hash < 0 ? '' : document.slice(hash)}`,
     params,
-    cwlVersion: String(local.packed.document.cwlVersion ?? ''),
+    cwlVersion: typeof local.packed.document.cwlVersion === 'string' ? local.packed.document.cwlVersion : '',
     warnings: local.warnings,
   };
 }

@@ -46,7 +46,8 @@ export class WesClient {
     const text = await response.text();
     let msg = text;
     try {
-      msg = String((JSON.parse(text) as { msg?: unknown }).msg ?? text);
+      const body = JSON.parse(text) as { msg?: unknown };
+      if (typeof body.msg === 'string') msg = body.msg;
     } catch {
       // Not an ErrorResponse (a proxy's page): its text is the message.
     }

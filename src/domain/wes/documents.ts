@@ -150,7 +150,7 @@ export function dataLocationsOf(value: unknown, base: string, attachments: Map<s
  */
 export function schemaLocationsOf(document: JsonObject, attachments: Map<string, Buffer>, stored: string): JsonObject {
   if (!Array.isArray(document.$schemas)) return document;
-  const $schemas = document.$schemas.map((uri) => {
+  const $schemas = (document.$schemas as unknown[]).map((uri): unknown => {
     if (typeof uri !== 'string') return uri;
     if (uri.startsWith(DATA)) return dataLocationOf(`/${decodePath(uri.slice(DATA.length))}`, false);
     if (!uri.startsWith(ATTACHED)) return uri;
