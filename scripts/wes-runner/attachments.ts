@@ -44,6 +44,7 @@ const isFileObject = (value: unknown): value is Json =>
 const localPathOf = (value: Json): string | undefined =>
   typeof value.location === 'string' && value.location.startsWith('file:') ? fileURLToPath(value.location) : undefined;
 
+/** The run request of `DOC.cwl[#id]` and its job (`JobOptions`: --basedir, as `gdflow cwl run` takes it). */
 export async function wesRequestOf(document: string, job: string | undefined, options: JobOptions): Promise<WesRequest> {
   const source = new RecordingSource();
   const local: LocalRun = await loadLocalRun(document, job, { ...options, source });
