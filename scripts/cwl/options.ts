@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Selection } from './select.js';
 
@@ -113,14 +114,13 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 
 /**
  * The runner command as words. A relative path to the program (`./my-runner`) is made absolute here, because the
- * runner starts in the suite's directory, not in the one the driver was started from.
+ * runner starts in the suite's directory, not in the one the driver was started from; so is a later word that is a
+ * relative path to a file here, the script an interpreter runs (`node dist/scripts/wes-runner/main.js`).
  */
 export function runnerWords(command: string): string[] {
   const words = command.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) throw new InvalidArgumentError('--runner: the command is empty');
-  const program = words[0]!;
-  if (program.includes('/') && !isAbsolute(program)) words[0] = resolve(program);
-  return words;
+  return words.map((word, i) => (word.includes('/') && !isAbsolute(word) && !word.startsWith('-') && (i === 0 || existsSync(word)) ? resolve(word) : word));
 }
 
 function commaList(value: string): string[] {

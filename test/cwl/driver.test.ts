@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { runnerWords } from '../../scripts/cwl/options.js';
 import { repoRoot } from '../helpers/paths.js';
 import { liveProcesses } from '../helpers/processes.js';
 
@@ -206,5 +207,19 @@ describe('the conformance driver', () => {
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /-n: 1-99 is not within the tests 1-11/);
     assert.equal(runDriver(['--jobs', '0']).status, 2);
+  });
+});
+
+describe('--runner', () => {
+  it('makes the program and a later word naming a file here absolute (the runner starts in the suite), nothing else', () => {
+    const cwd = process.cwd();
+    try {
+      process.chdir(repoRoot());
+      const words = runnerWords('node scripts/setup.sh --flag=./x ./no-such-file cwl');
+      assert.deepEqual(words, ['node', join(repoRoot(), 'scripts', 'setup.sh'), '--flag=./x', './no-such-file', 'cwl']);
+      assert.deepEqual(runnerWords('./my-runner --x'), [join(repoRoot(), 'my-runner'), '--x']);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

@@ -190,7 +190,7 @@ function placed(file: Json, base: string): Json {
 }
 
 /** A local directory that holds no file (only directories, if anything) as a literal Directory. */
-async function emptyDirectory(file: Json, path: string): Promise<Json> {
+export async function emptyDirectory(file: Json, path: string): Promise<Json> {
   const { location: _location, path: _path, dirname: _dirname, ...rest } = file;
   const listing: Json[] = [];
   for (const entry of await readdir(path, { withFileTypes: true })) {

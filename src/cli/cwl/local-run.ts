@@ -15,6 +15,7 @@ import {
 import type { JsonMap } from '../../domain/cwl/expressions/index.js';
 import { discoverSecondaryFiles, inputFileContext, ToolExpressions } from '../../domain/cwl/tool/index.js';
 import { effectiveRequirements, findRequirement } from '../../domain/cwl/workflow/index.js';
+import type { DocumentSource } from '../../domain/cwl/document/source.js';
 import { documentUri, FileDocumentSource } from '../../engine/cwl/file-source.js';
 import { LocalFileAccess } from '../../engine/cwl/local-files.js';
 import { createJavaScriptSandbox } from '../../engine/js-sandbox/index.js';
@@ -43,9 +44,9 @@ export interface LocalRun extends LocalDocument {
 
 const source = new FileDocumentSource();
 
-/** `DOC.cwl` or `DOC.cwl#id`, relative to `cwd`. */
-export async function loadLocalDocument(document: string, cwd: string = process.cwd()): Promise<LocalDocument> {
-  const loaded = await loadDocument(documentUri(document, cwd), source);
+/** `DOC.cwl` or `DOC.cwl#id`, relative to `cwd`; `from`: where documents are read (the WES runner's notes which). */
+export async function loadLocalDocument(document: string, cwd: string = process.cwd(), from: DocumentSource = source): Promise<LocalDocument> {
+  const loaded = await loadDocument(documentUri(document, cwd), from);
   return { process: loaded.process, packed: packDocument(loaded), warnings: loaded.warnings.map(formatIssue) };
 }
 
@@ -53,19 +54,22 @@ export interface JobOptions {
   /** Where relative locations of the job are (cwl-runner's --basedir); default: the job file's directory, or `cwd`. */
   readonly basedir?: string;
   readonly cwd?: string;
+  /** Where the document, the job and their imports are read (default: the local file system). */
+  readonly source?: DocumentSource;
 }
 
 /** The document and the job object (none: `{}`) of a run. */
 export async function loadLocalRun(document: string, job: string | undefined, options: JobOptions = {}): Promise<LocalRun> {
   const cwd = options.cwd ?? globalThis.process.cwd();
-  const local = await loadLocalDocument(document, cwd);
+  const from = options.source ?? source;
+  const local = await loadLocalDocument(document, cwd, from);
   const { process } = local;
   const base = options.basedir === undefined ? undefined : `${pathToFileURL(resolve(cwd, options.basedir)).href.replace(/\/?$/, '/')}`;
   const read =
     job === undefined
       ? { values: {}, requirements: [], warnings: [] as CwlIssue[], requirementsAsWritten: undefined }
-      : await loadJob(documentUri(job, cwd), source, { namespaces: process.namespaces, ...(base !== undefined ? { base } : {}) });
-  const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, source) : undefined;
+      : await loadJob(documentUri(job, cwd), from, { namespaces: process.namespaces, ...(base !== undefined ? { base } : {}) });
+  const ontology = process.schemas.length > 0 ? await loadFormatOntology(process.schemas, from) : undefined;
   const inputs = structuredClone(bindInputs(process.inputs, read.values, ontology ? { ontology } : {})) as unknown as JsonMap;
   // What the job names must be there (or be a gdflow: item) before secondary files are looked for beside it.
   await checkLocalFiles(inputs, 'inputs');

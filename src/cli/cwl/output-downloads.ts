@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '../../client/client.js';
 import { digestOfFile } from '../../engine/file-hash.js';
 import { downloadFile, TransferProgress } from '../commands/data/transfer.js';
-import { dataPathOf as dataPath, GDFLOW_SCHEME } from '../../domain/cwl/runs/locations.js';
+import { dataLocationOf, dataPathOf as dataPath, GDFLOW_SCHEME } from '../../domain/cwl/runs/locations.js';
 
 /**
  * A run's output object as the server gives it (Files and Directories at `gdflow:` locations) made local: every File
@@ -16,6 +16,44 @@ import { dataPathOf as dataPath, GDFLOW_SCHEME } from '../../domain/cwl/runs/loc
  */
 
 type Json = Record<string, unknown>;
+
+/**
+ * Where the files of an output object are read: the data store through gdflow's API (`gdflow cwl run`, its `gdflow:`
+ * locations), or the URLs a WES server gives (scripts/wes-runner).
+ */
+export interface OutputFiles {
+  /** What the locations this reads look like, for the message about one it does not (`a gdflow: location`). */
+  readonly kind: string;
+  owns(location: string): boolean;
+  /** The last name of a location, for a File or Directory the server gave no basename. */
+  nameOf(location: string): string;
+  download(location: string, target: string, progress: TransferProgress): Promise<void>;
+  /** Every file below a Directory's location: its own location and its path below the directory. */
+  list(location: string): Promise<Array<{ location: string; relative: string }>>;
+}
+
+/** The data store through gdflow's API, for `gdflow cwl run`. */
+export class DataStoreFiles implements OutputFiles {
+  readonly kind = 'in the data store (a gdflow: location)';
+  constructor(private readonly client: Client) {}
+  owns(location: string): boolean {
+    return location.startsWith(GDFLOW_SCHEME);
+  }
+  nameOf(location: string): string {
+    return dataPath(location).split('/').pop() ?? '';
+  }
+  async download(location: string, target: string, progress: TransferProgress): Promise<void> {
+    await downloadFile(this.client, dataPath(location), target, progress);
+  }
+  async list(location: string): Promise<Array<{ location: string; relative: string }>> {
+    const prefix = `${dataPath(location)}/`;
+    const { items } = await this.client.listData(prefix);
+    return items.map((item) => {
+      const path = item.name.slice(item.name.indexOf(':') + 1);
+      return { location: dataLocationOf(path, false), relative: path.slice(prefix.length) };
+    });
+  }
+}
 
 const isFileObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && ((value as Json).class === 'File' || (value as Json).class === 'Directory');
@@ -37,10 +75,15 @@ export class OutputDownloads {
   private readonly queue: Array<() => void> = [];
   private downloading = 0;
 
+  private readonly files: OutputFiles;
+
+  /** `from`: a gdflow client (its data store), or another source of the output object's files. */
   constructor(
-    private readonly client: Client,
+    from: Client | OutputFiles,
     private readonly outdir: string,
-  ) {}
+  ) {
+    this.files = 'owns' in from ? from : new DataStoreFiles(from);
+  }
 
   /** The output object with every File and Directory local. */
   async localize(value: unknown): Promise<unknown> {
@@ -69,7 +112,7 @@ export class OutputDownloads {
     const key = location ?? `literal:${JSON.stringify(file)}`;
     let local = this.done.get(key);
     if (!local) {
-      const name = this.unusedName(basenameOf(file, location));
+      const name = this.unusedName(basenameOf(file, location === undefined ? '' : this.files.nameOf(location)));
       const secondary = Array.isArray(file.secondaryFiles) ? file.secondaryFiles.map((s) => (isFileObject(s) ? this.file(s) : Promise.resolve(s))) : undefined;
       local = Promise.all([this.fetch(file, location, name), Promise.all(secondary ?? [])]).then(([main, files]) =>
         secondary ? { ...main, secondaryFiles: files } : main,
@@ -84,38 +127,38 @@ export class OutputDownloads {
     if (location === undefined) {
       if (file.class === 'Directory') await this.literalDirectory(file, target);
       else await writeFile(target, typeof file.contents === 'string' ? file.contents : '');
-    } else if (!location.startsWith(GDFLOW_SCHEME)) {
-      throw new Error(`the server gave output ${name} at ${location}, not in the data store (a gdflow: location)`);
+    } else if (!this.files.owns(location)) {
+      throw new Error(`the server gave output ${name} at ${location}, not ${this.files.kind}`);
     } else if (file.class === 'Directory') await this.directory(location, file, target);
-    else await this.download(dataPath(location), target);
+    else await this.download(location, target);
     const kept = Object.fromEntries(Object.entries(file).filter(([k]) => !REPLACED.includes(k)));
     return { ...kept, ...(await describe(target, file.class === 'Directory')), basename: name };
   }
 
   /** One file downloaded when fewer than DOWNLOADS_AT_ONCE are under way. */
-  private async download(path: string, target: string): Promise<void> {
+  private async download(location: string, target: string): Promise<void> {
     if (this.downloading >= DOWNLOADS_AT_ONCE) await new Promise<void>((resolve) => this.queue.push(resolve));
     this.downloading++;
     try {
-      await downloadFile(this.client, path, target, this.progress);
+      await this.files.download(location, target, this.progress);
     } finally {
       this.downloading--;
       this.queue.shift()?.();
     }
   }
 
-  /** Every item below the Directory's data path, and the (empty) directories its listing names. */
+  /** Every file below the Directory, and the (empty) directories its listing names. */
   private async directory(location: string, file: Json, target: string): Promise<void> {
     await mkdir(target, { recursive: true });
-    const prefix = `${dataPath(location)}/`;
-    const { items } = await this.client.listData(prefix);
+    const items = await this.files.list(location);
     await Promise.all(
       items.map(async (item) => {
-        const path = item.name.slice(item.name.indexOf(':') + 1);
-        const relative = path.slice(prefix.length);
-        const destination = join(target, ...relative.split('/'));
+        // A name below the directory must stay below it.
+        const parts = item.relative.split('/');
+        if (parts.some((part) => part === '' || part === '.' || part === '..')) throw new Error(`the server listed '${item.relative}' in output ${location}`);
+        const destination = join(target, ...parts);
         await mkdir(join(destination, '..'), { recursive: true });
-        await this.download(path, destination);
+        await this.download(item.location, destination);
       }),
     );
     await makeListedDirectories(file, target);
@@ -124,7 +167,7 @@ export class OutputDownloads {
   /** A Directory without location: its listing's entries written below it. */
   private async literalDirectory(file: Json, target: string): Promise<void> {
     await mkdir(target, { recursive: true });
-    const inner = new OutputDownloads(this.client, target);
+    const inner = new OutputDownloads(this.files, target);
     for (const entry of Array.isArray(file.listing) ? file.listing : []) if (isFileObject(entry)) await inner.file(entry);
   }
 
@@ -146,9 +189,8 @@ async function makeListedDirectories(directory: Json, target: string): Promise<v
   }
 }
 
-function basenameOf(file: Json, location: string | undefined): string {
+function basenameOf(file: Json, fallback: string): string {
   const given = typeof file.basename === 'string' ? file.basename : '';
-  const fallback = location === undefined ? '' : (dataPath(location).split('/').pop() ?? '');
   const name = given !== '' ? given : fallback;
   // A name the server gave must stay a name: no path out of the output directory.
   return name === '' || name === '.' || name === '..' || name.includes('/') ? (file.class === 'Directory' ? 'directory' : 'file') : name;

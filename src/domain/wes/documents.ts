@@ -142,5 +142,24 @@ export function dataLocationsOf(value: unknown, base: string, attachments: Map<s
   return out;
 }
 
+/**
+ * A packed document's `$schemas` (its format ontologies, absolute URIs) made `gdflow:` data locations as
+ * `gdflow cwl run` sends them: an attached ontology (`file:///wes/attachments/EDAM.owl`) at its stored place, one of
+ * the data store at its own; others (http) are left as they are. Without this an attached ontology was never read, and
+ * every format check against it failed (conformance tests format_checking_subclass, _equivalentclass through WES).
+ */
+export function schemaLocationsOf(document: JsonObject, attachments: Map<string, Buffer>, stored: string): JsonObject {
+  if (!Array.isArray(document.$schemas)) return document;
+  const $schemas = (document.$schemas as unknown[]).map((uri): unknown => {
+    if (typeof uri !== 'string') return uri;
+    if (uri.startsWith(DATA)) return dataLocationOf(`/${decodePath(uri.slice(DATA.length))}`, false);
+    if (!uri.startsWith(ATTACHED)) return uri;
+    const relative = decodePath(uri.slice(ATTACHED.length));
+    if (!attachments.has(relative)) throw invalid(`the document's $schemas '${relative.slice(0, 200)}' names no attached file`);
+    return dataLocationOf(`${stored}/${relative}`, false);
+  });
+  return { ...document, $schemas };
+}
+
 /** The base of a registered workflow's job: its relative locations name attachments. */
 export const ATTACHMENTS_BASE = ATTACHED;

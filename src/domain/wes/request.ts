@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { wesRunForm } from '../../contract/wes.js';
+import { parseExactJson } from '../../contract/exact-json.js';
 import { invalid } from '../errors.js';
 import { describe, isObject, type JsonObject } from '../json.js';
 import type { MultipartForm } from '../multipart-form.js';
@@ -110,7 +111,8 @@ function jsonObject(value: string | object | undefined, field: string): JsonObje
   if (value.trim() === '') return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(value);
+    // Exact, as the JSON bodies of GeneDock's routes: a job's long beyond 2^53 stays the integer the client sent.
+    parsed = parseExactJson(value);
   } catch (error) {
     throw invalid(`${field} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { stringifyExactJson } from '../../contract/exact-json.js';
 import type { Job, Store, Task } from '../../store/store.js';
 import { openProject, type Caller } from '../access.js';
 import { cwlSourceOf } from '../cwl/imports/source.js';
@@ -12,7 +13,7 @@ import type { JsonObject } from '../json.js';
 import type { LogLinks, TaskService } from '../tasks/service.js';
 import { TES_WORKFLOW_NAME } from '../tes/service.js';
 import type { Scope } from '../tools/service.js';
-import { ATTACHMENTS_BASE, attachmentsDirectory, dataLocationsOf, loadWesDocument, type RemoteDocuments } from './documents.js';
+import { ATTACHMENTS_BASE, attachmentsDirectory, dataLocationsOf, loadWesDocument, schemaLocationsOf, type RemoteDocuments } from './documents.js';
 import { taskNameOf, type WesRunRequest } from './request.js';
 import { outputUrls, runLog, runState, runSummary, taskLog, type OutputLinks } from './views.js';
 
@@ -92,9 +93,14 @@ export class WesService {
     if (request.typeVersion !== undefined && version !== request.typeVersion) {
       throw invalid(`workflow_type_version ${request.typeVersion} is not the document's cwlVersion ${version}`);
     }
-    const document = dataLocationsOf(packed.document, base, request.attachments, stored, 'the document') as JsonObject;
-    // No store keeps a NUL in a text (PostgreSQL refuses one), and no CWL document needs one.
-    if (JSON.stringify(document).includes('\\u0000')) throw invalid('workflow_url: the document holds a NUL character');
+    const document = schemaLocationsOf(
+      dataLocationsOf(packed.document, base, request.attachments, stored, 'the document') as JsonObject,
+      request.attachments,
+      stored,
+    );
+    // No store keeps a NUL in a text (PostgreSQL refuses one), and no CWL document needs one. Exact: a document's
+    // numbers beyond a double's integers are BigInts, which JSON.stringify throws on (a 500 before this).
+    if (stringifyExactJson(document).includes('\\u0000')) throw invalid('workflow_url: the document holds a NUL character');
     const job = dataLocationsOf(request.params, base, request.attachments, stored, 'workflow_params') as JsonObject;
     await this.storeAttachments(scope.caller, stored, request.attachments);
     const body = { document, process: packed.process, job, ...(name !== undefined ? { name } : {}) };

@@ -78,7 +78,11 @@ export function removePartialDownloads(): void {
  * renamed at the end, so that an interrupted download leaves no partial file. Returns the bytes written.
  */
 export async function downloadFile(client: Client, name: string, target: string, progress: TransferProgress, answered?: Response): Promise<number> {
-  const response = answered ?? (await client.getData(name).catch(missingData(client, name)));
+  return saveResponse(answered ?? (await client.getData(name).catch(missingData(client, name))), target, progress);
+}
+
+/** A response's body written to `target` as downloadFile writes it (the WES runner's downloads of output URLs too). */
+export async function saveResponse(response: Response, target: string, progress: TransferProgress): Promise<number> {
   const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   let got = 0;
   const temp = `${target}.gdflow-part`;
