@@ -34,7 +34,7 @@ import { SignedLogLinks } from './log-links.js';
 import { LinkSigner } from './link-signer.js';
 import { SignedWdlFileLinks } from './wdl-file-links.js';
 import { createLogger, type Logger } from './logger.js';
-import { ACCEPT_BACKLOG, reservePort, type Reservation } from './listener.js';
+import { reservePort, restoreAcceptBacklog, type Reservation } from './listener.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -268,10 +268,11 @@ async function startOn(reservation: Reservation, storeDescription: StoreDescript
   try {
     await engine?.start();
     // The bound socket is taken over as it is (listener.ts); Fastify still needs the host to decide on extra
-    // bindings (localhost: its IPv4 and IPv6 addresses). Taking it over listens again, with Node's backlog of 511
-    // unless told otherwise (listener.ts, ACCEPT_BACKLOG).
-    const listen = { host: config.host, handle: reservation.handle, backlog: ACCEPT_BACKLOG } as FastifyListenOptions;
+    // bindings (localhost: its IPv4 and IPv6 addresses). Taking it over listens again with Node's backlog of 511,
+    // whatever the options say: restoreAcceptBacklog sets ACCEPT_BACKLOG again.
+    const listen = { host: config.host, handle: reservation.handle } as FastifyListenOptions;
     await app.listen(listen);
+    restoreAcceptBacklog(reservation);
     onListening();
   } catch (error) {
     await engine?.stop();
