@@ -35,11 +35,11 @@ export const ACCEPT_BACKLOG = 4096;
  * reads a backlog only from the positional `listen(handle, backlog)`) and listens again with 511, and Fastify's
  * listen passes one options object. Seen as ECONNRESETs in a burst of 1,000 ActivateWorkflows on a loaded machine
  * (`ss -ltn` showed 511). Listening again on a listening socket only sets the length of its queue (listen(2)).
- * Returns the length in force: ACCEPT_BACKLOG, or Node's 511 when the handle cannot listen again.
+ * Should the handle refuse (an error code back), the server goes on with Node's 511.
  */
-export function restoreAcceptBacklog(reservation: Reservation): number {
+export function restoreAcceptBacklog(reservation: Reservation): void {
   const handle = reservation.handle as { listen?: (backlog: number) => number };
-  return typeof handle.listen === 'function' && handle.listen(ACCEPT_BACKLOG) === 0 ? ACCEPT_BACKLOG : 511;
+  handle.listen?.(ACCEPT_BACKLOG);
 }
 
 function explain(error: NodeJS.ErrnoException, host: string, port: number): ListenError {
