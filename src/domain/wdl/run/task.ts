@@ -1,10 +1,11 @@
 import type { StringPart, Task } from '../ast.js';
-import { WdlRuntimeError } from '../errors.js';
+import { WdlRuntimeError, type Pos } from '../errors.js';
 import { evaluate, type Scope } from '../eval.js';
 import type { WdlFiles } from '../files.js';
 import { unitFactor } from '../stdlib/file-functions.js';
 import type { StructTable } from '../types.js';
 import { NONE, type WdlValue } from '../values.js';
+import { diskMbOf, DisksError, readDisks } from './disks.js';
 import { evaluateDecls } from './scope.js';
 import { renderCommand } from './shell.js';
 
@@ -19,6 +20,8 @@ export interface TaskRuntime {
   /** The exit codes that are a success: `*` for any. */
   readonly returnCodes: readonly number[] | '*';
   readonly gpu: boolean;
+  /** What `disks` asks for (run/disks.ts), and where the document says it; absent: nothing. */
+  readonly disks?: { readonly mb: number; readonly mountPoints: readonly string[]; readonly pos: Pos };
 }
 
 /** A task call ready to run: its command, its runtime, and the values its outputs are evaluated with. */
@@ -88,6 +91,7 @@ function readRuntime(task: Task, scope: Scope): TaskRuntime {
   const retries = value('maxRetries') ?? value('max_retries');
   const maxRetries = retries?.t === 'Int' ? Math.max(0, retries.v) : 0;
   const gpu = value('gpu');
+  const disks = readTaskDisks(value('disks'), fail, task.runtime.get('disks')?.pos ?? task.pos);
   return {
     image: imageName,
     cpu,
@@ -95,7 +99,21 @@ function readRuntime(task: Task, scope: Scope): TaskRuntime {
     maxRetries,
     returnCodes: returnCodes(value('returnCodes') ?? value('return_codes'), fail),
     gpu: gpu?.t === 'Boolean' && gpu.v,
+    ...(disks ? { disks } : {}),
   };
+}
+
+function readTaskDisks(value: WdlValue | undefined, fail: (key: string, what: string) => never, pos: Pos): TaskRuntime['disks'] {
+  if (value === undefined) return undefined;
+  try {
+    const request = readDisks(value);
+    const mb = diskMbOf(request);
+    if (!request || (mb === undefined && request.mountPoints.length === 0)) return undefined;
+    return { mb: mb ?? 0, mountPoints: request.mountPoints, pos };
+  } catch (error) {
+    if (error instanceof DisksError) return fail('disks', error.message);
+    throw error;
+  }
 }
 
 function returnCodes(value: WdlValue | undefined, fail: (key: string, what: string) => never): readonly number[] | '*' {
