@@ -3,8 +3,9 @@
  * executor: each call's job shows the disk its task's `disks` asks for (Cromwell's "local-disk N HDD" in GiB, the 1.1
  * "500 MB" in decimal megabytes, none when the task asks none); a call asking more than gdflow's data root has free
  * fails before its command runs, with a reason that says how much, where the document asks it and what is free; a
- * restart's debug_params disk replaces the document's; a disk mounted elsewhere fails the call; a malformed literal
- * is refused when the workflow is created, naming the file, line and column.
+ * restart's debug_params disk replaces the document's, as the inputs JSON's `wf.call.runtime.disks` does; a disk mounted
+ * elsewhere fails the call; a malformed literal is refused when the workflow is created, naming the file, line and
+ * column.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -154,14 +155,26 @@ describe('WDL disks as a job resource, through wdl/tasks/', () => {
     assert.equal(readFileSync(counter, 'utf8'), 'ran\nran\n');
   });
 
-  it('fails a call whose disks are mounted at a path of their own before its command, saying so', async () => {
-    const task = await run(await create('mounts', 'mounts.wdl', MOUNTED), {});
+  it("fails a call whose disks are mounted at a path of their own before its command, saying so; the inputs JSON's runtime.disks replaces them", async () => {
+    const workflowId = await create('mounts', 'mounts.wdl', MOUNTED);
+    const task = await run(workflowId, {});
     assert.equal(task.status, 'failed');
     const mounted = (await jobsOf(task.task_id)).get('mounted')!;
     assert.equal(mounted.status, 'failed');
     assert.match(
       mounted.reason,
       /^not started: task mounted asks for disks mounted at \/mnt\/outputs \(runtime disks, mounts\.wdl:8:12\), and gdflow mounts no disk/,
+    );
+
+    // WDL 1.1 "Specifying / Overriding Runtime Attributes": the inputs JSON's value is the call's.
+    const given = await run(workflowId, { 'mounts.mounted.runtime.disks': 'local-disk 3 SSD' });
+    assert.equal(given.status, 'succeeded', given.reason);
+    assert.equal((await jobsOf(given.task_id)).get('mounted')?.disk, '3072m');
+    assertRefused(
+      await gdpy(server, alice, 'POST', 'wdl/tasks/', { workflow_id: workflowId, inputs: { 'mounts.mounted.runtime.disks': '3 parsecs' } }),
+      400,
+      'InvalidParameter',
+      /inputs\.mounts\.mounted\.runtime\.disks: runtime disks: '3 parsecs' is not a disk specification/,
     );
   });
 

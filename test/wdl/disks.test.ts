@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { loadWdl, WdlError } from '../../src/domain/wdl/index.js';
 import { NO_FILES } from '../../src/domain/wdl/files.js';
 import { diskMbOf, diskShortfall, DisksError, mountPointsRefusal, readDisks, runtimeDisksAsk } from '../../src/domain/wdl/run/disks.js';
+import { checkRuntimeInput } from '../../src/domain/wdl/run/runtime.js';
 import { prepareTask } from '../../src/domain/wdl/run/task.js';
 import { array, bool, float, int, NONE, str, type WdlValue } from '../../src/domain/wdl/values.js';
 
@@ -126,10 +127,10 @@ describe('WDL disks in a document', () => {
     );
   });
 
-  const prepared = (runtime: string, inputs: string, given: Record<string, WdlValue>) => {
+  const prepared = (runtime: string, inputs: string, given: Record<string, WdlValue>, json: Record<string, unknown> = {}) => {
     const bundle = loadWdl({ main: task(runtime, inputs), mainName: 'main.wdl' });
     const t = bundle.main.doc.tasks[0]!;
-    const how = { structs: bundle.structs, files: NO_FILES, json: () => undefined, prefix: 't', stage: (v: WdlValue) => v };
+    const how = { structs: bundle.structs, files: NO_FILES, json: (name: string) => json[`t.${name}`], prefix: 't', stage: (v: WdlValue) => v };
     return prepareTask(t, new Map(Object.entries(given)), how).runtime;
   };
 
@@ -137,7 +138,7 @@ describe('WDL disks in a document', () => {
     assert.deepEqual(prepared('disks: "local-disk ~{n} HDD"', 'Int n', { n: int(3) }).disks, {
       mb: 3072,
       mountPoints: [],
-      pos: { file: 'main.wdl', line: 9, column: 12 },
+      where: 'main.wdl:9:12',
     });
     assert.equal(prepared('disks: n', 'Int? n', {}).disks, undefined);
     assert.equal(prepared('cpu: 1', '', {}).disks, undefined);
@@ -147,15 +148,33 @@ describe('WDL disks in a document', () => {
     );
   });
 
+  it("the inputs JSON's wf.call.runtime.disks replaces the document's, and is named when it cannot be read", () => {
+    assert.deepEqual(prepared('disks: "/mnt/outputs 10 GiB"', '', {}, { 't.runtime.disks': 'local-disk 5 SSD' }).disks, {
+      mb: 5120,
+      mountPoints: [],
+      where: "the inputs JSON's t.runtime.disks",
+    });
+    assert.deepEqual(prepared('cpu: 1', '', {}, { 't.runtime.disks': 1 }).disks, { mb: 1024, mountPoints: [], where: "the inputs JSON's t.runtime.disks" });
+    assert.throws(
+      () => prepared('disks: 1', '', {}, { 't.runtime.disks': '1 parsec' }),
+      /^WdlRuntimeError: runtime disks \(the inputs JSON's t\.runtime\.disks\): '1 parsec' is not a disk specification/,
+    );
+    assert.doesNotThrow(() => checkRuntimeInput('disks', ['local-disk 1 SSD', '/mnt/x 2 GiB']));
+    assert.doesNotThrow(() => checkRuntimeInput('someEngineHint', { any: 'thing' }));
+    assert.throws(() => checkRuntimeInput('disks', 2.5), /^WdlRuntimeError: runtime disks: an Int \(GiB\), a String .* not a Float/);
+    assert.throws(() => checkRuntimeInput('maxRetries', '2'), /^WdlRuntimeError: runtime maxRetries: an Int, 0 or more/);
+    assert.throws(() => checkRuntimeInput('gpu', 'yes'), /^WdlRuntimeError: runtime gpu: a Boolean, not a String/);
+  });
+
   it('a call with mount points or more than the data root has free is not started, and says why and where', () => {
     assert.equal(
-      mountPointsRefusal('t', ['/mnt/outputs'], { file: 'main.wdl', line: 9, column: 12 }),
+      mountPointsRefusal('t', ['/mnt/outputs'], 'main.wdl:9:12'),
       'not started: task t asks for disks mounted at /mnt/outputs (runtime disks, main.wdl:9:12), and gdflow mounts no disk but the working ' +
         'directory\'s: ask for the size alone ("4 GiB" or "local-disk 4 HDD"), which the working directory\'s disk must have free',
     );
-    assert.equal(diskShortfall(1024, 2 ** 30, runtimeDisksAsk({ file: 'main.wdl', line: 9, column: 12 })), undefined);
+    assert.equal(diskShortfall(1024, 2 ** 30, runtimeDisksAsk('main.wdl:9:12')), undefined);
     assert.equal(
-      diskShortfall(100 * 1024, 20 * GiB, runtimeDisksAsk({ file: 'main.wdl', line: 9, column: 12 })),
+      diskShortfall(100 * 1024, 20 * GiB, runtimeDisksAsk('main.wdl:9:12')),
       "not started: the task's runtime disks (main.wdl:9:12) ask 100.0 GiB of disk for this call, and gdflow's data root has 20.0 GiB free",
     );
   });

@@ -1,5 +1,5 @@
 import type { Expr } from '../ast.js';
-import { WdlError, type Pos } from '../errors.js';
+import { WdlError } from '../errors.js';
 import { evaluate } from '../eval.js';
 import { NO_FILES } from '../files.js';
 import { unitFactor } from '../stdlib/file-functions.js';
@@ -133,8 +133,6 @@ export function checkDisks(expr: Expr, type: WdlType, structs: StructTable): voi
   }
 }
 
-const at = (pos: Pos) => `${pos.file}:${pos.line}:${pos.column}`;
-
 /**
  * Why a call whose `disks` name mount points does not run: gdflow gives a task one disk, its working directory, and
  * mounts no volume of its own at a path the task names. WDL 1.1 makes `runtime` a requirement ("the execution engine
@@ -142,9 +140,9 @@ const at = (pos: Pos) => `${pos.file}:${pos.line}:${pos.column}`;
  * command"), and a command that writes to a mount point that is not there fails later and less clearly (or, outside a
  * sandbox, writes to the host's directory of that name), so the call fails before its command.
  */
-export function mountPointsRefusal(task: string, mountPoints: readonly string[], pos: Pos): string {
+export function mountPointsRefusal(task: string, mountPoints: readonly string[], where: string): string {
   return (
-    `not started: task ${task} asks for disks mounted at ${mountPoints.join(', ')} (runtime disks, ${at(pos)}), and gdflow mounts no disk ` +
+    `not started: task ${task} asks for disks mounted at ${mountPoints.join(', ')} (runtime disks, ${where}), and gdflow mounts no disk ` +
     `but the working directory's: ask for the size alone ("4 GiB" or "local-disk 4 HDD"), which the working directory's disk must have free`
   );
 }
@@ -157,5 +155,5 @@ export function diskShortfall(diskMb: number, freeBytes: number, asked = "the re
   return `not started: ${asked} ${gib(bytes)} of disk for this call, and gdflow's data root has ${gib(freeBytes)} free`;
 }
 
-/** Who asks a call's disk, for diskShortfall: the task's `disks` at its position. */
-export const runtimeDisksAsk = (pos: Pos) => `the task's runtime disks (${at(pos)}) ask`;
+/** Who asks a call's disk, for diskShortfall: the task's `disks`, where it is set (`main.wdl:9:12`). */
+export const runtimeDisksAsk = (where: string) => `the task's runtime disks (${where}) ask`;
