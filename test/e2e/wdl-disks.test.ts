@@ -166,6 +166,15 @@ describe('WDL disks as a job resource, through wdl/tasks/', () => {
       /^not started: task mounted asks for disks mounted at \/mnt\/outputs \(runtime disks, mounts\.wdl:8:12\), and gdflow mounts no disk/,
     );
 
+    // A restart's debug_params disk replaces the task's disks, mount points too.
+    const restarted = await gdpy(server, alice, 'PUT', `wdl/tasks/${task.task_id}/restart/`, {
+      debug_params: [{ job_name: 'mounted', runtime: { disk: '2G' } }],
+    });
+    assert.equal(restarted.status, 200, restarted.text);
+    const again = await waitForTask(alice, restarted.json().task_id, { timeoutMs: 120_000 });
+    assert.equal(again.status, 'succeeded', again.reason);
+    assert.equal((await jobsOf(again.task_id)).get('mounted')?.disk, '2048m');
+
     // WDL 1.1 "Specifying / Overriding Runtime Attributes": the inputs JSON's value is the call's.
     const given = await run(workflowId, { 'mounts.mounted.runtime.disks': 'local-disk 3 SSD' });
     assert.equal(given.status, 'succeeded', given.reason);

@@ -112,13 +112,14 @@ export class WdlResolver implements JobResolver {
     const prepared = prepareTask(call.task, call.inputs, how);
     const runtime = { ...prepared.runtime, cpu: override?.cpu ?? prepared.runtime.cpu, memMb: override?.memMb ?? prepared.runtime.memMb };
     if (runtime.gpu) throw new Error(`task ${call.task.name} asks for a GPU (runtime gpu: true): this gdflow has none to give`);
-    const disks = prepared.runtime.disks;
+    // The job's disk: a restart's debug_params disk (which replaces the task's `disks`, mount points too), else the
+    // task's `disks` (docs/wdl.md, "Disks").
+    const disks = override?.diskMb === undefined ? prepared.runtime.disks : undefined;
     if (disks && disks.mountPoints.length > 0) throw new Error(mountPointsRefusal(call.task.name, disks.mountPoints, disks.where));
-    // The job's disk: a restart's debug_params disk, else the task's `disks` (docs/wdl.md, "Disks").
     const diskMb = override?.diskMb ?? (disks && disks.mb > 0 ? disks.mb : undefined);
     if (diskMb !== undefined) {
       const { bavail, bsize } = statfsSync(this.layout.dataDir);
-      const shortfall = diskShortfall(diskMb, bavail * bsize, override?.diskMb === undefined && disks ? runtimeDisksAsk(disks.where) : undefined);
+      const shortfall = diskShortfall(diskMb, bavail * bsize, disks ? runtimeDisksAsk(disks.where) : undefined);
       if (shortfall) throw new Error(shortfall);
     }
     const script = files.write('command', prepared.command);
