@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadWdl, WdlError } from '../../src/domain/wdl/index.js';
+import { loadWdl, taskCallPrefixes, WdlError } from '../../src/domain/wdl/index.js';
 import { NO_FILES } from '../../src/domain/wdl/files.js';
 import { diskMbOf, diskShortfall, DisksError, mountPointsRefusal, readDisks, runtimeDisksAsk } from '../../src/domain/wdl/run/disks.js';
 import { checkRuntimeInput } from '../../src/domain/wdl/run/runtime.js';
@@ -164,6 +164,14 @@ describe('WDL disks in a document', () => {
     assert.throws(() => checkRuntimeInput('disks', 2.5), /^WdlRuntimeError: runtime disks: an Int \(GiB\), a String .* not a Float/);
     assert.throws(() => checkRuntimeInput('maxRetries', '2'), /^WdlRuntimeError: runtime maxRetries: an Int, 0 or more/);
     assert.throws(() => checkRuntimeInput('gpu', 'yes'), /^WdlRuntimeError: runtime gpu: a Boolean, not a String/);
+  });
+
+  it('an inputs JSON may set the runtime of every task call, at any depth: their prefixes', () => {
+    const sub = 'version 1.0\ntask t { command <<< >>> }\nworkflow sub { scatter (x in [1]) { call t } }\n';
+    const main = 'version 1.0\nimport "sub.wdl" as s\ntask u { command <<< >>> }\nworkflow main { call s.sub as inner\n if (true) { call u } }\n';
+    const bundle = loadWdl({ main, mainName: 'main.wdl', files: { 'sub.wdl': sub } });
+    assert.deepEqual([...taskCallPrefixes(bundle)].sort(), ['main.inner.t', 'main.u']);
+    assert.deepEqual([...taskCallPrefixes(bundle, 'u')], ['u']);
   });
 
   it('a call with mount points or more than the data root has free is not started, and says why and where', () => {
