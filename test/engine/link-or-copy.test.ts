@@ -24,6 +24,13 @@ describe('linkOrCopy', () => {
     if (text !== undefined) await writeFile(path, text);
     return path;
   };
+  /** A target already there: a second name of another file (as a job's output linked from an earlier job's is). */
+  const secondName = async (text: string) => {
+    const other = await file(text);
+    const target = await file();
+    await link(other, target);
+    return { other, target };
+  };
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gdflow-link-or-copy-'));
@@ -43,9 +50,7 @@ describe('linkOrCopy', () => {
 
   it("existingTarget 'remove': a file there is removed first, so the target is linked and the old file's other name is untouched", async () => {
     const source = await file('new');
-    const other = await file('old');
-    const target = await file();
-    await link(other, target);
+    const { other, target } = await secondName('old');
     assert.equal(await linkOrCopy(source, target, { existingTarget: 'remove', missingSource: 'throw' }), 'linked');
     assert.ok(sameFile(source, target));
     assert.equal(await readFile(other, 'utf8'), 'old');
@@ -53,9 +58,7 @@ describe('linkOrCopy', () => {
 
   it("existingTarget 'copy-over': the link fails and the source is copied into the file there, which changes its other names", async () => {
     const source = await file('new');
-    const other = await file('old content');
-    const target = await file();
-    await link(other, target);
+    const { other, target } = await secondName('old content');
     const before = inode(target);
     assert.equal(await linkOrCopy(source, target, { existingTarget: 'copy-over', missingSource: 'throw' }), 'copied');
     assert.equal(inode(target), before, 'the same file, written over');
