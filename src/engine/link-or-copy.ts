@@ -3,7 +3,7 @@ import { copyFile, link, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Placing a file that already exists somewhere in the data root at another path: a hard link, else a copy by reflink,
+ * Placing a file that exists at one path at another: a hard link, else a copy by reflink,
  * else a plain copy. The call cache (outputs and logs of the job a hit reuses), staging (read-only inputs of a CWL or
  * WDL step), and the logs of a hit handed over before a task is deleted all do it; TES inputs, and writable staged
  * inputs, are copies only (cloneOrCopy).
@@ -11,14 +11,14 @@ import { join } from 'node:path';
  * Why a hard link first: it is a second name for the same file, so nothing is read or written and nothing is stored
  * twice, whatever the file's size. That is only safe for files nobody writes again: a succeeded job's outputs and logs
  * (a job never runs again in place, and the call cache checks their stamps before it reuses them) and inputs the
- * command may only read (bound read-only in a sandbox). A command that could write where its input is gets a copy:
- * through a link it would change the original.
+ * command may only read (bound read-only over the link in a sandbox; the host executor has none, docs/cwl.md). A
+ * command that may write where its input is gets a copy: through a link it would change the original.
  *
- * Why a copy when the link fails: a link cannot cross file systems (EXDEV: a data root on another mount than the data
- * store, or a task's files on another disk), and a file system may refuse one (EPERM: protected_hardlinks for a file of
- * another user, or no hard links at all; EMLINK: too many links). The copy is a reflink (a copy-on-write clone that
- * shares the source's blocks until either file is written) where the file system can make one (btrfs, XFS with
- * reflink, ZFS with block cloning; between btrfs subvolumes, where a link gives EXDEV, too), else the bytes copied.
+ * Why a copy when the link fails: a link cannot cross file systems (EXDEV: the data store and the tasks' directories
+ * mounted on different disks), and a file system may refuse one (EPERM: protected_hardlinks for a file of another
+ * user, or no hard links at all; EMLINK: too many links). The copy is a reflink (a copy-on-write clone that shares the
+ * source's blocks until either file is written) where the file system makes them (btrfs, XFS with reflink), so a
+ * copy on the same disk costs no bytes either; elsewhere (ext4, tmpfs, across disks) the bytes are copied.
  */
 
 export interface LinkOrCopyOptions {
