@@ -3,10 +3,10 @@ import { copyFile, link, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Placing a file that exists at one path at another: a hard link, else a copy by reflink,
- * else a plain copy. The call cache (outputs and logs of the job a hit reuses), staging (read-only inputs of a CWL or
- * WDL step), and the logs of a hit handed over before a task is deleted all do it; TES inputs, and writable staged
- * inputs, are copies only (cloneOrCopy).
+ * Placing a file that exists at one path at another: a hard link, else a copy by reflink, else a plain copy. The call
+ * cache (outputs and logs of the job a hit reuses), staging (read-only inputs of a CWL or WDL step), and the logs of a
+ * hit handed over before a task is deleted all do it; TES inputs, and writable staged inputs, are copies only
+ * (cloneOrCopy).
  *
  * Why a hard link first: it is a second name for the same file, so nothing is read or written and nothing is stored
  * twice, whatever the file's size. That is only safe for files nobody writes again: a succeeded job's outputs and logs
