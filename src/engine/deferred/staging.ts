@@ -1,10 +1,10 @@
-import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, link, lstat, mkdir, readdir, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
 import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/executor.js';
 import { isContainerPath } from '../executors/spec-checks.js';
+import { cloneOrCopy, linkOrCopyTree } from '../link-or-copy.js';
 
 /**
  * Laying out a deferred job's run before it starts (job-spec.ts, StagedItem): each File or Directory where its command
@@ -69,7 +69,7 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
       await copyTree(source, area.target);
       if (area.kind === 'inputs') inputsTree = 'writable';
     } else if (area.kind === 'work') {
-      await linkTree(source, area.target);
+      await linkOrCopyTree(source, area.target);
       if (places.sandboxed) mounts.push({ hostPath: source, sandboxPath: item.path, readOnly: true });
     } else if (area.kind === 'inputs') {
       await placeholder(item.class, area.target);
@@ -80,7 +80,7 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
       continue;
     } else {
       // Links, not symbolic links: a tool copying its input (`cp -r`) copies files, not a link out of its directory.
-      await linkTree(source, area.target);
+      await linkOrCopyTree(source, area.target);
     }
   }
   // What was made in the elsewhere tree (literals, writable copies) is bound at its path.
@@ -157,18 +157,7 @@ async function copyTree(source: string, target: string): Promise<void> {
     for (const name of await readdir(source)) await copyTree(join(source, name), join(target, name));
     await chmod(target, 0o755);
   } else {
-    await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
+    await cloneOrCopy(source, target);
     await chmod(target, 0o644);
-  }
-}
-
-/** The same files, by hard links (copies across file systems); symbolic links in the source are not followed out of it. */
-export async function linkTree(source: string, target: string): Promise<void> {
-  const info = await lstat(source);
-  if (info.isDirectory()) {
-    await mkdir(target, { recursive: true });
-    for (const name of await readdir(source)) await linkTree(join(source, name), join(target, name));
-  } else if (info.isFile()) {
-    await link(source, target).catch(() => copyFile(source, target, fsConstants.COPYFILE_FICLONE));
   }
 }
