@@ -1,5 +1,5 @@
 import { constants as fsConstants, linkSync } from 'node:fs';
-import { copyFile, link, lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, link, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -83,5 +83,24 @@ export async function linkOrCopyTree(source: string, target: string): Promise<vo
     for (const name of await readdir(source)) await linkOrCopyTree(join(source, name), join(target, name));
   } else if (info.isFile()) {
     await linkOrCopy(source, target, { existingTarget: 'copy-over', missingSource: 'throw' });
+  }
+}
+
+/**
+ * cloneOrCopy over a tree, for a copy the command may change (a writable staged input, a TES input directory):
+ * directories made, regular files copied, anything else left out. Symbolic links above all: the copy is made by the
+ * server, outside any sandbox, so following one (a link a job wrote into its output directory, pointing at the
+ * server's own files) would copy what no job may read into the next job's directory. With `writable`, directories
+ * get mode 755 and files 644 whatever the source's (a store's files are read-only). A missing `source` throws.
+ */
+export async function cloneOrCopyTree(source: string, target: string, options: { writable: boolean }): Promise<void> {
+  const info = await lstat(source);
+  if (info.isDirectory()) {
+    await mkdir(target, { recursive: true });
+    for (const name of await readdir(source)) await cloneOrCopyTree(join(source, name), join(target, name), options);
+    if (options.writable) await chmod(target, 0o755);
+  } else if (info.isFile()) {
+    await cloneOrCopy(source, target);
+    if (options.writable) await chmod(target, 0o644);
   }
 }

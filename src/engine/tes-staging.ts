@@ -1,12 +1,12 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DataStore } from '../data/index.js';
 import { jobRelativePath, TES_DIR_RELATIVE } from '../domain/tes/paths.js';
 import type { StageSource, TesJobPart } from '../domain/tasks/job-spec.js';
-import { cloneOrCopy } from './link-or-copy.js';
+import { cloneOrCopy, cloneOrCopyTree } from './link-or-copy.js';
 import type { RemoteFetch } from './remote-fetch.js';
 
 /**
@@ -21,15 +21,6 @@ export function tesRoots(part: TesJobPart, workDir: string): Array<{ hostPath: s
 }
 
 export const hostPath = (part: TesJobPart, workDir: string, containerPath: string): string => join(workDir, jobRelativePath(containerPath, part.roots));
-
-/** Copy a host directory's regular files and directories (symbolic links are skipped: they could lead anywhere). */
-async function copyTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) await copyTree(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) await cloneOrCopy(join(from, entry.name), join(to, entry.name));
-  }
-}
 
 /** Where a task's inputs come from: the data store, and the hosts http(s) inputs may be fetched from. */
 export interface StagingSources {
@@ -55,7 +46,7 @@ async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: st
     case 'file': {
       // Checked against the operator's roots when the task was made: a path that resolves elsewhere now is refused.
       if ((await realpath(source.path)) !== source.path) throw new Error(`${source.path} has become a symbolic link`);
-      if (type === 'DIRECTORY') await copyTree(source.path, target);
+      if (type === 'DIRECTORY') await cloneOrCopyTree(source.path, target, { writable: false });
       else await cloneOrCopy(source.path, target);
       return;
     }

@@ -1,10 +1,10 @@
-import { chmod, mkdir, readdir, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
 import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/executor.js';
 import { isContainerPath } from '../executors/spec-checks.js';
-import { cloneOrCopy, linkOrCopyTree } from '../link-or-copy.js';
+import { cloneOrCopyTree, linkOrCopyTree } from '../link-or-copy.js';
 
 /**
  * Laying out a deferred job's run before it starts (job-spec.ts, StagedItem): each File or Directory where its command
@@ -66,7 +66,7 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
     } else if (item.inPlace) {
       await symlink(source, area.target);
     } else if (item.writable) {
-      await copyTree(source, area.target);
+      await cloneOrCopyTree(source, area.target, { writable: true });
       if (area.kind === 'inputs') inputsTree = 'writable';
     } else if (area.kind === 'work') {
       await linkOrCopyTree(source, area.target);
@@ -147,17 +147,4 @@ async function makeLiteral(item: StagedItem, target: string): Promise<void> {
 async function placeholder(cls: StagedItem['class'], target: string): Promise<void> {
   if (cls === 'Directory') await mkdir(target, { recursive: true });
   else await writeFile(target, '', { flag: 'a' });
-}
-
-/** A copy the command may change (a writable InitialWorkDir entry): files copied (reflinks where possible), made writable. */
-async function copyTree(source: string, target: string): Promise<void> {
-  const info = await stat(source);
-  if (info.isDirectory()) {
-    await mkdir(target, { recursive: true });
-    for (const name of await readdir(source)) await copyTree(join(source, name), join(target, name));
-    await chmod(target, 0o755);
-  } else {
-    await cloneOrCopy(source, target);
-    await chmod(target, 0o644);
-  }
 }
