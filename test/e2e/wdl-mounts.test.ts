@@ -1,6 +1,6 @@
 /**
  * WDL disks at mount points on the sandboxed executors (docs/wdl.md, "Disks"), through wdl/tasks/ on a real server with
- * bwrap and with podman (the tiny image): a task asking `["1 GiB", "/mnt/outputs 1 GiB"]` finds /mnt/outputs writable,
+ * bwrap, with podman (the tiny image) and with Slurm wrapping its jobs in bwrap: a task asking `["1 GiB", "/mnt/outputs 1 GiB"]` finds /mnt/outputs writable,
  * writes a file there and reads it back, and its File output in /mnt/outputs is collected; the directory behind it is
  * the job's own, in its directory under the data root, and goes with the task when it is deleted. A mount point no
  * sandbox can take is refused when the workflow is created, naming the file, line and column. (The host executor, which
@@ -10,9 +10,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { skipWithout } from '../helpers/components.js';
 import { ensureTinyImage, skipWithoutRuntime, TINY_IMAGE } from '../helpers/containers.js';
 import { assertRefused } from '../helpers/raw.js';
-import { startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { projectPath, startTestServer, type TestAccount, type TestServer } from '../helpers/server.js';
+import { slurmUnavailable, startSlurm } from '../helpers/slurm.js';
 import { waitForTask } from '../helpers/tasks.js';
 import { gdpy, gwcForm, sendForm } from '../helpers/wdl.js';
 
@@ -53,8 +55,10 @@ function findUnder(dir: string, tail: string): string[] {
 }
 
 const VARIANTS = [
-  { executor: 'bwrap', skip: undefined, prepare: () => undefined },
-  { executor: 'podman', skip: skipWithoutRuntime('podman'), prepare: () => ensureTinyImage('podman') },
+  { executor: 'bwrap', skip: undefined, prepare: () => Promise.resolve() },
+  { executor: 'podman', skip: skipWithoutRuntime('podman'), prepare: () => Promise.resolve(ensureTinyImage('podman')) },
+  // Slurm wrapping its jobs in bwrap (its default): the node runs the same sandbox with the same binds.
+  { executor: 'slurm', skip: skipWithout(slurmUnavailable()), prepare: async () => void (await startSlurm()) },
 ] as const;
 
 for (const variant of VARIANTS) {
@@ -63,7 +67,7 @@ for (const variant of VARIANTS) {
     let alice: TestAccount;
 
     before(async () => {
-      variant.prepare();
+      await variant.prepare();
       server = await startTestServer({ cpus: 2, executor: variant.executor, ...(variant.executor === 'podman' ? { pullPolicy: 'never' } : {}) });
       alice = await server.account();
     });
@@ -84,6 +88,13 @@ for (const variant of VARIANTS) {
       const { jobs } = (await gdpy(server, alice, 'GET', `wdl/tasks/${taskId}/jobs/`)).json();
       const job = (jobs as Array<{ name: string; disk: string | null }>).find((j) => j.name === 'mounted');
       assert.equal(job?.disk, '2048m', 'both disks are asked of the data root');
+      if (variant.executor === 'slurm') {
+        const { jobs: views } = await alice.api.json<{ jobs: Array<{ name: string; external_id: string | null }> }>(
+          'GET',
+          projectPath(alice.name, `tasks/${taskId}/jobs/`),
+        );
+        assert.match(views.find((view) => view.name === 'mounted')?.external_id ?? '', /^\d+$/, 'it ran as a Slurm job');
+      }
       const { outputs } = (await gdpy(server, alice, 'GET', `wdl/runs/${taskId}/`)).json();
       assert.equal(outputs['mounts.said'], 'kept on the disk');
       assert.equal(outputs['mounts.noted'], 'kept on the disk', 'the File output in /mnt/outputs was collected');
