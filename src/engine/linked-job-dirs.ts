@@ -38,7 +38,7 @@ export function isLinkedJobDir(layout: Layout, job: JobPlace): boolean {
  * its hits reuse. False, and nothing made, when one of them is a link: the caller then places the hits one by one.
  */
 export function linkTaskDir(layout: Layout, sourceTaskId: string, taskId: string, nodeIds: readonly string[]): boolean {
-  if (nodeIds.some((nodeId) => isLinkedJobDir(layout, { taskId: sourceTaskId, nodeId }))) return false;
+  if (isLink(layout.taskDir(sourceTaskId)) || nodeIds.some((nodeId) => isLink(layout.jobDir(sourceTaskId, nodeId)))) return false;
   const link = layout.taskDir(taskId);
   symlinkSync(relative(dirname(link), layout.taskDir(sourceTaskId)), link);
   return true;

@@ -196,4 +196,27 @@ describe('the hits of a task created succeeded, once the task they reuse is dele
     await account.api.send('DELETE', projectPath(account.name, `tasks/${laterId}/`));
     assert.deepEqual(readdirSync(join(f.server.dataDir, 'tasks')), [], 'no files are left');
   });
+
+  it('reuse the job at their own node when several jobs of the earlier task have their key', async () => {
+    const configs = {
+      nodelist: ['one', 'two', 'three'].map((node_id) => ({
+        node_id,
+        app_id: `/${account.name}/speak/1`,
+        inputs: {},
+        outputs: {},
+      })),
+    };
+    assert.equal((await createWorkflow(account, 'triplets', configs)).status, 200);
+    const run = () => activate(account, { workflow_name: 'triplets', workflow_version: 1, parameters: {} });
+    const ranId = (await run()).task_id;
+    assert.equal((await waitForTask(account, ranId)).status, 'succeeded');
+    const ran = await jobsOf(account, ranId);
+    const { task_id } = await run();
+    const jobs = await jobsOf(account, task_id);
+    assert.deepEqual(
+      Object.keys(jobs).map((node) => [node, jobs[node].cached_from]),
+      Object.keys(jobs).map((node) => [node, ran[node].job_id]),
+    );
+    assert.ok(lstatSync(join(f.server.dataDir, 'tasks', task_id)).isSymbolicLink(), "the task's directory is a link to the earlier task's");
+  });
 });

@@ -75,6 +75,12 @@ export interface RerunDecision {
 /** How many earlier jobs with the same key are looked at (newest first), as the engine does (engine/call-cache.ts). */
 const CANDIDATES = 8;
 
+/**
+ * How many of each key's rows are read (the query reads them all; this bounds what is kept): enough to find, among
+ * the jobs of the first candidate's task, the one at the new job's own node (sameNodeFirst).
+ */
+const ROWS_PER_KEY = 100_000;
+
 export class CachedRerun {
   constructor(
     private readonly store: CallCacheStore & Pick<TaskStore, 'listJobs'>,
@@ -148,7 +154,7 @@ export class CachedRerun {
     if (request.referenceTask !== null) {
       jobs.push(...(await this.store.listJobs(request.referenceTask)).filter((j) => j.status === 'succeeded' && j.cacheKey !== null && wanted.has(j.cacheKey)));
     }
-    if (enabled) jobs.push(...(await this.store.findCachedJobsByKeys(request.account, keys, CANDIDATES)));
+    if (enabled) jobs.push(...(await this.store.findCachedJobsByKeys(request.account, keys, ROWS_PER_KEY)));
     const byKey = new Map<string, Job[]>();
     for (const job of jobs) byKey.set(job.cacheKey!, [...(byKey.get(job.cacheKey!) ?? []), job]);
     return byKey;
@@ -161,7 +167,7 @@ export class CachedRerun {
       jobs.map(async (job) => {
         const key = keys.get(job.id);
         if (!key || job.spec.kind !== 'tool') return;
-        for (const candidate of candidates.get(key.key) ?? []) {
+        for (const candidate of sameNodeFirst(candidates.get(key.key) ?? [], job.nodeId)) {
           // A job of any language with this key: its files by the outputs' names in the key.
           const files = sourceFilesFor(key.parts, job.spec.outputFiles, candidate.cacheParts);
           if (files === undefined) continue;
@@ -230,6 +236,19 @@ export class CachedRerun {
     for (const job of tools) hits.set(job.id, { key: keys.get(job.id)!, source: { id: found.get(job.id)!.id }, outputStamps: stamps.get(job.nodeId)! });
     return true;
   }
+}
+
+/**
+ * The candidates to look at, in order: the first (the reference task's, else the newest), but the job of the same task
+ * at this job's node before it when there is one (a rerun then reuses, and names, the job at its own node of the run
+ * before, however many nodes of that run had the same key), then the others up to CANDIDATES. When each hit reuses
+ * the job at its own node of one task, a task of hits shares that task's directory whole (CacheFiles.shareTask).
+ */
+function sameNodeFirst(candidates: readonly Job[], nodeId: string): Job[] {
+  const first = candidates[0];
+  if (first === undefined || first.nodeId === nodeId) return candidates.slice(0, CANDIDATES);
+  const sameNode = candidates.find((job) => job.taskId === first.taskId && job.nodeId === nodeId);
+  return sameNode === undefined ? candidates.slice(0, CANDIDATES) : [sameNode, ...candidates.slice(0, CANDIDATES).filter((job) => job !== sameNode)];
 }
 
 interface Source extends CachedSource {
