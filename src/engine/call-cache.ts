@@ -1,5 +1,5 @@
-import { constants as fsConstants, linkSync, mkdirSync, statSync } from 'node:fs';
-import { copyFile, link, mkdir, rm } from 'node:fs/promises';
+import { mkdirSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sha256, sourceFilesFor, type CacheParts } from '../domain/cache/key.js';
 import { cachePartsOf } from '../domain/tasks/cache-parts.js';
@@ -10,6 +10,7 @@ import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.j
 import { hashFile, stampMatches, stampOf, stillMatches } from './file-hash.js';
 import type { Layout } from './layout.js';
 import { linkJobDir, linkTaskDir, unlinkJobDir } from './linked-job-dirs.js';
+import { linkOrCopy } from './link-or-copy.js';
 
 /**
  * Call caching (docs/tasks.md, "Call caching"): before a tool job runs, its key is made of the work it does
@@ -287,16 +288,10 @@ function sharedStamps(source: Job, sourceFiles: readonly string[], files: readon
 
 const ranFirst = (jobs: Job[]): Job[] => [...jobs.filter((job) => job.cachedFrom === null), ...jobs.filter((job) => job.cachedFrom !== null)];
 
-/** A hard link of `source` at `target`, or a copy (by reflink where possible) across file systems. */
+/** A hard link of `source` at `target`, or a copy (by reflink where possible) across file systems; a file there is removed first. */
 async function placeCopy(source: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
-  await rm(target, { force: true });
-  try {
-    await link(source, target);
-  } catch {
-    // another file system, or links not allowed here
-    await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
-  }
+  await linkOrCopy(source, target, { existingTarget: 'remove', missingSource: 'throw' });
 }
 
 /**
@@ -304,11 +299,5 @@ async function placeCopy(source: string, target: string): Promise<void> {
  * pool; a copy (another file system, links not allowed), which may be long, through it. Returns whether it linked.
  */
 async function placeNewCopy(source: string, target: string): Promise<boolean> {
-  try {
-    linkSync(source, target);
-    return true;
-  } catch {
-    await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
-    return false;
-  }
+  return (await linkOrCopy(source, target, { existingTarget: 'copy-over', missingSource: 'throw', syncLink: true })) === 'linked';
 }

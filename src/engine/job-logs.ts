@@ -1,9 +1,10 @@
-import { constants as fsConstants, createReadStream } from 'node:fs';
-import { access, copyFile, link, mkdir, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Job, TaskStore } from '../store/store.js';
 import type { Layout } from './layout.js';
 import { handOverLinkedDirs, isLinkedJobDir } from './linked-job-dirs.js';
+import { linkOrCopy } from './link-or-copy.js';
 
 /** One of a job's two logs. */
 export type LogStream = 'stdout' | 'stderr';
@@ -147,11 +148,10 @@ export class FileJobLogs implements JobLogs {
       if (writer === reader) continue;
       await mkdir(this.layout.jobDir(reader.taskId, reader.nodeId), { recursive: true });
       for (const log of ['stdoutLog', 'stderrLog'] as const) {
-        const from = this.layout[log](writer.taskId, writer.nodeId);
-        const to = this.layout[log](reader.taskId, reader.nodeId);
-        await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return; // a job that wrote no such log
-          await copyFile(from, to, fsConstants.COPYFILE_FICLONE);
+        // Skipped when missing: a job that wrote no such log.
+        await linkOrCopy(this.layout[log](writer.taskId, writer.nodeId), this.layout[log](reader.taskId, reader.nodeId), {
+          existingTarget: 'copy-over',
+          missingSource: 'skip',
         });
       }
     }

@@ -1,12 +1,12 @@
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
-import { constants as fsConstants } from 'node:fs';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DataStore } from '../data/index.js';
 import { jobRelativePath, TES_DIR_RELATIVE } from '../domain/tes/paths.js';
 import type { StageSource, TesJobPart } from '../domain/tasks/job-spec.js';
+import { cloneOrCopy, cloneOrCopyTree } from './link-or-copy.js';
 import type { RemoteFetch } from './remote-fetch.js';
 
 /**
@@ -21,18 +21,6 @@ export function tesRoots(part: TesJobPart, workDir: string): Array<{ hostPath: s
 }
 
 export const hostPath = (part: TesJobPart, workDir: string, containerPath: string): string => join(workDir, jobRelativePath(containerPath, part.roots));
-
-/** Copy a file, by reflink where the file system can. */
-const copy = (from: string, to: string) => copyFile(from, to, fsConstants.COPYFILE_FICLONE);
-
-/** Copy a host directory's regular files and directories (symbolic links are skipped: they could lead anywhere). */
-async function copyTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) await copyTree(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) await copy(join(from, entry.name), join(to, entry.name));
-  }
-}
 
 /** Where a task's inputs come from: the data store, and the hosts http(s) inputs may be fetched from. */
 export interface StagingSources {
@@ -58,14 +46,14 @@ async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: st
     case 'file': {
       // Checked against the operator's roots when the task was made: a path that resolves elsewhere now is refused.
       if ((await realpath(source.path)) !== source.path) throw new Error(`${source.path} has become a symbolic link`);
-      if (type === 'DIRECTORY') await copyTree(source.path, target);
-      else await copy(source.path, target);
+      if (type === 'DIRECTORY') await cloneOrCopyTree(source.path, target, { writable: false });
+      else await cloneOrCopy(source.path, target);
       return;
     }
     case 'data': {
       const ref = { account: source.account, path: source.path };
       if (type === 'FILE') {
-        await copy(await dataStore.resolve(ref), target);
+        await cloneOrCopy(await dataStore.resolve(ref), target);
         return;
       }
       await mkdir(target, { recursive: true });
@@ -73,7 +61,7 @@ async function place(source: StageSource, type: 'FILE' | 'DIRECTORY', target: st
       for (const item of await dataStore.list(source.account, `${source.path.replace(/\/$/, '')}/`)) {
         const relative = item.name.slice(prefix.length);
         await mkdir(dirname(join(target, relative)), { recursive: true });
-        await copy(await dataStore.resolve({ account: source.account, path: `${source.path.replace(/\/$/, '')}/${relative}` }), join(target, relative));
+        await cloneOrCopy(await dataStore.resolve({ account: source.account, path: `${source.path.replace(/\/$/, '')}/${relative}` }), join(target, relative));
       }
       return;
     }

@@ -221,15 +221,30 @@ describe('gdflow serve --executor slurm', { skip: skipWithout(slurmUnavailable()
     }
     await createWorkflow(account, 'dag200', { nodelist });
     cluster.resetRpcCount();
-    const before = cluster.rpcCount();
     const started = Date.now();
     const { task_id } = await activate(account, { workflow_name: 'dag200', workflow_version: 1, parameters: {} });
     const task = await waitForTask(account, task_id, { timeoutMs: 400_000 });
-    assert.equal(task.status, 'succeeded', task.reason);
-    const rpcs = cluster.rpcCount() - before;
-    const perJob = rpcs / 200;
-    process.stdout.write(`# controller RPCs for 200 Slurm jobs: ${rpcs} (${perJob.toFixed(2)} per job) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    // One sbatch per job, a share of the squeues, and what slurmd itself reports of each job's end.
-    assert.ok(perJob <= 3, `${perJob.toFixed(2)} RPCs per job`);
+    const seconds = (Date.now() - started) / 1000;
+    const byType = cluster.rpcCounts();
+    const jobs = await jobsOf(task_id);
+    const rerun = jobs.filter((j) => j.attempt > 1).map((j) => `${j.node_id}: attempt ${j.attempt}`);
+    const seen = `${JSON.stringify(byType)} in ${seconds.toFixed(1)} s; jobs run again: ${rerun.join(', ') || 'none'}`;
+    process.stdout.write(`# controller RPCs for 200 Slurm jobs: ${seen}\n`);
+    assert.equal(task.status, 'succeeded', `${task.reason} (${seen})`);
+    // What gdflow asks of the controller: one sbatch per run of a job, and squeue (a job-info and a partition-info
+    // RPC) once per poll interval for all jobs, whatever their number. The squeues follow the run's length, which the
+    // machine's load decides, so they are bounded by time, not per job. slurmd's own reports of each job's end
+    // (REQUEST_COMPLETE_BATCH_SCRIPT, MESSAGE_EPILOG_COMPLETE, more of them under load) are Slurm's cost of any job,
+    // and REQUEST_STATS_INFO is this test's own sdiag: neither is gdflow's.
+    const runs = jobs.reduce((sum, j) => sum + j.attempt, 0);
+    assert.ok((byType.REQUEST_SUBMIT_BATCH_JOB ?? 0) <= runs, `one sbatch per run of a job, ${runs} runs (${seen})`);
+    const polls = (byType.REQUEST_JOB_INFO ?? 0) + (byType.REQUEST_PARTITION_INFO ?? 0);
+    const interval = 5; // s, the executor's default squeue interval (--slurm-queue-ms), which the server here keeps
+    assert.ok(polls <= 2 * (Math.ceil(seconds / interval) + 2), `${polls} squeue RPCs in ${seconds.toFixed(1)} s: more than one squeue per interval (${seen})`);
+    const notGdflow = new Set(['REQUEST_COMPLETE_BATCH_SCRIPT', 'MESSAGE_EPILOG_COMPLETE', 'MESSAGE_NODE_REGISTRATION_STATUS', 'REQUEST_STATS_INFO']);
+    const other = Object.entries(byType)
+      .filter(([type]) => !notGdflow.has(type) && !['REQUEST_SUBMIT_BATCH_JOB', 'REQUEST_JOB_INFO', 'REQUEST_PARTITION_INFO'].includes(type))
+      .reduce((sum, [, n]) => sum + n, 0);
+    assert.ok(other <= 20, `${other} other RPCs, a stop or a look per job where none was due (${seen})`);
   });
 });

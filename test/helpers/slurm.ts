@@ -30,6 +30,8 @@ export interface SlurmCluster {
   state(id: string): string | undefined;
   /** RPCs the controller has received since the last reset (sdiag's "Remote Procedure Call statistics by message type"). */
   rpcCount(): number;
+  /** The same RPCs by message type (REQUEST_SUBMIT_BATCH_JOB, REQUEST_JOB_INFO, ...), for a breakdown. */
+  rpcCounts(): Record<string, number>;
   resetRpcCount(): void;
   /** RPCs slurmdbd has received since the last reset (`sacctmgr show stats`), slurmctld's own included; accounting only. */
   dbdRpcCount?(): number;
@@ -74,9 +76,17 @@ export function startSlurm(options: SlurmOptions = {}): Promise<SlurmCluster> {
   return started;
 }
 
-/** The counts of the "by message type" part of an sdiag or `sacctmgr show stats` report. */
-function rpcTotal(text: string): number {
+/** The counts of the "by message type" part of an sdiag or `sacctmgr show stats` report, by type. */
+function rpcsByType(text: string): Record<string, number> {
   // "Remote Procedure Call statistics by message type" lists each type with its count; the users' part repeats them.
+  const part = text.split(/Remote Procedure Call statistics by user/)[0]!.split(/Remote Procedure Call statistics by message type/)[1] ?? '';
+  const counts: Record<string, number> = {};
+  for (const m of part.matchAll(/^\s*(\S+)\s+\(\s*\d+\)\s+count:(\d+)/gm)) counts[m[1]!] = (counts[m[1]!] ?? 0) + Number(m[2]);
+  return counts;
+}
+
+/** All the counts of that part (sacctmgr's report names its types in another layout, so they are summed as they come). */
+function rpcTotal(text: string): number {
   const part = text.split(/Remote Procedure Call statistics by user/)[0]!.split(/Remote Procedure Call statistics by message type/)[1] ?? '';
   let total = 0;
   for (const m of part.matchAll(/count:(\d+)/g)) total += Number(m[1]);
@@ -121,6 +131,7 @@ async function launch(accounting: boolean): Promise<SlurmCluster> {
       return (listed.status === 0 && listed.stdout.trim()) || undefined;
     },
     rpcCount: () => rpcTotal(command('sdiag', [])),
+    rpcCounts: () => rpcsByType(command('sdiag', [])),
     resetRpcCount: () => void command('sdiag', ['--reset']),
     ...(accounting
       ? {

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { linkTree } from '../deferred/staging.js';
+import { linkOrCopyTree } from '../link-or-copy.js';
 import { nameParts } from '../../domain/cwl/types/files.js';
 import type { Json } from '../../store/store.js';
 import { createHash } from 'node:crypto';
@@ -30,7 +30,7 @@ export async function writeLiterals(value: Json, workDir: string): Promise<Json>
       // A located entry of a literal Directory: the Directory holds it (linked there), as staging expects of a listing.
       const basename = typeof item.basename === 'string' && item.basename !== '' ? item.basename : lastSegment(fileURLToPath(item.location));
       const path = join(dir, basename);
-      await linkTree(fileURLToPath(item.location), path);
+      await linkOrCopyTree(fileURLToPath(item.location), path);
       return { ...item, location: pathToFileURL(path).href, basename };
     }
     if (!isFile || typeof item.location === 'string') {

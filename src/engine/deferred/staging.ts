@@ -1,10 +1,10 @@
-import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, link, lstat, mkdir, readdir, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StagedItem } from '../../domain/tasks/job-spec.js';
 import { SANDBOX_DATA_DIR, SANDBOX_INPUTS_DIR, type Mount } from '../executors/executor.js';
 import { isContainerPath } from '../executors/spec-checks.js';
+import { cloneOrCopyTree, linkOrCopyTree } from '../link-or-copy.js';
 
 /**
  * Laying out a deferred job's run before it starts (job-spec.ts, StagedItem): each File or Directory where its command
@@ -66,10 +66,10 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
     } else if (item.inPlace) {
       await symlink(source, area.target);
     } else if (item.writable) {
-      await copyTree(source, area.target);
+      await cloneOrCopyTree(source, area.target, { writable: true });
       if (area.kind === 'inputs') inputsTree = 'writable';
     } else if (area.kind === 'work') {
-      await linkTree(source, area.target);
+      await linkOrCopyTree(source, area.target);
       if (places.sandboxed) mounts.push({ hostPath: source, sandboxPath: item.path, readOnly: true });
     } else if (area.kind === 'inputs') {
       await placeholder(item.class, area.target);
@@ -80,7 +80,7 @@ export async function stageRun(items: readonly StagedItem[], places: StagingPlac
       continue;
     } else {
       // Links, not symbolic links: a tool copying its input (`cp -r`) copies files, not a link out of its directory.
-      await linkTree(source, area.target);
+      await linkOrCopyTree(source, area.target);
     }
   }
   // What was made in the elsewhere tree (literals, writable copies) is bound at its path.
@@ -147,28 +147,4 @@ async function makeLiteral(item: StagedItem, target: string): Promise<void> {
 async function placeholder(cls: StagedItem['class'], target: string): Promise<void> {
   if (cls === 'Directory') await mkdir(target, { recursive: true });
   else await writeFile(target, '', { flag: 'a' });
-}
-
-/** A copy the command may change (a writable InitialWorkDir entry): files copied (reflinks where possible), made writable. */
-async function copyTree(source: string, target: string): Promise<void> {
-  const info = await stat(source);
-  if (info.isDirectory()) {
-    await mkdir(target, { recursive: true });
-    for (const name of await readdir(source)) await copyTree(join(source, name), join(target, name));
-    await chmod(target, 0o755);
-  } else {
-    await copyFile(source, target, fsConstants.COPYFILE_FICLONE);
-    await chmod(target, 0o644);
-  }
-}
-
-/** The same files, by hard links (copies across file systems); symbolic links in the source are not followed out of it. */
-export async function linkTree(source: string, target: string): Promise<void> {
-  const info = await lstat(source);
-  if (info.isDirectory()) {
-    await mkdir(target, { recursive: true });
-    for (const name of await readdir(source)) await linkTree(join(source, name), join(target, name));
-  } else if (info.isFile()) {
-    await link(source, target).catch(() => copyFile(source, target, fsConstants.COPYFILE_FICLONE));
-  }
 }

@@ -11,7 +11,7 @@ import type { CacheContext, CallCache } from '../call-cache.js';
 import { hashFile, stampOf } from '../file-hash.js';
 import type { Layout } from '../layout.js';
 import { SANDBOX_DATA_DIR } from '../executors/executor.js';
-import { linkTree } from './staging.js';
+import { linkOrCopyTree } from '../link-or-copy.js';
 
 /**
  * Call caching of deferred jobs' runs (docs/tasks.md, "One cache for every language"): the key is made of the work the
@@ -125,7 +125,7 @@ export async function reuseWorkDir(source: Job, c: StepCacheContext, nodeId: str
   const stamps: Record<string, FileStamp> = {};
   const place = async (sourceFile: string, file: string) => {
     await mkdir(dirname(join(to, file)), { recursive: true });
-    await linkTree(sourceFile, join(to, file));
+    await linkOrCopyTree(sourceFile, join(to, file));
     stamps[file] = await stampOf(join(to, file));
   };
   for (const [file, stamp] of Object.entries(source.outputStamps ?? {})) {
@@ -141,7 +141,7 @@ export async function reuseWorkDir(source: Job, c: StepCacheContext, nodeId: str
   for (const [i, file] of paths.entries()) if (!(file in stamps) && sourcePaths[i] !== undefined) await place(join(from, sourcePaths[i]), file);
   for (const file of parts.optionalReads) if (!(file in stamps) && existsSync(join(from, file))) await place(join(from, file), file);
   for (const log of ['stdoutLog', 'stderrLog'] as const) {
-    await linkTree(c.layout[log](source.taskId, source.nodeId), c.layout[log](c.taskId, nodeId)).catch(() => undefined);
+    await linkOrCopyTree(c.layout[log](source.taskId, source.nodeId), c.layout[log](c.taskId, nodeId)).catch(() => undefined);
   }
   const streams = run.work?.streamFiles;
   if (streams?.stdout !== undefined && !(streams.stdout in stamps)) await place(c.layout.stdoutLog(source.taskId, source.nodeId), streams.stdout);
