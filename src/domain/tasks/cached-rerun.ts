@@ -156,18 +156,28 @@ export class CachedRerun {
     }
     if (enabled) jobs.push(...(await this.store.findCachedJobsByKeys(request.account, keys, ROWS_PER_KEY)));
     const byKey = new Map<string, Job[]>();
-    for (const job of jobs) byKey.set(job.cacheKey!, [...(byKey.get(job.cacheKey!) ?? []), job]);
+    for (const job of jobs) {
+      const list = byKey.get(job.cacheKey!);
+      if (list) list.push(job);
+      else byKey.set(job.cacheKey!, [job]);
+    }
     return byKey;
   }
 
   /** For each keyed job, the first candidate of the same kind whose outputs are intact. */
   private async intactSources(jobs: readonly PlannedJob[], keys: Map<string, KeyAtActivation>, candidates: Map<string, Job[]>): Promise<Map<string, Source>> {
     const found = new Map<string, Source>();
+    // Each key's candidates by task and node, for sameNodeFirst (a key may have thousands: one per node of each run).
+    const byPlace = new Map<string, Job>();
+    for (const [key, list] of candidates) for (const job of list) if (!byPlace.has(placeOf(key, job))) byPlace.set(placeOf(key, job), job);
     await Promise.all(
       jobs.map(async (job) => {
         const key = keys.get(job.id);
         if (!key || job.spec.kind !== 'tool') return;
-        for (const candidate of sameNodeFirst(candidates.get(key.key) ?? [], job.nodeId)) {
+        const list = candidates.get(key.key) ?? [];
+        const first = list[0];
+        const sameNode = first && first.nodeId !== job.nodeId ? byPlace.get(placeOf(key.key, { taskId: first.taskId, nodeId: job.nodeId })) : undefined;
+        for (const candidate of sameNodeFirst(list, sameNode)) {
           // A job of any language with this key: its files by the outputs' names in the key.
           const files = sourceFilesFor(key.parts, job.spec.outputFiles, candidate.cacheParts);
           if (files === undefined) continue;
@@ -239,17 +249,19 @@ export class CachedRerun {
 }
 
 /**
- * The candidates to look at, in order: the first (the reference task's, else the newest), but the job of the same task
- * at this job's node before it when there is one (a rerun then reuses, and names, the job at its own node of the run
- * before, however many nodes of that run had the same key), then the others up to CANDIDATES. When each hit reuses
- * the job at its own node of one task, a task of hits shares that task's directory whole (CacheFiles.shareTask).
+ * The candidates to look at, in order: the first (the reference task's, else the newest), but `sameNode`, the job of
+ * the first's task at this job's node, before it when there is one (a rerun then reuses, and names, the job at its own
+ * node of the run before, however many nodes of that run had the same key), then the others up to CANDIDATES. When
+ * each hit reuses the job at its own node of one task, a task of hits shares that task's directory whole
+ * (CacheFiles.shareTask).
  */
-function sameNodeFirst(candidates: readonly Job[], nodeId: string): Job[] {
-  const first = candidates[0];
-  if (first === undefined || first.nodeId === nodeId) return candidates.slice(0, CANDIDATES);
-  const sameNode = candidates.find((job) => job.taskId === first.taskId && job.nodeId === nodeId);
-  return sameNode === undefined ? candidates.slice(0, CANDIDATES) : [sameNode, ...candidates.slice(0, CANDIDATES).filter((job) => job !== sameNode)];
+function sameNodeFirst(candidates: readonly Job[], sameNode: Job | undefined): Job[] {
+  const firsts = candidates.slice(0, CANDIDATES);
+  return sameNode === undefined ? firsts : [sameNode, ...firsts.filter((job) => job !== sameNode)];
 }
+
+/** A candidate's place under its key: its task and node. */
+const placeOf = (key: string, job: { taskId: string; nodeId: string }): string => `${key}\u0000${job.taskId}\u0000${job.nodeId}`;
 
 interface Source extends CachedSource {
   job: Job;
