@@ -169,8 +169,8 @@ export const job = {
     disk: {
       type: ['string', 'null'],
       description:
-        "the disk space the job asked for, as mem is written ('1024m': a WDL restart's debug_params disk, checked against the data root's " +
-        'free space when the job started, not reserved); null: none asked',
+        "the disk space the job asked for, as mem is written ('1024m': a WDL task's runtime disks or a restart's debug_params disk, checked " +
+        "against the data root's free space when the job started, not reserved); null: none asked",
     },
     startTime: time,
     endTime: time,

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { loadWdl } from '../../src/domain/wdl/index.js';
 import { parseCommandText } from '../../src/domain/wdl/parser/command-text.js';
 import { callSites, siteNamed } from '../../src/domain/wdl/run/call-sites.js';
-import { callRestart, callsToRerun, diskShortfall } from '../../src/domain/wdl/run/restart.js';
+import { diskShortfall } from '../../src/domain/wdl/run/disks.js';
+import { callRestart, callsToRerun } from '../../src/domain/wdl/run/restart.js';
 
 const DOC = `version 1.1
 task t {

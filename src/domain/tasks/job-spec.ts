@@ -254,7 +254,7 @@ const resolvedRun = {
     /** The memory limit (MiB; 0: none asked). */
     memMb: { type: 'integer', minimum: 0 },
     /**
-     * The disk space (MiB) the run asked for (a WDL restart's debug_params disk), checked against the data root's free
+     * The disk space (MiB) the run asked for (a WDL task's disks or a restart's debug_params disk), checked against the data root's free
      * space when it was resolved, not reserved; shown on its job. Absent: none asked.
      */
     diskMb: { type: 'integer', minimum: 1 },

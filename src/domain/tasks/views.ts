@@ -55,7 +55,7 @@ export function jobView(
     attempt: job.attempt,
     cpu: job.cpu,
     mem: `${job.memMb}m`,
-    /** The disk space the job asked for (a WDL restart's debug_params disk), as mem is written; null: none asked. */
+    /** The disk space the job asked for (a WDL task's disks or a restart's debug_params disk), as mem is written; null: none asked. */
     disk: diskMb === null ? null : `${diskMb}m`,
     startTime: time(job.startedAt),
     endTime: time(job.endedAt),

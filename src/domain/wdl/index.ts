@@ -72,7 +72,20 @@ export function inputDeclarations(bundle: WdlBundle, target?: string): Map<strin
   return inputs;
 }
 
-function addWorkflow(inputs: Map<string, Decl>, prefix: string, workflow: Workflow, document: LoadedDocument): void {
+/**
+ * The task calls of a run by their prefixes in the inputs JSON (`wf.call`, `wf.sub.call`; the task's name when a task
+ * is run), whose runtime attributes an inputs JSON may set (`wf.call.runtime.disks`: spec "Specifying / Overriding
+ * Runtime Attributes"; a call in a scatter: every instance).
+ */
+export function taskCallPrefixes(bundle: WdlBundle, target?: string): Set<string> {
+  const chosen = targetOf(bundle, target);
+  if (chosen.kind === 'task') return new Set([chosen.task.name]);
+  const tasks = new Set<string>();
+  addWorkflow(new Map(), chosen.workflow.name, chosen.workflow, bundle.main, tasks);
+  return tasks;
+}
+
+function addWorkflow(inputs: Map<string, Decl>, prefix: string, workflow: Workflow, document: LoadedDocument, tasks?: Set<string>): void {
   for (const decl of workflow.inputs) inputs.set(`${prefix}.${decl.name}`, decl);
   const visit = (body: Workflow['body']) => {
     for (const element of body) {
@@ -84,10 +97,11 @@ function addWorkflow(inputs: Map<string, Decl>, prefix: string, workflow: Workfl
       const callPrefix = `${prefix}.${element.alias}`;
       if (callee.kind === 'workflow') {
         const sub = new Map<string, Decl>();
-        addWorkflow(sub, callPrefix, callee.workflow, callee.in);
+        addWorkflow(sub, callPrefix, callee.workflow, callee.in, tasks);
         for (const [key, decl] of sub) if (!given.has(key.slice(callPrefix.length + 1))) inputs.set(key, decl);
         continue;
       }
+      tasks?.add(callPrefix);
       for (const decl of calleeInputs(callee)) if (!given.has(decl.name)) inputs.set(`${callPrefix}.${decl.name}`, decl);
     }
   };

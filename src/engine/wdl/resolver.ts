@@ -7,7 +7,8 @@ import type { Task as WdlTask } from '../../domain/wdl/ast.js';
 import { documentsByFile } from '../../domain/wdl/run/locate.js';
 import type { WdlGatherPayload, WdlJobOutputs, WdlJobPayload } from '../../domain/wdl/run/payload.js';
 import { parseCommandText } from '../../domain/wdl/parser/command-text.js';
-import { callRestart, diskShortfall } from '../../domain/wdl/run/restart.js';
+import { diskShortfall, mountPointsRefusal, runtimeDisksAsk } from '../../domain/wdl/run/disks.js';
+import { callRestart } from '../../domain/wdl/run/restart.js';
 import { collectTaskOutputs, prepareTask } from '../../domain/wdl/run/task.js';
 import { gatherWdlJob, resolveWdlJob, type WdlResolution, type WdlRunContext } from '../../domain/wdl/run/workflow.js';
 import { loadWdl } from '../../domain/wdl/index.js';
@@ -67,7 +68,7 @@ const KEPT = 64;
  * The engine's resolver of WDL jobs (docs/wdl.md, "Running WDL"): the domain's workflow semantics (domain/wdl/run)
  * applied to a task's deferred jobs. A workflow, a scatter, a true if and a subworkflow call expand into jobs; a false
  * if is skipped; a declaration is a value; a task call is prepared into a run the executors carry out as any tool job
- * (its image on the container executors, cpu and memory as its resources, maxRetries as its retry policy), its outputs
+ * (its image on the container executors, cpu, memory and disks as its resources, maxRetries as its retry policy), its outputs
  * evaluated from its working directory afterwards. The run's own outputs are copied into its output_dir.
  */
 export class WdlResolver implements JobResolver {
@@ -111,10 +112,14 @@ export class WdlResolver implements JobResolver {
     const prepared = prepareTask(call.task, call.inputs, how);
     const runtime = { ...prepared.runtime, cpu: override?.cpu ?? prepared.runtime.cpu, memMb: override?.memMb ?? prepared.runtime.memMb };
     if (runtime.gpu) throw new Error(`task ${call.task.name} asks for a GPU (runtime gpu: true): this gdflow has none to give`);
-    const diskMb = override?.diskMb;
+    // The job's disk: a restart's debug_params disk (which replaces the task's `disks`, mount points too), else the
+    // task's `disks` (docs/wdl.md, "Disks").
+    const disks = override?.diskMb === undefined ? prepared.runtime.disks : undefined;
+    if (disks && disks.mountPoints.length > 0) throw new Error(mountPointsRefusal(call.task.name, disks.mountPoints, disks.where));
+    const diskMb = override?.diskMb ?? (disks && disks.mb > 0 ? disks.mb : undefined);
     if (diskMb !== undefined) {
       const { bavail, bsize } = statfsSync(this.layout.dataDir);
-      const shortfall = diskShortfall(diskMb, bavail * bsize);
+      const shortfall = diskShortfall(diskMb, bavail * bsize, disks ? runtimeDisksAsk(disks.where) : undefined);
       if (shortfall) throw new Error(shortfall);
     }
     const script = files.write('command', prepared.command);

@@ -2,6 +2,7 @@ import type { Call, Decl, Expr, Task, Workflow, WorkflowElement } from '../ast.j
 import { WdlError, type Pos } from '../errors.js';
 import { findCallee, type Callee, type LoadedDocument } from '../load.js';
 import { ANY, arrayOf, coercible, prim, typeText, withOptional, type StructTable, type WdlType } from '../types.js';
+import { checkDisks } from '../run/disks.js';
 import { checkCycles } from './cycles.js';
 import { typeOf, type CheckScope, type NameType } from './expressions.js';
 
@@ -74,7 +75,10 @@ function checkTask(task: Task, structs: StructTable): void {
   const scope = scopeOf(inner, structs);
   for (const decl of [...task.inputs, ...task.privates]) checkDecl(decl, scope);
   for (const part of task.command) if (typeof part !== 'string') typeOf(part.expr, scope);
-  for (const expr of task.runtime.values()) typeOf(expr, scope);
+  for (const [key, expr] of task.runtime) {
+    const type = typeOf(expr, scope);
+    if (key === 'disks') checkDisks(expr, type, structs);
+  }
   const outputScope = scopeOf(names, structs);
   for (const decl of task.outputs) checkDecl(decl, outputScope);
 }

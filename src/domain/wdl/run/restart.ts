@@ -17,7 +17,7 @@ export interface CallOverride {
   readonly memMb?: number;
   /**
    * MiB of disk the call needs: shown on its job, and checked against the free space of gdflow's data root when it
-   * starts (diskShortfall); not reserved, as gdflow reserves disk for no job.
+   * starts (run/disks.ts, diskShortfall); not reserved, as gdflow reserves disk for no job.
    */
   readonly diskMb?: number;
   /** The replacement command section's text: `~{}` placeholders as in `command <<< >>>` (parser/command-text.ts). */
@@ -48,14 +48,6 @@ export function callRestart(restart: WdlRestart | undefined, prefix: string): Ca
   const override = Object.hasOwn(restart.overrides, path) ? restart.overrides[path] : undefined;
   const rerun = restart.rerun.some((named) => path === named || path.startsWith(`${named}.`));
   return { rerun, ...(override ? { override } : {}) };
-}
-
-/** Why a call asking `diskMb` of disk does not start where `freeBytes` are free; undefined: it may. */
-export function diskShortfall(diskMb: number, freeBytes: number): string | undefined {
-  const asked = diskMb * 2 ** 20;
-  if (freeBytes >= asked) return undefined;
-  const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-  return `not started: the restart's debug_params ask ${gib(asked)} of disk for this call, and gdflow's data root has ${gib(freeBytes)} free`;
 }
 
 /**

@@ -1,25 +1,12 @@
 import type { StringPart, Task } from '../ast.js';
 import { WdlRuntimeError } from '../errors.js';
-import { evaluate, type Scope } from '../eval.js';
+import type { Scope } from '../eval.js';
 import type { WdlFiles } from '../files.js';
-import { unitFactor } from '../stdlib/file-functions.js';
 import type { StructTable } from '../types.js';
 import { NONE, type WdlValue } from '../values.js';
+import { readRuntime, type TaskRuntime } from './runtime.js';
 import { evaluateDecls } from './scope.js';
 import { renderCommand } from './shell.js';
-
-/** What a task's runtime (or 1.1 requirements) section asks for (spec "Runtime Section"). */
-export interface TaskRuntime {
-  /** The container image; empty: none. */
-  readonly image: string;
-  readonly cpu: number;
-  /** MiB; 0: not asked. */
-  readonly memMb: number;
-  readonly maxRetries: number;
-  /** The exit codes that are a success: `*` for any. */
-  readonly returnCodes: readonly number[] | '*';
-  readonly gpu: boolean;
-}
 
 /** A task call ready to run: its command, its runtime, and the values its outputs are evaluated with. */
 export interface PreparedTask {
@@ -33,7 +20,7 @@ export interface TaskPreparation {
   readonly structs: StructTable;
   /** The files read and written while the command is prepared (write_lines in a placeholder...). */
   readonly files: WdlFiles;
-  /** The value of an input of the inputs JSON (`<prefix>.<name>`). */
+  /** The value of an input of the inputs JSON (`<prefix>.<name>`; `runtime.<key>`: a runtime attribute it sets). */
   readonly json: (name: string) => unknown;
   readonly prefix: string;
   /** An input value as the command sees it: its File and Directory paths where they are staged. */
@@ -56,65 +43,14 @@ export function prepareTask(task: Task, given: ReadonlyMap<string, WdlValue>, ho
   const privates = evaluateDecls(task.privates, scopeOf(inputs, how.structs, how.files), new Map(), () => undefined, how.prefix);
   const values = new Map([...inputs, ...privates]);
   const scope = scopeOf(values, how.structs, how.files);
-  const runtime = readRuntime(task, scope);
+  const runtime = readRuntime(
+    task,
+    scope,
+    (key) => how.json(`runtime.${key}`),
+    (key) => `the inputs JSON's ${how.prefix}.runtime.${key}`,
+  );
   const command = renderCommand(how.command ?? task.command, scope);
   return { command, runtime, values: Object.fromEntries(values) };
-}
-
-function readRuntime(task: Task, scope: Scope): TaskRuntime {
-  const value = (key: string): WdlValue | undefined => {
-    const expr = task.runtime.get(key);
-    return expr ? evaluate(expr, scope) : undefined;
-  };
-  const fail = (key: string, what: string): never => {
-    throw new WdlRuntimeError(`runtime ${key}: ${what}`, task.runtime.get(key)?.pos ?? task.pos);
-  };
-  const image = value('container') ?? value('docker');
-  let imageName = '';
-  if (image?.t === 'String') imageName = image.v;
-  else if (image?.t === 'Array') imageName = image.items.map((item) => ('v' in item ? String(item.v) : '')).find((name) => name !== '' && name !== '*') ?? '';
-  else if (image !== undefined && image.t !== 'None') fail('container', `a String or an Array of String, not a ${image.t}`);
-  const cpuValue = value('cpu');
-  let cpu = 1;
-  if (cpuValue && (cpuValue.t === 'Int' || cpuValue.t === 'Float')) cpu = Math.max(1, Math.ceil(cpuValue.v));
-  else if (cpuValue?.t === 'String' && /^\d+(\.\d+)?$/.test(cpuValue.v.trim())) cpu = Math.max(1, Math.ceil(Number(cpuValue.v)));
-  else if (cpuValue !== undefined) fail('cpu', `a number, not ${JSON.stringify('v' in cpuValue ? cpuValue.v : cpuValue.t)}`);
-  const memory = value('memory');
-  let memMb = 0;
-  if (memory?.t === 'Int') memMb = Math.ceil(memory.v / 2 ** 20);
-  else if (memory?.t === 'String')
-    memMb = Math.ceil(sizeBytes(memory.v, () => fail('memory', `'${memory.v}' is not an amount of memory such as "4 GiB"`)) / 2 ** 20);
-  else if (memory !== undefined) fail('memory', `an Int of bytes or a String such as "4 GiB", not a ${memory.t}`);
-  const retries = value('maxRetries') ?? value('max_retries');
-  const maxRetries = retries?.t === 'Int' ? Math.max(0, retries.v) : 0;
-  const gpu = value('gpu');
-  return {
-    image: imageName,
-    cpu,
-    memMb,
-    maxRetries,
-    returnCodes: returnCodes(value('returnCodes') ?? value('return_codes'), fail),
-    gpu: gpu?.t === 'Boolean' && gpu.v,
-  };
-}
-
-function returnCodes(value: WdlValue | undefined, fail: (key: string, what: string) => never): readonly number[] | '*' {
-  if (value === undefined || value.t === 'None') return [0];
-  if (value.t === 'String' && value.v === '*') return '*';
-  if (value.t === 'Int') return [value.v];
-  if (value.t === 'Array' && value.items.every((item) => item.t === 'Int')) return value.items.map((item) => (item as { v: number }).v);
-  return fail('returnCodes', 'an Int, an Array[Int] or "*"');
-}
-
-/** Bytes of "4 GiB", "512 MB", "2G". */
-export function sizeBytes(text: string, fail: () => never): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
-  if (!match) return fail();
-  try {
-    return Number(match[1]) * unitFactor(match[2] === '' ? 'B' : match[2]!);
-  } catch {
-    return fail();
-  }
 }
 
 /**

@@ -8,7 +8,8 @@ import { createDeferredRun, generatedRunName } from '../../tasks/deferred-run.js
 import type { Scope } from '../../tools/service.js';
 import type { CwlDataLocations } from '../../cwl/runs/locations.js';
 import { WdlError, WdlRuntimeError } from '../errors.js';
-import { inputDeclarations, loadWdl, targetOf, type WdlBundle } from '../index.js';
+import { inputDeclarations, loadWdl, taskCallPrefixes, targetOf, type WdlBundle } from '../index.js';
+import { checkRuntimeInput } from '../run/runtime.js';
 import type { WdlSources } from '../load.js';
 import { fromJson } from '../values.js';
 import { dataPathOf, hostFiles } from './files.js';
@@ -29,6 +30,20 @@ export interface StartWdlRun {
   readonly workflow?: { readonly id: string; readonly name: string; readonly version: number };
   /** A restart: the calls named and those downstream run again, with their changes; the others come from the task restarted. */
   readonly restart?: RestartRequest;
+}
+
+/** A runtime attribute an inputs JSON sets for a task call: `wf.call.runtime.memory` (the call's prefix, the attribute). */
+const RUNTIME_INPUT = /^(.+)\.runtime\.([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/** The value of `wf.call.runtime.<attribute>`, checked as the call will read it (spec "Specifying / Overriding Runtime Attributes"). */
+function runtimeInput(key: string, attribute: string, value: unknown): unknown {
+  try {
+    checkRuntimeInput(attribute, value);
+  } catch (error) {
+    if (error instanceof WdlRuntimeError) throw invalid(`inputs.${key}: ${error.message}`);
+    throw error;
+  }
+  return value;
 }
 
 /** Parses and checks WDL sources; a document in error is a 400 that names the file, line and column. */
@@ -96,9 +111,15 @@ export class WdlRunService {
   private async inputs(bundle: WdlBundle, given: { readonly [name: string]: unknown }, account: string, target?: string): Promise<JsonObject> {
     if (!isObject(given)) throw invalid('inputs must be a JSON object of "workflow.input": value');
     const declarations = inputDeclarations(bundle, target);
+    const calls = taskCallPrefixes(bundle, target);
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(given)) {
       const decl = declarations.get(key);
+      const runtime = decl ? undefined : RUNTIME_INPUT.exec(key);
+      if (runtime && calls.has(runtime[1]!)) {
+        out[key] = runtimeInput(key, runtime[2]!, value);
+        continue;
+      }
       if (!decl) {
         const known = [...declarations.keys()].slice(0, 8).join(', ');
         throw invalid(`inputs.${key} is not an input of this workflow${known ? ` (its inputs: ${known})` : ''}`);
