@@ -5,10 +5,11 @@ import { sha256, sourceFilesFor, type CacheParts } from '../domain/cache/key.js'
 import { cachePartsOf } from '../domain/tasks/cache-parts.js';
 import { parseJobSpec, type JobSpec, type ToolJobSpec } from '../domain/tasks/job-spec.js';
 import type { DataStore } from '../data/index.js';
-import type { CacheFiles } from '../domain/tasks/cached-rerun.js';
+import type { CacheFiles, SharedHit } from '../domain/tasks/cached-rerun.js';
 import type { CallCacheStore, FileStamp, Job, TaskStore } from '../store/store.js';
 import { hashFile, stampMatches, stampOf, stillMatches } from './file-hash.js';
 import type { Layout } from './layout.js';
+import { linkJobDir, linkTaskDir, unlinkJobDir } from './linked-job-dirs.js';
 import { linkOrCopy } from './link-or-copy.js';
 
 /**
@@ -170,25 +171,32 @@ export class CallCache implements CacheFiles {
 
   /**
    * reuse, for a job of a task being activated (domain/tasks/cached-rerun.ts): its directory is new, so nothing is
-   * removed first, and its directories are made one by one from the job's down (a recursive mkdir of a new path first
-   * fails on each missing level). With the file system's calls made directly: an activation places a whole task's
-   * outputs at once, and a trip through the thread pool per file (several per job) cost more than the call itself.
-   * Its logs are not placed: they are read through cached_from (engine/job-logs.ts), and handed over should the
-   * earlier task be deleted.
+   * removed first. With `share` (its task ends as it is created), its directory is a link to the source's when the
+   * source's files have the names this job's outputs have (engine/linked-job-dirs.ts): one system call. Else its
+   * directories are made one by one from the job's down (a recursive mkdir of a new path first fails on each missing
+   * level) and its outputs linked into them. With the file system's calls made directly: an activation places a whole
+   * task's outputs at once, and a trip through the thread pool per file (several per job) cost more than the call
+   * itself. Its logs are not placed: they are read through cached_from (engine/job-logs.ts), and handed over should
+   * the earlier task be deleted.
    */
   async reuseAtActivation(
     source: Job,
     sourceFiles: readonly string[],
     target: { taskId: string; nodeId: string; files: readonly string[] },
+    options: { share: boolean } = { share: false },
   ): Promise<Record<string, FileStamp>> {
+    this.makeTaskDir(target.taskId);
+    if (options.share) {
+      const recorded = sharedStamps(source, sourceFiles, target.files);
+      if (recorded && linkJobDir(this.layout, source, target)) return recorded;
+    }
     const from = this.layout.workDir(source.taskId, source.nodeId);
     const to = this.layout.workDir(target.taskId, target.nodeId);
-    // The task's directory is made for its first hit (a later activation's is another directory).
-    const made = new Set<string>([this.taskDirMade]);
+    const made = new Set<string>([this.layout.taskDir(target.taskId)]);
     const makeOnce = (dir: string) => {
       if (made.has(dir)) return;
       const parent = dirname(dir);
-      if (parent !== this.layout.tasksRoot && !made.has(parent)) makeOnce(parent);
+      if (!made.has(parent)) makeOnce(parent);
       try {
         mkdirSync(dir);
       } catch (error) {
@@ -209,8 +217,43 @@ export class CallCache implements CacheFiles {
       }
     }
     makeOnce(to);
-    this.taskDirMade = this.layout.taskDir(target.taskId);
     return stamps;
+  }
+
+  /**
+   * For the hits of a task that ends as it is created, when every one reuses the job of one earlier task at its own
+   * node under the same file names (a rerun of the same workflow): the task's directory is a link to that task's
+   * (engine/linked-job-dirs.ts), one system call for all. Returns each hit's output stamps by node, or undefined (and
+   * nothing made) when that is not so: each hit is then placed by reuseAtActivation.
+   */
+  shareTask(taskId: string, hits: readonly SharedHit[]): Promise<ReadonlyMap<string, Record<string, FileStamp>> | undefined> {
+    const sourceTask = hits[0]?.source.taskId;
+    const stamps = new Map<string, Record<string, FileStamp>>();
+    for (const hit of hits) {
+      const recorded = hit.source.taskId === sourceTask && hit.source.nodeId === hit.nodeId ? sharedStamps(hit.source, hit.sourceFiles, hit.files) : undefined;
+      if (!recorded) return Promise.resolve(undefined);
+      stamps.set(hit.nodeId, recorded);
+    }
+    const linked = sourceTask !== undefined && linkTaskDir(this.layout, sourceTask, taskId, [...stamps.keys()]);
+    return Promise.resolve(linked ? stamps : undefined);
+  }
+
+  /** Take back a directory reuseAtActivation made a link (its task runs after all: its jobs get directories of their own). */
+  unshare(target: { taskId: string; nodeId: string }): Promise<void> {
+    unlinkJobDir(this.layout, target);
+    return Promise.resolve();
+  }
+
+  /** The directory of an activated task, made for its first hit (a later activation's is another directory). */
+  private makeTaskDir(taskId: string): void {
+    const dir = this.layout.taskDir(taskId);
+    if (dir === this.taskDirMade) return;
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    this.taskDirMade = dir;
   }
 
   /**
@@ -227,6 +270,20 @@ export class CallCache implements CacheFiles {
     }
     return stamps;
   }
+}
+
+/**
+ * A hit's output stamps when its directory may be its source's: the source's files have this job's names, and their
+ * recorded stamps (which intact() has just checked). Undefined when not.
+ */
+function sharedStamps(source: Job, sourceFiles: readonly string[], files: readonly string[]): Record<string, FileStamp> | undefined {
+  const stamps: Record<string, FileStamp> = {};
+  for (const [i, file] of files.entries()) {
+    const recorded = sourceFiles[i] === file ? source.outputStamps?.[file] : undefined;
+    if (recorded === undefined) return undefined;
+    stamps[file] = recorded;
+  }
+  return stamps;
 }
 
 const ranFirst = (jobs: Job[]): Job[] => [...jobs.filter((job) => job.cachedFrom === null), ...jobs.filter((job) => job.cachedFrom !== null)];

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { removeWorkDir } from './linked-job-dirs.js';
 import { decide, IllegalTransition, type Change, type Decision, type Effect, type RuleEvent, type WorkerView } from '../domain/tasks/rules/index.js';
 import { isTerminalTask } from '../domain/tasks/states.js';
 import type { Layout } from './layout.js';
@@ -173,11 +173,10 @@ export class TaskDriver {
    * that forgets their outputs' stamps is committed.
    */
   private removeIntermediates(taskId: string, nodeIds: readonly string[]): void {
-    const dirs = nodeIds.map((nodeId) => this.layout.workDir(taskId, nodeId));
     void this.writer
       .flush()
-      .then(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 }))))
-      .then(() => this.log('info', 'removed intermediate outputs', { task: taskId, jobs: dirs.length }))
+      .then(() => Promise.all(nodeIds.map((nodeId) => removeWorkDir(this.layout, { taskId, nodeId }))))
+      .then(() => this.log('info', 'removed intermediate outputs', { task: taskId, jobs: nodeIds.length }))
       .catch((error: unknown) => this.log('error', 'removing intermediate outputs failed', { task: taskId, error: String(error) }));
   }
 }

@@ -3,6 +3,7 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Job, TaskStore } from '../store/store.js';
 import type { Layout } from './layout.js';
+import { handOverLinkedDirs, isLinkedJobDir } from './linked-job-dirs.js';
 import { linkOrCopy } from './link-or-copy.js';
 
 /** One of a job's two logs. */
@@ -131,11 +132,17 @@ export class FileJobLogs implements JobLogs {
   /**
    * Before a task's files go (a DELETE): the jobs of other tasks that read their logs from its jobs (hits decided at
    * activation, which have no log files of their own) get the files linked (copied across file systems) into their
-   * own directories, so that their logs outlive the task they came from.
+   * own directories, so that their logs outlive the task they came from; then hits whose directories are links to its
+   * jobs' (linked-job-dirs.ts) take those directories over, logs and outputs.
    */
   async handOver(taskId: string): Promise<void> {
     if (!this.sources) return;
+    const linked: LoggedJob[] = [];
     for (const reader of await this.sources.jobsReusing(taskId)) {
+      if (isLinkedJobDir(this.layout, reader)) {
+        linked.push(reader);
+        continue;
+      }
       if (await this.hasOwn(reader)) continue;
       const writer = await this.writer(reader);
       if (writer === reader) continue;
@@ -148,5 +155,7 @@ export class FileJobLogs implements JobLogs {
         });
       }
     }
+    // Last: the directories move, and the logs linked above were read from them.
+    handOverLinkedDirs(this.layout, taskId, linked);
   }
 }

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  endsAtActivation,
   hitsAtActivation,
   jobsAtActivation,
   keysAtActivation,
@@ -149,5 +150,21 @@ describe('the call cache at activation', () => {
         assert.deepEqual(taskEndAtActivation(created, c.jobs, c.keeps), c.end);
       });
     }
+  });
+
+  describe("whether a task will end as it is created, before its hits are placed (then they may share their sources' directories)", () => {
+    const jobs = [loadJob('l'), toolJob('a', [{ data: '/in/r.fq' }]), toolJob('b', [{ job: 'a' }])];
+    const cases: Array<{ name: string; hits: string[]; loads: string[]; keeps: boolean; ends: boolean }> = [
+      { name: 'every tool job a hit, the load step done', hits: ['a', 'b'], loads: ['l'], keeps: true, ends: true },
+      { name: 'a job left to the worker', hits: ['a'], loads: ['l'], keeps: true, ends: false },
+      { name: 'the load step not done', hits: ['a', 'b'], loads: [], keeps: true, ends: false },
+      { name: 'its intermediates to be removed', hits: ['a', 'b'], loads: ['l'], keeps: false, ends: false },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        assert.equal(endsAtActivation(jobs, { hits: new Set(c.hits), loads: new Set(c.loads) }, c.keeps), c.ends);
+      });
+    }
+    it('not a task without jobs', () => assert.equal(endsAtActivation([], { hits: new Set(), loads: new Set() }, true), false));
   });
 });

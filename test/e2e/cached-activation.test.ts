@@ -1,10 +1,11 @@
 /**
  * A task every job of which is a call-cache hit decided at activation (docs/tasks.md, "Call caching"): it is created
- * succeeded, its hits write no logs of their own and serve the logs of the jobs they reuse (through the GeneDock log
- * route and the CLI), and those logs outlive the task they came from. Through the API and the CLI, with real jobs.
+ * succeeded, its hits have no directories of their own (its directory is a link to that of the task it reuses) and
+ * serve the logs of the jobs they reuse (through the GeneDock log route and the CLI), and their outputs and logs
+ * outlive the task they came from. Through the API and the CLI, with real jobs.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { projectPath, type TestAccount } from '../helpers/server.js';
@@ -80,6 +81,11 @@ describe('a task created succeeded: every job a hit decided at activation', { ti
       assert.equal(jobs[node].status, 'succeeded');
       assert.equal(jobs[node].cached_from, first[node].job_id);
     }
+    // No directories of its own: every hit reuses a job of the first task at its own node, so the task's directory is a
+    // link to the first task's.
+    const place = join(f.server.dataDir, 'tasks', task_id);
+    assert.ok(lstatSync(place).isSymbolicLink(), 'a link');
+    assert.equal(realpathSync(place), realpathSync(join(f.server.dataDir, 'tasks', firstId)), "to its source task's directory");
     const { events } = await account.api.json<any>('GET', projectPath(account.name, `tasks/${task_id}/events/`));
     assert.deepEqual(
       events.filter((e: any) => e.job_id === null).map((e: any) => [e.from, e.to, e.reason]),
@@ -107,6 +113,9 @@ describe('a task created succeeded: every job a hit decided at activation', { ti
       assert.match(earlier, new RegExp(`${node} says hi\n`));
       assert.equal(await logOf(account, task_id, jobs[node].job_id), earlier, `${node}: the same bytes`);
       assert.equal(await logOf(account, task_id, jobs[node].job_id, 3), earlier.slice(3), `${node}: a range of them`);
+      // Its sources are the previous test's hits, whose directories are links: a link never leads to a link, so these
+      // hits have directories of their own, with their outputs and no log files.
+      assert.ok(lstatSync(join(f.server.dataDir, 'tasks', task_id, node)).isDirectory());
       assert.equal(existsSync(join(f.server.dataDir, 'tasks', task_id, node, 'stdout.log')), false, 'no log file of its own');
     }
     const logs = await f.run(['task', 'logs', task_id, 'next']);
@@ -137,5 +146,77 @@ describe('a task created succeeded: every job a hit decided at activation', { ti
     assert.equal(gone.status, 404);
     assert.equal(existsSync(join(f.server.dataDir, 'tasks', task_id)), false, 'its files are removed');
     assert.match(await logOf(account, firstId, first.next.job_id), /next says hi/, "the first task's logs are untouched");
+    assert.equal(outputOf(f, firstId, 'first'), 'made\n', "and its outputs, which the deleted tasks' links led to");
+  });
+});
+
+/** The one output file of a job of the chain, as the job's directory has it. */
+function outputOf(f: CliFixture, taskId: string, node: string): string {
+  const dir = join(f.server.dataDir, 'tasks', taskId, node, 'work', 'outputs', 'out');
+  return readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8');
+}
+
+describe('the hits of a task created succeeded, once the task they reuse is deleted', { timeout: 240_000 }, () => {
+  let f: CliFixture;
+  let account: TestAccount;
+  before(async () => {
+    f = await cliFixture();
+    account = f.account;
+    await registerChain(account);
+  });
+  after(async () => f?.close());
+
+  it('take its directories over: the same outputs and logs, intact for later hits, and removed with their own task', async () => {
+    const ranId = (await start(account)).task_id;
+    assert.equal((await waitForTask(account, ranId)).status, 'succeeded');
+    const ran = await jobsOf(account, ranId);
+    const hitId = (await start(account)).task_id;
+    const hits = await jobsOf(account, hitId);
+    assert.ok(lstatSync(join(f.server.dataDir, 'tasks', hitId)).isSymbolicLink(), "a link to the first task's directory");
+    const logs = await logOf(account, hitId, hits.next.job_id);
+    assert.match(logs, /next says hi/);
+
+    await account.api.send('DELETE', projectPath(account.name, `tasks/${ranId}/`));
+    assert.equal(existsSync(join(f.server.dataDir, 'tasks', ranId)), false, 'the deleted task leaves no files');
+    assert.ok(lstatSync(join(f.server.dataDir, 'tasks', hitId)).isDirectory(), 'a directory of its own now');
+    for (const node of ['first', 'next']) assert.equal(hits[node].cached_from, ran[node].job_id);
+    assert.equal(outputOf(f, hitId, 'first'), 'made\n');
+    assert.equal(outputOf(f, hitId, 'next'), 'made\n');
+    assert.equal(await logOf(account, hitId, hits.next.job_id), logs, 'the same log bytes');
+
+    // Its outputs kept their stamps: a later task's jobs are hits on them (and links to its directories).
+    const laterId = (await start(account)).task_id;
+    const later = await jobsOf(account, laterId);
+    assert.equal((await account.api.json<any>('GET', projectPath(account.name, `tasks/${laterId}/`))).status, 'succeeded');
+    for (const node of ['first', 'next']) assert.equal(later[node].cached_from, hits[node].job_id);
+    await account.api.send('DELETE', projectPath(account.name, `tasks/${hitId}/`));
+    assert.equal(outputOf(f, laterId, 'next'), 'made\n');
+    assert.equal(await logOf(account, laterId, later.next.job_id), logs);
+
+    await account.api.send('DELETE', projectPath(account.name, `tasks/${laterId}/`));
+    assert.deepEqual(readdirSync(join(f.server.dataDir, 'tasks')), [], 'no files are left');
+  });
+
+  it('reuse the job at their own node when several jobs of the earlier task have their key', async () => {
+    const configs = {
+      nodelist: ['one', 'two', 'three'].map((node_id) => ({
+        node_id,
+        app_id: `/${account.name}/speak/1`,
+        inputs: {},
+        outputs: {},
+      })),
+    };
+    assert.equal((await createWorkflow(account, 'triplets', configs)).status, 200);
+    const run = () => activate(account, { workflow_name: 'triplets', workflow_version: 1, parameters: {} });
+    const ranId = (await run()).task_id;
+    assert.equal((await waitForTask(account, ranId)).status, 'succeeded');
+    const ran = await jobsOf(account, ranId);
+    const { task_id } = await run();
+    const jobs = await jobsOf(account, task_id);
+    assert.deepEqual(
+      Object.keys(jobs).map((node) => [node, jobs[node].cached_from]),
+      Object.keys(jobs).map((node) => [node, ran[node].job_id]),
+    );
+    assert.ok(lstatSync(join(f.server.dataDir, 'tasks', task_id)).isSymbolicLink(), "the task's directory is a link to the earlier task's");
   });
 });

@@ -54,6 +54,14 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
   const jobIds = new Map<string, string>(graph.nodes.map((n) => [n.id, jobIdFor(taskId, n.id)]));
   const linkFiles = new Map<string, LinkFile[]>();
   const jobs: PlannedJob[] = [];
+  // The nodes of one tool share its resolved definition (workflows/tool-resolver.ts): its digest is made once, not per
+  // node (a canonical JSON of the whole definition per job was a sixth of a 1,000-job activation, issue 23 item 7).
+  const digests = new Map<ToolDefinition, string>();
+  const digestOf = (def: ToolDefinition): string => {
+    let digest = digests.get(def);
+    if (digest === undefined) digests.set(def, (digest = toolDigest(def)));
+    return digest;
+  };
 
   const outputNames = (node: GraphNode, port: string, enids: string[]): string[] => {
     const definition = node.tool!.definition.outputs[port]!;
@@ -170,7 +178,7 @@ export function buildPlan(taskId: string, graph: WorkflowGraph, run: ResolvedRun
       memMb: def.resources.memMb,
       network: def.resources.network,
       image: def.image,
-      tool: { name: tool.name, version: tool.version, digest: toolDigest(def) },
+      tool: { name: tool.name, version: tool.version, digest: digestOf(def) },
       parameters: run.parameters[node.id] ?? {},
       callCaching: def.callCaching,
       retry: def.retry,

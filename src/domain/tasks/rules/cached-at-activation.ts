@@ -73,6 +73,19 @@ export function hitsAtActivation(jobs: readonly PlannedJob[], found: ReadonlyMap
   return { hits, loads };
 }
 
+/**
+ * Whether the task will end as it is created, before the hits' outputs are placed: every job a hit or a load step one
+ * reads, and the task keeps its intermediate outputs (taskEndAtActivation, once they are placed). Nothing of such a
+ * task ever runs, writes or removes its jobs' outputs, so a hit may share the directory of the job it reuses.
+ */
+export function endsAtActivation(
+  jobs: readonly PlannedJob[],
+  decided: { hits: ReadonlySet<string>; loads: ReadonlySet<string> },
+  keepsIntermediates: boolean,
+): boolean {
+  return keepsIntermediates && jobs.length > 0 && jobs.every((job) => decided.hits.has(job.id) || decided.loads.has(job.id));
+}
+
 /** A hit's end: the key it was found by, the job it reuses and the stamps of its outputs once placed. */
 export interface HitAtActivation {
   key: KeyAtActivation;
