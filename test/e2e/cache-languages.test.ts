@@ -310,7 +310,8 @@ workflow sorting {
 `;
 
 describe('one call cache in containers (podman): the image digest is in the key', { skip: skipWithoutRuntime('podman'), timeout: 300_000 }, () => {
-  const IMAGE_NAME = 'localhost/gdflow-xlang-cache:test';
+  // A name of this run's own: the test moves it to another image, which would change the image under a concurrent run.
+  const IMAGE_NAME = `localhost/gdflow-xlang-cache:test-${process.pid}`;
   const podman = (args: string[]) => spawnSync('podman', args, { encoding: 'utf8' });
   let server: TestServer;
   let account: TestAccount;
