@@ -87,8 +87,9 @@ export const KNOWN_FAILURES: Readonly<Record<string, KnownFailure>> = {
   multi_mount_points: {
     category: 'not-done',
     reason:
-      'asks for disks mounted at `/mnt/outputs` and `/mnt/tmp`; gdflow mounts no disk but the working directory\'s, and, as WDL 1.1 "disks" requires of an ' +
-      'engine that cannot guarantee them ("immediately fail the task prior to instantiating the command"), fails the call before its command (docs/wdl.md, "Disks")',
+      'asks for disks mounted at `/mnt/outputs` and `/mnt/tmp`; this driver runs on the host executor, which has no sandbox and so cannot provide mount ' +
+      'points (the bwrap and podman executors bind a directory of the job\'s at each), and, as WDL 1.1 "disks" requires of an engine that cannot ' +
+      'guarantee them ("immediately fail the task prior to instantiating the command"), gdflow fails the call before its command (docs/wdl.md, "Disks")',
   },
   nested_access: {
     category: 'example',

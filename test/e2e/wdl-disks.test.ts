@@ -4,7 +4,7 @@
  * "500 MB" in decimal megabytes, none when the task asks none); a call asking more than gdflow's data root has free
  * fails before its command runs, with a reason that says how much, where the document asks it and what is free; a
  * restart's debug_params disk replaces the document's, as the inputs JSON's `wf.call.runtime.disks` does; a disk mounted
- * elsewhere fails the call; a malformed literal is refused when the workflow is created, naming the file, line and
+ * elsewhere fails the call on the host executor, which has no sandbox (wdl-mounts.test.ts: bwrap and podman mount it); a malformed literal is refused when the workflow is created, naming the file, line and
  * column.
  */
 import assert from 'node:assert/strict';
@@ -155,7 +155,7 @@ describe('WDL disks as a job resource, through wdl/tasks/', () => {
     assert.equal(readFileSync(counter, 'utf8'), 'ran\nran\n');
   });
 
-  it("fails a call whose disks are mounted at a path of their own before its command, saying so; the inputs JSON's runtime.disks replaces them", async () => {
+  it("fails a call whose disks are mounted at a path of their own before its command on the host executor, saying which executors mount them; the inputs JSON's runtime.disks replaces them", async () => {
     const workflowId = await create('mounts', 'mounts.wdl', MOUNTED);
     const task = await run(workflowId, {});
     assert.equal(task.status, 'failed');
@@ -163,7 +163,7 @@ describe('WDL disks as a job resource, through wdl/tasks/', () => {
     assert.equal(mounted.status, 'failed');
     assert.match(
       mounted.reason,
-      /^not started: task mounted asks for disks mounted at \/mnt\/outputs \(runtime disks, mounts\.wdl:8:12\), and gdflow mounts no disk/,
+      /^not started: task mounted asks for disks mounted at \/mnt\/outputs \(runtime disks, mounts\.wdl:8:12\), and this executor has no sandbox to mount them in: the bwrap and podman executors \(and Slurm wrapping jobs in them\) provide mount points/,
     );
 
     // A restart's debug_params disk replaces the task's disks, mount points too.

@@ -70,7 +70,17 @@ describe('WDL disks: what a value asks for', () => {
     ['a unit and a word', str('10 GiB fast'), /'fast' is no unit of storage nor disk type/],
     ['a relative mount point', str('mnt/outputs 10 GiB'), /the mount point 'mnt\/outputs' is not an absolute path/],
     ['a mount point without a size', str('/mnt/outputs'), /it names no size/],
-    ['a mount point going up', str('/mnt/../etc 1'), /a mount point is a plain absolute path/],
+    ['a mount point going up', str('/mnt/../etc 1'), /the mount point \/mnt\/\.\.\/etc is not a normalised path/],
+    ['a mount point with //', str('/mnt//x 1'), /the mount point \/mnt\/\/x is not a normalised path/],
+    ['a mount point with .', str('/mnt/./x 1'), /the mount point \/mnt\/\.\/x is not a normalised path/],
+    ['a mount point ending in /', str('/mnt/x/ 1'), /the mount point \/mnt\/x\/ is not a normalised path/],
+    ['/ as a mount point', str('/ 1'), /the mount point \/ is the whole file system/],
+    ['the working directory', str('/var/data 1'), /the mount point \/var\/data is the working directory \(\/var\/data\) or in it/],
+    ['in the working directory', str('/var/data/x 1'), /the mount point \/var\/data\/x is the working directory \(\/var\/data\) or in it/],
+    ['in /proc', str('/proc/x 1'), /the mount point \/proc\/x is in \/proc, a directory of the system no disk can be mounted on/],
+    ['/sys', str('/sys 1'), /the mount point \/sys is in \/sys/],
+    ['in /dev', str('/dev/shm 1'), /the mount point \/dev\/shm is in \/dev/],
+    ['in /usr', str('/usr/local/x 1'), /the mount point \/usr\/local\/x is in \/usr/],
     ['a negative size', str('-5 GiB'), /'-5' is not a size \(a number, not negative/],
     ['two without a mount point', array([str('2'), str('local-disk 3 SSD')]), /at most one disk specification may leave out its mount point/],
     ['a mount point twice', str('/mnt/a 1, /mnt/a 2'), /the mount point \/mnt\/a is named twice/],
@@ -174,11 +184,12 @@ describe('WDL disks in a document', () => {
     assert.deepEqual([...taskCallPrefixes(bundle, 'u')], ['u']);
   });
 
-  it('a call with mount points or more than the data root has free is not started, and says why and where', () => {
+  it('a call with mount points on an executor without a sandbox, or asking more than the data root has free, is not started, and says why and where', () => {
     assert.equal(
       mountPointsRefusal('t', ['/mnt/outputs'], 'main.wdl:9:12'),
-      'not started: task t asks for disks mounted at /mnt/outputs (runtime disks, main.wdl:9:12), and gdflow mounts no disk but the working ' +
-        'directory\'s: ask for the size alone ("4 GiB" or "local-disk 4 HDD"), which the working directory\'s disk must have free',
+      'not started: task t asks for disks mounted at /mnt/outputs (runtime disks, main.wdl:9:12), and this executor has no sandbox to mount ' +
+        'them in: the bwrap and podman executors (and Slurm wrapping jobs in them) provide mount points; here, ask for the size alone ' +
+        '("4 GiB" or "local-disk 4 HDD"), which the working directory\'s disk must have free',
     );
     assert.equal(diskShortfall(1024, 2 ** 30, runtimeDisksAsk('main.wdl:9:12')), undefined);
     assert.equal(

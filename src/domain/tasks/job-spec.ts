@@ -271,6 +271,11 @@ const resolvedRun = {
      * `dockerOutputDirectory`); staged items under it are in the working directory. Absent: /var/data.
      */
     workDirPath: { type: 'string', minLength: 2 },
+    /**
+     * Absolute paths where the run gets an empty directory of its own, bound read-write (a WDL task's disks at mount
+     * points: RunSpec.roots, as a TES task's). Only on an executor with a sandbox; absent: none.
+     */
+    roots: { type: 'array', items: { type: 'string', pattern: '^/' } },
     /** Seconds, 0 for no limit of its own (the server's job timeout still applies). */
     timeLimit: { type: 'integer', minimum: 0 },
     /** False when the run must not come from the call cache (its document says its results are not reusable). */

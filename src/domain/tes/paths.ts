@@ -20,6 +20,9 @@ const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64'
 
 export const isUnder = (path: string, dir: string): boolean => path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
 
+/** The system directory `path` is in (a sandbox's own, or one a directory bound there would hide), or undefined. */
+export const systemDirOf = (path: string): string | undefined => SYSTEM_DIRS.find((dir) => isUnder(path, dir));
+
 /** A container path as a task may give it: absolute, normalised, not in the system's directories nor in gdflow's own. */
 export function checkContainerPath(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') throw invalid(`${field} must be an absolute path in the container`);
@@ -31,7 +34,7 @@ export function checkContainerPath(value: unknown, field: string): string {
   if (trimmed === '/') throw invalid(`${field} may not be / itself`);
   if (isUnder(trimmed, TES_DIR)) throw invalid(`${field} '${trimmed}' is inside ${TES_DIR}, which is gdflow's own`);
   if (!isUnder(trimmed, JOB_DIR)) {
-    const system = SYSTEM_DIRS.find((dir) => isUnder(trimmed, dir));
+    const system = systemDirOf(trimmed);
     if (system)
       throw invalid(`${field} '${trimmed}' is in ${system}, a directory of the system a task cannot put files in (use /data, /tmp, /mnt or ${JOB_DIR})`);
   }

@@ -81,7 +81,7 @@ export class DeferredJobs {
   /** Where the job's files are as its command sees them (resolver.ts, RunPlaces). */
   placesOf(taskId: string, nodeId: string): RunPlaces {
     const stagingRoot = this.executor.sandboxed ? SANDBOX_STAGING_ROOT : hostStagingRoot(this.layout, taskId, nodeId);
-    return { workDir: SANDBOX_DATA_DIR, stagingRoot, containers: this.executor.containers };
+    return { workDir: SANDBOX_DATA_DIR, stagingRoot, containers: this.executor.containers, sandboxed: this.executor.sandboxed };
   }
 
   private resolverOf(spec: StepJobSpec): JobResolver {

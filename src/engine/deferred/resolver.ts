@@ -19,6 +19,8 @@ export interface RunPlaces {
   readonly stagingRoot: string;
   /** Whether the executor runs a job that names an image in a container of that image. */
   readonly containers: boolean;
+  /** Whether the executor runs a job in a sandbox or a container, where it can bind directories at the run's `roots`. */
+  readonly sandboxed: boolean;
 }
 
 /** A deferred job, as its resolver is asked about it. */

@@ -6,6 +6,7 @@ import { asOutOfMemory, type RunResult } from '../job-runner.js';
 import type { Layout } from '../layout.js';
 import { hostStagingRoot } from './deferred-jobs.js';
 import type { Collected, EndedRun } from './resolver.js';
+import { makeRunRoots } from './run-roots.js';
 import { stageRun, StagingError } from './staging.js';
 import { findStepHit, reuseWorkDir, stampWorkDir, stepCacheKey, type StepCacheContext } from './step-cache.js';
 
@@ -68,7 +69,8 @@ export async function runStep(run: ResolvedRun, context: StepRunContext): Promis
       ...(run.image !== '' ? { elsewhereTree } : {}),
     };
     const mounts = await stageRun(run.staging, places);
-    spec = executorSpec(run, context, workDir, mounts);
+    const roots = run.roots && run.roots.length > 0 ? await makeRunRoots(run.roots, workDir) : [];
+    spec = executorSpec(run, context, workDir, mounts, roots);
   } catch (error) {
     if (error instanceof StagingError) return failed(error.message);
     throw error;
@@ -141,7 +143,7 @@ async function lookUp(run: ResolvedRun, context: StepRunContext, startedAt: numb
   return { key, lookup: 'hit', result };
 }
 
-function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string, mounts: RunSpec['mounts']): RunSpec {
+function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string, mounts: RunSpec['mounts'], roots: RunSpec['roots'] = []): RunSpec {
   const limits = [context.timeoutSeconds, run.timeLimit].filter((s) => s > 0);
   return {
     jobId: context.jobId,
@@ -158,5 +160,6 @@ function executorSpec(run: ResolvedRun, context: StepRunContext, workDir: string
     ...(run.image !== '' ? { image: run.image } : {}),
     ...(run.imageEntrypoint === true ? { imageEntrypoint: true } : {}),
     ...(run.workDirPath !== undefined ? { workDirPath: run.workDirPath } : {}),
+    ...(roots.length > 0 ? { roots } : {}),
   };
 }

@@ -56,6 +56,8 @@ export async function stepCacheKey(run: ResolvedRun, c: StepCacheContext): Promi
     const path = portable(item.path);
     (chosen.has(item.path) ? fixed : placed)[path] = `${item.class === 'Directory' ? 'Directory:' : ''}${what}${item.writable ? ' (writable)' : ''}`;
   }
+  // A disk at a mount point is an empty directory the command may write in and its outputs may be read from.
+  for (const root of run.roots ?? []) placed[root] = 'Directory: an empty disk (writable)';
   // A run of an older spec says nothing of its outputs but its resolver's payload: a rule no other language's run has.
   const outputs = work?.outputs ?? [`collect:${sha256(canonicalJson(portable(withoutLocations(run.collect))))}`];
   const streams = { stdin: work?.stdin, stdout: work?.stdout, stderr: work?.stderr };

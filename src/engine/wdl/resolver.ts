@@ -33,6 +33,8 @@ interface CollectPayload {
   /** The staged inputs: where the command saw each (`path`) and its host path (`location`, left out of call-cache keys). */
   readonly staged: readonly ({ readonly path: string; readonly location: string } | readonly [string, string])[];
   readonly returnCodes: readonly number[] | '*';
+  /** The disks at mount points (ResolvedRun.roots), whose files its outputs may name. */
+  readonly roots?: readonly string[];
 }
 
 interface Loaded {
@@ -115,7 +117,9 @@ export class WdlResolver implements JobResolver {
     // The job's disk: a restart's debug_params disk (which replaces the task's `disks`, mount points too), else the
     // task's `disks` (docs/wdl.md, "Disks").
     const disks = override?.diskMb === undefined ? prepared.runtime.disks : undefined;
-    if (disks && disks.mountPoints.length > 0) throw new Error(mountPointsRefusal(call.task.name, disks.mountPoints, disks.where));
+    // Its mount points: directories of the job's own bound there, in a sandbox only (run-step.ts, RunSpec.roots).
+    if (disks && disks.mountPoints.length > 0 && !job.places.sandboxed) throw new Error(mountPointsRefusal(call.task.name, disks.mountPoints, disks.where));
+    const roots = disks?.mountPoints ?? [];
     const diskMb = override?.diskMb ?? (disks && disks.mb > 0 ? disks.mb : undefined);
     if (diskMb !== undefined) {
       const { bavail, bsize } = statfsSync(this.layout.dataDir);
@@ -131,6 +135,7 @@ export class WdlResolver implements JobResolver {
       ...(call.alias !== undefined ? { alias: call.alias } : {}),
       staged: [...files.paths].flatMap(([path, where]) => ('host' in where ? [{ path, location: where.host }] : [])),
       returnCodes: runtime.returnCodes,
+      ...(roots.length > 0 ? { roots } : {}),
     };
     const run = {
       command: commandLine(script),
@@ -139,6 +144,7 @@ export class WdlResolver implements JobResolver {
       cpu: runtime.cpu,
       memMb: runtime.memMb,
       ...(diskMb !== undefined ? { diskMb } : {}),
+      ...(roots.length > 0 ? { roots: [...roots] } : {}),
       // WDL has no notion of network access: tasks have it, as on every WDL engine.
       network: true,
       image: job.places.containers ? runtime.image : '',
@@ -174,7 +180,7 @@ export class WdlResolver implements JobResolver {
     // A run resolved by an earlier gdflow kept [path, host] pairs.
     const entries = payload.staged.map((entry): readonly [string, string] => ('path' in entry ? [entry.path, entry.location] : [entry[0], entry[1]]));
     const staged = new Map(entries.map(([path, host]) => [path, { host }] as const));
-    const files = new WorkDirFiles(ended.hostWorkDir, job.places.workDir, staged);
+    const files = new WorkDirFiles(ended.hostWorkDir, job.places.workDir, staged, payload.roots);
     const outputs = collectTaskOutputs(task, payload.values, context.bundle.structs, files, payload.prefix, payload.alias);
     return { outputs: await this.final(job, outputs), reason: `exit code ${ended.exitCode}` };
   }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join, relative, resolve, sep } from 'node:path';
 import { globSync } from 'glob';
 import type { WdlFiles } from '../../domain/wdl/files.js';
+import { rootHostPath } from '../deferred/run-roots.js';
 
 /** Where the command's streams go in its working directory: hidden, so that a glob of `*` does not take them. */
 export const STDOUT_NAME = '.wdl-stdout';
@@ -19,7 +20,7 @@ export type StagedPaths = ReadonlyMap<string, { readonly host: string } | { read
 
 /**
  * A task's finished working directory as its output expressions see it (domain/wdl/files.ts): paths relative to it, or
- * under the working directory as the command saw it (`/var/data`), or of its staged inputs, are read on the host;
+ * under the working directory as the command saw it (`/var/data`), in its disks at mount points, or of its staged inputs, are read on the host;
  * anything else is not this task's to read.
  */
 export class WorkDirFiles implements WdlFiles {
@@ -31,6 +32,8 @@ export class WorkDirFiles implements WdlFiles {
     private readonly hostWorkDir: string,
     private readonly seenWorkDir: string,
     private readonly staged: StagedPaths,
+    /** The run's disks at mount points (ResolvedRun.roots): a path in one is in its directory of the working directory. */
+    private readonly roots: readonly string[] = [],
   ) {
     this.stdout = join(hostWorkDir, STDOUT_NAME);
     this.stderr = join(hostWorkDir, STDERR_NAME);
@@ -41,7 +44,9 @@ export class WorkDirFiles implements WdlFiles {
     const staged = this.staged.get(path);
     if (staged) return 'host' in staged ? staged.host : undefined;
     let host: string;
-    if (path === this.seenWorkDir || path.startsWith(`${this.seenWorkDir}/`)) host = join(this.hostWorkDir, path.slice(this.seenWorkDir.length));
+    const under = (dir: string) => path === dir || path.startsWith(`${dir}/`);
+    if (under(this.seenWorkDir)) host = join(this.hostWorkDir, path.slice(this.seenWorkDir.length));
+    else if (this.roots.some(under)) host = rootHostPath(this.hostWorkDir, path);
     else host = resolve(this.hostWorkDir, path);
     const rel = relative(this.hostWorkDir, host);
     if (rel.startsWith('..') || rel.startsWith(sep)) return undefined;

@@ -1,3 +1,5 @@
+import { posix } from 'node:path';
+import { isUnder, JOB_DIR, systemDirOf } from '../../tes/paths.js';
 import type { Expr } from '../ast.js';
 import { WdlError } from '../errors.js';
 import { evaluate } from '../eval.js';
@@ -99,9 +101,27 @@ function readSpec(text: string, whole: string): Spec {
       return malformed(`: '${unit.slice(0, 20)}' is not a unit of storage (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)`);
     }
   }
-  if (mountPoint !== undefined && (mountPoint.includes('\0') || mountPoint.split('/').includes('..')))
-    return malformed(': a mount point is a plain absolute path');
+  const problem = mountPoint === undefined ? undefined : mountPointProblem(mountPoint);
+  if (problem !== undefined) return malformed(`: ${problem}`);
   return { ...(mountPoint !== undefined ? { mountPoint } : {}), bytes: Number(size[1]) * factor };
+}
+
+/**
+ * Why no disk can be mounted at `path` in a sandbox or container (docs/wdl.md, "Disks"); undefined: one can. The
+ * executors bind a directory of the job's there (RunSpec.roots), as they do a TES task's: never over the system's own
+ * directories (/proc, /sys, /dev, /usr, ...: the sandbox's, or ones the bind would hide), nor over / or the working
+ * directory, which is a disk already.
+ */
+function mountPointProblem(path: string): string | undefined {
+  const shown = path.slice(0, 100);
+  if (/[\0\n\r]/.test(path)) return 'a mount point holds no NUL nor line break';
+  if (posix.normalize(path) !== path || (path.length > 1 && path.endsWith('/')))
+    return `the mount point ${shown} is not a normalised path (no ., .., // nor a / at its end)`;
+  if (path === '/') return 'the mount point / is the whole file system, not a disk of its own';
+  if (isUnder(path, JOB_DIR)) return `the mount point ${shown} is the working directory (${JOB_DIR}) or in it, which is the first disk: ask for its size alone`;
+  const system = systemDirOf(path);
+  if (system !== undefined) return `the mount point ${shown} is in ${system}, a directory of the system no disk can be mounted on (use /mnt, /data or /tmp)`;
+  return undefined;
 }
 
 /** MiB of a request's bytes, as a job's disk is kept (at least 1 when anything is asked); undefined when nothing is. */
@@ -134,16 +154,18 @@ export function checkDisks(expr: Expr, type: WdlType, structs: StructTable): voi
 }
 
 /**
- * Why a call whose `disks` name mount points does not run: gdflow gives a task one disk, its working directory, and
- * mounts no volume of its own at a path the task names. WDL 1.1 makes `runtime` a requirement ("the execution engine
- * must guarantee the requested resources are available or immediately fail the task prior to instantiating the
- * command"), and a command that writes to a mount point that is not there fails later and less clearly (or, outside a
- * sandbox, writes to the host's directory of that name), so the call fails before its command.
+ * Why a call whose `disks` name mount points does not run on an executor without a sandbox (the host executor, Slurm
+ * wrapping jobs the host way): there a directory bound at the path the task names would be the host's own, so nothing
+ * is mounted. WDL 1.1 makes `runtime` a requirement ("the execution engine must guarantee the requested resources are
+ * available or immediately fail the task prior to instantiating the command"), and a command that writes to a mount
+ * point that is not there fails later and less clearly (or writes to the host's directory of that name), so the call
+ * fails before its command. The sandboxed executors mount them (engine/wdl/resolver.ts).
  */
 export function mountPointsRefusal(task: string, mountPoints: readonly string[], where: string): string {
   return (
-    `not started: task ${task} asks for disks mounted at ${mountPoints.join(', ')} (runtime disks, ${where}), and gdflow mounts no disk ` +
-    `but the working directory's: ask for the size alone ("4 GiB" or "local-disk 4 HDD"), which the working directory's disk must have free`
+    `not started: task ${task} asks for disks mounted at ${mountPoints.join(', ')} (runtime disks, ${where}), and this executor has no sandbox ` +
+    `to mount them in: the bwrap and podman executors (and Slurm wrapping jobs in them) provide mount points; here, ask for the size alone ` +
+    `("4 GiB" or "local-disk 4 HDD"), which the working directory's disk must have free`
   );
 }
 
