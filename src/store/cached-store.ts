@@ -329,8 +329,8 @@ export class CachedStore implements Store {
     return this.inner.findCachedJobs(accountName, cacheKey, limit);
   }
 
-  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]> {
-    return this.inner.findCachedJobsByKeys(accountName, cacheKeys, limitPerKey);
+  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number, options?: { newestTaskWhole?: boolean }): Promise<Job[]> {
+    return this.inner.findCachedJobsByKeys(accountName, cacheKeys, limitPerKey, options);
   }
   keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {
     return this.inner.keyedJobsOfTool(accountName, toolName, limit);

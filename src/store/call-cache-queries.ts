@@ -32,9 +32,17 @@ const KEYS_PER_QUERY = 500;
 
 /**
  * findCachedJobRows for many keys (an activation's, domain/tasks/cached-rerun.ts): one statement per 500 keys, through
- * the same index; at most `limitPerKey` rows of each key are kept, newest first.
+ * the same index; at most `limitPerKey` rows of each key are kept, newest first, and with `newestTaskWhole` the other
+ * rows of the newest row's task too. The rest are dropped here, before they are made jobs (five JSON parses a row):
+ * a key has a row per run of its node, so a workflow rerun daily would otherwise parse its whole history each time.
  */
-export async function findCachedJobRowsByKeys(db: Kysely<Database>, accountName: string, cacheKeys: readonly string[], limitPerKey: number) {
+export async function findCachedJobRowsByKeys(
+  db: Kysely<Database>,
+  accountName: string,
+  cacheKeys: readonly string[],
+  limitPerKey: number,
+  options: { newestTaskWhole?: boolean } = {},
+) {
   const keys = [...new Set(cacheKeys)];
   const rows = [];
   for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
@@ -47,11 +55,14 @@ export async function findCachedJobRowsByKeys(db: Kysely<Database>, accountName:
         .execute()),
     );
   }
-  const kept = new Map<string, number>();
+  // Each statement's rows are newest first, and a key is in one statement only: the first row seen is the newest.
+  const seen = new Map<string, { count: number; newestTask: string }>();
   return rows.filter((row) => {
-    const count = kept.get(row.cache_key!) ?? 0;
-    kept.set(row.cache_key!, count + 1);
-    return count < limitPerKey;
+    let key = seen.get(row.cache_key!);
+    if (!key) seen.set(row.cache_key!, (key = { count: 0, newestTask: row.task_id }));
+    const keep = key.count < limitPerKey || (options.newestTaskWhole === true && row.task_id === key.newestTask);
+    key.count++;
+    return keep;
   });
 }
 

@@ -435,8 +435,8 @@ export class KyselyStore extends DefinitionStore implements Store {
     return (await findCachedJobRows(this.db, accountName, cacheKey, limit)).map(toJob);
   }
 
-  async findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]> {
-    return (await findCachedJobRowsByKeys(this.db, accountName, cacheKeys, limitPerKey)).map(toJob);
+  async findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number, options?: { newestTaskWhole?: boolean }): Promise<Job[]> {
+    return (await findCachedJobRowsByKeys(this.db, accountName, cacheKeys, limitPerKey, options)).map(toJob);
   }
 
   async keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]> {

@@ -228,6 +228,11 @@ for (const backend of BACKENDS) {
         [`${mine.id}.d`, `${mine.id}.b`],
       );
       assert.deepEqual(await store.findCachedJobsByKeys('contract', [], 8), []);
+      // newestTaskWhole: past the limit, the other jobs of the key's newest job's task are kept (k1: b is newest, a is in its task).
+      assert.deepEqual(
+        (await store.findCachedJobsByKeys('contract', ['k1', 'k2'], 1, { newestTaskWhole: true })).map((j) => j.id),
+        [`${mine.id}.d`, `${mine.id}.b`, `${mine.id}.a`],
+      );
       // A job created ended (a hit decided at activation) has its end written with its row, and its event.
       const rerun = taskInput('cachekeysrerun');
       const [planned] = jobsFor(rerun.id, ['a']);

@@ -75,12 +75,6 @@ export interface RerunDecision {
 /** How many earlier jobs with the same key are looked at (newest first), as the engine does (engine/call-cache.ts). */
 const CANDIDATES = 8;
 
-/**
- * How many of each key's rows are read (the query reads them all; this bounds what is kept): enough to find, among
- * the jobs of the first candidate's task, the one at the new job's own node (sameNodeFirst).
- */
-const ROWS_PER_KEY = 100_000;
-
 export class CachedRerun {
   constructor(
     private readonly store: CallCacheStore & Pick<TaskStore, 'listJobs'>,
@@ -154,7 +148,8 @@ export class CachedRerun {
     if (request.referenceTask !== null) {
       jobs.push(...(await this.store.listJobs(request.referenceTask)).filter((j) => j.status === 'succeeded' && j.cacheKey !== null && wanted.has(j.cacheKey)));
     }
-    if (enabled) jobs.push(...(await this.store.findCachedJobsByKeys(request.account, keys, ROWS_PER_KEY)));
+    // With the newest task's other jobs of each key, among which sameNodeFirst looks for the one at a job's own node.
+    if (enabled) jobs.push(...(await this.store.findCachedJobsByKeys(request.account, keys, CANDIDATES, { newestTaskWhole: true })));
     const byKey = new Map<string, Job[]>();
     for (const job of jobs) {
       const list = byKey.get(job.cacheKey!);

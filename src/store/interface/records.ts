@@ -11,9 +11,10 @@ export interface CallCacheStore {
   findCachedJobs(accountName: string, cacheKey: string, limit: number): Promise<Job[]>;
   /**
    * findCachedJobs for many keys in one query: the succeeded jobs of the account's tasks with any of these keys,
-   * newest first, at most `limitPerKey` of each key.
+   * newest first, at most `limitPerKey` of each key; with `newestTaskWhole`, also every other job with the key of the
+   * task of its newest one (a rerun looks there for the job at its own node, domain/tasks/cached-rerun.ts).
    */
-  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number): Promise<Job[]>;
+  findCachedJobsByKeys(accountName: string, cacheKeys: readonly string[], limitPerKey: number, options?: { newestTaskWhole?: boolean }): Promise<Job[]>;
   /** Jobs of the account's tasks that ran this tool and recorded a cache key, newest first (for explain). */
   keyedJobsOfTool(accountName: string, toolName: string, limit: number): Promise<Job[]>;
   getContentHash(accountName: string, path: string): Promise<FileHash | undefined>;
